@@ -1,0 +1,133 @@
+//! Reading published skills: resolving `name@rev|latest`, single files and whole bundles.
+
+use std::collections::BTreeMap;
+
+use bytes::Bytes;
+use cairn_skill::{Bundle, BundleFile, Limits, RelPath, Sha256Hash};
+use cairn_store::blob::{BlobError, BlobStore};
+use cairn_store::{FileEntry, RevisionSelector, SkillSummary, Store, StoreError, VersionInfo};
+use futures::{StreamExt, TryStreamExt};
+
+/// Why a read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CatalogError {
+    /// Skill, version or file does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// The metadata store failed.
+    #[error(transparent)]
+    Store(StoreError),
+    /// The blob store failed.
+    #[error(transparent)]
+    Blob(#[from] BlobError),
+    /// The database references a blob the blob store does not have (operator problem).
+    #[error("blob {0} is referenced by a version but missing from the blob store")]
+    MissingBlob(String),
+    /// Stored content no longer forms a valid bundle (should not happen).
+    #[error("stored version cannot be packed: {0}")]
+    Corrupt(String),
+}
+
+impl From<StoreError> for CatalogError {
+    fn from(e: StoreError) -> Self {
+        match e {
+            StoreError::NotFound(what) => CatalogError::NotFound(format!("{what} does not exist")),
+            other => CatalogError::Store(other),
+        }
+    }
+}
+
+/// A resolved version of a skill.
+#[derive(Debug)]
+pub struct ResolvedVersion {
+    /// The skill.
+    pub skill: SkillSummary,
+    /// The version.
+    pub version: VersionInfo,
+}
+
+/// Finds a skill's version; the messages name what was asked for.
+pub async fn resolve(
+    store: &Store,
+    org_id: i64,
+    name: &str,
+    selector: RevisionSelector,
+) -> Result<ResolvedVersion, CatalogError> {
+    let skill = store.skill(org_id, name).await.map_err(|e| match e {
+        StoreError::NotFound(_) => CatalogError::NotFound(format!(
+            "skill '{name}' does not exist: list skills with GET /v1/skills"
+        )),
+        other => other.into(),
+    })?;
+    let version = store
+        .version(skill.id, selector)
+        .await
+        .map_err(|e| match (e, selector) {
+            (StoreError::NotFound(_), RevisionSelector::Exact(rev)) => CatalogError::NotFound(format!(
+                "skill '{name}' has no revision {rev}: list them with GET /v1/skills/{name}/versions"
+            )),
+            (StoreError::NotFound(_), RevisionSelector::Latest) => {
+                CatalogError::NotFound(format!("skill '{name}' has no version that is not yanked"))
+            }
+            (other, _) => other.into(),
+        })?;
+    Ok(ResolvedVersion { skill, version })
+}
+
+/// Reads one blob that the database says exists.
+pub async fn read_blob(blobs: &dyn BlobStore, sha256: &str) -> Result<Bytes, CatalogError> {
+    let id = Sha256Hash::parse_hex(sha256).map_err(|_| CatalogError::MissingBlob(sha256.to_owned()))?;
+    blobs
+        .get(&id)
+        .await?
+        .ok_or_else(|| CatalogError::MissingBlob(sha256.to_owned()))
+}
+
+/// Reads one file of a version.
+pub async fn read_file(
+    store: &Store,
+    blobs: &dyn BlobStore,
+    resolved: &ResolvedVersion,
+    path: &str,
+) -> Result<(FileEntry, Bytes), CatalogError> {
+    let files = store.version_files(resolved.version.id).await?;
+    let entry = files.into_iter().find(|f| f.path == path).ok_or_else(|| {
+        CatalogError::NotFound(format!(
+            "skill '{}' revision {} has no file '{path}': see its manifest at GET /v1/skills/{}/versions/{}",
+            resolved.skill.name, resolved.version.revision, resolved.skill.name, resolved.version.revision
+        ))
+    })?;
+    let bytes = read_blob(blobs, &entry.sha256).await?;
+    Ok((entry, bytes))
+}
+
+/// Builds the deterministic tar.gz of a version (same bytes for the same version).
+pub async fn bundle_archive(
+    store: &Store,
+    blobs: &dyn BlobStore,
+    resolved: &ResolvedVersion,
+    limits: &Limits,
+) -> Result<Vec<u8>, CatalogError> {
+    let files = store.version_files(resolved.version.id).await?;
+    let contents: Vec<(FileEntry, Bytes)> = futures::stream::iter(files)
+        .map(|f| async move {
+            let bytes = read_blob(blobs, &f.sha256).await?;
+            Ok::<_, CatalogError>((f, bytes))
+        })
+        .buffered(8)
+        .try_collect()
+        .await?;
+    let mut map = BTreeMap::new();
+    for (entry, bytes) in contents {
+        let path = RelPath::parse(&entry.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+        map.insert(
+            path,
+            BundleFile {
+                bytes: bytes.to_vec(),
+                executable: entry.executable,
+            },
+        );
+    }
+    let bundle = Bundle::from_files(map, limits).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+    cairn_skill::archive::pack(&bundle, Vec::new()).map_err(|e| CatalogError::Corrupt(e.to_string()))
+}

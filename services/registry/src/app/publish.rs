@@ -1,0 +1,94 @@
+//! Publishing bundles as new versions: blobs first, then one database transaction.
+//!
+//! Blobs are content-addressed and written before the commit that references them, so
+//! a crash in between leaves at most an unreferenced blob, never a version with missing
+//! bytes.
+
+use std::collections::HashSet;
+
+use bytes::Bytes;
+use cairn_skill::{Bundle, Category, SkillName};
+use cairn_store::blob::{BlobError, BlobStore};
+use cairn_store::{Actor, NewVersion, PublishOutcome, Store, StoreError, VersionSource};
+use futures::{StreamExt, TryStreamExt};
+
+/// How many blob uploads run at once.
+const UPLOAD_CONCURRENCY: usize = 16;
+
+/// A validated bundle ready to become a version of `name`.
+#[derive(Debug)]
+pub struct Candidate {
+    /// The skill's name.
+    pub name: SkillName,
+    /// The skill's category.
+    pub category: Option<Category>,
+    /// The bundle.
+    pub bundle: Bundle,
+}
+
+/// Why publishing failed; nothing was committed to the database.
+#[derive(Debug, thiserror::Error)]
+pub enum PublishError {
+    /// Uploading a blob failed.
+    #[error(transparent)]
+    Blob(#[from] BlobError),
+    /// The database transaction failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Publishes `candidates` (one transaction for all of them) and returns one outcome per
+/// candidate, in order.
+pub async fn publish(
+    store: &Store,
+    blobs: &dyn BlobStore,
+    org_id: i64,
+    candidates: &[Candidate],
+    source: VersionSource,
+    published_by: Option<i64>,
+    actor: &Actor,
+) -> Result<Vec<PublishOutcome>, PublishError> {
+    upload_missing_blobs(store, blobs, candidates.iter().map(|c| &c.bundle)).await?;
+    let versions: Vec<NewVersion<'_>> = candidates
+        .iter()
+        .map(|c| NewVersion {
+            name: &c.name,
+            category: c.category.as_ref(),
+            bundle: &c.bundle,
+            source,
+            published_by,
+        })
+        .collect();
+    Ok(store.publish_versions(org_id, &versions, actor).await?)
+}
+
+/// Uploads every file of `bundles` whose blob the database does not record yet.
+async fn upload_missing_blobs<'a>(
+    store: &Store,
+    blobs: &dyn BlobStore,
+    bundles: impl Iterator<Item = &'a Bundle>,
+) -> Result<(), PublishError> {
+    let mut seen = HashSet::new();
+    let mut pending = Vec::new();
+    for bundle in bundles {
+        for entry in bundle.manifest() {
+            if seen.insert(entry.sha256) {
+                pending.push((entry.sha256, bundle, entry.path));
+            }
+        }
+    }
+    let hexes: Vec<String> = pending.iter().map(|(id, _, _)| id.to_hex()).collect();
+    let known: HashSet<String> = store.known_blobs(&hexes).await?.into_iter().collect();
+    futures::stream::iter(pending.into_iter().filter(|(id, _, _)| !known.contains(&id.to_hex())))
+        .map(|(id, bundle, path)| async move {
+            let bytes = bundle
+                .get(&path)
+                .map(|f| Bytes::copy_from_slice(&f.bytes))
+                .unwrap_or_default();
+            blobs.put(&id, bytes).await
+        })
+        .buffer_unordered(UPLOAD_CONCURRENCY)
+        .try_collect::<()>()
+        .await?;
+    Ok(())
+}

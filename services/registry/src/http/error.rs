@@ -1,0 +1,103 @@
+//! The single JSON error shape of the API and the one place domain errors become HTTP.
+//!
+//! `{"error": {"code": "not_found", "message": "skill 'x' does not exist"}}`. Internal
+//! failures are logged with the request id and answered with a generic message.
+
+use axum::Json;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use cairn_store::StoreError;
+use cairn_store::blob::BlobError;
+use serde_json::json;
+
+use crate::auth::AuthError;
+
+/// An error answered to an API client.
+#[derive(Debug)]
+pub struct ApiError {
+    status: StatusCode,
+    code: &'static str,
+    message: String,
+}
+
+impl ApiError {
+    /// Builds an error with an explicit status and code.
+    pub fn new(status: StatusCode, code: &'static str, message: impl Into<String>) -> Self {
+        ApiError {
+            status,
+            code,
+            message: message.into(),
+        }
+    }
+
+    /// 404: the thing does not exist (or is not visible to the caller).
+    pub fn not_found(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::NOT_FOUND, "not_found", message)
+    }
+
+    /// 400: the request itself is wrong.
+    pub fn bad_request(message: impl Into<String>) -> Self {
+        Self::new(StatusCode::BAD_REQUEST, "bad_request", message)
+    }
+
+    /// 500: something on our side failed; details go to the log, not the client.
+    pub fn internal(context: &str, error: &dyn std::fmt::Display) -> Self {
+        tracing::error!(%error, "{context}");
+        Self::new(
+            StatusCode::INTERNAL_SERVER_ERROR,
+            "internal",
+            "the registry hit an internal error; it was logged — retry, and report it with the x-request-id header if it persists",
+        )
+    }
+
+    /// The HTTP status.
+    pub fn status(&self) -> StatusCode {
+        self.status
+    }
+}
+
+impl IntoResponse for ApiError {
+    fn into_response(self) -> Response {
+        let body = Json(json!({ "error": { "code": self.code, "message": self.message } }));
+        let mut response = (self.status, body).into_response();
+        if self.status == StatusCode::UNAUTHORIZED {
+            response.headers_mut().insert(
+                header::WWW_AUTHENTICATE,
+                HeaderValue::from_static("Bearer realm=\"cairn\""),
+            );
+        }
+        response
+    }
+}
+
+impl From<StoreError> for ApiError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::NotFound(what) => ApiError::not_found(format!("{what} does not exist")),
+            StoreError::Conflict(message) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
+            other => ApiError::internal("database error", &other),
+        }
+    }
+}
+
+impl From<BlobError> for ApiError {
+    fn from(error: BlobError) -> Self {
+        ApiError::internal("blob store error", &error)
+    }
+}
+
+impl From<AuthError> for ApiError {
+    fn from(error: AuthError) -> Self {
+        match error {
+            AuthError::Unavailable(e) => {
+                tracing::error!(error = %e, "token check failed");
+                ApiError::new(
+                    StatusCode::SERVICE_UNAVAILABLE,
+                    "unavailable",
+                    AuthError::Unavailable(e).to_string(),
+                )
+            }
+            other => ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", other.to_string()),
+        }
+    }
+}

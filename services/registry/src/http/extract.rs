@@ -1,0 +1,42 @@
+//! Parsing of path and query parameters into domain values, with the 400 messages.
+
+use cairn_skill::SkillName;
+use cairn_store::RevisionSelector;
+
+use super::error::ApiError;
+
+/// Validates a skill name from the path.
+pub fn skill_name(raw: &str) -> Result<SkillName, ApiError> {
+    SkillName::parse(raw).map_err(|e| ApiError::bad_request(e.to_string()))
+}
+
+/// Parses `latest` or a positive revision number.
+pub fn revision(raw: &str) -> Result<RevisionSelector, ApiError> {
+    if raw == "latest" {
+        return Ok(RevisionSelector::Latest);
+    }
+    match raw.parse::<i32>() {
+        Ok(rev) if rev >= 1 => Ok(RevisionSelector::Exact(rev)),
+        _ => Err(ApiError::bad_request(format!(
+            "revision '{raw}' is not valid: use a positive number such as 3, or 'latest'"
+        ))),
+    }
+}
+
+/// Page sizes: default and maximum.
+pub const DEFAULT_LIMIT: i64 = 50;
+/// The largest page a client may ask for.
+pub const MAX_LIMIT: i64 = 200;
+
+/// Parses `limit`.
+pub fn limit(raw: Option<&str>) -> Result<i64, ApiError> {
+    match raw {
+        None => Ok(DEFAULT_LIMIT),
+        Some(v) => match v.parse::<i64>() {
+            Ok(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n),
+            _ => Err(ApiError::bad_request(format!(
+                "limit '{v}' is not valid: use a number from 1 to {MAX_LIMIT}"
+            ))),
+        },
+    }
+}

@@ -1,0 +1,58 @@
+//! Liveness and readiness probes.
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use serde_json::json;
+
+use super::{READY_TIMEOUT, json_ok};
+use crate::AppState;
+
+/// `GET /healthz`: the process is up (no dependencies checked).
+pub async fn healthz() -> Response {
+    json_ok(json!({ "status": "ok" }))
+}
+
+/// `GET /readyz`: PostgreSQL and the blob store answer; 503 names what does not.
+pub async fn readyz(State(state): State<AppState>) -> Response {
+    let database = verdict(
+        "database",
+        tokio::time::timeout(READY_TIMEOUT, state.store.ping()).await,
+    );
+    let blobs = verdict(
+        "blob store",
+        tokio::time::timeout(READY_TIMEOUT, state.blobs.check()).await,
+    );
+    let ready = database == "ok" && blobs == "ok";
+    let status = if ready {
+        StatusCode::OK
+    } else {
+        StatusCode::SERVICE_UNAVAILABLE
+    };
+    (
+        status,
+        axum::Json(json!({
+            "status": if ready { "ready" } else { "not_ready" },
+            "checks": { "database": database, "blobs": blobs, }
+        })),
+    )
+        .into_response()
+}
+
+/// "ok" or "failing"; the reason is logged, not shown (the probe is unauthenticated).
+fn verdict<E: std::fmt::Display>(
+    what: &str,
+    result: Result<Result<(), E>, tokio::time::error::Elapsed>,
+) -> &'static str {
+    match result {
+        Ok(Ok(())) => "ok",
+        Ok(Err(e)) => {
+            tracing::warn!(error = %e, "readiness: {what} failing");
+            "failing"
+        }
+        Err(_) => {
+            tracing::warn!("readiness: {what} did not answer within {READY_TIMEOUT:?}");
+            "failing"
+        }
+    }
+}

@@ -1,0 +1,143 @@
+//! `GET /v1/index`: the team index, full or as a delta, with `ETag`/`If-None-Match`.
+//!
+//! Clients poll this, so the unchanged case must be cheap: the organisation's newest
+//! cursor is cached for [`CURSOR_TTL`] (a change made through another process or replica
+//! shows within that time; changes made through this process show at once), and the
+//! serialized full index is kept per organisation until its cursor moves.
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::time::{Duration, Instant};
+
+use axum::Extension;
+use axum::extract::{Query, State};
+use axum::http::{HeaderMap, header};
+use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
+use serde::Deserialize;
+
+use super::error::ApiError;
+use super::skills::{if_none_match, not_modified};
+use super::wire::IndexBody;
+use crate::AppState;
+use crate::auth::Principal;
+
+/// How long a cached organisation cursor is trusted.
+pub const CURSOR_TTL: Duration = Duration::from_secs(1);
+
+/// Caching policy of index responses: always revalidate, never share.
+const INDEX_CACHE_CONTROL: &str = "private, no-cache";
+
+/// Per-organisation index cursor and serialized full index.
+#[derive(Default)]
+pub struct IndexCache {
+    cursors: Mutex<HashMap<i64, (i64, Instant)>>,
+    full: Mutex<HashMap<i64, (i64, Bytes)>>,
+}
+
+impl IndexCache {
+    /// Forgets the organisation's cached cursor (call after publishing in this process).
+    pub fn invalidate(&self, org_id: i64) {
+        self.cursors.lock().unwrap_or_else(|e| e.into_inner()).remove(&org_id);
+    }
+
+    fn cursor(&self, org_id: i64) -> Option<i64> {
+        let cursors = self.cursors.lock().unwrap_or_else(|e| e.into_inner());
+        cursors
+            .get(&org_id)
+            .filter(|(_, at)| at.elapsed() < CURSOR_TTL)
+            .map(|(c, _)| *c)
+    }
+
+    fn remember_cursor(&self, org_id: i64, cursor: i64) {
+        self.cursors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(org_id, (cursor, Instant::now()));
+    }
+
+    fn full_body(&self, org_id: i64, cursor: i64) -> Option<Bytes> {
+        let full = self.full.lock().unwrap_or_else(|e| e.into_inner());
+        full.get(&org_id).filter(|(c, _)| *c == cursor).map(|(_, b)| b.clone())
+    }
+
+    fn remember_full(&self, org_id: i64, cursor: i64, body: Bytes) {
+        self.full
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(org_id, (cursor, body));
+    }
+}
+
+/// Query of `GET /v1/index`.
+#[derive(Debug, Deserialize)]
+pub struct IndexQuery {
+    since: Option<String>,
+}
+
+fn etag(since: Option<i64>, cursor: i64) -> String {
+    match since {
+        None => format!("\"index-{cursor}\""),
+        Some(since) => format!("\"index-{since}-{cursor}\""),
+    }
+}
+
+/// `GET /v1/index[?since=<cursor>]`.
+pub async fn get_index(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Query(query): Query<IndexQuery>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let since = match query.since.as_deref().filter(|s| !s.is_empty()) {
+        None => None,
+        Some(raw) => Some(raw.parse::<i64>().ok().filter(|s| *s >= 0).ok_or_else(|| {
+            ApiError::bad_request(format!(
+                "since '{raw}' is not valid: pass the cursor of a previous index response, or omit it for the full index"
+            ))
+        })?),
+    };
+    let org_id = principal.org_id;
+    let cursor = match state.index_cache.cursor(org_id) {
+        Some(cursor) => cursor,
+        None => {
+            let cursor = state.store.index_cursor(org_id).await?;
+            state.index_cache.remember_cursor(org_id, cursor);
+            cursor
+        }
+    };
+    let tag = etag(since, cursor);
+    if if_none_match(&headers, &tag) {
+        return Ok(not_modified(&tag, INDEX_CACHE_CONTROL));
+    }
+    if since.is_none()
+        && let Some(body) = state.index_cache.full_body(org_id, cursor)
+    {
+        return Ok(index_response(&tag, body));
+    }
+    let snapshot = state.store.index(org_id, since).await?;
+    let cursor = snapshot.cursor;
+    let removed = snapshot.removed.clone();
+    let mut body = IndexBody::from(snapshot);
+    if since.is_some() {
+        body.removed = Some(removed);
+    }
+    let bytes = Bytes::from(serde_json::to_vec(&body).map_err(|e| ApiError::internal("serializing the index", &e))?);
+    state.index_cache.remember_cursor(org_id, cursor);
+    if since.is_none() {
+        state.index_cache.remember_full(org_id, cursor, bytes.clone());
+    }
+    Ok(index_response(&etag(since, cursor), bytes))
+}
+
+fn index_response(etag: &str, body: Bytes) -> Response {
+    (
+        [
+            (header::CONTENT_TYPE, "application/json"),
+            (header::ETAG, etag),
+            (header::CACHE_CONTROL, INDEX_CACHE_CONTROL),
+        ],
+        body,
+    )
+        .into_response()
+}

@@ -1,0 +1,125 @@
+//! The REST API: router, middleware and the one `serve` function shared by `main` and
+//! the tests.
+
+mod blobs;
+pub mod error;
+mod extract;
+mod health;
+mod index;
+mod skills;
+pub mod wire;
+
+use std::future::Future;
+use std::net::SocketAddr;
+use std::time::Duration;
+
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
+use axum::http::{HeaderName, StatusCode, header};
+use axum::middleware::{self, Next};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{get, post};
+use axum::{Json, Router};
+use tokio::net::TcpListener;
+use tower_http::compression::CompressionLayer;
+use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::trace::TraceLayer;
+
+use crate::AppState;
+use crate::auth::Principal;
+use error::ApiError;
+pub use index::{CURSOR_TTL, IndexCache};
+
+/// The header carrying each request's id (set when the client did not send one).
+static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+
+/// Largest request body accepted (the batch blob request is the biggest: a list of ids).
+const MAX_BODY_BYTES: usize = 256 * 1024;
+
+/// Builds the whole HTTP application.
+pub fn router(state: AppState) -> Router {
+    let v1 = Router::new()
+        .route("/whoami", get(skills::whoami))
+        .route("/skills", get(skills::list_skills))
+        .route("/skills/{name}", get(skills::get_skill))
+        .route("/skills/{name}/versions", get(skills::list_versions))
+        .route("/skills/{name}/versions/{rev}", get(skills::get_version))
+        .route("/skills/{name}/versions/{rev}/files/{*path}", get(skills::get_file))
+        .route("/skills/{name}/versions/{rev}/bundle", get(skills::get_bundle))
+        .route("/index", get(index::get_index))
+        .route("/blobs/{sha256}", get(blobs::get_blob))
+        .route("/blobs/batch", post(blobs::batch))
+        .route_layer(middleware::from_fn_with_state(state.clone(), authenticate));
+
+    Router::new()
+        .route("/healthz", get(health::healthz))
+        .route("/readyz", get(health::readyz))
+        .nest("/v1", v1)
+        .fallback(not_found)
+        .method_not_allowed_fallback(method_not_allowed)
+        .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
+        .layer(CompressionLayer::new())
+        .layer(PropagateRequestIdLayer::new(REQUEST_ID.clone()))
+        .layer(TraceLayer::new_for_http().make_span_with(|request: &Request| {
+            let route = request
+                .extensions()
+                .get::<MatchedPath>()
+                .map_or("unmatched", MatchedPath::as_str);
+            let request_id = request
+                .headers()
+                .get(&REQUEST_ID)
+                .and_then(|v| v.to_str().ok())
+                .unwrap_or("");
+            tracing::info_span!("http", method = %request.method(), route, request_id)
+        }))
+        .layer(SetRequestIdLayer::new(REQUEST_ID.clone(), MakeRequestUuid))
+        .with_state(state)
+}
+
+/// Serves the registry on `listener` until `shutdown` completes, then drains in-flight
+/// requests. `main` and the end-to-end tests both run the server through this.
+pub async fn serve(
+    listener: TcpListener,
+    state: AppState,
+    shutdown: impl Future<Output = ()> + Send + 'static,
+) -> std::io::Result<()> {
+    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
+}
+
+/// Authenticates every `/v1` request and hands the [`Principal`] to the handler.
+async fn authenticate(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
+    let header = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    match state.auth.authenticate(&state.store, header).await {
+        Ok(principal) => {
+            request.extensions_mut().insert::<Principal>(principal);
+            next.run(request).await
+        }
+        Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+async fn not_found() -> ApiError {
+    ApiError::not_found("no such endpoint: see the API reference in docs/API.md")
+}
+
+async fn method_not_allowed() -> ApiError {
+    ApiError::new(
+        StatusCode::METHOD_NOT_ALLOWED,
+        "method_not_allowed",
+        "this endpoint does not support that method",
+    )
+}
+
+/// Caching headers for content that can never change (blobs, pinned files).
+const IMMUTABLE: &str = "private, max-age=31536000, immutable";
+
+/// `Json` with a status, for handlers that return either.
+fn json_ok<T: serde::Serialize>(value: T) -> Response {
+    Json(value).into_response()
+}
+
+/// How long `/readyz` waits for a dependency.
+const READY_TIMEOUT: Duration = Duration::from_secs(3);

@@ -1,0 +1,262 @@
+//! Handlers for skills, versions, files and bundles.
+
+use axum::Extension;
+use axum::extract::{Path, Query, State};
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Deserialize;
+
+use super::error::ApiError;
+use super::wire::{Page, SkillItem, VersionItem, WhoAmI};
+use super::{IMMUTABLE, extract, json_ok};
+use crate::AppState;
+use crate::app::catalog::{self, CatalogError};
+use crate::auth::Principal;
+
+impl From<CatalogError> for ApiError {
+    fn from(error: CatalogError) -> Self {
+        match error {
+            CatalogError::NotFound(message) => ApiError::not_found(message),
+            CatalogError::Store(e) => e.into(),
+            CatalogError::Blob(e) => e.into(),
+            other => ApiError::internal("reading a version failed", &other),
+        }
+    }
+}
+
+/// `GET /v1/whoami`: who the token belongs to.
+pub async fn whoami(Extension(principal): Extension<Principal>) -> Response {
+    json_ok(WhoAmI {
+        user: principal.handle,
+        org: principal.org_slug,
+        role: principal.role.as_str().to_owned(),
+        scopes: principal.scopes,
+        token_id: principal.token_id.to_string(),
+    })
+}
+
+/// Query of `GET /v1/skills`.
+#[derive(Debug, Deserialize)]
+pub struct ListSkillsQuery {
+    q: Option<String>,
+    category: Option<String>,
+    cursor: Option<String>,
+    limit: Option<String>,
+}
+
+/// `GET /v1/skills`: search and page through skills by name.
+pub async fn list_skills(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Query(query): Query<ListSkillsQuery>,
+) -> Result<Response, ApiError> {
+    let limit = extract::limit(query.limit.as_deref())?;
+    if let Some(category) = query.category.as_deref() {
+        cairn_skill::Category::parse(category).map_err(|e| ApiError::bad_request(e.to_string()))?;
+    }
+    let skill_query = cairn_store::SkillQuery {
+        text: query.q.filter(|q| !q.trim().is_empty()),
+        category: query.category,
+        after: query.cursor.filter(|c| !c.is_empty()),
+        limit: limit + 1,
+    };
+    let mut rows = state.store.list_skills(principal.org_id, &skill_query).await?;
+    let next_cursor = if rows.len() as i64 > limit {
+        rows.truncate(limit as usize);
+        rows.last().map(|s| s.name.clone())
+    } else {
+        None
+    };
+    Ok(json_ok(Page {
+        items: rows.into_iter().map(SkillItem::from).collect(),
+        next_cursor,
+    }))
+}
+
+/// `GET /v1/skills/{name}`.
+pub async fn get_skill(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path(name): Path<String>,
+) -> Result<Response, ApiError> {
+    let name = extract::skill_name(&name)?;
+    let skill = find_skill(&state, &principal, &name).await?;
+    Ok(json_ok(SkillItem::from(skill)))
+}
+
+/// Query of `GET /v1/skills/{name}/versions`.
+#[derive(Debug, Deserialize)]
+pub struct ListVersionsQuery {
+    cursor: Option<String>,
+    limit: Option<String>,
+}
+
+/// `GET /v1/skills/{name}/versions`: newest first.
+pub async fn list_versions(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path(name): Path<String>,
+    Query(query): Query<ListVersionsQuery>,
+) -> Result<Response, ApiError> {
+    let name = extract::skill_name(&name)?;
+    let limit = extract::limit(query.limit.as_deref())?;
+    let before = match query.cursor.as_deref().filter(|c| !c.is_empty()) {
+        None => None,
+        Some(c) => Some(c.parse::<i32>().map_err(|_| {
+            ApiError::bad_request(format!(
+                "cursor '{c}' is not valid: pass back the next_cursor of the previous page"
+            ))
+        })?),
+    };
+    let skill = find_skill(&state, &principal, &name).await?;
+    let mut rows = state.store.list_versions(skill.id, before, limit + 1).await?;
+    let next_cursor = if rows.len() as i64 > limit {
+        rows.truncate(limit as usize);
+        rows.last().map(|v| v.revision.to_string())
+    } else {
+        None
+    };
+    let items = rows
+        .into_iter()
+        .map(|v| VersionItem::new(name.as_str(), v, None))
+        .collect();
+    Ok(json_ok(Page { items, next_cursor }))
+}
+
+/// `GET /v1/skills/{name}/versions/{rev|latest}`: a version with its manifest.
+pub async fn get_version(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path((name, rev)): Path<(String, String)>,
+) -> Result<Response, ApiError> {
+    let name = extract::skill_name(&name)?;
+    let selector = extract::revision(&rev)?;
+    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
+    let files = state.store.version_files(resolved.version.id).await?;
+    Ok(json_ok(VersionItem::new(name.as_str(), resolved.version, Some(files))))
+}
+
+/// `GET /v1/skills/{name}/versions/{rev|latest}/files/{*path}`: one file's bytes.
+pub async fn get_file(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path((name, rev, path)): Path<(String, String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let name = extract::skill_name(&name)?;
+    let selector = extract::revision(&rev)?;
+    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
+    let (entry, bytes) = catalog::read_file(&state.store, state.blobs.as_ref(), &resolved, &path).await?;
+    let etag = format!("\"{}\"", entry.sha256);
+    let cache = if selector == cairn_store::RevisionSelector::Latest {
+        "private, no-cache"
+    } else {
+        IMMUTABLE
+    };
+    if if_none_match(&headers, &etag) {
+        return Ok(not_modified(&etag, cache));
+    }
+    let mime = mime_guess::from_path(&entry.path).first_or_octet_stream();
+    let content_type = if mime.type_() == "text" || entry.path.ends_with(".md") {
+        format!(
+            "{}; charset=utf-8",
+            if entry.path.ends_with(".md") {
+                "text/markdown"
+            } else {
+                mime.essence_str()
+            }
+        )
+    } else {
+        mime.essence_str().to_owned()
+    };
+    Ok((
+        [
+            (header::CONTENT_TYPE, content_type),
+            (header::ETAG, etag),
+            (header::CACHE_CONTROL, cache.to_owned()),
+            (
+                header::HeaderName::from_static("x-cairn-revision"),
+                resolved.version.revision.to_string(),
+            ),
+        ],
+        bytes,
+    )
+        .into_response())
+}
+
+/// `GET /v1/skills/{name}/versions/{rev|latest}/bundle`: the deterministic tar.gz.
+pub async fn get_bundle(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    Path((name, rev)): Path<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let name = extract::skill_name(&name)?;
+    let selector = extract::revision(&rev)?;
+    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
+    let etag = format!("\"{}\"", resolved.version.digest);
+    let cache = if selector == cairn_store::RevisionSelector::Latest {
+        "private, no-cache"
+    } else {
+        IMMUTABLE
+    };
+    if if_none_match(&headers, &etag) {
+        return Ok(not_modified(&etag, cache));
+    }
+    let archive = catalog::bundle_archive(&state.store, state.blobs.as_ref(), &resolved, &state.limits).await?;
+    let filename = format!("attachment; filename=\"{name}-{}.tar.gz\"", resolved.version.revision);
+    Ok((
+        [
+            (header::CONTENT_TYPE, "application/gzip".to_owned()),
+            (header::CONTENT_DISPOSITION, filename),
+            (header::ETAG, etag),
+            (header::CACHE_CONTROL, cache.to_owned()),
+            (
+                header::HeaderName::from_static("x-cairn-digest"),
+                resolved.version.digest.clone(),
+            ),
+        ],
+        archive,
+    )
+        .into_response())
+}
+
+async fn find_skill(
+    state: &AppState,
+    principal: &Principal,
+    name: &cairn_skill::SkillName,
+) -> Result<cairn_store::SkillSummary, ApiError> {
+    state
+        .store
+        .skill(principal.org_id, name.as_str())
+        .await
+        .map_err(|e| match e {
+            cairn_store::StoreError::NotFound(_) => ApiError::not_found(format!(
+                "skill '{name}' does not exist: list skills with GET /v1/skills"
+            )),
+            other => other.into(),
+        })
+}
+
+/// Whether the request's `If-None-Match` lists `etag` (or `*`).
+pub(super) fn if_none_match(headers: &HeaderMap, etag: &str) -> bool {
+    headers
+        .get_all(header::IF_NONE_MATCH)
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(|t| t.trim().trim_start_matches("W/"))
+        .any(|t| t == etag || t == "*")
+}
+
+/// A 304 carrying the validator and caching policy.
+pub(super) fn not_modified(etag: &str, cache_control: &'static str) -> Response {
+    let mut response = StatusCode::NOT_MODIFIED.into_response();
+    if let Ok(value) = HeaderValue::from_str(etag) {
+        response.headers_mut().insert(header::ETAG, value);
+    }
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control));
+    response
+}

@@ -1,0 +1,49 @@
+//! The Cairn registry: configuration, application services, the REST API and the admin
+//! commands of the `cairn-registry` binary.
+//!
+//! `main` and the end-to-end tests share [`serve`]: the tests bind `127.0.0.1:0`, build an
+//! [`AppState`] and run the real server in-process.
+
+pub mod app;
+pub mod auth;
+pub mod bootstrap;
+pub mod config;
+pub mod http;
+pub mod runtime;
+pub mod telemetry;
+
+use std::sync::Arc;
+
+use cairn_skill::Limits;
+use cairn_store::Store;
+use cairn_store::blob::BlobStore;
+
+pub use http::{router, serve};
+
+/// Everything a request handler may need; cheap to clone (all shared).
+#[derive(Clone)]
+pub struct AppState {
+    /// Metadata store.
+    pub store: Store,
+    /// Blob backend.
+    pub blobs: Arc<dyn BlobStore>,
+    /// Token verification.
+    pub auth: Arc<auth::Authenticator>,
+    /// Index response cache.
+    pub index_cache: Arc<http::IndexCache>,
+    /// Bundle limits.
+    pub limits: Limits,
+}
+
+impl AppState {
+    /// Assembles the state from opened resources.
+    pub fn new(store: Store, blobs: Arc<dyn BlobStore>, keys: auth::TokenKeys, limits: Limits) -> Self {
+        AppState {
+            store,
+            blobs,
+            auth: Arc::new(auth::Authenticator::new(keys)),
+            index_cache: Arc::new(http::IndexCache::default()),
+            limits,
+        }
+    }
+}

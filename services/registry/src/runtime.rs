@@ -1,0 +1,144 @@
+//! Bringing the registry's resources up and down: the database (external or embedded),
+//! migrations, the blob store and the token signing key. Shared by `serve` and every
+//! admin subcommand, so they all reach the same data for the same `--data-dir`.
+
+use std::path::Path;
+use std::sync::Arc;
+
+use anyhow::{Context, Result};
+use cairn_store::Store;
+use cairn_store::blob::{BlobStore, FsBlobStore, S3BlobStore};
+use cairn_store::embedded::EmbeddedPostgres;
+
+use crate::auth::TokenKeys;
+use crate::bootstrap;
+use crate::config::{BlobConfig, Config};
+
+/// Name of the database the embedded cluster serves Cairn from.
+const EMBEDDED_DATABASE: &str = "cairn";
+
+/// The opened resources. Call [`Runtime::close`] when done so an embedded database this
+/// process started is stopped cleanly.
+pub struct Runtime {
+    /// Metadata store, migrated.
+    pub store: Store,
+    /// Blob backend.
+    pub blobs: Arc<dyn BlobStore>,
+    /// JWT keys.
+    pub keys: TokenKeys,
+    /// The admin token, when this start bootstrapped an empty database (shown once).
+    pub bootstrap_token: Option<String>,
+    embedded: Option<EmbeddedPostgres>,
+}
+
+impl Runtime {
+    /// Opens the database (starting the embedded one when no URL is configured), applies
+    /// migrations, opens the blob store, loads (or creates) the signing key and, on an
+    /// empty database, bootstraps the default organisation and its admin.
+    pub async fn open(config: &Config) -> Result<Self> {
+        ensure_data_dir(&config.data_dir)?;
+        // Everything that needs no database first, so a bad setting starts nothing.
+        let blobs: Arc<dyn BlobStore> = match &config.blobs {
+            BlobConfig::Fs(root) => Arc::new(FsBlobStore::new(root.clone()).context("opening the blob directory")?),
+            BlobConfig::S3(settings) => {
+                Arc::new(S3BlobStore::new(settings.clone()).context("configuring the S3 blob store")?)
+            }
+        };
+        let keys = TokenKeys::load(
+            config.jwt_secret.as_ref().map(|s| s.expose().as_str()),
+            &config.data_dir,
+        )?;
+        let embedded = match &config.database_url {
+            Some(_) => None,
+            None => Some(
+                EmbeddedPostgres::start(&config.data_dir.join("postgres"))
+                    .await
+                    .context("starting the embedded PostgreSQL")?,
+            ),
+        };
+        match open_database(config, embedded.as_ref(), &keys).await {
+            Ok((store, bootstrap_token)) => Ok(Runtime {
+                store,
+                blobs,
+                keys,
+                bootstrap_token,
+                embedded,
+            }),
+            Err(e) => {
+                stop_embedded(embedded).await;
+                Err(e)
+            }
+        }
+    }
+
+    /// Closes the pool and stops the embedded database if this process started it and no
+    /// other process (a running `serve`, another admin command) is still connected.
+    pub async fn close(self) {
+        let others = match &self.embedded {
+            Some(pg) if pg.started_here() => other_clients(&self.store).await,
+            _ => 0,
+        };
+        self.store.pool().close().await;
+        if others > 0 {
+            tracing::info!(
+                others,
+                "leaving the embedded PostgreSQL running: other processes still use it"
+            );
+            return;
+        }
+        stop_embedded(self.embedded).await;
+    }
+}
+
+/// Connects, migrates and bootstraps; the caller stops an embedded server on failure.
+async fn open_database(
+    config: &Config,
+    embedded: Option<&EmbeddedPostgres>,
+    keys: &TokenKeys,
+) -> Result<(Store, Option<String>)> {
+    let url = match (embedded, &config.database_url) {
+        (Some(pg), _) => {
+            pg.ensure_database(EMBEDDED_DATABASE)
+                .await
+                .context("creating the embedded database")?;
+            pg.database_url(EMBEDDED_DATABASE)
+        }
+        (None, Some(url)) => url.expose().clone(),
+        (None, None) => anyhow::bail!("no database configured"),
+    };
+    let store = Store::connect(&url, config.max_connections).await.context(
+        "connecting to PostgreSQL failed: check CAIRN_DATABASE_URL (or unset it to use the embedded database)",
+    )?;
+    store.migrate().await.context("applying database migrations")?;
+    let token = bootstrap::bootstrap(&store, keys, &config.data_dir)
+        .await
+        .context("creating the default organisation and admin")?;
+    Ok((store, token))
+}
+
+async fn other_clients(store: &Store) -> i64 {
+    store.other_client_connections().await.unwrap_or(0)
+}
+
+async fn stop_embedded(embedded: Option<EmbeddedPostgres>) {
+    if let Some(pg) = embedded
+        && pg.started_here()
+        && let Err(e) = pg.stop().await
+    {
+        tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
+    }
+}
+
+/// Creates the data directory (mode 0711: other users, such as the unprivileged account
+/// the embedded PostgreSQL runs as, may traverse it but not list it).
+fn ensure_data_dir(dir: &Path) -> Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    if !dir.exists() {
+        std::fs::DirBuilder::new()
+            .recursive(true)
+            .mode(0o711)
+            .create(dir)
+            .with_context(|| format!("creating the data directory {}", dir.display()))?;
+    }
+    Ok(())
+}

@@ -1,0 +1,115 @@
+//! The team index: every skill's latest non-yanked version, in full or as a delta since
+//! a cursor of the organisation's change log.
+
+use std::collections::HashMap;
+
+use chrono::{DateTime, Utc};
+use tracing::instrument;
+
+use crate::{FileEntry, IndexEntry, IndexSnapshot, Store, StoreError};
+
+#[derive(sqlx::FromRow)]
+struct EntryRow {
+    name: String,
+    category: Option<String>,
+    version_id: Option<i64>,
+    revision: Option<i32>,
+    digest: Option<String>,
+    description: Option<String>,
+    updated_at: DateTime<Utc>,
+}
+
+#[derive(sqlx::FromRow)]
+struct VersionFileRow {
+    version_id: i64,
+    path: String,
+    sha256: String,
+    size: i64,
+    executable: bool,
+}
+
+impl Store {
+    /// The organisation's newest change-log cursor (0 when nothing was ever published).
+    #[instrument(skip_all)]
+    pub async fn index_cursor(&self, org_id: i64) -> Result<i64, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT coalesce(max(cursor), 0) FROM index_changes WHERE org_id = $1")
+                .bind(org_id)
+                .fetch_one(&self.pool)
+                .await?,
+        )
+    }
+
+    /// The full index (`since = None`) or the changes after `since`. Runs in one
+    /// repeatable-read transaction so the cursor and the entries agree.
+    ///
+    /// A delta lists the current entry of every skill changed after `since`, and in
+    /// `removed` the changed skills that no longer have a non-yanked version. A cursor
+    /// beyond the organisation's newest simply yields an empty delta.
+    #[instrument(skip_all)]
+    pub async fn index(&self, org_id: i64, since: Option<i64>) -> Result<IndexSnapshot, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            .execute(&mut *tx)
+            .await?;
+        let cursor: i64 = sqlx::query_scalar("SELECT coalesce(max(cursor), 0) FROM index_changes WHERE org_id = $1")
+            .bind(org_id)
+            .fetch_one(&mut *tx)
+            .await?;
+        let rows = sqlx::query_as::<_, EntryRow>(
+            "SELECT s.name, s.category, v.id AS version_id, v.revision, v.digest, v.description, \
+                    s.updated_at \
+             FROM skills s \
+             LEFT JOIN LATERAL (SELECT id, revision, digest, description FROM versions v \
+                                WHERE v.skill_id = s.id AND NOT v.yanked ORDER BY revision DESC LIMIT 1) v ON TRUE \
+             WHERE s.org_id = $1 \
+               AND ($2::bigint IS NULL OR s.id IN (SELECT skill_id FROM index_changes WHERE org_id = $1 AND cursor > $2)) \
+             ORDER BY s.name",
+        )
+        .bind(org_id)
+        .bind(since)
+        .fetch_all(&mut *tx)
+        .await?;
+        let version_ids: Vec<i64> = rows.iter().filter_map(|r| r.version_id).collect();
+        let files = sqlx::query_as::<_, VersionFileRow>(
+            "SELECT version_id, path, sha256, size, executable FROM version_files \
+             WHERE version_id = ANY($1) ORDER BY version_id, path COLLATE \"C\"",
+        )
+        .bind(&version_ids)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+
+        let mut files_by_version: HashMap<i64, Vec<FileEntry>> = HashMap::with_capacity(version_ids.len());
+        for f in files {
+            files_by_version.entry(f.version_id).or_default().push(FileEntry {
+                path: f.path,
+                sha256: f.sha256,
+                size: f.size,
+                executable: f.executable,
+            });
+        }
+        let mut skills = Vec::with_capacity(rows.len());
+        let mut removed = Vec::new();
+        for row in rows {
+            match (row.version_id, row.revision, row.digest, row.description) {
+                (Some(version_id), Some(revision), Some(digest), Some(description)) => skills.push(IndexEntry {
+                    name: row.name,
+                    category: row.category,
+                    description,
+                    revision,
+                    digest,
+                    updated_at: row.updated_at,
+                    files: files_by_version.remove(&version_id).unwrap_or_default(),
+                }),
+                _ if since.is_some() => removed.push(row.name),
+                _ => {}
+            }
+        }
+        Ok(IndexSnapshot {
+            cursor,
+            skills,
+            removed,
+        })
+    }
+}

@@ -1,0 +1,72 @@
+//! Cairn's storage layer: PostgreSQL metadata through sqlx, content-addressed blobs on a
+//! filesystem or S3, and the embedded PostgreSQL launcher used when nothing is configured.
+//!
+//! Callers see domain types and [`StoreError`], never sqlx types: "row not found" becomes
+//! [`StoreError::NotFound`], unique violations [`StoreError::Conflict`], the rest
+//! [`StoreError::Database`].
+
+pub mod blob;
+pub mod embedded;
+mod error;
+mod index;
+pub mod models;
+mod orgs;
+mod skills;
+mod tokens;
+
+use sqlx::PgPool;
+use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
+
+pub use error::StoreError;
+pub use models::*;
+pub use skills::{NewVersion, RevisionSelector, SkillQuery};
+pub use tokens::NewToken;
+
+/// The forward-only schema migrations in `migrations/`, embedded at build time.
+pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations");
+
+/// Handle to the metadata database. Cheap to clone; all clones share one pool.
+#[derive(Clone, Debug)]
+pub struct Store {
+    pool: PgPool,
+    application_name: String,
+}
+
+impl Store {
+    /// Connects a pool of at most `max_connections` to `url`.
+    #[tracing::instrument(skip_all)]
+    pub async fn connect(url: &str, max_connections: u32) -> Result<Self, StoreError> {
+        // A per-process application name lets `other_client_connections` tell this
+        // process's sessions from everyone else's.
+        let application_name = format!("cairn-{}", std::process::id());
+        let options = url.parse::<PgConnectOptions>()?.application_name(&application_name);
+        let pool = PgPoolOptions::new()
+            .max_connections(max_connections)
+            .acquire_timeout(std::time::Duration::from_secs(10))
+            .connect_with(options)
+            .await?;
+        Ok(Self { pool, application_name })
+    }
+
+    /// The underlying pool, for health checks and tests.
+    pub fn pool(&self) -> &PgPool {
+        &self.pool
+    }
+
+    /// Applies every pending migration. Safe to run from several processes at once
+    /// (sqlx serialises migrators with an advisory lock).
+    #[tracing::instrument(skip_all)]
+    pub async fn migrate(&self) -> Result<(), StoreError> {
+        MIGRATOR
+            .run(&self.pool)
+            .await
+            .map_err(|e| StoreError::Migration(e.to_string()))
+    }
+
+    /// Round-trips a trivial query: the database half of `/readyz`.
+    #[tracing::instrument(skip_all)]
+    pub async fn ping(&self) -> Result<(), StoreError> {
+        sqlx::query("SELECT 1").execute(&self.pool).await?;
+        Ok(())
+    }
+}

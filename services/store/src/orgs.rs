@@ -1,0 +1,201 @@
+//! Organisations, users, first-start bootstrap and the audit log.
+
+use sqlx::{Postgres, Transaction};
+use tracing::instrument;
+
+use crate::{Actor, Organization, Role, Store, StoreError, User};
+
+/// Advisory-lock key that serialises first-start bootstrap across processes.
+const BOOTSTRAP_LOCK: i64 = 0x6361_6972_6e00_0001;
+
+impl Store {
+    /// Creates an organisation. A taken slug is a [`StoreError::Conflict`].
+    #[instrument(skip_all)]
+    pub async fn create_org(&self, slug: &str, name: &str, actor: &Actor) -> Result<Organization, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let org = insert_org(&mut tx, slug, name).await?;
+        record_audit(
+            &mut tx,
+            Some(org.id),
+            actor,
+            "org.create",
+            &format!("org:{slug}"),
+            serde_json::json!({}),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(org)
+    }
+
+    /// Looks an organisation up by slug.
+    #[instrument(skip_all)]
+    pub async fn org_by_slug(&self, slug: &str) -> Result<Organization, StoreError> {
+        sqlx::query_as::<_, Organization>("SELECT id, slug, name, created_at FROM organizations WHERE slug = $1")
+            .bind(slug)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| StoreError::NotFound(format!("organisation '{slug}'")))
+    }
+
+    /// Adds a user to an organisation. A taken handle is a [`StoreError::Conflict`].
+    #[instrument(skip_all)]
+    pub async fn create_user(&self, org_id: i64, handle: &str, role: Role, actor: &Actor) -> Result<User, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let user = insert_user(&mut tx, org_id, handle, role).await?;
+        record_audit(
+            &mut tx,
+            Some(org_id),
+            actor,
+            "user.create",
+            &format!("user:{handle}"),
+            serde_json::json!({ "role": role.as_str() }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(user)
+    }
+
+    /// Looks a user up by handle within an organisation.
+    #[instrument(skip_all)]
+    pub async fn user_by_handle(&self, org_id: i64, handle: &str) -> Result<User, StoreError> {
+        sqlx::query_as::<_, User>(
+            "SELECT id, org_id, handle, role, disabled, created_at FROM users WHERE org_id = $1 AND handle = $2",
+        )
+        .bind(org_id)
+        .bind(handle)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| StoreError::NotFound(format!("user '{handle}'")))
+    }
+
+    /// On a brand-new database, creates the organisation `org_slug` and an admin user
+    /// `admin_handle` and returns them; returns `None` when any organisation already
+    /// exists. Concurrent first starts are serialised, so exactly one bootstraps.
+    #[instrument(skip_all)]
+    pub async fn bootstrap(
+        &self,
+        org_slug: &str,
+        admin_handle: &str,
+    ) -> Result<Option<(Organization, User)>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT pg_advisory_xact_lock($1)")
+            .bind(BOOTSTRAP_LOCK)
+            .execute(&mut *tx)
+            .await?;
+        let any: bool = sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM organizations)")
+            .fetch_one(&mut *tx)
+            .await?;
+        if any {
+            return Ok(None);
+        }
+        let org = insert_org(&mut tx, org_slug, "Default organisation").await?;
+        let user = insert_user(&mut tx, org.id, admin_handle, Role::Admin).await?;
+        let actor = Actor::cli("bootstrap");
+        record_audit(
+            &mut tx,
+            Some(org.id),
+            &actor,
+            "org.create",
+            &format!("org:{org_slug}"),
+            serde_json::json!({}),
+        )
+        .await?;
+        record_audit(
+            &mut tx,
+            Some(org.id),
+            &actor,
+            "user.create",
+            &format!("user:{admin_handle}"),
+            serde_json::json!({ "role": "admin" }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Some((org, user)))
+    }
+
+    /// Counts audit rows of an organisation (used by tests and by operators' checks).
+    #[instrument(skip_all)]
+    pub async fn audit_count(&self, org_id: i64) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE org_id = $1")
+            .bind(org_id)
+            .fetch_one(&self.pool)
+            .await?)
+    }
+}
+
+async fn insert_org(tx: &mut Transaction<'_, Postgres>, slug: &str, name: &str) -> Result<Organization, StoreError> {
+    sqlx::query_as::<_, Organization>(
+        "INSERT INTO organizations (slug, name) VALUES ($1, $2) RETURNING id, slug, name, created_at",
+    )
+    .bind(slug)
+    .bind(name)
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(|e| match StoreError::from(e) {
+        StoreError::Conflict(_) => StoreError::Conflict(format!("organisation '{slug}' already exists")),
+        other => other,
+    })
+}
+
+async fn insert_user(
+    tx: &mut Transaction<'_, Postgres>,
+    org_id: i64,
+    handle: &str,
+    role: Role,
+) -> Result<User, StoreError> {
+    sqlx::query_as::<_, User>(
+        "INSERT INTO users (org_id, handle, role) VALUES ($1, $2, $3) \
+         RETURNING id, org_id, handle, role, disabled, created_at",
+    )
+    .bind(org_id)
+    .bind(handle)
+    .bind(role.as_str())
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(|e| match StoreError::from(e) {
+        StoreError::Conflict(_) => StoreError::Conflict(format!("user '{handle}' already exists")),
+        other => other,
+    })
+}
+
+/// Appends one audit row inside the caller's transaction, so the record commits (or
+/// rolls back) together with the mutation it describes.
+pub(crate) async fn record_audit(
+    tx: &mut Transaction<'_, Postgres>,
+    org_id: Option<i64>,
+    actor: &Actor,
+    action: &str,
+    target: &str,
+    details: serde_json::Value,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO audit_log (org_id, actor_id, actor, action, target, request_id, client_addr, details) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(org_id)
+    .bind(actor.user_id)
+    .bind(&actor.name)
+    .bind(action)
+    .bind(target)
+    .bind(&actor.request_id)
+    .bind(&actor.client_addr)
+    .bind(sqlx::types::Json(details))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
+}
+
+impl Store {
+    /// Counts client connections to this database from other processes (decides whether
+    /// a process may stop an embedded server it started).
+    #[instrument(skip_all)]
+    pub async fn other_client_connections(&self) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' \
+             AND datname = current_database() AND application_name <> $1",
+        )
+        .bind(&self.application_name)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+}

@@ -1,0 +1,381 @@
+//! Skills and their immutable versions: publishing and reading.
+
+use cairn_skill::{Bundle, Category, SkillName};
+use sqlx::{Postgres, Transaction};
+use tracing::instrument;
+
+use crate::orgs::record_audit;
+use crate::{Actor, FileEntry, PublishOutcome, SkillSummary, Store, StoreError, VersionInfo, VersionSource};
+
+/// Advisory-lock namespace for per-organisation index writes (see `index_changes`).
+pub(crate) const INDEX_LOCK_NAMESPACE: i32 = 0x6361_6972;
+
+/// The columns of a [`SkillSummary`]: the skill plus its latest non-yanked version.
+macro_rules! summary_select {
+    () => {
+        "SELECT s.id, s.name, s.category, v.revision AS latest_revision, v.description, \
+        v.digest, (SELECT count(*) FROM versions c WHERE c.skill_id = s.id) AS version_count, \
+        s.created_at, s.updated_at \
+    FROM skills s \
+    LEFT JOIN LATERAL (SELECT revision, description, digest FROM versions v \
+        WHERE v.skill_id = s.id AND NOT v.yanked ORDER BY revision DESC LIMIT 1) v ON TRUE"
+    };
+}
+
+/// A bundle to publish as the next version of a skill. Its blobs must already be in
+/// the blob store: the store records them as present.
+#[derive(Clone, Copy, Debug)]
+pub struct NewVersion<'a> {
+    /// The skill (created when it does not exist yet).
+    pub name: &'a SkillName,
+    /// The skill's category; a different category than stored updates the skill.
+    pub category: Option<&'a Category>,
+    /// The validated bundle.
+    pub bundle: &'a Bundle,
+    /// Where the version comes from.
+    pub source: VersionSource,
+    /// The publishing user, when a user publishes.
+    pub published_by: Option<i64>,
+}
+
+/// Which version of a skill to read.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum RevisionSelector {
+    /// The highest non-yanked revision.
+    Latest,
+    /// Exactly this revision (yanked ones included: pinned readers keep working).
+    Exact(i32),
+}
+
+/// Filters and paging for [`Store::list_skills`].
+#[derive(Clone, Debug, Default)]
+pub struct SkillQuery {
+    /// Case-insensitive substring of the name or the latest description.
+    pub text: Option<String>,
+    /// Exact category, or any category below it (`devops` matches `devops/k8s`).
+    pub category: Option<String>,
+    /// Return names strictly after this one (keyset paging).
+    pub after: Option<String>,
+    /// Page size.
+    pub limit: i64,
+}
+
+impl Store {
+    /// Publishes one bundle (see [`Store::publish_versions`]).
+    pub async fn publish_version(
+        &self,
+        org_id: i64,
+        version: NewVersion<'_>,
+        actor: &Actor,
+    ) -> Result<PublishOutcome, StoreError> {
+        let mut outcomes = self.publish_versions(org_id, &[version], actor).await?;
+        Ok(outcomes.remove(0))
+    }
+
+    /// Publishes many bundles in one transaction (bulk import). For each: if its digest
+    /// equals the latest non-yanked version's, nothing is written (`Unchanged`); otherwise
+    /// the next revision is created with its manifest, an index change and an audit row.
+    #[instrument(skip_all, fields(count = versions.len()))]
+    pub async fn publish_versions(
+        &self,
+        org_id: i64,
+        versions: &[NewVersion<'_>],
+        actor: &Actor,
+    ) -> Result<Vec<PublishOutcome>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        lock_org_index(&mut tx, org_id).await?;
+        let mut outcomes = Vec::with_capacity(versions.len());
+        for version in versions {
+            outcomes.push(publish_in(&mut tx, org_id, version, actor).await?);
+        }
+        tx.commit().await?;
+        Ok(outcomes)
+    }
+
+    /// Lists an organisation's skills by name, filtered and paged.
+    #[instrument(skip_all)]
+    pub async fn list_skills(&self, org_id: i64, query: &SkillQuery) -> Result<Vec<SkillSummary>, StoreError> {
+        let pattern = query.text.as_ref().map(|t| format!("%{}%", escape_like(t)));
+        let category_prefix = query.category.as_ref().map(|c| format!("{}/%", escape_like(c)));
+        let sql = concat!(
+            summary_select!(),
+            " WHERE s.org_id = $1 \
+               AND ($2::text IS NULL OR s.name ILIKE $2 OR v.description ILIKE $2) \
+               AND ($3::text IS NULL OR s.category = $3 OR s.category LIKE $4) \
+               AND ($5::text IS NULL OR s.name > $5) \
+             ORDER BY s.name LIMIT $6"
+        );
+        Ok(sqlx::query_as::<_, SkillSummary>(sql)
+            .bind(org_id)
+            .bind(pattern)
+            .bind(&query.category)
+            .bind(category_prefix)
+            .bind(&query.after)
+            .bind(query.limit)
+            .fetch_all(&self.pool)
+            .await?)
+    }
+
+    /// One skill by name.
+    #[instrument(skip_all)]
+    pub async fn skill(&self, org_id: i64, name: &str) -> Result<SkillSummary, StoreError> {
+        let sql = concat!(summary_select!(), " WHERE s.org_id = $1 AND s.name = $2");
+        sqlx::query_as::<_, SkillSummary>(sql)
+            .bind(org_id)
+            .bind(name)
+            .fetch_optional(&self.pool)
+            .await?
+            .ok_or_else(|| StoreError::NotFound(format!("skill '{name}'")))
+    }
+
+    /// A skill's versions, newest first, paged by revision.
+    #[instrument(skip_all)]
+    pub async fn list_versions(
+        &self,
+        skill_id: i64,
+        before_revision: Option<i32>,
+        limit: i64,
+    ) -> Result<Vec<VersionInfo>, StoreError> {
+        Ok(sqlx::query_as::<_, VersionInfo>(
+            "SELECT v.id, v.revision, v.digest, v.description, v.frontmatter, v.file_count, v.total_size, \
+                    v.source, u.handle AS published_by, v.yanked, v.created_at \
+             FROM versions v LEFT JOIN users u ON u.id = v.published_by \
+             WHERE v.skill_id = $1 AND ($2::int IS NULL OR v.revision < $2) \
+             ORDER BY v.revision DESC LIMIT $3",
+        )
+        .bind(skill_id)
+        .bind(before_revision)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// One version of a skill.
+    #[instrument(skip_all)]
+    pub async fn version(&self, skill_id: i64, selector: RevisionSelector) -> Result<VersionInfo, StoreError> {
+        let (exact, what) = match selector {
+            RevisionSelector::Latest => (None, "a non-yanked version".to_owned()),
+            RevisionSelector::Exact(rev) => (Some(rev), format!("revision {rev}")),
+        };
+        sqlx::query_as::<_, VersionInfo>(
+            "SELECT v.id, v.revision, v.digest, v.description, v.frontmatter, v.file_count, v.total_size, \
+                    v.source, u.handle AS published_by, v.yanked, v.created_at \
+             FROM versions v LEFT JOIN users u ON u.id = v.published_by \
+             WHERE v.skill_id = $1 AND (($2::int IS NULL AND NOT v.yanked) OR v.revision = $2) \
+             ORDER BY v.revision DESC LIMIT 1",
+        )
+        .bind(skill_id)
+        .bind(exact)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or(StoreError::NotFound(what))
+    }
+
+    /// A version's manifest, sorted by path.
+    #[instrument(skip_all)]
+    pub async fn version_files(&self, version_id: i64) -> Result<Vec<FileEntry>, StoreError> {
+        Ok(sqlx::query_as::<_, FileEntry>(
+            "SELECT path, sha256, size, executable FROM version_files WHERE version_id = $1 ORDER BY path COLLATE \"C\"",
+        )
+        .bind(version_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Which of `sha256s` are referenced by some version of this organisation. Blob reads
+    /// go through this, so one tenant cannot probe or read another tenant's content.
+    #[instrument(skip_all, fields(count = sha256s.len()))]
+    pub async fn blobs_visible_to_org(
+        &self,
+        org_id: i64,
+        sha256s: &[String],
+    ) -> Result<Vec<(String, i64)>, StoreError> {
+        Ok(sqlx::query_as::<_, (String, i64)>(
+            "SELECT b.sha256, b.size FROM blobs b WHERE b.sha256 = ANY($2) AND EXISTS ( \
+                SELECT 1 FROM version_files f JOIN versions v ON v.id = f.version_id \
+                JOIN skills s ON s.id = v.skill_id WHERE f.sha256 = b.sha256 AND s.org_id = $1)",
+        )
+        .bind(org_id)
+        .bind(sha256s)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Which of `sha256s` the database already records as stored (so callers can skip
+    /// uploading them again).
+    #[instrument(skip_all, fields(count = sha256s.len()))]
+    pub async fn known_blobs(&self, sha256s: &[String]) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT sha256 FROM blobs WHERE sha256 = ANY($1)")
+            .bind(sha256s)
+            .fetch_all(&self.pool)
+            .await?)
+    }
+}
+
+/// Takes the organisation's index lock for the rest of the transaction, so change-log
+/// cursors are handed out in commit order within the organisation.
+pub(crate) async fn lock_org_index(tx: &mut Transaction<'_, Postgres>, org_id: i64) -> Result<(), StoreError> {
+    let key = i32::try_from(org_id).unwrap_or(i32::MAX);
+    sqlx::query("SELECT pg_advisory_xact_lock($1, $2)")
+        .bind(INDEX_LOCK_NAMESPACE)
+        .bind(key)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+async fn publish_in(
+    tx: &mut Transaction<'_, Postgres>,
+    org_id: i64,
+    version: &NewVersion<'_>,
+    actor: &Actor,
+) -> Result<PublishOutcome, StoreError> {
+    let name = version.name.as_str();
+    let category = version.category.map(Category::as_str);
+    let existing: Option<(i64, Option<String>)> =
+        sqlx::query_as("SELECT id, category FROM skills WHERE org_id = $1 AND name = $2 FOR UPDATE")
+            .bind(org_id)
+            .bind(name)
+            .fetch_optional(&mut **tx)
+            .await?;
+    let (skill_id, new_skill, old_category) = match existing {
+        Some((id, old)) => (id, false, old),
+        None => {
+            let id: i64 =
+                sqlx::query_scalar("INSERT INTO skills (org_id, name, category) VALUES ($1, $2, $3) RETURNING id")
+                    .bind(org_id)
+                    .bind(name)
+                    .bind(category)
+                    .fetch_one(&mut **tx)
+                    .await?;
+            (id, true, category.map(str::to_owned))
+        }
+    };
+    let recategorized = old_category.as_deref() != category;
+    let digest = version.bundle.digest();
+
+    let latest: Option<(i32, String)> = sqlx::query_as(
+        "SELECT revision, digest FROM versions WHERE skill_id = $1 AND NOT yanked ORDER BY revision DESC LIMIT 1",
+    )
+    .bind(skill_id)
+    .fetch_optional(&mut **tx)
+    .await?;
+    if let Some((revision, latest_digest)) = &latest
+        && *latest_digest == digest
+    {
+        if recategorized {
+            sqlx::query("UPDATE skills SET category = $2, updated_at = now() WHERE id = $1")
+                .bind(skill_id)
+                .bind(category)
+                .execute(&mut **tx)
+                .await?;
+            record_change(tx, org_id, skill_id, "recategorized", Some(*revision)).await?;
+            record_audit(
+                tx,
+                Some(org_id),
+                actor,
+                "skill.recategorize",
+                &format!("skill:{name}"),
+                serde_json::json!({ "from": old_category, "to": category }),
+            )
+            .await?;
+        }
+        return Ok(PublishOutcome::Unchanged {
+            revision: *revision,
+            recategorized,
+        });
+    }
+
+    let revision: i32 = sqlx::query_scalar("SELECT coalesce(max(revision), 0) + 1 FROM versions WHERE skill_id = $1")
+        .bind(skill_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    let manifest = version.bundle.manifest();
+    let paths: Vec<String> = manifest.iter().map(|f| f.path.as_str().to_owned()).collect();
+    let shas: Vec<String> = manifest.iter().map(|f| f.sha256.to_hex()).collect();
+    let sizes: Vec<i64> = manifest
+        .iter()
+        .map(|f| i64::try_from(f.size).unwrap_or(i64::MAX))
+        .collect();
+    let executables: Vec<bool> = manifest.iter().map(|f| f.executable).collect();
+    let total_size: i64 = sizes.iter().sum();
+
+    sqlx::query(
+        "INSERT INTO blobs (sha256, size) SELECT * FROM UNNEST($1::text[], $2::bigint[]) ON CONFLICT DO NOTHING",
+    )
+    .bind(&shas)
+    .bind(&sizes)
+    .execute(&mut **tx)
+    .await?;
+    let version_id: i64 = sqlx::query_scalar(
+        "INSERT INTO versions (skill_id, revision, digest, description, frontmatter, file_count, total_size, source, published_by) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+    )
+    .bind(skill_id)
+    .bind(revision)
+    .bind(&digest)
+    .bind(version.bundle.description())
+    .bind(sqlx::types::Json(version.bundle.frontmatter().to_json()))
+    .bind(i32::try_from(manifest.len()).unwrap_or(i32::MAX))
+    .bind(total_size)
+    .bind(version.source.as_str())
+    .bind(version.published_by)
+    .fetch_one(&mut **tx)
+    .await?;
+    sqlx::query(
+        "INSERT INTO version_files (version_id, path, sha256, size, executable) \
+         SELECT $1, * FROM UNNEST($2::text[], $3::text[], $4::bigint[], $5::bool[])",
+    )
+    .bind(version_id)
+    .bind(&paths)
+    .bind(&shas)
+    .bind(&sizes)
+    .bind(&executables)
+    .execute(&mut **tx)
+    .await?;
+    sqlx::query("UPDATE skills SET category = $2, updated_at = now() WHERE id = $1")
+        .bind(skill_id)
+        .bind(category)
+        .execute(&mut **tx)
+        .await?;
+    record_change(tx, org_id, skill_id, "published", Some(revision)).await?;
+    record_audit(
+        tx,
+        Some(org_id),
+        actor,
+        "version.publish",
+        &format!("skill:{name}@{revision}"),
+        serde_json::json!({ "digest": digest, "source": version.source.as_str(), "files": manifest.len() }),
+    )
+    .await?;
+    Ok(PublishOutcome::Created { revision, new_skill })
+}
+
+pub(crate) async fn record_change(
+    tx: &mut Transaction<'_, Postgres>,
+    org_id: i64,
+    skill_id: i64,
+    kind: &str,
+    revision: Option<i32>,
+) -> Result<(), StoreError> {
+    sqlx::query("INSERT INTO index_changes (org_id, skill_id, kind, revision) VALUES ($1, $2, $3, $4)")
+        .bind(org_id)
+        .bind(skill_id)
+        .bind(kind)
+        .bind(revision)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// Escapes `%`, `_` and `\` so user text is matched literally by LIKE.
+fn escape_like(text: &str) -> String {
+    let mut out = String::with_capacity(text.len());
+    for c in text.chars() {
+        if matches!(c, '%' | '_' | '\\') {
+            out.push('\\');
+        }
+        out.push(c);
+    }
+    out
+}

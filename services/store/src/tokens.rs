@@ -1,0 +1,115 @@
+//! API token rows: every issued JWT has one, so tokens can be revoked and audited.
+
+use chrono::{DateTime, Utc};
+use tracing::instrument;
+use uuid::Uuid;
+
+use crate::orgs::record_audit;
+use crate::{Actor, ApiToken, Store, StoreError, TokenPrincipal};
+
+/// A token about to be issued.
+#[derive(Clone, Copy, Debug)]
+pub struct NewToken<'a> {
+    /// Its `jti`.
+    pub id: Uuid,
+    /// The owner.
+    pub user_id: i64,
+    /// The organisation it works in.
+    pub org_id: i64,
+    /// A label, e.g. `laptop` or `ci`.
+    pub name: &'a str,
+    /// Scopes granted in addition to the role.
+    pub scopes: &'a [String],
+    /// When it stops working.
+    pub expires_at: DateTime<Utc>,
+}
+
+impl Store {
+    /// Records a newly issued token.
+    #[instrument(skip_all)]
+    pub async fn create_token(&self, token: NewToken<'_>, actor: &Actor) -> Result<ApiToken, StoreError> {
+        let NewToken {
+            id,
+            user_id,
+            org_id,
+            name,
+            scopes,
+            expires_at,
+        } = token;
+        let mut tx = self.pool.begin().await?;
+        let token = sqlx::query_as::<_, ApiToken>(
+            "INSERT INTO api_tokens (id, user_id, org_id, name, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6) \
+             RETURNING id, user_id, org_id, name, scopes, created_at, expires_at, last_used_at, revoked_at",
+        )
+        .bind(id)
+        .bind(user_id)
+        .bind(org_id)
+        .bind(name)
+        .bind(scopes)
+        .bind(expires_at)
+        .fetch_one(&mut *tx)
+        .await?;
+        record_audit(
+            &mut tx,
+            Some(org_id),
+            actor,
+            "token.issue",
+            &format!("token:{id}"),
+            serde_json::json!({ "name": name, "user_id": user_id, "expires_at": expires_at }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(token)
+    }
+
+    /// Resolves a presented token's `jti` to its owner, organisation and status.
+    #[instrument(skip_all)]
+    pub async fn token_principal(&self, token_id: Uuid) -> Result<TokenPrincipal, StoreError> {
+        sqlx::query_as::<_, TokenPrincipal>(
+            "SELECT t.id AS token_id, u.id AS user_id, u.handle, u.role, u.disabled, o.id AS org_id, \
+                    o.slug AS org_slug, t.scopes, t.expires_at, t.revoked_at \
+             FROM api_tokens t JOIN users u ON u.id = t.user_id JOIN organizations o ON o.id = t.org_id \
+             WHERE t.id = $1",
+        )
+        .bind(token_id)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| StoreError::NotFound(format!("token {token_id}")))
+    }
+
+    /// Notes that a token was used. Callers throttle this (it is not per request).
+    #[instrument(skip_all)]
+    pub async fn touch_token(&self, token_id: Uuid) -> Result<(), StoreError> {
+        sqlx::query("UPDATE api_tokens SET last_used_at = now() WHERE id = $1")
+            .bind(token_id)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
+    /// Revokes a token; it stops working at once. Revoking twice is not an error.
+    #[instrument(skip_all)]
+    pub async fn revoke_token(&self, org_id: i64, token_id: Uuid, actor: &Actor) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let updated =
+            sqlx::query("UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND org_id = $2")
+                .bind(token_id)
+                .bind(org_id)
+                .execute(&mut *tx)
+                .await?;
+        if updated.rows_affected() == 0 {
+            return Err(StoreError::NotFound(format!("token {token_id}")));
+        }
+        record_audit(
+            &mut tx,
+            Some(org_id),
+            actor,
+            "token.revoke",
+            &format!("token:{token_id}"),
+            serde_json::json!({}),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(())
+    }
+}

@@ -1,0 +1,182 @@
+//! The real registry, served in-process on a random loopback port.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+use std::sync::Arc;
+use std::time::Duration;
+
+use anyhow::Result;
+use cairn_registry::app::import::{ImportReport, import_tree};
+use cairn_registry::auth::{TokenKeys, TokenRequest, issue_token};
+use cairn_registry::{AppState, bootstrap};
+use cairn_skill::Limits;
+use cairn_store::blob::{BlobStore, FsBlobStore};
+use cairn_store::{Actor, Role, Store, User};
+use tokio::sync::oneshot;
+
+use crate::db::{TestDb, table_counts};
+
+/// A running registry with its own database, blob store and admin token.
+pub struct TestApp {
+    /// `http://127.0.0.1:<port>`.
+    pub base_url: String,
+    /// The bootstrap admin's token.
+    pub admin_token: String,
+    /// The metadata store the server uses.
+    pub store: Store,
+    /// The blob store the server uses.
+    pub blobs: Arc<dyn BlobStore>,
+    /// The signing keys the server trusts.
+    pub keys: TokenKeys,
+    /// The default organisation's id.
+    pub org_id: i64,
+    /// An HTTP client.
+    pub client: reqwest::Client,
+    /// The data directory (blobs live under `blobs/` when the fs backend is used).
+    pub data_dir: tempfile::TempDir,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    /// Declared last: dropped after the server stopped.
+    pub db: TestDb,
+}
+
+impl TestApp {
+    /// Starts a registry with a filesystem blob store in a temporary directory.
+    pub async fn spawn() -> Result<Self> {
+        let data_dir = tempfile::tempdir()?;
+        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        Self::spawn_with(data_dir, blobs).await
+    }
+
+    /// Starts a registry on the given blob store.
+    pub async fn spawn_with(data_dir: tempfile::TempDir, blobs: Arc<dyn BlobStore>) -> Result<Self> {
+        let db = TestDb::new().await?;
+        let store = db.store().await?;
+        let mut secret = [0u8; 32];
+        secret.copy_from_slice(uuid::Uuid::new_v4().as_bytes().repeat(2).as_slice());
+        let keys = TokenKeys::from_secret(&secret)?;
+        let admin_token = bootstrap::bootstrap(&store, &keys, data_dir.path())
+            .await?
+            .ok_or_else(|| anyhow::anyhow!("a fresh database must bootstrap"))?;
+        let org_id = store.org_by_slug(bootstrap::DEFAULT_ORG).await?.id;
+        let state = AppState::new(store.clone(), blobs.clone(), keys.clone(), Limits::default());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let base_url = format!("http://{}", listener.local_addr()?);
+        let (tx, rx) = oneshot::channel::<()>();
+        let server = tokio::spawn(cairn_registry::serve(listener, state, async {
+            let _ = rx.await;
+        }));
+        Ok(TestApp {
+            base_url,
+            admin_token,
+            store,
+            blobs,
+            keys,
+            org_id,
+            client: reqwest::Client::builder().timeout(Duration::from_secs(60)).build()?,
+            data_dir,
+            shutdown: Some(tx),
+            server: Some(server),
+            db,
+        })
+    }
+
+    /// The absolute URL of `path`.
+    pub fn url(&self, path: &str) -> String {
+        format!("{}{path}", self.base_url)
+    }
+
+    /// A GET with the admin token.
+    pub fn get(&self, path: &str) -> reqwest::RequestBuilder {
+        self.client.get(self.url(path)).bearer_auth(&self.admin_token)
+    }
+
+    /// A POST with the admin token.
+    pub fn post(&self, path: &str) -> reqwest::RequestBuilder {
+        self.client.post(self.url(path)).bearer_auth(&self.admin_token)
+    }
+
+    /// Imports a tree into the default organisation through the same service the
+    /// `cairn-registry import` command uses.
+    pub async fn import(&self, dir: &Path) -> Result<ImportReport> {
+        Ok(import_tree(
+            &self.store,
+            self.blobs.as_ref(),
+            self.org_id,
+            dir,
+            &Limits::default(),
+            &Actor::cli("import"),
+        )
+        .await?)
+    }
+
+    /// Adds a user to the default organisation and issues a token for them.
+    pub async fn user_with_token(&self, handle: &str, role: Role) -> Result<(User, String)> {
+        let user = self
+            .store
+            .create_user(self.org_id, handle, role, &Actor::cli("test"))
+            .await?;
+        let token = self
+            .token_for(&user, bootstrap::DEFAULT_ORG, Duration::from_secs(3600), &self.keys)
+            .await?;
+        Ok((user, token))
+    }
+
+    /// Issues a token for `user` signed with `keys` (pass other keys to forge one).
+    pub async fn token_for(&self, user: &User, org_slug: &str, ttl: Duration, keys: &TokenKeys) -> Result<String> {
+        let request = TokenRequest {
+            user,
+            org_slug,
+            name: "test",
+            ttl,
+            scopes: &[],
+        };
+        issue_token(&self.store, keys, request, &Actor::cli("test")).await
+    }
+
+    /// Every table's row count plus the blob files on disk: equal before and after a
+    /// rejected request means it changed nothing.
+    pub async fn state_snapshot(&self) -> Result<(BTreeMap<String, i64>, Vec<PathBuf>)> {
+        let counts = table_counts(&self.store).await?;
+        let mut files = Vec::new();
+        list_files(&self.data_dir.path().join("blobs"), &mut files);
+        files.sort();
+        Ok((counts, files))
+    }
+
+    /// Stops the server and waits for it to drain.
+    pub async fn stop(mut self) -> Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await??;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for TestApp {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.abort();
+        }
+    }
+}
+
+fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            list_files(&path, out);
+        } else {
+            out.push(path);
+        }
+    }
+}

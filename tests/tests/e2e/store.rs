@@ -1,0 +1,474 @@
+//! `cairn-store` against a real PostgreSQL: every query is exercised here.
+
+use cairn_e2e::db::{TestDb, table_counts};
+use cairn_skill::{Category, SkillName};
+use cairn_store::{
+    Actor, NewToken, NewVersion, PublishOutcome, RevisionSelector, Role, SkillQuery, Store, StoreError, VersionSource,
+};
+use uuid::Uuid;
+
+use crate::fixtures::bundle;
+
+async fn setup() -> (TestDb, Store, i64) {
+    let db = TestDb::new().await.unwrap();
+    let store = db.store().await.unwrap();
+    let (org, _) = store.bootstrap("default", "admin").await.unwrap().unwrap();
+    (db, store, org.id)
+}
+
+fn name(s: &str) -> SkillName {
+    SkillName::parse(s).unwrap()
+}
+
+async fn publish(store: &Store, org: i64, skill: &str, category: Option<&str>, body: &str) -> PublishOutcome {
+    let n = name(skill);
+    let c = category.map(|c| Category::parse(c).unwrap());
+    let b = bundle(skill, body, &[("references/notes.md", body)]);
+    store
+        .publish_version(
+            org,
+            NewVersion {
+                name: &n,
+                category: c.as_ref(),
+                bundle: &b,
+                source: VersionSource::Import,
+                published_by: None,
+            },
+            &Actor::cli("test"),
+        )
+        .await
+        .unwrap()
+}
+
+#[tokio::test]
+async fn migrations_apply_and_ping_works() {
+    let (_db, store, _) = setup().await;
+    store.ping().await.unwrap();
+    // Applying again is a no-op.
+    store.migrate().await.unwrap();
+}
+
+#[tokio::test]
+async fn bootstrap_happens_exactly_once() {
+    let (_db, store, org) = setup().await;
+    assert!(store.bootstrap("default", "admin").await.unwrap().is_none());
+    let admin = store.user_by_handle(org, "admin").await.unwrap();
+    assert_eq!(admin.role, Role::Admin);
+    assert!(!admin.disabled);
+    assert_eq!(store.audit_count(org).await.unwrap(), 2);
+}
+
+#[tokio::test]
+async fn orgs_and_users_conflict_and_not_found() {
+    let (_db, store, org) = setup().await;
+    let actor = Actor::cli("test");
+    let second = store.create_org("acme", "Acme", &actor).await.unwrap();
+    assert_eq!(store.org_by_slug("acme").await.unwrap().id, second.id);
+    assert!(
+        matches!(store.create_org("acme", "Again", &actor).await, Err(StoreError::Conflict(m)) if m.contains("acme"))
+    );
+    assert!(matches!(store.org_by_slug("nope").await, Err(StoreError::NotFound(_))));
+
+    store.create_user(org, "ci", Role::Reader, &actor).await.unwrap();
+    assert!(matches!(
+        store.create_user(org, "ci", Role::Member, &actor).await,
+        Err(StoreError::Conflict(_))
+    ));
+    // Same handle in another organisation is fine.
+    store.create_user(second.id, "ci", Role::Member, &actor).await.unwrap();
+    assert!(matches!(
+        store.user_by_handle(org, "ghost").await,
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+#[tokio::test]
+async fn tokens_resolve_touch_and_revoke() {
+    let (_db, store, org) = setup().await;
+    let actor = Actor::cli("test");
+    let admin = store.user_by_handle(org, "admin").await.unwrap();
+    let id = Uuid::new_v4();
+    let expires = chrono::Utc::now() + chrono::Duration::hours(1);
+    let scopes = ["publish".to_owned()];
+    let new = NewToken {
+        id,
+        user_id: admin.id,
+        org_id: org,
+        name: "laptop",
+        scopes: &scopes,
+        expires_at: expires,
+    };
+    let token = store.create_token(new, &actor).await.unwrap();
+    assert_eq!(token.name, "laptop");
+    let principal = store.token_principal(id).await.unwrap();
+    assert_eq!(principal.handle, "admin");
+    assert_eq!(principal.org_slug, "default");
+    assert_eq!(principal.scopes, vec!["publish".to_owned()]);
+    assert!(principal.revoked_at.is_none());
+
+    store.touch_token(id).await.unwrap();
+    let used: Option<chrono::DateTime<chrono::Utc>> =
+        sqlx::query_scalar("SELECT last_used_at FROM api_tokens WHERE id = $1")
+            .bind(id)
+            .fetch_one(store.pool())
+            .await
+            .unwrap();
+    assert!(used.is_some());
+
+    store.revoke_token(org, id, &actor).await.unwrap();
+    assert!(store.token_principal(id).await.unwrap().revoked_at.is_some());
+    // Revoking twice is fine; an unknown token is not found.
+    store.revoke_token(org, id, &actor).await.unwrap();
+    assert!(matches!(
+        store.revoke_token(org, Uuid::new_v4(), &actor).await,
+        Err(StoreError::NotFound(_))
+    ));
+    assert!(matches!(
+        store.token_principal(Uuid::new_v4()).await,
+        Err(StoreError::NotFound(_))
+    ));
+}
+
+#[tokio::test]
+async fn publish_creates_revisions_and_skips_unchanged_content() {
+    let (_db, store, org) = setup().await;
+    assert_eq!(
+        publish(&store, org, "deploy", Some("devops"), "v1").await,
+        PublishOutcome::Created {
+            revision: 1,
+            new_skill: true
+        }
+    );
+    let before = table_counts(&store).await.unwrap();
+    assert_eq!(
+        publish(&store, org, "deploy", Some("devops"), "v1").await,
+        PublishOutcome::Unchanged {
+            revision: 1,
+            recategorized: false
+        }
+    );
+    assert_eq!(
+        table_counts(&store).await.unwrap(),
+        before,
+        "an unchanged publish writes nothing"
+    );
+    assert_eq!(
+        publish(&store, org, "deploy", Some("devops"), "v2").await,
+        PublishOutcome::Created {
+            revision: 2,
+            new_skill: false
+        }
+    );
+
+    let skill = store.skill(org, "deploy").await.unwrap();
+    assert_eq!(skill.latest_revision, Some(2));
+    assert_eq!(skill.version_count, 2);
+    assert_eq!(skill.category.as_deref(), Some("devops"));
+
+    let latest = store.version(skill.id, RevisionSelector::Latest).await.unwrap();
+    assert_eq!(latest.revision, 2);
+    assert_eq!(latest.frontmatter.0["metadata"]["hermes"]["tags"][0], "test");
+    let first = store.version(skill.id, RevisionSelector::Exact(1)).await.unwrap();
+    assert_eq!(first.revision, 1);
+    assert_ne!(first.digest, latest.digest);
+    assert!(matches!(
+        store.version(skill.id, RevisionSelector::Exact(9)).await,
+        Err(StoreError::NotFound(_))
+    ));
+
+    let files = store.version_files(latest.id).await.unwrap();
+    let paths: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(paths, ["SKILL.md", "references/notes.md"]);
+    let expected = bundle("deploy", "v2", &[("references/notes.md", "v2")]);
+    assert_eq!(latest.digest, expected.digest());
+    assert_eq!(files[0].sha256, expected.manifest()[0].sha256.to_hex());
+
+    let versions = store.list_versions(skill.id, None, 10).await.unwrap();
+    assert_eq!(versions.iter().map(|v| v.revision).collect::<Vec<_>>(), [2, 1]);
+    let older = store.list_versions(skill.id, Some(2), 10).await.unwrap();
+    assert_eq!(older.iter().map(|v| v.revision).collect::<Vec<_>>(), [1]);
+}
+
+#[tokio::test]
+async fn recategorizing_unchanged_content_updates_the_skill_only() {
+    let (_db, store, org) = setup().await;
+    publish(&store, org, "deploy", Some("devops"), "v1").await;
+    let cursor = store.index_cursor(org).await.unwrap();
+    assert_eq!(
+        publish(&store, org, "deploy", Some("ops/k8s"), "v1").await,
+        PublishOutcome::Unchanged {
+            revision: 1,
+            recategorized: true
+        }
+    );
+    assert_eq!(
+        store.skill(org, "deploy").await.unwrap().category.as_deref(),
+        Some("ops/k8s")
+    );
+    let delta = store.index(org, Some(cursor)).await.unwrap();
+    assert_eq!(delta.skills.len(), 1);
+    assert_eq!(delta.skills[0].category.as_deref(), Some("ops/k8s"));
+}
+
+#[tokio::test]
+async fn list_skills_filters_and_pages() {
+    let (_db, store, org) = setup().await;
+    for (skill, category) in [
+        ("alpha", Some("devops")),
+        ("beta", Some("devops/k8s")),
+        ("gamma", None),
+        ("delta_x", Some("ml")),
+    ] {
+        publish(&store, org, skill, category, &format!("body of {skill}")).await;
+    }
+    let all = store
+        .list_skills(
+            org,
+            &SkillQuery {
+                limit: 10,
+                ..SkillQuery::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        all.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["alpha", "beta", "delta_x", "gamma"]
+    );
+
+    let page = store
+        .list_skills(
+            org,
+            &SkillQuery {
+                limit: 2,
+                after: Some("beta".into()),
+                ..SkillQuery::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        page.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["delta_x", "gamma"]
+    );
+
+    let devops = store
+        .list_skills(
+            org,
+            &SkillQuery {
+                limit: 10,
+                category: Some("devops".into()),
+                ..SkillQuery::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        devops.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["alpha", "beta"]
+    );
+
+    // Text matches name or description, literally (LIKE wildcards are escaped).
+    let text = store
+        .list_skills(
+            org,
+            &SkillQuery {
+                limit: 10,
+                text: Some("GAMMA does".into()),
+                ..SkillQuery::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(text.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["gamma"]);
+    let underscore = store
+        .list_skills(
+            org,
+            &SkillQuery {
+                limit: 10,
+                text: Some("a_x".into()),
+                ..SkillQuery::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert_eq!(
+        underscore.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["delta_x"]
+    );
+    let wildcard = store
+        .list_skills(
+            org,
+            &SkillQuery {
+                limit: 10,
+                text: Some("%".into()),
+                ..SkillQuery::default()
+            },
+        )
+        .await
+        .unwrap();
+    assert!(wildcard.is_empty());
+
+    assert!(matches!(store.skill(org, "nope").await, Err(StoreError::NotFound(_))));
+}
+
+#[tokio::test]
+async fn index_full_and_delta_follow_the_cursor() {
+    let (_db, store, org) = setup().await;
+    let empty = store.index(org, None).await.unwrap();
+    assert_eq!(empty.cursor, 0);
+    assert!(empty.skills.is_empty());
+
+    publish(&store, org, "one", None, "1").await;
+    publish(&store, org, "two", None, "2").await;
+    let full = store.index(org, None).await.unwrap();
+    assert_eq!(
+        full.skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(),
+        ["one", "two"]
+    );
+    assert_eq!(full.cursor, store.index_cursor(org).await.unwrap());
+    assert_eq!(full.skills[0].files.len(), 2);
+
+    let nothing = store.index(org, Some(full.cursor)).await.unwrap();
+    assert!(nothing.skills.is_empty() && nothing.removed.is_empty());
+    assert_eq!(nothing.cursor, full.cursor);
+
+    publish(&store, org, "two", None, "2b").await;
+    let delta = store.index(org, Some(full.cursor)).await.unwrap();
+    assert_eq!(delta.skills.len(), 1);
+    assert_eq!(delta.skills[0].name, "two");
+    assert_eq!(delta.skills[0].revision, 2);
+    assert!(delta.cursor > full.cursor);
+
+    // Yanking every version turns the skill into a removal in deltas.
+    let two = store.skill(org, "two").await.unwrap();
+    sqlx::query("UPDATE versions SET yanked = TRUE WHERE skill_id = $1")
+        .bind(two.id)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    sqlx::query("INSERT INTO index_changes (org_id, skill_id, kind, revision) VALUES ($1, $2, 'yanked', 2)")
+        .bind(org)
+        .bind(two.id)
+        .execute(store.pool())
+        .await
+        .unwrap();
+    let removal = store.index(org, Some(delta.cursor)).await.unwrap();
+    assert_eq!(removal.removed, ["two"]);
+    assert!(removal.skills.is_empty());
+    let full = store.index(org, None).await.unwrap();
+    assert_eq!(full.skills.iter().map(|s| s.name.as_str()).collect::<Vec<_>>(), ["one"]);
+    assert!(matches!(
+        store.version(two.id, RevisionSelector::Latest).await,
+        Err(StoreError::NotFound(_))
+    ));
+
+    // A cursor from the future yields an empty delta, not an error.
+    let future = store.index(org, Some(i64::MAX)).await.unwrap();
+    assert!(future.skills.is_empty());
+}
+
+#[tokio::test]
+async fn organisations_are_isolated() {
+    let (_db, store, org) = setup().await;
+    let other = store.create_org("other", "Other", &Actor::cli("test")).await.unwrap();
+    publish(&store, org, "secret-sauce", None, "ours").await;
+    assert!(store.index(other.id, None).await.unwrap().skills.is_empty());
+    assert!(matches!(
+        store.skill(other.id, "secret-sauce").await,
+        Err(StoreError::NotFound(_))
+    ));
+    let sha = bundle("secret-sauce", "ours", &[("references/notes.md", "ours")]).manifest()[0]
+        .sha256
+        .to_hex();
+    assert_eq!(
+        store
+            .blobs_visible_to_org(org, std::slice::from_ref(&sha))
+            .await
+            .unwrap()
+            .len(),
+        1
+    );
+    assert!(
+        store
+            .blobs_visible_to_org(other.id, std::slice::from_ref(&sha))
+            .await
+            .unwrap()
+            .is_empty()
+    );
+    assert_eq!(
+        store.known_blobs(&[sha.clone(), "0".repeat(64)]).await.unwrap(),
+        vec![sha]
+    );
+}
+
+#[tokio::test]
+async fn concurrent_publishes_get_distinct_ordered_cursors() {
+    let (_db, store, org) = setup().await;
+    let mut tasks = Vec::new();
+    for i in 0..12 {
+        let store = store.clone();
+        tasks.push(tokio::spawn(async move {
+            publish(&store, org, &format!("skill-{}", i % 4), None, &format!("body {i}")).await
+        }));
+    }
+    for task in tasks {
+        assert!(matches!(task.await.unwrap(), PublishOutcome::Created { .. }));
+    }
+    let cursors: Vec<i64> = sqlx::query_scalar("SELECT cursor FROM index_changes WHERE org_id = $1 ORDER BY cursor")
+        .bind(org)
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(cursors.len(), 12);
+    // Every skill got revisions 1..=3 with no gaps or duplicates.
+    for i in 0..4 {
+        let skill = store.skill(org, &format!("skill-{i}")).await.unwrap();
+        let revs: Vec<i32> = store
+            .list_versions(skill.id, None, 10)
+            .await
+            .unwrap()
+            .iter()
+            .map(|v| v.revision)
+            .collect();
+        assert_eq!(revs, [3, 2, 1]);
+    }
+}
+
+#[tokio::test]
+async fn batch_publish_is_one_transaction() {
+    let (_db, store, org) = setup().await;
+    let names = [name("a"), name("b")];
+    let bundles = [bundle("a", "x", &[]), bundle("b", "y", &[])];
+    let versions: Vec<NewVersion<'_>> = names
+        .iter()
+        .zip(&bundles)
+        .map(|(n, b)| NewVersion {
+            name: n,
+            category: None,
+            bundle: b,
+            source: VersionSource::Import,
+            published_by: None,
+        })
+        .collect();
+    let outcomes = store
+        .publish_versions(org, &versions, &Actor::cli("test"))
+        .await
+        .unwrap();
+    assert_eq!(outcomes.len(), 2);
+    assert_eq!(store.index(org, None).await.unwrap().skills.len(), 2);
+}
+
+#[tokio::test]
+async fn other_client_connections_counts_foreign_sessions() {
+    use sqlx::Connection;
+    let (db, store, _) = setup().await;
+    // This process's own pools never count.
+    let own = db.store().await.unwrap();
+    own.ping().await.unwrap();
+    assert_eq!(store.other_client_connections().await.unwrap(), 0);
+    // A session of another program does.
+    let foreign = sqlx::PgConnection::connect(&db.url).await.unwrap();
+    assert_eq!(store.other_client_connections().await.unwrap(), 1);
+    foreign.close().await.unwrap();
+}
