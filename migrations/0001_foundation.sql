@@ -56,7 +56,7 @@ CREATE TABLE versions (
     revision       INTEGER NOT NULL CHECK (revision >= 1),
     digest         TEXT NOT NULL CHECK (digest ~ '^sha256:[0-9a-f]{64}$'),
     description    TEXT NOT NULL,
-    frontmatter    JSONB NOT NULL,
+    frontmatter    JSON NOT NULL,  -- JSON, not JSONB: keeps the document's key order
     file_count     INTEGER NOT NULL,
     total_size     BIGINT NOT NULL,
     source         TEXT NOT NULL CHECK (source IN ('import', 'publish', 'patch')),

@@ -74,10 +74,28 @@ impl TokenKeys {
         if !path.exists() {
             let mut bytes = [0u8; 32];
             rand::fill(&mut bytes);
-            write_private_file(&path, hex::encode(bytes).as_bytes())?;
+            create_private_file_once(&path, hex::encode(bytes).as_bytes())?;
         }
         let secret = std::fs::read_to_string(&path).with_context(|| format!("reading {}", path.display()))?;
         Self::from_secret(secret.trim().as_bytes())
+    }
+}
+
+/// Creates `path` (0600) with `contents` unless it exists: written to a temporary file and
+/// hard-linked into place, so two processes starting at once agree on one complete file.
+fn create_private_file_once(path: &Path, contents: &[u8]) -> Result<()> {
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.new", Uuid::new_v4().simple()));
+    write_private_file(&tmp, contents)?;
+    let linked = std::fs::hard_link(&tmp, path);
+    let _ = std::fs::remove_file(&tmp);
+    match linked {
+        Ok(()) => Ok(()),
+        Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+        Err(e) => Err(anyhow::Error::new(e).context(format!("writing {}", path.display()))),
     }
 }
 
@@ -85,7 +103,11 @@ impl TokenKeys {
 pub fn write_private_file(path: &Path, contents: &[u8]) -> Result<()> {
     use std::io::Write;
     use std::os::unix::fs::OpenOptionsExt;
-    let tmp = path.with_extension("tmp");
+    let name = path
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let tmp = path.with_file_name(format!(".{name}.{}.tmp", Uuid::new_v4().simple()));
     let mut file = std::fs::OpenOptions::new()
         .write(true)
         .create(true)
@@ -136,6 +158,20 @@ pub async fn issue_token(store: &Store, keys: &TokenKeys, request: TokenRequest<
         expires_at,
     };
     store.create_token(row, actor).await?;
+    sign(keys, user, org_slug, id, scopes, now, expires_at)
+}
+
+/// Signs the JWT for a token whose row exists (or is being written in the same
+/// transaction, as at bootstrap).
+pub fn sign(
+    keys: &TokenKeys,
+    user: &User,
+    org_slug: &str,
+    id: Uuid,
+    scopes: &[String],
+    issued_at: chrono::DateTime<Utc>,
+    expires_at: chrono::DateTime<Utc>,
+) -> Result<String> {
     let claims = Claims {
         sub: user.handle.clone(),
         org: org_slug.to_owned(),
@@ -143,8 +179,8 @@ pub async fn issue_token(store: &Store, keys: &TokenKeys, request: TokenRequest<
         scopes: scopes.to_vec(),
         jti: id.to_string(),
         exp: expires_at.timestamp(),
-        iat: now.timestamp(),
-        nbf: now.timestamp(),
+        iat: issued_at.timestamp(),
+        nbf: issued_at.timestamp(),
     };
     Ok(jsonwebtoken::encode(
         &Header::new(Algorithm::HS256),

@@ -4,9 +4,11 @@ use std::path::Path;
 use std::time::Duration;
 
 use anyhow::Result;
-use cairn_store::{Actor, Store};
+use cairn_store::{AdminToken, Store};
+use chrono::Utc;
+use uuid::Uuid;
 
-use crate::auth::{TokenKeys, TokenRequest, issue_token, write_private_file};
+use crate::auth::{TokenKeys, sign, write_private_file};
 
 /// Slug of the organisation created on first start.
 pub const DEFAULT_ORG: &str = "default";
@@ -21,18 +23,18 @@ pub const ADMIN_TOKEN_FILE: &str = "admin.token";
 /// admin token (also written to `<data-dir>/admin.token`, mode 0600). Returns `None`
 /// when the database was already set up.
 pub async fn bootstrap(store: &Store, keys: &TokenKeys, data_dir: &Path) -> Result<Option<String>> {
-    let Some((org, admin)) = store.bootstrap(DEFAULT_ORG, DEFAULT_ADMIN).await? else {
+    let id = Uuid::new_v4();
+    let now = Utc::now();
+    let expires_at = now + chrono::Duration::from_std(ADMIN_TOKEN_TTL)?;
+    let admin_token = AdminToken {
+        id,
+        name: "bootstrap admin token",
+        expires_at,
+    };
+    let Some((org, admin)) = store.bootstrap(DEFAULT_ORG, DEFAULT_ADMIN, admin_token).await? else {
         return Ok(None);
     };
-    let actor = Actor::cli("bootstrap");
-    let request = TokenRequest {
-        user: &admin,
-        org_slug: &org.slug,
-        name: "bootstrap admin token",
-        ttl: ADMIN_TOKEN_TTL,
-        scopes: &[],
-    };
-    let token = issue_token(store, keys, request, &actor).await?;
+    let token = sign(keys, &admin, &org.slug, id, &[], now, expires_at)?;
     write_private_file(&data_dir.join(ADMIN_TOKEN_FILE), format!("{token}\n").as_bytes())?;
     Ok(Some(token))
 }

@@ -127,3 +127,59 @@ impl Config {
         })
     }
 }
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn config(vars: &[(&str, &str)]) -> Result<Config, ConfigError> {
+        let vars: Vec<(String, String)> = vars.iter().map(|(k, v)| (k.to_string(), v.to_string())).collect();
+        Config::from_lookup(PathBuf::from("/data"), |key| {
+            vars.iter().find(|(k, _)| k == key).map(|(_, v)| v.clone())
+        })
+    }
+
+    #[test]
+    fn defaults_use_the_embedded_database_and_local_blobs() {
+        let c = config(&[]).unwrap();
+        assert!(c.database_url.is_none());
+        assert!(matches!(c.blobs, BlobConfig::Fs(ref p) if p == &PathBuf::from("/data/blobs")));
+        assert_eq!(c.max_connections, 16);
+        assert!(c.jwt_secret.is_none());
+    }
+
+    #[test]
+    fn cairn_database_url_wins_and_empty_values_count_as_unset() {
+        let c = config(&[
+            ("DATABASE_URL", "postgres://a/b"),
+            ("CAIRN_DATABASE_URL", "postgres://c/d"),
+        ])
+        .unwrap();
+        assert_eq!(c.database_url.unwrap().expose(), "postgres://c/d");
+        let c = config(&[("DATABASE_URL", "postgres://a/b"), ("CAIRN_DATABASE_URL", " ")]).unwrap();
+        assert_eq!(c.database_url.unwrap().expose(), "postgres://a/b");
+        let c = config(&[("CAIRN_BLOB_DIR", "/elsewhere")]).unwrap();
+        assert!(matches!(c.blobs, BlobConfig::Fs(ref p) if p == &PathBuf::from("/elsewhere")));
+    }
+
+    #[test]
+    fn invalid_values_name_the_variable() {
+        let e = config(&[("CAIRN_BLOB_STORE", "ftp")]).unwrap_err().to_string();
+        assert!(e.contains("CAIRN_BLOB_STORE") && e.contains("'s3'"), "{e}");
+        let e = config(&[("CAIRN_DATABASE_MAX_CONNECTIONS", "0")])
+            .unwrap_err()
+            .to_string();
+        assert!(e.contains("CAIRN_DATABASE_MAX_CONNECTIONS"), "{e}");
+    }
+
+    #[test]
+    fn secrets_are_redacted_in_debug_output() {
+        let c = config(&[
+            ("CAIRN_DATABASE_URL", "postgres://u:hunter2@h/db"),
+            ("CAIRN_JWT_SECRET", "s3cr3t-s3cr3t"),
+        ])
+        .unwrap();
+        let shown = format!("{c:?}");
+        assert!(!shown.contains("hunter2") && !shown.contains("s3cr3t"), "{shown}");
+    }
+}

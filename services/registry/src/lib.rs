@@ -33,7 +33,13 @@ pub struct AppState {
     pub index_cache: Arc<http::IndexCache>,
     /// Bundle limits.
     pub limits: Limits,
+    /// Bounds how many bundle archives are built at once (each holds a whole bundle in
+    /// memory, up to the 10 MiB limit).
+    pub archive_permits: Arc<tokio::sync::Semaphore>,
 }
+
+/// Bundle archives built concurrently at most, per process.
+pub const MAX_CONCURRENT_ARCHIVES: usize = 8;
 
 impl AppState {
     /// Assembles the state from opened resources.
@@ -44,6 +50,7 @@ impl AppState {
             auth: Arc::new(auth::Authenticator::new(keys)),
             index_cache: Arc::new(http::IndexCache::default()),
             limits,
+            archive_permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_ARCHIVES)),
         }
     }
 }

@@ -124,8 +124,11 @@ async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
 async fn run_import(config: &Config, dir: &std::path::Path, org: &str, json: bool) -> Result<()> {
     let rt = open(config, false).await?;
     let result = async {
-        let org = rt.store.org_by_slug(org).await.map_err(|_| {
-            anyhow::anyhow!("organisation '{org}' does not exist: check --org (the first start creates 'default')")
+        let org = rt.store.org_by_slug(org).await.map_err(|e| match e {
+            cairn_store::StoreError::NotFound(_) => {
+                anyhow::anyhow!("organisation '{org}' does not exist: check --org (the first start creates 'default')")
+            }
+            other => anyhow::Error::new(other).context("looking up the organisation"),
         })?;
         let started = std::time::Instant::now();
         let report = import_tree(

@@ -71,14 +71,16 @@ impl Runtime {
         }
     }
 
-    /// Closes the pool and stops the embedded database if this process started it and no
-    /// other process (a running `serve`, another admin command) is still connected.
+    /// Closes the pool and, when no other process (a running `serve`, another admin
+    /// command) is still connected, stops the embedded database — whoever started it, so
+    /// overlapping processes never leave it orphaned.
     pub async fn close(self) {
         let others = match &self.embedded {
-            Some(pg) if pg.started_here() => other_clients(&self.store).await,
-            _ => 0,
+            Some(_) => other_clients(&self.store).await,
+            None => 0,
         };
         self.store.pool().close().await;
+        let Some(pg) = self.embedded else { return };
         if others > 0 {
             tracing::info!(
                 others,
@@ -86,7 +88,9 @@ impl Runtime {
             );
             return;
         }
-        stop_embedded(self.embedded).await;
+        if let Err(e) = pg.stop_even_if_reused().await {
+            tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
+        }
     }
 }
 
@@ -116,8 +120,9 @@ async fn open_database(
     Ok((store, token))
 }
 
+/// Other processes' connections; when unknown, assume some (never stop under someone).
 async fn other_clients(store: &Store) -> i64 {
-    store.other_client_connections().await.unwrap_or(0)
+    store.other_client_connections().await.unwrap_or(1)
 }
 
 async fn stop_embedded(embedded: Option<EmbeddedPostgres>) {

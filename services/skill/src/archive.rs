@@ -83,22 +83,40 @@ pub enum ArchiveError {
 /// empty owner names; paths over 100 bytes use GNU long-name records. The same bundle always
 /// produces the same bytes.
 pub fn pack<W: Write>(bundle: &Bundle, writer: W) -> Result<W, ArchiveError> {
+    pack_entries(
+        bundle
+            .files()
+            .iter()
+            .map(|(path, file)| (path, file.bytes.as_slice(), file.executable)),
+        writer,
+    )
+}
+
+/// Packs already-stored files (path, bytes, executable) exactly as [`pack`] packs a bundle,
+/// without validating them again: readers of published versions use this, so a version stays
+/// downloadable even if the write-time rules tighten later. Entries are sorted here.
+pub fn pack_entries<'a, W: Write>(
+    entries: impl IntoIterator<Item = (&'a RelPath, &'a [u8], bool)>,
+    writer: W,
+) -> Result<W, ArchiveError> {
+    let mut entries: Vec<(&RelPath, &[u8], bool)> = entries.into_iter().collect();
+    entries.sort_by(|a, b| a.0.cmp(b.0));
     let gz = GzBuilder::new()
         .mtime(0)
         .operating_system(255)
         .write(writer, Compression::default());
     let mut tar = tar::Builder::new(gz);
-    for (path, file) in bundle.files() {
+    for (path, bytes, executable) in entries {
         let mut header = Header::new_gnu();
         header.set_entry_type(EntryType::Regular);
-        header.set_size(file.size());
-        header.set_mode(if file.executable { 0o755 } else { 0o644 });
+        header.set_size(bytes.len() as u64);
+        header.set_mode(if executable { 0o755 } else { 0o644 });
         header.set_mtime(0);
         header.set_uid(0);
         header.set_gid(0);
         header.set_username("").map_err(ArchiveError::Write)?;
         header.set_groupname("").map_err(ArchiveError::Write)?;
-        tar.append_data(&mut header, path.as_str(), file.bytes.as_slice())
+        tar.append_data(&mut header, path.as_str(), bytes)
             .map_err(ArchiveError::Write)?;
     }
     let gz = tar.into_inner().map_err(ArchiveError::Write)?;

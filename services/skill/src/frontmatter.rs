@@ -33,6 +33,9 @@ pub const MAX_FRONTMATTER_STRING_BYTES: usize = 1024 * 1024;
 /// fix it.
 #[derive(Debug, Clone, PartialEq, Eq, thiserror::Error)]
 pub enum FrontmatterError {
+    /// SKILL.md or a frontmatter value contains a NUL character.
+    #[error("SKILL.md contains a NUL character (U+0000): remove it; skills are plain text")]
+    NulCharacter,
     /// The file does not start with a `---` line.
     #[error(
         "SKILL.md has no frontmatter: start the file with a '---' line, then YAML with name and description, then '---'"
@@ -198,6 +201,11 @@ pub fn parse_strict(text: &str, limits: &Limits) -> Result<SkillDocument, Frontm
         });
     }
     let doc = parse_tolerant(text)?;
+    // NUL cannot be stored in PostgreSQL text or JSON, and has no business in a skill
+    // (it also arrives through YAML escapes such as "\0", hence the check after parsing).
+    if text.contains('\0') || contains_nul(&doc.frontmatter.to_json()) {
+        return Err(FrontmatterError::NulCharacter);
+    }
     let fields = doc.frontmatter.fields();
     match fields.get("name") {
         None => return Err(FrontmatterError::MissingName),
@@ -221,6 +229,16 @@ pub fn parse_strict(text: &str, limits: &Limits) -> Result<SkillDocument, Frontm
         return Err(FrontmatterError::EmptyBody);
     }
     Ok(doc)
+}
+
+/// Whether any key or string value contains U+0000.
+fn contains_nul(value: &Value) -> bool {
+    match value {
+        Value::String(s) => s.contains('\0'),
+        Value::Array(items) => items.iter().any(contains_nul),
+        Value::Object(map) => map.iter().any(|(k, v)| k.contains('\0') || contains_nul(v)),
+        _ => false,
+    }
 }
 
 /// The two parts of a `SKILL.md`.
@@ -474,6 +492,32 @@ fn key_string(key: Value) -> String {
         Value::Bool(b) => b.to_string(),
         Value::Number(n) => n.to_string(),
         other => other.to_string(),
+    }
+}
+
+#[cfg(test)]
+mod nul_tests {
+    use super::*;
+
+    #[test]
+    fn nul_characters_are_refused_when_writing() {
+        let limits = Limits::default();
+        let escaped = "---\nname: x\ndescription: \"a\\0b\"\n---\nbody\n";
+        assert!(matches!(
+            parse_strict(escaped, &limits),
+            Err(FrontmatterError::NulCharacter)
+        ));
+        let raw = "---\nname: x\ndescription: ok\n---\nbo\0dy\n";
+        assert!(matches!(
+            parse_strict(raw, &limits),
+            Err(FrontmatterError::NulCharacter)
+        ));
+        let key = "---\nname: x\ndescription: ok\n\"k\\0\": 1\n---\nbody\n";
+        assert!(matches!(
+            parse_strict(key, &limits),
+            Err(FrontmatterError::NulCharacter)
+        ));
+        assert!(parse_tolerant(escaped).is_ok(), "reading stays tolerant");
     }
 }
 

@@ -377,6 +377,13 @@ impl EmbeddedPostgres {
         &self.cluster_dir
     }
 
+    /// Stops the server whoever started it: the last process to leave a shared embedded
+    /// cluster stops it (the caller checks that nobody else is connected).
+    pub async fn stop_even_if_reused(mut self) -> Result<(), EmbeddedError> {
+        self.started_here = true;
+        self.stop().await
+    }
+
     /// Stops the server cleanly (`pg_ctl stop -m fast`) if this handle started it; otherwise
     /// does nothing.
     ///

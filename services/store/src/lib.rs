@@ -19,6 +19,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 pub use error::StoreError;
 pub use models::*;
+pub use orgs::AdminToken;
 pub use skills::{NewVersion, RevisionSelector, SkillQuery};
 pub use tokens::NewToken;
 

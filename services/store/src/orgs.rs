@@ -3,7 +3,19 @@
 use sqlx::{Postgres, Transaction};
 use tracing::instrument;
 
+use crate::tokens::{NewToken, insert_token};
 use crate::{Actor, Organization, Role, Store, StoreError, User};
+
+/// The first admin token's row, written together with the bootstrap.
+#[derive(Clone, Copy, Debug)]
+pub struct AdminToken<'a> {
+    /// Its `jti`.
+    pub id: uuid::Uuid,
+    /// Its label.
+    pub name: &'a str,
+    /// Its expiry.
+    pub expires_at: chrono::DateTime<chrono::Utc>,
+}
 
 /// Advisory-lock key that serialises first-start bootstrap across processes.
 const BOOTSTRAP_LOCK: i64 = 0x6361_6972_6e00_0001;
@@ -68,14 +80,16 @@ impl Store {
         .ok_or_else(|| StoreError::NotFound(format!("user '{handle}'")))
     }
 
-    /// On a brand-new database, creates the organisation `org_slug` and an admin user
-    /// `admin_handle` and returns them; returns `None` when any organisation already
+    /// On a brand-new database, creates the organisation `org_slug`, an admin user
+    /// `admin_handle` and the row of the admin's first token (all in one transaction, so a
+    /// crash cannot leave an admin without a token) and returns them; returns `None` when any organisation already
     /// exists. Concurrent first starts are serialised, so exactly one bootstraps.
     #[instrument(skip_all)]
     pub async fn bootstrap(
         &self,
         org_slug: &str,
         admin_handle: &str,
+        admin_token: AdminToken<'_>,
     ) -> Result<Option<(Organization, User)>, StoreError> {
         let mut tx = self.pool.begin().await?;
         sqlx::query("SELECT pg_advisory_xact_lock($1)")
@@ -90,6 +104,15 @@ impl Store {
         }
         let org = insert_org(&mut tx, org_slug, "Default organisation").await?;
         let user = insert_user(&mut tx, org.id, admin_handle, Role::Admin).await?;
+        let token = NewToken {
+            id: admin_token.id,
+            user_id: user.id,
+            org_id: org.id,
+            name: admin_token.name,
+            scopes: &[],
+            expires_at: admin_token.expires_at,
+        };
+        insert_token(&mut tx, token).await?;
         let actor = Actor::cli("bootstrap");
         record_audit(
             &mut tx,
@@ -107,6 +130,15 @@ impl Store {
             "user.create",
             &format!("user:{admin_handle}"),
             serde_json::json!({ "role": "admin" }),
+        )
+        .await?;
+        record_audit(
+            &mut tx,
+            Some(org.id),
+            &actor,
+            "token.issue",
+            &format!("token:{}", admin_token.id),
+            serde_json::json!({ "name": admin_token.name, "user_id": user.id, "expires_at": admin_token.expires_at }),
         )
         .await?;
         tx.commit().await?;

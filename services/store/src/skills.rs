@@ -28,7 +28,8 @@ macro_rules! summary_select {
 pub struct NewVersion<'a> {
     /// The skill (created when it does not exist yet).
     pub name: &'a SkillName,
-    /// The skill's category; a different category than stored updates the skill.
+    /// The skill's category; a different category than stored updates the skill, `None`
+    /// keeps the stored one.
     pub category: Option<&'a Category>,
     /// The validated bundle.
     pub bundle: &'a Bundle,
@@ -231,7 +232,7 @@ async fn publish_in(
     actor: &Actor,
 ) -> Result<PublishOutcome, StoreError> {
     let name = version.name.as_str();
-    let category = version.category.map(Category::as_str);
+    let requested_category = version.category.map(Category::as_str);
     let existing: Option<(i64, Option<String>)> =
         sqlx::query_as("SELECT id, category FROM skills WHERE org_id = $1 AND name = $2 FOR UPDATE")
             .bind(org_id)
@@ -245,23 +246,31 @@ async fn publish_in(
                 sqlx::query_scalar("INSERT INTO skills (org_id, name, category) VALUES ($1, $2, $3) RETURNING id")
                     .bind(org_id)
                     .bind(name)
-                    .bind(category)
+                    .bind(requested_category)
                     .fetch_one(&mut **tx)
                     .await?;
-            (id, true, category.map(str::to_owned))
+            (id, true, requested_category.map(str::to_owned))
         }
     };
+    // No category given keeps the stored one (an import of a subtree must not strip it).
+    let category = requested_category.or(old_category.as_deref());
     let recategorized = old_category.as_deref() != category;
     let digest = version.bundle.digest();
 
-    let latest: Option<(i32, String)> = sqlx::query_as(
-        "SELECT revision, digest FROM versions WHERE skill_id = $1 AND NOT yanked ORDER BY revision DESC LIMIT 1",
+    let latest: Option<(i64, i32, String)> = sqlx::query_as(
+        "SELECT id, revision, digest FROM versions WHERE skill_id = $1 AND NOT yanked ORDER BY revision DESC LIMIT 1",
     )
     .bind(skill_id)
     .fetch_optional(&mut **tx)
     .await?;
-    if let Some((revision, latest_digest)) = &latest
-        && *latest_digest == digest
+    let unchanged = match &latest {
+        Some((version_id, _, latest_digest)) if *latest_digest == digest => {
+            same_modes(tx, *version_id, version.bundle).await?
+        }
+        _ => false,
+    };
+    if let Some((_, revision, _)) = &latest
+        && unchanged
     {
         if recategorized {
             sqlx::query("UPDATE skills SET category = $2, updated_at = now() WHERE id = $1")
@@ -349,6 +358,22 @@ async fn publish_in(
     )
     .await?;
     Ok(PublishOutcome::Created { revision, new_skill })
+}
+
+/// Whether a stored version's files have the same executable bits as `bundle` (the
+/// digest covers paths and contents only, so a `chmod +x` alone must be detected here).
+async fn same_modes(tx: &mut Transaction<'_, Postgres>, version_id: i64, bundle: &Bundle) -> Result<bool, StoreError> {
+    let stored: Vec<(String, bool)> =
+        sqlx::query_as("SELECT path, executable FROM version_files WHERE version_id = $1 ORDER BY path COLLATE \"C\"")
+            .bind(version_id)
+            .fetch_all(&mut **tx)
+            .await?;
+    let manifest = bundle.manifest();
+    Ok(stored.len() == manifest.len()
+        && stored
+            .iter()
+            .zip(&manifest)
+            .all(|((path, exec), m)| path == m.path.as_str() && *exec == m.executable))
 }
 
 pub(crate) async fn record_change(

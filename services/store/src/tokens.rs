@@ -24,6 +24,25 @@ pub struct NewToken<'a> {
     pub expires_at: DateTime<Utc>,
 }
 
+/// Inserts a token row inside the caller's transaction.
+pub(crate) async fn insert_token(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    token: NewToken<'_>,
+) -> Result<ApiToken, StoreError> {
+    Ok(sqlx::query_as::<_, ApiToken>(
+        "INSERT INTO api_tokens (id, user_id, org_id, name, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6) \
+         RETURNING id, user_id, org_id, name, scopes, created_at, expires_at, last_used_at, revoked_at",
+    )
+    .bind(token.id)
+    .bind(token.user_id)
+    .bind(token.org_id)
+    .bind(token.name)
+    .bind(token.scopes)
+    .bind(token.expires_at)
+    .fetch_one(&mut **tx)
+    .await?)
+}
+
 impl Store {
     /// Records a newly issued token.
     #[instrument(skip_all)]
@@ -33,22 +52,11 @@ impl Store {
             user_id,
             org_id,
             name,
-            scopes,
             expires_at,
+            ..
         } = token;
         let mut tx = self.pool.begin().await?;
-        let token = sqlx::query_as::<_, ApiToken>(
-            "INSERT INTO api_tokens (id, user_id, org_id, name, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6) \
-             RETURNING id, user_id, org_id, name, scopes, created_at, expires_at, last_used_at, revoked_at",
-        )
-        .bind(id)
-        .bind(user_id)
-        .bind(org_id)
-        .bind(name)
-        .bind(scopes)
-        .bind(expires_at)
-        .fetch_one(&mut *tx)
-        .await?;
+        let token = insert_token(&mut tx, token).await?;
         record_audit(
             &mut tx,
             Some(org_id),

@@ -335,10 +335,28 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
             "has no file 'nope.md'",
         ),
         (
-            "/v1/skills/deploy/versions/1/files/../../etc/passwd".into(),
+            "/v1/skills/deploy/versions/1/files/..%2F..%2Fetc%2Fpasswd".into(),
             StatusCode::NOT_FOUND,
             "not_found",
-            "",
+            "has no file '../../etc/passwd'",
+        ),
+        (
+            "/v1/skills/%FF".into(),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "URL path is not valid",
+        ),
+        (
+            "/v1/skills?limit=1&limit=2".into(),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "query string is not valid",
+        ),
+        (
+            "/v1/index?since=999999".into(),
+            StatusCode::GONE,
+            "cursor_expired",
+            "fetch the full index",
         ),
         (
             "/v1/skills?limit=0".into(),
@@ -446,6 +464,17 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
             "{body}: {json_body}"
         );
     }
+    let oversized = format!("{{\"sha256\": [\"{}\"]}}", "a".repeat(300_000));
+    let response = app
+        .post("/v1/blobs/batch")
+        .header("content-type", "application/json")
+        .body(oversized)
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json(response).await;
+    assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
+    assert_eq!(error_code(&body), "payload_too_large");
     let response = app
         .client
         .delete(app.url("/v1/index"))

@@ -73,7 +73,8 @@ async fn messy_tree_is_imported_by_the_documented_rules() {
     assert!(reason("broken/bad-utf8").to_lowercase().contains("utf-8"));
     assert!(reason("broken/linked").contains("symbolic link"));
     assert!(reason("broken/huge").contains("1048576"), "{}", reason("broken/huge"));
-    assert_eq!(report.skipped.len(), 8, "{:?}", report.skipped);
+    assert!(reason(".hidden").contains("hidden folder"));
+    assert_eq!(report.skipped.len(), 9, "{:?}", report.skipped);
     assert!(report.warnings.iter().any(|w| w.reason.contains("nested SKILL.md")));
     assert!(
         report
@@ -162,14 +163,100 @@ async fn executable_bits_survive_import() {
 async fn a_tree_of_only_bad_skills_changes_nothing() {
     let app = TestApp::spawn().await.unwrap();
     let tree = tempfile::tempdir().unwrap();
-    std::fs::create_dir_all(tree.path().join("a/no-frontmatter")).unwrap();
-    std::fs::write(tree.path().join("a/no-frontmatter/SKILL.md"), "plain text\n").unwrap();
-    write_skill(tree.path(), "b/blank-body", "blank-body", "", &[]);
+    let root = tree.path();
+    std::fs::create_dir_all(root.join("a/no-frontmatter")).unwrap();
+    std::fs::write(root.join("a/no-frontmatter/SKILL.md"), "plain text\n").unwrap();
+    write_skill(root, "b/blank-body", "blank-body", "", &[]);
+    std::fs::create_dir_all(root.join("c/no-name")).unwrap();
+    std::fs::write(root.join("c/no-name/SKILL.md"), "---\ndescription: d\n---\nbody\n").unwrap();
+    std::fs::create_dir_all(root.join("d/bad-utf8")).unwrap();
+    std::fs::write(
+        root.join("d/bad-utf8/SKILL.md"),
+        b"---\nname: x\ndescription: \xff\n---\nbody\n",
+    )
+    .unwrap();
+    write_skill(root, "e/Bad_Name", "bad", "Body.", &[]);
+    write_skill(root, "f/linked", "linked", "Body.", &[]);
+    std::os::unix::fs::symlink("/etc/hostname", root.join("f/linked/hostname")).unwrap();
+    write_skill(root, "g/huge", "huge", "Body.", &[]);
+    std::fs::write(root.join("g/huge/big.bin"), vec![1u8; 1_048_577]).unwrap();
+    write_skill(root, "h/nul", "nul", "Body.", &[]);
+    std::fs::write(
+        root.join("h/nul/SKILL.md"),
+        "---\nname: nul\ndescription: \"a\\0b\"\n---\nbody\n",
+    )
+    .unwrap();
+    write_skill(root, "i/too-many", "too-many", "Body.", &[]);
+    for i in 0..200 {
+        std::fs::write(root.join(format!("i/too-many/f{i}.md")), "x").unwrap();
+    }
     let before = app.state_snapshot().await.unwrap();
-    let report = app.import(tree.path()).await.unwrap();
-    assert_eq!(report.skipped.len(), 2, "{:?}", report.skipped);
+    let report = app.import(root).await.unwrap();
+    assert_eq!(report.skipped.len(), 9, "{:#?}", report.skipped);
     assert!(report.created.is_empty());
     assert_eq!(app.state_snapshot().await.unwrap(), before);
+}
+
+#[tokio::test]
+async fn links_hidden_folders_and_unreadable_folders_are_reported() {
+    use std::os::unix::fs::PermissionsExt;
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    let elsewhere = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write_skill(root, "ok", "ok", "Body.", &[]);
+    write_skill(elsewhere.path(), "linked-skill", "linked-skill", "Body.", &[]);
+    std::os::unix::fs::symlink(elsewhere.path().join("linked-skill"), root.join("linked-skill")).unwrap();
+    write_skill(root, ".system/hidden-skill", "hidden-skill", "Body.", &[]);
+    write_skill(root, "locked/inner", "inner", "Body.", &[]);
+    std::fs::set_permissions(root.join("locked"), std::fs::Permissions::from_mode(0o000)).unwrap();
+    let report = app.import(root).await;
+    std::fs::set_permissions(root.join("locked"), std::fs::Permissions::from_mode(0o755)).unwrap();
+    let report = report.unwrap();
+    let created: Vec<&str> = report.created.iter().map(|s| s.name.as_str()).collect();
+    // As root the 0000 folder stays readable, so `inner` may be imported too.
+    assert!(created == ["ok"] || created == ["inner", "ok"], "{created:?}");
+    let reason = |suffix: &str| {
+        report
+            .skipped
+            .iter()
+            .find(|s| s.path.ends_with(suffix))
+            .map(|s| s.reason.clone())
+    };
+    assert!(reason("linked-skill").unwrap().contains("symbolic link"));
+    assert!(reason(".system").unwrap().contains("hidden folder"));
+    // Root can read a 0000 folder; only check the message when the walk really failed.
+    if let Some(locked) = reason("locked") {
+        assert!(locked.contains("cannot read this folder"));
+    }
+}
+
+#[tokio::test]
+async fn reimporting_a_subtree_keeps_categories_and_duplicates_lose_even_when_the_winner_is_broken() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    let root = tree.path();
+    write_skill(root, "devops/deploy", "deploy", "Body.", &[]);
+    app.import(root).await.unwrap();
+    let report = app.import(&root.join("devops")).await.unwrap();
+    assert_eq!(report.unchanged.len(), 1);
+    let skill: serde_json::Value = app.get("/v1/skills/deploy").send().await.unwrap().json().await.unwrap();
+    assert_eq!(skill["category"], "devops");
+
+    // The first folder in walk order owns the name, even when it cannot be imported.
+    let other = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(other.path().join("a/dup")).unwrap();
+    std::fs::write(other.path().join("a/dup/SKILL.md"), "no frontmatter\n").unwrap();
+    write_skill(other.path(), "b/dup", "dup", "Body.", &[]);
+    let report = app.import(other.path()).await.unwrap();
+    assert!(report.created.is_empty());
+    assert_eq!(report.skipped.len(), 2, "{:#?}", report.skipped);
+    assert!(
+        report
+            .skipped
+            .iter()
+            .any(|s| s.path.ends_with("b/dup") && s.reason.contains("duplicate skill name 'dup'"))
+    );
 }
 
 #[tokio::test]

@@ -3,7 +3,8 @@
 use cairn_e2e::db::{TestDb, table_counts};
 use cairn_skill::{Category, SkillName};
 use cairn_store::{
-    Actor, NewToken, NewVersion, PublishOutcome, RevisionSelector, Role, SkillQuery, Store, StoreError, VersionSource,
+    Actor, AdminToken, NewToken, NewVersion, PublishOutcome, RevisionSelector, Role, SkillQuery, Store, StoreError,
+    VersionSource,
 };
 use uuid::Uuid;
 
@@ -12,8 +13,20 @@ use crate::fixtures::bundle;
 async fn setup() -> (TestDb, Store, i64) {
     let db = TestDb::new().await.unwrap();
     let store = db.store().await.unwrap();
-    let (org, _) = store.bootstrap("default", "admin").await.unwrap().unwrap();
+    let (org, _) = store
+        .bootstrap("default", "admin", admin_token())
+        .await
+        .unwrap()
+        .unwrap();
     (db, store, org.id)
+}
+
+fn admin_token() -> AdminToken<'static> {
+    AdminToken {
+        id: Uuid::new_v4(),
+        name: "bootstrap",
+        expires_at: chrono::Utc::now() + chrono::Duration::days(1),
+    }
 }
 
 fn name(s: &str) -> SkillName {
@@ -51,11 +64,24 @@ async fn migrations_apply_and_ping_works() {
 #[tokio::test]
 async fn bootstrap_happens_exactly_once() {
     let (_db, store, org) = setup().await;
-    assert!(store.bootstrap("default", "admin").await.unwrap().is_none());
+    assert!(
+        store
+            .bootstrap("default", "admin", admin_token())
+            .await
+            .unwrap()
+            .is_none()
+    );
     let admin = store.user_by_handle(org, "admin").await.unwrap();
     assert_eq!(admin.role, Role::Admin);
     assert!(!admin.disabled);
-    assert_eq!(store.audit_count(org).await.unwrap(), 2);
+    // Organisation, admin and the admin's first token, each audited.
+    assert_eq!(store.audit_count(org).await.unwrap(), 3);
+    let tokens: i64 = sqlx::query_scalar("SELECT count(*) FROM api_tokens WHERE user_id = $1")
+        .bind(admin.id)
+        .fetch_one(store.pool())
+        .await
+        .unwrap();
+    assert_eq!(tokens, 1);
 }
 
 #[tokio::test]
@@ -421,6 +447,22 @@ async fn concurrent_publishes_get_distinct_ordered_cursors() {
         .await
         .unwrap();
     assert_eq!(cursors.len(), 12);
+    // Cursor order is commit order: for every skill, revisions grow with the cursor.
+    let changes: Vec<(i64, i32)> =
+        sqlx::query_as("SELECT skill_id, revision FROM index_changes WHERE org_id = $1 ORDER BY cursor")
+            .bind(org)
+            .fetch_all(store.pool())
+            .await
+            .unwrap();
+    let mut last: std::collections::HashMap<i64, i32> = std::collections::HashMap::new();
+    for (skill, revision) in changes {
+        let previous = last.insert(skill, revision).unwrap_or(0);
+        assert_eq!(
+            revision,
+            previous + 1,
+            "skill {skill}: revision {revision} after {previous}"
+        );
+    }
     // Every skill got revisions 1..=3 with no gaps or duplicates.
     for i in 0..4 {
         let skill = store.skill(org, &format!("skill-{i}")).await.unwrap();
@@ -440,23 +482,85 @@ async fn batch_publish_is_one_transaction() {
     let (_db, store, org) = setup().await;
     let names = [name("a"), name("b")];
     let bundles = [bundle("a", "x", &[]), bundle("b", "y", &[])];
-    let versions: Vec<NewVersion<'_>> = names
-        .iter()
-        .zip(&bundles)
-        .map(|(n, b)| NewVersion {
-            name: n,
-            category: None,
-            bundle: b,
-            source: VersionSource::Import,
-            published_by: None,
-        })
-        .collect();
+    let version = |i: usize, published_by: Option<i64>| NewVersion {
+        name: &names[i],
+        category: None,
+        bundle: &bundles[i],
+        source: VersionSource::Import,
+        published_by,
+    };
+    // The second fails (no such user): the first must not be committed either.
+    let before = table_counts(&store).await.unwrap();
+    let failed = store
+        .publish_versions(org, &[version(0, None), version(1, Some(999_999))], &Actor::cli("test"))
+        .await;
+    assert!(failed.is_err());
+    assert_eq!(table_counts(&store).await.unwrap(), before);
+
     let outcomes = store
-        .publish_versions(org, &versions, &Actor::cli("test"))
+        .publish_versions(org, &[version(0, None), version(1, None)], &Actor::cli("test"))
         .await
         .unwrap();
     assert_eq!(outcomes.len(), 2);
     assert_eq!(store.index(org, None).await.unwrap().skills.len(), 2);
+}
+
+#[tokio::test]
+async fn executable_bit_changes_make_a_new_version() {
+    let (_db, store, org) = setup().await;
+    let n = name("tool");
+    let plain = bundle("tool", "run", &[("scripts/run.py", "print(1)")]);
+    let mut files = plain.files().clone();
+    files.get_mut("scripts/run.py").unwrap().executable = true;
+    let executable = cairn_skill::Bundle::from_files(files, &cairn_skill::Limits::default()).unwrap();
+    assert_eq!(
+        plain.digest(),
+        executable.digest(),
+        "the digest covers paths and contents only"
+    );
+    let publish = |b| NewVersion {
+        name: &n,
+        category: None,
+        bundle: b,
+        source: VersionSource::Import,
+        published_by: None,
+    };
+    let actor = Actor::cli("test");
+    store.publish_version(org, publish(&plain), &actor).await.unwrap();
+    let outcome = store.publish_version(org, publish(&executable), &actor).await.unwrap();
+    assert_eq!(
+        outcome,
+        PublishOutcome::Created {
+            revision: 2,
+            new_skill: false
+        }
+    );
+    let again = store.publish_version(org, publish(&executable), &actor).await.unwrap();
+    assert_eq!(
+        again,
+        PublishOutcome::Unchanged {
+            revision: 2,
+            recategorized: false
+        }
+    );
+}
+
+#[tokio::test]
+async fn no_category_keeps_the_stored_one() {
+    let (_db, store, org) = setup().await;
+    publish(&store, org, "deploy", Some("devops"), "v1").await;
+    assert_eq!(
+        publish(&store, org, "deploy", None, "v1").await,
+        PublishOutcome::Unchanged {
+            revision: 1,
+            recategorized: false
+        }
+    );
+    publish(&store, org, "deploy", None, "v2").await;
+    assert_eq!(
+        store.skill(org, "deploy").await.unwrap().category.as_deref(),
+        Some("devops")
+    );
 }
 
 #[tokio::test]

@@ -1,9 +1,7 @@
 //! Reading published skills: resolving `name@rev|latest`, single files and whole bundles.
 
-use std::collections::BTreeMap;
-
 use bytes::Bytes;
-use cairn_skill::{Bundle, BundleFile, Limits, RelPath, Sha256Hash};
+use cairn_skill::{RelPath, Sha256Hash};
 use cairn_store::blob::{BlobError, BlobStore};
 use cairn_store::{FileEntry, RevisionSelector, SkillSummary, Store, StoreError, VersionInfo};
 use futures::{StreamExt, TryStreamExt};
@@ -83,13 +81,9 @@ pub async fn read_blob(blobs: &dyn BlobStore, sha256: &str) -> Result<Bytes, Cat
         .ok_or_else(|| CatalogError::MissingBlob(sha256.to_owned()))
 }
 
-/// Reads one file of a version.
-pub async fn read_file(
-    store: &Store,
-    blobs: &dyn BlobStore,
-    resolved: &ResolvedVersion,
-    path: &str,
-) -> Result<(FileEntry, Bytes), CatalogError> {
+/// Finds one file of a version in its manifest (the bytes are read separately, so a
+/// conditional request that matches costs no blob read).
+pub async fn find_file(store: &Store, resolved: &ResolvedVersion, path: &str) -> Result<FileEntry, CatalogError> {
     let files = store.version_files(resolved.version.id).await?;
     let entry = files.into_iter().find(|f| f.path == path).ok_or_else(|| {
         CatalogError::NotFound(format!(
@@ -97,37 +91,29 @@ pub async fn read_file(
             resolved.skill.name, resolved.version.revision, resolved.skill.name, resolved.version.revision
         ))
     })?;
-    let bytes = read_blob(blobs, &entry.sha256).await?;
-    Ok((entry, bytes))
+    Ok(entry)
 }
 
-/// Builds the deterministic tar.gz of a version (same bytes for the same version).
+/// Builds the deterministic tar.gz of a version (same bytes for the same version) from its
+/// manifest and blobs, without re-validating: published versions stay downloadable even if
+/// write-time rules tighten later.
 pub async fn bundle_archive(
     store: &Store,
     blobs: &dyn BlobStore,
     resolved: &ResolvedVersion,
-    limits: &Limits,
 ) -> Result<Vec<u8>, CatalogError> {
     let files = store.version_files(resolved.version.id).await?;
-    let contents: Vec<(FileEntry, Bytes)> = futures::stream::iter(files)
+    let contents: Vec<(RelPath, Bytes, bool)> = futures::stream::iter(files)
         .map(|f| async move {
             let bytes = read_blob(blobs, &f.sha256).await?;
-            Ok::<_, CatalogError>((f, bytes))
+            let path = RelPath::parse(&f.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+            Ok::<_, CatalogError>((path, bytes, f.executable))
         })
         .buffered(8)
         .try_collect()
         .await?;
-    let mut map = BTreeMap::new();
-    for (entry, bytes) in contents {
-        let path = RelPath::parse(&entry.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
-        map.insert(
-            path,
-            BundleFile {
-                bytes: bytes.to_vec(),
-                executable: entry.executable,
-            },
-        );
-    }
-    let bundle = Bundle::from_files(map, limits).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
-    cairn_skill::archive::pack(&bundle, Vec::new()).map_err(|e| CatalogError::Corrupt(e.to_string()))
+    let entries = contents
+        .iter()
+        .map(|(path, bytes, executable)| (path, bytes.as_ref(), *executable));
+    cairn_skill::archive::pack_entries(entries, Vec::new()).map_err(|e| CatalogError::Corrupt(e.to_string()))
 }

@@ -19,11 +19,11 @@
 //!   reported as a warning.
 //! - Unchanged content is a no-op; changed content becomes the next revision.
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::HashMap;
 use std::path::{Path, PathBuf};
 
-use cairn_skill::path::normalize_nfc;
-use cairn_skill::{Bundle, Category, Limits, RelPath, SkillName};
+use cairn_skill::path::{SKILL_MD, normalize_nfc};
+use cairn_skill::{Bundle, BundleBuilder, Category, Limits, RelPath, SkillName};
 use cairn_store::blob::BlobStore;
 use cairn_store::{Actor, PublishOutcome, Store, VersionSource};
 use serde::Serialize;
@@ -56,13 +56,21 @@ pub struct ImportedSkill {
     /// Its revision after the import.
     pub revision: i32,
     /// Where it was read from.
+    #[serde(serialize_with = "lossy_path")]
     pub path: PathBuf,
+}
+
+/// Serialises a path even when it is not valid UTF-8 (the report must never fail after
+/// the import committed).
+fn lossy_path<S: serde::Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
+    serializer.serialize_str(&path.to_string_lossy())
 }
 
 /// A skill that was skipped, or a warning about one, by path.
 #[derive(Debug, Serialize)]
 pub struct SkippedSkill {
     /// The skill's folder.
+    #[serde(serialize_with = "lossy_path")]
     pub path: PathBuf,
     /// What happened and what to do about it.
     pub reason: String,
@@ -102,21 +110,21 @@ pub async fn import_tree(
     limits: &Limits,
     actor: &Actor,
 ) -> Result<ImportReport, ImportError> {
+    let root_error = |source: std::io::Error| ImportError::Root {
+        path: root.to_path_buf(),
+        source,
+    };
     let root_owned = root.to_path_buf();
-    let found = tokio::task::spawn_blocking(move || discover(&root_owned))
+    let discovery = tokio::task::spawn_blocking(move || discover(&root_owned))
         .await
-        .map_err(|e| ImportError::Root {
-            path: root.to_path_buf(),
-            source: std::io::Error::other(e),
-        })?
-        .map_err(|source| ImportError::Root {
-            path: root.to_path_buf(),
-            source,
-        })?;
+        .map_err(|e| root_error(std::io::Error::other(e)))?
+        .map_err(root_error)?;
 
-    let mut report = ImportReport::default();
-    let mut first_seen: HashMap<String, PathBuf> = HashMap::new();
-    for chunk in found.chunks(CHUNK) {
+    let mut report = ImportReport {
+        skipped: discovery.skipped,
+        ..ImportReport::default()
+    };
+    for chunk in discovery.found.chunks(CHUNK) {
         let chunk = chunk.to_vec();
         let limits = limits.clone();
         let loaded = tokio::task::spawn_blocking(move || {
@@ -126,10 +134,7 @@ pub async fn import_tree(
                 .collect::<Vec<_>>()
         })
         .await
-        .map_err(|e| ImportError::Root {
-            path: root.to_path_buf(),
-            source: std::io::Error::other(e),
-        })?;
+        .map_err(|e| root_error(std::io::Error::other(e)))?;
 
         let mut candidates = Vec::new();
         let mut paths = Vec::new();
@@ -137,18 +142,6 @@ pub async fn import_tree(
             match result {
                 Err(reason) => report.skipped.push(SkippedSkill { path: dir, reason }),
                 Ok((candidate, warnings)) => {
-                    if let Some(winner) = first_seen.get(candidate.name.as_str()) {
-                        report.skipped.push(SkippedSkill {
-                            path: dir,
-                            reason: format!(
-                                "duplicate skill name '{}': already imported from {}; rename one of the folders",
-                                candidate.name,
-                                winner.display()
-                            ),
-                        });
-                        continue;
-                    }
-                    first_seen.insert(candidate.name.as_str().to_owned(), dir.clone());
                     report.warnings.extend(warnings.into_iter().map(|reason| SkippedSkill {
                         path: dir.clone(),
                         reason,
@@ -177,7 +170,16 @@ pub async fn import_tree(
                 } => {
                     report.updated.push(ImportedSkill { name, revision, path });
                 }
-                PublishOutcome::Unchanged { revision, .. } => {
+                PublishOutcome::Unchanged {
+                    revision,
+                    recategorized,
+                } => {
+                    if recategorized && let Some(category) = &candidate.category {
+                        report.warnings.push(SkippedSkill {
+                            path: path.clone(),
+                            reason: format!("category changed to '{category}' (content unchanged)"),
+                        });
+                    }
                     report.unchanged.push(ImportedSkill { name, revision, path });
                 }
             }
@@ -186,8 +188,15 @@ pub async fn import_tree(
     Ok(report)
 }
 
-/// Finds skill folders under `root`, in walk order.
-fn discover(root: &Path) -> std::io::Result<Vec<FoundSkill>> {
+/// What the walk found: skill folders to load, and folders skipped before loading.
+#[derive(Debug, Default)]
+struct Discovery {
+    found: Vec<FoundSkill>,
+    skipped: Vec<SkippedSkill>,
+}
+
+/// Finds skill folders under `root`, in walk order, and reports what it passes over.
+fn discover(root: &Path) -> std::io::Result<Discovery> {
     let meta = std::fs::metadata(root)?;
     if !meta.is_dir() {
         return Err(std::io::Error::new(
@@ -195,50 +204,118 @@ fn discover(root: &Path) -> std::io::Result<Vec<FoundSkill>> {
             "not a directory",
         ));
     }
-    let mut found = Vec::new();
-    if is_regular_file(&root.join(cairn_skill::path::SKILL_MD)) {
+    let mut discovery = Discovery::default();
+    if is_regular_file(&root.join(SKILL_MD)) {
         let name = root
             .canonicalize()?
             .file_name()
             .map(|n| n.to_string_lossy().into_owned())
             .unwrap_or_default();
-        found.push(FoundSkill {
+        discovery.found.push(FoundSkill {
             dir: root.to_path_buf(),
             segments: vec![name],
         });
-        return Ok(found);
+        return Ok(discovery);
     }
-    walk(root, &mut Vec::new(), &mut found)?;
-    Ok(found)
+    std::fs::read_dir(root)?;
+    walk(root, &mut Vec::new(), &mut discovery);
+
+    // Same name twice: the first in walk order wins, whether or not it loads cleanly.
+    let mut first_seen: HashMap<String, PathBuf> = HashMap::new();
+    let mut unique = Vec::with_capacity(discovery.found.len());
+    for skill in discovery.found {
+        let name = normalize_nfc(skill.segments.last().map_or("", String::as_str));
+        match first_seen.get(&name) {
+            Some(winner) => discovery.skipped.push(SkippedSkill {
+                path: skill.dir,
+                reason: format!(
+                    "duplicate skill name '{name}': {} comes first in the tree and wins; rename one of the folders",
+                    winner.display()
+                ),
+            }),
+            None => {
+                first_seen.insert(name, skill.dir.clone());
+                unique.push(skill);
+            }
+        }
+    }
+    discovery.found = unique;
+    Ok(discovery)
 }
 
-fn walk(dir: &Path, segments: &mut Vec<String>, found: &mut Vec<FoundSkill>) -> std::io::Result<()> {
-    for (name, path, file_type) in sorted_entries(dir)? {
+fn walk(dir: &Path, segments: &mut Vec<String>, discovery: &mut Discovery) {
+    let entries = match sorted_entries(dir, true) {
+        Ok(entries) => entries,
+        Err(e) => {
+            discovery.skipped.push(SkippedSkill {
+                path: dir.to_path_buf(),
+                reason: format!("cannot read this folder ({e}): skills below it were not imported"),
+            });
+            return;
+        }
+    };
+    for (name, path, file_type) in entries {
+        if name.starts_with('.') {
+            if file_type.is_dir() && holds_skills(&path) {
+                discovery.skipped.push(SkippedSkill {
+                    path,
+                    reason:
+                        "hidden folder holding skills: dot-folders are not imported; import it directly to include it"
+                            .to_owned(),
+                });
+            }
+            continue;
+        }
+        if file_type.is_symlink() {
+            if path.is_dir() {
+                discovery.skipped.push(SkippedSkill {
+                    path,
+                    reason: "symbolic link to a folder: links are not followed; import the link's target directly"
+                        .to_owned(),
+                });
+            }
+            continue;
+        }
         if !file_type.is_dir() {
             continue;
         }
+        let skill_md = path.join(SKILL_MD);
+        let skill_md_kind = std::fs::symlink_metadata(&skill_md).ok().map(|m| m.file_type());
         segments.push(name);
-        if is_regular_file(&path.join(cairn_skill::path::SKILL_MD)) {
-            found.push(FoundSkill {
+        match skill_md_kind {
+            Some(kind) if kind.is_file() => discovery.found.push(FoundSkill {
                 dir: path,
                 segments: segments.clone(),
-            });
-        } else {
-            walk(&path, segments, found)?;
+            }),
+            Some(_) => discovery.skipped.push(SkippedSkill {
+                path,
+                reason: "SKILL.md is not a regular file (a link or special file): replace it with the file itself"
+                    .to_owned(),
+            }),
+            None => walk(&path, segments, discovery),
         }
         segments.pop();
     }
-    Ok(())
 }
 
-/// A directory's entries without dot-entries, sorted by name bytes; symlinks are
-/// reported as such by `file_type` (never followed).
-fn sorted_entries(dir: &Path) -> std::io::Result<Vec<(String, PathBuf, std::fs::FileType)>> {
+/// Whether a (hidden) folder holds a skill at its top or one level down.
+fn holds_skills(dir: &Path) -> bool {
+    if is_regular_file(&dir.join(SKILL_MD)) {
+        return true;
+    }
+    std::fs::read_dir(dir)
+        .map(|entries| entries.flatten().any(|e| is_regular_file(&e.path().join(SKILL_MD))))
+        .unwrap_or(false)
+}
+
+/// A directory's entries sorted by name bytes, dot-entries only when asked for; symlinks
+/// are reported as such by `file_type` (never followed).
+fn sorted_entries(dir: &Path, include_hidden: bool) -> std::io::Result<Vec<(String, PathBuf, std::fs::FileType)>> {
     let mut entries = Vec::new();
     for entry in std::fs::read_dir(dir)? {
         let entry = entry?;
         let name = entry.file_name().to_string_lossy().into_owned();
-        if name.starts_with('.') {
+        if name.starts_with('.') && !include_hidden {
             continue;
         }
         entries.push((name, entry.path(), entry.file_type()?));
@@ -261,10 +338,10 @@ fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<(Candidate, Vec<Str
         let joined = parents.iter().map(|s| normalize_nfc(s)).collect::<Vec<_>>().join("/");
         Some(Category::parse(&joined).map_err(|e| format!("{e}; rename the folder"))?)
     };
-    let mut files = BTreeMap::new();
+    let mut builder = Bundle::builder(limits);
     let mut warnings = Vec::new();
-    collect_files(&found.dir, "", limits, &mut files, &mut warnings)?;
-    let bundle = Bundle::from_files(files, limits).map_err(|e| e.to_string())?;
+    collect_files(&found.dir, "", &mut builder, &mut warnings)?;
+    let bundle = builder.finish().map_err(|e| e.to_string())?;
     if let Some(declared) = bundle.frontmatter().name()
         && declared != name.as_str()
     {
@@ -275,15 +352,16 @@ fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<(Candidate, Vec<Str
     Ok((Candidate { name, category, bundle }, warnings))
 }
 
+/// Adds the files under `dir` to `bundle`, checking sizes before reading anything so an
+/// oversized tree is refused without loading it.
 fn collect_files(
     dir: &Path,
     prefix: &str,
-    limits: &Limits,
-    files: &mut BTreeMap<RelPath, cairn_skill::BundleFile>,
+    bundle: &mut BundleBuilder,
     warnings: &mut Vec<String>,
 ) -> Result<(), String> {
     use std::os::unix::fs::PermissionsExt;
-    let entries = sorted_entries(dir).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
+    let entries = sorted_entries(dir, false).map_err(|e| format!("cannot read {}: {e}", dir.display()))?;
     for (name, path, file_type) in entries {
         let rel = format!("{prefix}{}", normalize_nfc(&name));
         if file_type.is_symlink() {
@@ -292,7 +370,7 @@ fn collect_files(
             ));
         }
         if file_type.is_dir() {
-            collect_files(&path, &format!("{rel}/"), limits, files, warnings)?;
+            collect_files(&path, &format!("{rel}/"), bundle, warnings)?;
             continue;
         }
         if !file_type.is_file() {
@@ -301,6 +379,7 @@ fn collect_files(
             ));
         }
         let meta = std::fs::metadata(&path).map_err(|e| format!("cannot read '{rel}': {e}"))?;
+        let limits = bundle.limits();
         if meta.len() > limits.max_file_bytes {
             return Err(format!(
                 "file '{rel}' is {} bytes, over the limit of {} bytes per file",
@@ -308,8 +387,11 @@ fn collect_files(
                 limits.max_file_bytes
             ));
         }
-        if files.len() >= limits.max_files {
-            return Err(format!("has more than {} files, the limit per skill", limits.max_files));
+        if bundle.total_bytes().saturating_add(meta.len()) > limits.max_total_bytes {
+            return Err(format!(
+                "is larger than {} bytes in all, the limit per skill",
+                limits.max_total_bytes
+            ));
         }
         let rel_path = RelPath::parse(&rel).map_err(|e| e.to_string())?;
         if rel_path.as_str().ends_with("/SKILL.md") {
@@ -317,9 +399,14 @@ fn collect_files(
                 "nested SKILL.md at '{rel}' is kept as a file of this skill, not imported as a separate skill"
             ));
         }
+        if bundle.contains(&rel_path) {
+            return Err(format!(
+                "has two files named '{rel}' once normalised to Unicode NFC: rename one"
+            ));
+        }
         let bytes = std::fs::read(&path).map_err(|e| format!("cannot read '{rel}': {e}"))?;
         let executable = meta.permissions().mode() & 0o111 != 0;
-        files.insert(rel_path, cairn_skill::BundleFile { bytes, executable });
+        bundle.add(rel_path, bytes, executable).map_err(|e| e.to_string())?;
     }
     Ok(())
 }

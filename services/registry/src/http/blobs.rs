@@ -4,8 +4,8 @@
 use std::collections::HashSet;
 
 use axum::body::Body;
-use axum::extract::{Path, State};
-use axum::http::{HeaderMap, header};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use bytes::Bytes;
@@ -15,6 +15,7 @@ use serde::Deserialize;
 
 use super::IMMUTABLE;
 use super::error::ApiError;
+use super::extract::ApiPath;
 use super::skills::{if_none_match, not_modified};
 use crate::AppState;
 use crate::app::catalog::read_blob;
@@ -37,7 +38,7 @@ fn parse_id(raw: &str) -> Result<Sha256Hash, ApiError> {
 pub async fn get_blob(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(sha256): Path<String>,
+    ApiPath(sha256): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let id = parse_id(&sha256)?;
@@ -82,6 +83,16 @@ pub async fn batch(
     body: Result<Json<BatchRequest>, axum::extract::rejection::JsonRejection>,
 ) -> Result<Response, ApiError> {
     let Json(request) = body.map_err(|e| {
+        if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
+            return ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "payload_too_large",
+                format!(
+                    "the request body is over {} bytes: ask for fewer blobs per request",
+                    super::MAX_BODY_BYTES
+                ),
+            );
+        }
         ApiError::bad_request(format!(
             "the body must be JSON like {{\"sha256\": [\"<hex>\", ...]}}: {}",
             e.body_text()

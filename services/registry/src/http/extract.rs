@@ -40,3 +40,40 @@ pub fn limit(raw: Option<&str>) -> Result<i64, ApiError> {
         },
     }
 }
+
+/// `Path` whose rejections (e.g. invalid UTF-8 in a percent-escape) answer in the API's
+/// JSON error shape instead of axum's plain text.
+pub struct ApiPath<T>(pub T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for ApiPath<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Path::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Path(value)| ApiPath(value))
+            .map_err(|e| ApiError::bad_request(format!("the URL path is not valid: {}", e.body_text())))
+    }
+}
+
+/// `Query` whose rejections (a malformed query string) answer in the API's JSON shape.
+pub struct ApiQuery<T>(pub T);
+
+impl<S, T> axum::extract::FromRequestParts<S> for ApiQuery<T>
+where
+    T: serde::de::DeserializeOwned + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, Self::Rejection> {
+        axum::extract::Query::<T>::from_request_parts(parts, state)
+            .await
+            .map(|axum::extract::Query(value)| ApiQuery(value))
+            .map_err(|e| ApiError::bad_request(format!("the query string is not valid: {}", e.body_text())))
+    }
+}

@@ -10,13 +10,14 @@ use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
 use axum::Extension;
-use axum::extract::{Query, State};
-use axum::http::{HeaderMap, header};
+use axum::extract::State;
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde::Deserialize;
 
 use super::error::ApiError;
+use super::extract::ApiQuery;
 use super::skills::{if_none_match, not_modified};
 use super::wire::IndexBody;
 use crate::AppState;
@@ -86,7 +87,7 @@ fn etag(since: Option<i64>, cursor: i64) -> String {
 pub async fn get_index(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Query(query): Query<IndexQuery>,
+    ApiQuery(query): ApiQuery<IndexQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let since = match query.since.as_deref().filter(|s| !s.is_empty()) {
@@ -105,6 +106,26 @@ pub async fn get_index(
             state.index_cache.remember_cursor(org_id, cursor);
             cursor
         }
+    };
+    let cursor = match since {
+        // A cursor beyond the newest change: maybe our cached cursor is stale, else the
+        // registry was restored or reset and the client would silently miss changes.
+        Some(since) if since > cursor => {
+            let fresh = state.store.index_cursor(org_id).await?;
+            state.index_cache.remember_cursor(org_id, fresh);
+            if since > fresh {
+                return Err(ApiError::new(
+                    StatusCode::GONE,
+                    "cursor_expired",
+                    format!(
+                        "cursor {since} is newer than this registry's newest change ({fresh}); the registry was \
+                         restored or reset: fetch the full index (omit since) and continue from its cursor"
+                    ),
+                ));
+            }
+            fresh
+        }
+        _ => cursor,
     };
     let tag = etag(since, cursor);
     if if_none_match(&headers, &tag) {

@@ -21,7 +21,9 @@ use axum::routing::{get, post};
 use axum::{Json, Router};
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
+use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::AppState;
@@ -32,8 +34,11 @@ pub use index::{CURSOR_TTL, IndexCache};
 /// The header carrying each request's id (set when the client did not send one).
 static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
+/// Longest a handler may take to produce its response (bodies may stream longer).
+const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
 /// Largest request body accepted (the batch blob request is the biggest: a list of ids).
-const MAX_BODY_BYTES: usize = 256 * 1024;
+pub(crate) const MAX_BODY_BYTES: usize = 256 * 1024;
 
 /// Builds the whole HTTP application.
 pub fn router(state: AppState) -> Router {
@@ -57,7 +62,14 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(CompressionLayer::new())
+        .layer(TimeoutLayer::with_status_code(
+            StatusCode::REQUEST_TIMEOUT,
+            REQUEST_TIMEOUT,
+        ))
+        .layer(CompressionLayer::new().compress_when(
+            // Bundles are already gzip; everything else (JSON, text, tar of text) shrinks.
+            DefaultPredicate::new().and(NotForContentType::const_new("application/gzip")),
+        ))
         .layer(PropagateRequestIdLayer::new(REQUEST_ID.clone()))
         .layer(TraceLayer::new_for_http().make_span_with(|request: &Request| {
             let route = request

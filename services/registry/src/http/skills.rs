@@ -1,12 +1,13 @@
 //! Handlers for skills, versions, files and bundles.
 
 use axum::Extension;
-use axum::extract::{Path, Query, State};
+use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::error::ApiError;
+use super::extract::{ApiPath, ApiQuery};
 use super::wire::{Page, SkillItem, VersionItem, WhoAmI};
 use super::{IMMUTABLE, extract, json_ok};
 use crate::AppState;
@@ -48,7 +49,7 @@ pub struct ListSkillsQuery {
 pub async fn list_skills(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Query(query): Query<ListSkillsQuery>,
+    ApiQuery(query): ApiQuery<ListSkillsQuery>,
 ) -> Result<Response, ApiError> {
     let limit = extract::limit(query.limit.as_deref())?;
     if let Some(category) = query.category.as_deref() {
@@ -77,7 +78,7 @@ pub async fn list_skills(
 pub async fn get_skill(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(name): Path<String>,
+    ApiPath(name): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let skill = find_skill(&state, &principal, &name).await?;
@@ -95,8 +96,8 @@ pub struct ListVersionsQuery {
 pub async fn list_versions(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path(name): Path<String>,
-    Query(query): Query<ListVersionsQuery>,
+    ApiPath(name): ApiPath<String>,
+    ApiQuery(query): ApiQuery<ListVersionsQuery>,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let limit = extract::limit(query.limit.as_deref())?;
@@ -127,7 +128,7 @@ pub async fn list_versions(
 pub async fn get_version(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path((name, rev)): Path<(String, String)>,
+    ApiPath((name, rev)): ApiPath<(String, String)>,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
@@ -140,38 +141,22 @@ pub async fn get_version(
 pub async fn get_file(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path((name, rev, path)): Path<(String, String, String)>,
+    ApiPath((name, rev, path)): ApiPath<(String, String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
     let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
-    let (entry, bytes) = catalog::read_file(&state.store, state.blobs.as_ref(), &resolved, &path).await?;
+    let entry = catalog::find_file(&state.store, &resolved, &path).await?;
     let etag = format!("\"{}\"", entry.sha256);
-    let cache = if selector == cairn_store::RevisionSelector::Latest {
-        "private, no-cache"
-    } else {
-        IMMUTABLE
-    };
+    let cache = cache_policy(selector);
     if if_none_match(&headers, &etag) {
         return Ok(not_modified(&etag, cache));
     }
-    let mime = mime_guess::from_path(&entry.path).first_or_octet_stream();
-    let content_type = if mime.type_() == "text" || entry.path.ends_with(".md") {
-        format!(
-            "{}; charset=utf-8",
-            if entry.path.ends_with(".md") {
-                "text/markdown"
-            } else {
-                mime.essence_str()
-            }
-        )
-    } else {
-        mime.essence_str().to_owned()
-    };
-    Ok((
+    let bytes = catalog::read_blob(state.blobs.as_ref(), &entry.sha256).await?;
+    let mut response = (
         [
-            (header::CONTENT_TYPE, content_type),
+            (header::CONTENT_TYPE, file_content_type(&entry.path).to_owned()),
             (header::ETAG, etag),
             (header::CACHE_CONTROL, cache.to_owned()),
             (
@@ -181,29 +166,58 @@ pub async fn get_file(
         ],
         bytes,
     )
-        .into_response())
+        .into_response();
+    // Skill files come from agents: never let a browser run them as a page of ours.
+    let headers = response.headers_mut();
+    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
+    Ok(response)
+}
+
+/// Pinned revisions never change; `latest` must be revalidated.
+fn cache_policy(selector: cairn_store::RevisionSelector) -> &'static str {
+    match selector {
+        cairn_store::RevisionSelector::Latest => "private, no-cache",
+        cairn_store::RevisionSelector::Exact(_) => IMMUTABLE,
+    }
+}
+
+/// The content type a skill file is served with: Markdown and other text as inert text,
+/// everything else as opaque bytes (never HTML, SVG or script types a browser would run).
+fn file_content_type(path: &str) -> &'static str {
+    let mime = mime_guess::from_path(path).first_or_octet_stream();
+    if path.ends_with(".md") {
+        "text/markdown; charset=utf-8"
+    } else if mime.essence_str() == "application/json" {
+        "application/json"
+    } else if mime.type_() == "text" || path.ends_with(".yaml") || path.ends_with(".yml") || path.ends_with(".toml") {
+        "text/plain; charset=utf-8"
+    } else {
+        "application/octet-stream"
+    }
 }
 
 /// `GET /v1/skills/{name}/versions/{rev|latest}/bundle`: the deterministic tar.gz.
 pub async fn get_bundle(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
-    Path((name, rev)): Path<(String, String)>,
+    ApiPath((name, rev)): ApiPath<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
     let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
     let etag = format!("\"{}\"", resolved.version.digest);
-    let cache = if selector == cairn_store::RevisionSelector::Latest {
-        "private, no-cache"
-    } else {
-        IMMUTABLE
-    };
+    let cache = cache_policy(selector);
     if if_none_match(&headers, &etag) {
         return Ok(not_modified(&etag, cache));
     }
-    let archive = catalog::bundle_archive(&state.store, state.blobs.as_ref(), &resolved, &state.limits).await?;
+    let _permit = state
+        .archive_permits
+        .acquire()
+        .await
+        .map_err(|e| ApiError::internal("archive permits closed", &e))?;
+    let archive = catalog::bundle_archive(&state.store, state.blobs.as_ref(), &resolved).await?;
     let filename = format!("attachment; filename=\"{name}-{}.tar.gz\"", resolved.version.revision);
     Ok((
         [

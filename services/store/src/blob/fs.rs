@@ -8,6 +8,7 @@
 
 use std::fs::{self, File, OpenOptions};
 use std::io::{self, Write};
+use std::os::unix::fs::OpenOptionsExt;
 use std::path::{Path, PathBuf};
 
 use async_trait::async_trait;
@@ -33,7 +34,7 @@ impl FsBlobStore {
     pub fn new(root: impl Into<PathBuf>) -> Result<Self, BlobError> {
         let root = root.into();
         let blobs = root.join(ALGORITHM_DIR);
-        fs::create_dir_all(&blobs).map_err(|source| io_error(&blobs, source))?;
+        private_dirs(&blobs).map_err(|source| io_error(&blobs, source))?;
         Ok(Self { root })
     }
 
@@ -125,7 +126,7 @@ fn write_atomically(final_path: &Path, hex: &str, bytes: &[u8]) -> io::Result<()
         .parent()
         .ok_or_else(|| io::Error::other("blob path has no parent directory"))?;
     if !shard.is_dir() {
-        fs::create_dir_all(shard)?;
+        private_dirs(shard)?;
         // Make the new shard directory's own entry durable too.
         if let Some(algorithm_dir) = shard.parent() {
             sync_dir(algorithm_dir)?;
@@ -138,13 +139,24 @@ fn write_atomically(final_path: &Path, hex: &str, bytes: &[u8]) -> io::Result<()
         path: shard.join(format!(".{hex}.{}.tmp", uuid::Uuid::new_v4().simple())),
         armed: true,
     };
-    let mut file = OpenOptions::new().write(true).create_new(true).open(&temp.path)?;
+    let mut file = OpenOptions::new()
+        .write(true)
+        .create_new(true)
+        .mode(0o600)
+        .open(&temp.path)?;
     file.write_all(bytes)?;
     file.sync_all()?;
     drop(file);
     fs::rename(&temp.path, final_path)?;
     temp.disarm();
     sync_dir(shard)
+}
+
+/// Creates `dir` and missing parents readable by the owner only: skill contents of every
+/// organisation live here, so other local users must not list or read them.
+fn private_dirs(dir: &Path) -> io::Result<()> {
+    use std::os::unix::fs::DirBuilderExt;
+    fs::DirBuilder::new().recursive(true).mode(0o700).create(dir)
 }
 
 /// Flushes a directory's entries (creations, renames) to stable storage.
