@@ -4,7 +4,6 @@ use cairn_skill::{Bundle, Category, SkillName};
 use sqlx::{Postgres, Transaction};
 use tracing::instrument;
 
-use crate::orgs::record_audit;
 use crate::{Actor, FileEntry, PublishOutcome, SkillSummary, Store, StoreError, VersionInfo, VersionSource};
 
 /// Advisory-lock namespace for per-organisation index writes (see `index_changes`).
@@ -233,74 +232,63 @@ async fn publish_in(
 ) -> Result<PublishOutcome, StoreError> {
     let name = version.name.as_str();
     let requested_category = version.category.map(Category::as_str);
-    let existing: Option<(i64, Option<String>)> =
-        sqlx::query_as("SELECT id, category FROM skills WHERE org_id = $1 AND name = $2 FOR UPDATE")
-            .bind(org_id)
-            .bind(name)
-            .fetch_optional(&mut **tx)
-            .await?;
-    let (skill_id, new_skill, old_category) = match existing {
-        Some((id, old)) => (id, false, old),
-        None => {
-            let id: i64 =
-                sqlx::query_scalar("INSERT INTO skills (org_id, name, category) VALUES ($1, $2, $3) RETURNING id")
-                    .bind(org_id)
-                    .bind(name)
-                    .bind(requested_category)
-                    .fetch_one(&mut **tx)
-                    .await?;
-            (id, true, requested_category.map(str::to_owned))
-        }
-    };
+    // One round trip: create the skill if needed and lock its row. `xmax = 0` tells a
+    // fresh insert from an existing row; `category` is the stored one in either case.
+    let (skill_id, old_category, new_skill): (i64, Option<String>, bool) = sqlx::query_as(
+        "INSERT INTO skills (org_id, name, category) VALUES ($1, $2, $3) \
+         ON CONFLICT (org_id, name) DO UPDATE SET name = EXCLUDED.name \
+         RETURNING id, category, (xmax = 0) AS inserted",
+    )
+    .bind(org_id)
+    .bind(name)
+    .bind(requested_category)
+    .fetch_one(&mut **tx)
+    .await?;
     // No category given keeps the stored one (an import of a subtree must not strip it).
     let category = requested_category.or(old_category.as_deref());
     let recategorized = old_category.as_deref() != category;
     let digest = version.bundle.digest();
 
-    let latest: Option<(i64, i32, String)> = sqlx::query_as(
-        "SELECT id, revision, digest FROM versions WHERE skill_id = $1 AND NOT yanked ORDER BY revision DESC LIMIT 1",
-    )
-    .bind(skill_id)
-    .fetch_optional(&mut **tx)
-    .await?;
-    let unchanged = match &latest {
-        Some((version_id, _, latest_digest)) if *latest_digest == digest => {
-            same_modes(tx, *version_id, version.bundle).await?
-        }
-        _ => false,
-    };
-    if let Some((_, revision, _)) = &latest
-        && unchanged
+    // One round trip: the latest non-yanked version and the next revision number.
+    let (next_revision, latest_id, latest_revision, latest_digest): (i32, Option<i64>, Option<i32>, Option<String>) =
+        sqlx::query_as(
+            "SELECT (SELECT coalesce(max(revision), 0) + 1 FROM versions WHERE skill_id = $1), l.id, l.revision, l.digest \
+             FROM (SELECT 1) AS one LEFT JOIN LATERAL ( \
+                 SELECT id, revision, digest FROM versions WHERE skill_id = $1 AND NOT yanked \
+                 ORDER BY revision DESC LIMIT 1) l ON TRUE",
+        )
+        .bind(skill_id)
+        .fetch_one(&mut **tx)
+        .await?;
+    if let (Some(latest_id), Some(revision), Some(latest_digest)) = (latest_id, latest_revision, latest_digest)
+        && latest_digest == digest
+        && same_modes(tx, latest_id, version.bundle).await?
     {
         if recategorized {
-            sqlx::query("UPDATE skills SET category = $2, updated_at = now() WHERE id = $1")
-                .bind(skill_id)
-                .bind(category)
-                .execute(&mut **tx)
-                .await?;
-            record_change(tx, org_id, skill_id, "recategorized", Some(*revision)).await?;
-            record_audit(
+            let details = serde_json::json!({ "from": old_category, "to": category });
+            record_skill_change(
                 tx,
-                Some(org_id),
+                org_id,
+                skill_id,
+                category,
+                "recategorized",
+                revision,
                 actor,
                 "skill.recategorize",
                 &format!("skill:{name}"),
-                serde_json::json!({ "from": old_category, "to": category }),
+                details,
             )
             .await?;
         }
         return Ok(PublishOutcome::Unchanged {
-            revision: *revision,
+            revision,
             recategorized,
         });
     }
 
-    let revision: i32 = sqlx::query_scalar("SELECT coalesce(max(revision), 0) + 1 FROM versions WHERE skill_id = $1")
-        .bind(skill_id)
-        .fetch_one(&mut **tx)
-        .await?;
+    let revision = next_revision;
     let manifest = version.bundle.manifest();
-    let paths: Vec<String> = manifest.iter().map(|f| f.path.as_str().to_owned()).collect();
+    let paths: Vec<&str> = manifest.iter().map(|f| f.path.as_str()).collect();
     let shas: Vec<String> = manifest.iter().map(|f| f.sha256.to_hex()).collect();
     let sizes: Vec<i64> = manifest
         .iter()
@@ -309,16 +297,16 @@ async fn publish_in(
     let executables: Vec<bool> = manifest.iter().map(|f| f.executable).collect();
     let total_size: i64 = sizes.iter().sum();
 
+    // One round trip: blob rows, the version and its manifest.
     sqlx::query(
-        "INSERT INTO blobs (sha256, size) SELECT * FROM UNNEST($1::text[], $2::bigint[]) ON CONFLICT DO NOTHING",
-    )
-    .bind(&shas)
-    .bind(&sizes)
-    .execute(&mut **tx)
-    .await?;
-    let version_id: i64 = sqlx::query_scalar(
-        "INSERT INTO versions (skill_id, revision, digest, description, frontmatter, file_count, total_size, source, published_by) \
-         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id",
+        "WITH new_blobs AS ( \
+             INSERT INTO blobs (sha256, size) SELECT * FROM UNNEST($10::text[], $11::bigint[]) ON CONFLICT DO NOTHING), \
+         new_version AS ( \
+             INSERT INTO versions (skill_id, revision, digest, description, frontmatter, file_count, total_size, source, published_by) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id) \
+         INSERT INTO version_files (version_id, path, sha256, size, executable) \
+         SELECT new_version.id, f.path, f.sha256, f.size, f.executable FROM new_version, \
+             UNNEST($12::text[], $10::text[], $11::bigint[], $13::bool[]) AS f(path, sha256, size, executable)",
     )
     .bind(skill_id)
     .bind(revision)
@@ -329,35 +317,65 @@ async fn publish_in(
     .bind(total_size)
     .bind(version.source.as_str())
     .bind(version.published_by)
-    .fetch_one(&mut **tx)
-    .await?;
-    sqlx::query(
-        "INSERT INTO version_files (version_id, path, sha256, size, executable) \
-         SELECT $1, * FROM UNNEST($2::text[], $3::text[], $4::bigint[], $5::bool[])",
-    )
-    .bind(version_id)
-    .bind(&paths)
     .bind(&shas)
     .bind(&sizes)
+    .bind(&paths)
     .bind(&executables)
     .execute(&mut **tx)
     .await?;
-    sqlx::query("UPDATE skills SET category = $2, updated_at = now() WHERE id = $1")
-        .bind(skill_id)
-        .bind(category)
-        .execute(&mut **tx)
-        .await?;
-    record_change(tx, org_id, skill_id, "published", Some(revision)).await?;
-    record_audit(
+    let details = serde_json::json!({ "digest": digest, "source": version.source.as_str(), "files": manifest.len() });
+    record_skill_change(
         tx,
-        Some(org_id),
+        org_id,
+        skill_id,
+        category,
+        "published",
+        revision,
         actor,
         "version.publish",
         &format!("skill:{name}@{revision}"),
-        serde_json::json!({ "digest": digest, "source": version.source.as_str(), "files": manifest.len() }),
+        details,
     )
     .await?;
     Ok(PublishOutcome::Created { revision, new_skill })
+}
+
+/// One round trip: touches the skill (and sets its category), appends the index change
+/// and the audit row.
+#[allow(clippy::too_many_arguments)]
+async fn record_skill_change(
+    tx: &mut Transaction<'_, Postgres>,
+    org_id: i64,
+    skill_id: i64,
+    category: Option<&str>,
+    kind: &str,
+    revision: i32,
+    actor: &Actor,
+    action: &str,
+    target: &str,
+    details: serde_json::Value,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "WITH touched AS (UPDATE skills SET category = $3, updated_at = now() WHERE id = $2), \
+         change AS (INSERT INTO index_changes (org_id, skill_id, kind, revision) VALUES ($1, $2, $4, $5)) \
+         INSERT INTO audit_log (org_id, actor_id, actor, action, target, request_id, client_addr, details) \
+         VALUES ($1, $6, $7, $8, $9, $10, $11, $12)",
+    )
+    .bind(org_id)
+    .bind(skill_id)
+    .bind(category)
+    .bind(kind)
+    .bind(revision)
+    .bind(actor.user_id)
+    .bind(&actor.name)
+    .bind(action)
+    .bind(target)
+    .bind(&actor.request_id)
+    .bind(&actor.client_addr)
+    .bind(sqlx::types::Json(details))
+    .execute(&mut **tx)
+    .await?;
+    Ok(())
 }
 
 /// Whether a stored version's files have the same executable bits as `bundle` (the
@@ -374,23 +392,6 @@ async fn same_modes(tx: &mut Transaction<'_, Postgres>, version_id: i64, bundle:
             .iter()
             .zip(&manifest)
             .all(|((path, exec), m)| path == m.path.as_str() && *exec == m.executable))
-}
-
-pub(crate) async fn record_change(
-    tx: &mut Transaction<'_, Postgres>,
-    org_id: i64,
-    skill_id: i64,
-    kind: &str,
-    revision: Option<i32>,
-) -> Result<(), StoreError> {
-    sqlx::query("INSERT INTO index_changes (org_id, skill_id, kind, revision) VALUES ($1, $2, $3, $4)")
-        .bind(org_id)
-        .bind(skill_id)
-        .bind(kind)
-        .bind(revision)
-        .execute(&mut **tx)
-        .await?;
-    Ok(())
 }
 
 /// Escapes `%`, `_` and `\` so user text is matched literally by LIKE.

@@ -28,7 +28,7 @@ use cairn_store::blob::BlobStore;
 use cairn_store::{Actor, PublishOutcome, Store, VersionSource};
 use serde::Serialize;
 
-use super::publish::{Candidate, PublishError, publish};
+use super::publish::{Candidate, PublishError, commit, upload_missing_blobs};
 
 /// Skills per database transaction during import.
 const CHUNK: usize = 100;
@@ -124,17 +124,24 @@ pub async fn import_tree(
         skipped: discovery.skipped,
         ..ImportReport::default()
     };
-    for chunk in discovery.found.chunks(CHUNK) {
-        let chunk = chunk.to_vec();
+    // Reading and hashing the next chunk (blocking I/O and CPU) overlaps with uploading
+    // and committing the current one.
+    let load = |chunk: Vec<FoundSkill>| {
         let limits = limits.clone();
-        let loaded = tokio::task::spawn_blocking(move || {
+        tokio::task::spawn_blocking(move || {
             chunk
                 .into_iter()
                 .map(|f| (f.dir.clone(), load_skill(&f, &limits)))
                 .collect::<Vec<_>>()
         })
-        .await
-        .map_err(|e| root_error(std::io::Error::other(e)))?;
+    };
+    let mut chunks = discovery.found.chunks(CHUNK).map(<[FoundSkill]>::to_vec);
+    let mut next = chunks.next().map(load);
+    // Blobs of one chunk upload while the previous chunk commits; commits stay in order.
+    let mut committing: Option<tokio::task::JoinHandle<CommittedChunk>> = None;
+    while let Some(pending) = next.take() {
+        next = chunks.next().map(load);
+        let loaded = pending.await.map_err(|e| root_error(std::io::Error::other(e)))?;
 
         let mut candidates = Vec::new();
         let mut paths = Vec::new();
@@ -151,41 +158,69 @@ pub async fn import_tree(
                 }
             }
         }
-        if candidates.is_empty() {
-            continue;
+        if !candidates.is_empty() {
+            upload_missing_blobs(store, blobs, candidates.iter().map(|c| &c.bundle)).await?;
         }
-        let outcomes = publish(store, blobs, org_id, &candidates, VersionSource::Import, None, actor).await?;
-        for ((candidate, path), outcome) in candidates.iter().zip(paths).zip(outcomes) {
-            let name = candidate.name.to_string();
-            match outcome {
-                PublishOutcome::Created {
-                    revision,
-                    new_skill: true,
-                } => {
-                    report.created.push(ImportedSkill { name, revision, path });
+        if let Some(previous) = committing.take() {
+            record(
+                &mut report,
+                previous.await.map_err(|e| root_error(std::io::Error::other(e)))??,
+            );
+        }
+        if !candidates.is_empty() {
+            let (store, actor) = (store.clone(), actor.clone());
+            committing = Some(tokio::spawn(async move {
+                let outcomes = commit(&store, org_id, &candidates, VersionSource::Import, None, &actor).await?;
+                Ok((candidates, paths, outcomes))
+            }));
+        }
+    }
+    if let Some(last) = committing.take() {
+        record(
+            &mut report,
+            last.await.map_err(|e| root_error(std::io::Error::other(e)))??,
+        );
+    }
+    Ok(report)
+}
+
+/// A committed chunk: its candidates, their folders and what publishing did.
+type CommittedChunk = Result<(Vec<Candidate>, Vec<PathBuf>, Vec<PublishOutcome>), PublishError>;
+
+/// Files a committed chunk's outcomes into the report.
+fn record(
+    report: &mut ImportReport,
+    (candidates, paths, outcomes): (Vec<Candidate>, Vec<PathBuf>, Vec<PublishOutcome>),
+) {
+    for ((candidate, path), outcome) in candidates.iter().zip(paths).zip(outcomes) {
+        let name = candidate.name.to_string();
+        match outcome {
+            PublishOutcome::Created {
+                revision,
+                new_skill: true,
+            } => {
+                report.created.push(ImportedSkill { name, revision, path });
+            }
+            PublishOutcome::Created {
+                revision,
+                new_skill: false,
+            } => {
+                report.updated.push(ImportedSkill { name, revision, path });
+            }
+            PublishOutcome::Unchanged {
+                revision,
+                recategorized,
+            } => {
+                if recategorized && let Some(category) = &candidate.category {
+                    report.warnings.push(SkippedSkill {
+                        path: path.clone(),
+                        reason: format!("category changed to '{category}' (content unchanged)"),
+                    });
                 }
-                PublishOutcome::Created {
-                    revision,
-                    new_skill: false,
-                } => {
-                    report.updated.push(ImportedSkill { name, revision, path });
-                }
-                PublishOutcome::Unchanged {
-                    revision,
-                    recategorized,
-                } => {
-                    if recategorized && let Some(category) = &candidate.category {
-                        report.warnings.push(SkippedSkill {
-                            path: path.clone(),
-                            reason: format!("category changed to '{category}' (content unchanged)"),
-                        });
-                    }
-                    report.unchanged.push(ImportedSkill { name, revision, path });
-                }
+                report.unchanged.push(ImportedSkill { name, revision, path });
             }
         }
     }
-    Ok(report)
 }
 
 /// What the walk found: skill folders to load, and folders skipped before loading.

@@ -7,13 +7,9 @@
 use std::collections::HashSet;
 
 use bytes::Bytes;
-use cairn_skill::{Bundle, Category, SkillName};
+use cairn_skill::{Bundle, Category, Sha256Hash, SkillName};
 use cairn_store::blob::{BlobError, BlobStore};
 use cairn_store::{Actor, NewVersion, PublishOutcome, Store, StoreError, VersionSource};
-use futures::{StreamExt, TryStreamExt};
-
-/// How many blob uploads run at once.
-const UPLOAD_CONCURRENCY: usize = 16;
 
 /// A validated bundle ready to become a version of `name`.
 #[derive(Debug)]
@@ -49,6 +45,18 @@ pub async fn publish(
     actor: &Actor,
 ) -> Result<Vec<PublishOutcome>, PublishError> {
     upload_missing_blobs(store, blobs, candidates.iter().map(|c| &c.bundle)).await?;
+    commit(store, org_id, candidates, source, published_by, actor).await
+}
+
+/// The database half of [`publish`]: every blob of `candidates` must already be stored.
+pub async fn commit(
+    store: &Store,
+    org_id: i64,
+    candidates: &[Candidate],
+    source: VersionSource,
+    published_by: Option<i64>,
+    actor: &Actor,
+) -> Result<Vec<PublishOutcome>, PublishError> {
     let versions: Vec<NewVersion<'_>> = candidates
         .iter()
         .map(|c| NewVersion {
@@ -62,8 +70,9 @@ pub async fn publish(
     Ok(store.publish_versions(org_id, &versions, actor).await?)
 }
 
-/// Uploads every file of `bundles` whose blob the database does not record yet.
-async fn upload_missing_blobs<'a>(
+/// The blob half of [`publish`]: uploads every file of `bundles` whose blob the database
+/// does not record yet.
+pub async fn upload_missing_blobs<'a>(
     store: &Store,
     blobs: &dyn BlobStore,
     bundles: impl Iterator<Item = &'a Bundle>,
@@ -79,16 +88,17 @@ async fn upload_missing_blobs<'a>(
     }
     let hexes: Vec<String> = pending.iter().map(|(id, _, _)| id.to_hex()).collect();
     let known: HashSet<String> = store.known_blobs(&hexes).await?.into_iter().collect();
-    futures::stream::iter(pending.into_iter().filter(|(id, _, _)| !known.contains(&id.to_hex())))
-        .map(|(id, bundle, path)| async move {
+    let missing: Vec<(Sha256Hash, Bytes)> = pending
+        .into_iter()
+        .filter(|(id, _, _)| !known.contains(&id.to_hex()))
+        .map(|(id, bundle, path)| {
             let bytes = bundle
                 .get(&path)
                 .map(|f| Bytes::copy_from_slice(&f.bytes))
                 .unwrap_or_default();
-            blobs.put(&id, bytes).await
+            (id, bytes)
         })
-        .buffer_unordered(UPLOAD_CONCURRENCY)
-        .try_collect::<()>()
-        .await?;
+        .collect();
+    blobs.put_many(missing).await?;
     Ok(())
 }

@@ -15,6 +15,10 @@ use cairn_skill::digest::Sha256Hash;
 pub use fs::FsBlobStore;
 pub use s3::{S3BlobStore, S3Settings};
 
+/// How many blob writes a batch runs at once: enough to overlap S3 round trips and let
+/// the filesystem commit concurrent fsyncs together.
+pub const UPLOAD_CONCURRENCY: usize = 16;
+
 /// Why a blob operation failed. Messages name the backend and the blob, never credentials.
 #[derive(Debug, thiserror::Error)]
 pub enum BlobError {
@@ -55,6 +59,16 @@ pub enum BlobError {
 pub trait BlobStore: Send + Sync + std::fmt::Debug {
     /// Stores `bytes` under `id` (which must be their SHA-256). Idempotent.
     async fn put(&self, id: &Sha256Hash, bytes: Bytes) -> Result<(), BlobError>;
+    /// Stores many blobs; when it returns `Ok`, all of them are stored. The default runs
+    /// [`UPLOAD_CONCURRENCY`] puts at a time (each put is durable on its own).
+    async fn put_many(&self, blobs: Vec<(Sha256Hash, Bytes)>) -> Result<(), BlobError> {
+        use futures::{StreamExt, TryStreamExt};
+        futures::stream::iter(blobs)
+            .map(|(id, bytes)| async move { self.put(&id, bytes).await })
+            .buffer_unordered(UPLOAD_CONCURRENCY)
+            .try_collect::<()>()
+            .await
+    }
     /// Returns the blob's bytes, or `None` when no blob has that id.
     async fn get(&self, id: &Sha256Hash) -> Result<Option<Bytes>, BlobError>;
     /// Tells whether a blob with that id exists, without reading it.
