@@ -35,7 +35,8 @@ CREATE INDEX api_tokens_user ON api_tokens (user_id);
 CREATE TABLE skills (
     id               BIGSERIAL PRIMARY KEY,
     org_id           BIGINT NOT NULL REFERENCES organizations (id),
-    name             TEXT NOT NULL CHECK (name ~ '^[a-z0-9][a-z0-9._-]{0,63}$'),
+    -- Byte order ("C"): listings and the index sort like the client does, and use the index.
+    name             TEXT COLLATE "C" NOT NULL CHECK (name ~ '^[a-z0-9][a-z0-9._-]{0,63}$'),
     category         TEXT,
     created_at       TIMESTAMPTZ NOT NULL DEFAULT now(),
     updated_at       TIMESTAMPTZ NOT NULL DEFAULT now(),
@@ -68,7 +69,7 @@ CREATE TABLE versions (
 
 CREATE TABLE version_files (
     version_id  BIGINT NOT NULL REFERENCES versions (id),
-    path        TEXT NOT NULL,
+    path        TEXT COLLATE "C" NOT NULL,
     sha256      TEXT NOT NULL REFERENCES blobs (sha256),
     size        BIGINT NOT NULL,
     executable  BOOLEAN NOT NULL,

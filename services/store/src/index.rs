@@ -73,7 +73,7 @@ impl Store {
         let version_ids: Vec<i64> = rows.iter().filter_map(|r| r.version_id).collect();
         let files = sqlx::query_as::<_, VersionFileRow>(
             "SELECT version_id, path, sha256, size, executable FROM version_files \
-             WHERE version_id = ANY($1) ORDER BY version_id, path COLLATE \"C\"",
+             WHERE version_id = ANY($1) ORDER BY version_id, path",
         )
         .bind(&version_ids)
         .fetch_all(&mut *tx)

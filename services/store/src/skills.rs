@@ -175,7 +175,7 @@ impl Store {
     #[instrument(skip_all)]
     pub async fn version_files(&self, version_id: i64) -> Result<Vec<FileEntry>, StoreError> {
         Ok(sqlx::query_as::<_, FileEntry>(
-            "SELECT path, sha256, size, executable FROM version_files WHERE version_id = $1 ORDER BY path COLLATE \"C\"",
+            "SELECT path, sha256, size, executable FROM version_files WHERE version_id = $1 ORDER BY path",
         )
         .bind(version_id)
         .fetch_all(&self.pool)
@@ -382,7 +382,7 @@ async fn record_skill_change(
 /// digest covers paths and contents only, so a `chmod +x` alone must be detected here).
 async fn same_modes(tx: &mut Transaction<'_, Postgres>, version_id: i64, bundle: &Bundle) -> Result<bool, StoreError> {
     let stored: Vec<(String, bool)> =
-        sqlx::query_as("SELECT path, executable FROM version_files WHERE version_id = $1 ORDER BY path COLLATE \"C\"")
+        sqlx::query_as("SELECT path, executable FROM version_files WHERE version_id = $1 ORDER BY path")
             .bind(version_id)
             .fetch_all(&mut **tx)
             .await?;

@@ -344,3 +344,36 @@ async fn s3_unreachable_endpoint_fails_check() -> anyhow::Result<()> {
     assert!(!err.to_string().contains(&server.secret_key));
     Ok(())
 }
+
+#[tokio::test]
+async fn fs_blobs_are_private_to_the_owner() -> anyhow::Result<()> {
+    use std::os::unix::fs::PermissionsExt;
+    let dir = tempfile::tempdir()?;
+    let root = dir.path().join("blobs");
+    let store = FsBlobStore::new(&root)?;
+    let (id, bytes) = blob(&b"secret skill"[..]);
+    store.put(&id, bytes).await?;
+    let mode = |p: &Path| std::fs::metadata(p).map(|m| m.permissions().mode() & 0o777);
+    assert_eq!(mode(&store.blob_path(&id))?, 0o600);
+    assert_eq!(mode(store.blob_path(&id).parent().unwrap())?, 0o700);
+    assert_eq!(mode(&root.join("sha256"))?, 0o700);
+    Ok(())
+}
+
+#[tokio::test]
+async fn put_many_stores_every_blob_and_rejects_a_mismatch() -> anyhow::Result<()> {
+    let (_dir, store) = fs_backend()?;
+    let blobs: Vec<(Sha256Hash, Bytes)> = (0..40u8).map(|i| blob(pattern(1000 + usize::from(i), i))).collect();
+    store.put_many(blobs.clone()).await?;
+    for (id, bytes) in &blobs {
+        assert_eq!(store.get(id).await?.as_ref(), Some(bytes));
+    }
+    let (id, _) = blob(&b"one"[..]);
+    let error = store
+        .put_many(vec![(id, Bytes::from_static(b"two"))])
+        .await
+        .unwrap_err();
+    assert!(matches!(error, BlobError::DigestMismatch { .. }));
+    assert!(!store.contains(&id).await?);
+    Ok(())
+}
