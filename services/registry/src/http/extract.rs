@@ -41,6 +41,17 @@ pub fn limit(raw: Option<&str>) -> Result<i64, ApiError> {
     }
 }
 
+/// Handlers fetch `limit + 1` rows; this cuts the extra one off and returns the cursor of
+/// the next page (the last kept row's key), or `None` on the last page.
+pub fn cut_page<T>(rows: &mut Vec<T>, limit: i64, key: impl Fn(&T) -> String) -> Option<String> {
+    let limit = usize::try_from(limit).unwrap_or(0);
+    if rows.len() <= limit {
+        return None;
+    }
+    rows.truncate(limit);
+    rows.last().map(key)
+}
+
 /// `Path` whose rejections (e.g. invalid UTF-8 in a percent-escape) answer in the API's
 /// JSON error shape instead of axum's plain text.
 pub struct ApiPath<T>(pub T);

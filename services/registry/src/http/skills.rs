@@ -62,12 +62,7 @@ pub async fn list_skills(
         limit: limit + 1,
     };
     let mut rows = state.store.list_skills(principal.org_id, &skill_query).await?;
-    let next_cursor = if rows.len() as i64 > limit {
-        rows.truncate(limit as usize);
-        rows.last().map(|s| s.name.clone())
-    } else {
-        None
-    };
+    let next_cursor = extract::cut_page(&mut rows, limit, |s| s.name.clone());
     Ok(json_ok(Page {
         items: rows.into_iter().map(SkillItem::from).collect(),
         next_cursor,
@@ -111,12 +106,7 @@ pub async fn list_versions(
     };
     let skill = find_skill(&state, &principal, &name).await?;
     let mut rows = state.store.list_versions(skill.id, before, limit + 1).await?;
-    let next_cursor = if rows.len() as i64 > limit {
-        rows.truncate(limit as usize);
-        rows.last().map(|v| v.revision.to_string())
-    } else {
-        None
-    };
+    let next_cursor = extract::cut_page(&mut rows, limit, |v| v.revision.to_string());
     let items = rows
         .into_iter()
         .map(|v| VersionItem::new(name.as_str(), v, None))
