@@ -93,9 +93,27 @@ fn create_private_file_once(path: &Path, contents: &[u8]) -> Result<()> {
     let linked = std::fs::hard_link(&tmp, path);
     let _ = std::fs::remove_file(&tmp);
     match linked {
-        Ok(()) => Ok(()),
+        Ok(()) => sync_parent(path),
         Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
-        Err(e) => Err(anyhow::Error::new(e).context(format!("writing {}", path.display()))),
+        // Filesystems without hard links: exclusive creation still lets one process win.
+        Err(_) => {
+            use std::io::Write;
+            use std::os::unix::fs::OpenOptionsExt;
+            match std::fs::OpenOptions::new()
+                .write(true)
+                .create_new(true)
+                .mode(0o600)
+                .open(path)
+            {
+                Ok(mut file) => {
+                    file.write_all(contents)?;
+                    file.sync_all()?;
+                    sync_parent(path)
+                }
+                Err(e) if e.kind() == std::io::ErrorKind::AlreadyExists => Ok(()),
+                Err(e) => Err(anyhow::Error::new(e).context(format!("writing {}", path.display()))),
+            }
+        }
     }
 }
 
@@ -118,6 +136,16 @@ pub fn write_private_file(path: &Path, contents: &[u8]) -> Result<()> {
     file.write_all(contents)?;
     file.sync_all()?;
     std::fs::rename(&tmp, path).with_context(|| format!("writing {}", path.display()))?;
+    sync_parent(path)
+}
+
+/// Makes a new or renamed file's directory entry durable.
+fn sync_parent(path: &Path) -> Result<()> {
+    if let Some(dir) = path.parent() {
+        std::fs::File::open(dir)
+            .and_then(|d| d.sync_all())
+            .with_context(|| format!("syncing {}", dir.display()))?;
+    }
     Ok(())
 }
 
@@ -158,35 +186,43 @@ pub async fn issue_token(store: &Store, keys: &TokenKeys, request: TokenRequest<
         expires_at,
     };
     store.create_token(row, actor).await?;
-    sign(keys, user, org_slug, id, scopes, now, expires_at)
+    sign(
+        keys,
+        &Claims::new(&user.handle, org_slug, user.role, id, scopes, now, expires_at),
+    )
 }
 
-/// Signs the JWT for a token whose row exists (or is being written in the same
-/// transaction, as at bootstrap).
-pub fn sign(
-    keys: &TokenKeys,
-    user: &User,
-    org_slug: &str,
-    id: Uuid,
-    scopes: &[String],
-    issued_at: chrono::DateTime<Utc>,
-    expires_at: chrono::DateTime<Utc>,
-) -> Result<String> {
-    let claims = Claims {
-        sub: user.handle.clone(),
-        org: org_slug.to_owned(),
-        role: user.role.as_str().to_owned(),
-        scopes: scopes.to_vec(),
-        jti: id.to_string(),
-        exp: expires_at.timestamp(),
-        iat: issued_at.timestamp(),
-        nbf: issued_at.timestamp(),
-    };
+/// Signs `claims` into a JWT (HS256).
+pub fn sign(keys: &TokenKeys, claims: &Claims) -> Result<String> {
     Ok(jsonwebtoken::encode(
         &Header::new(Algorithm::HS256),
-        &claims,
+        claims,
         &keys.encoding,
     )?)
+}
+
+impl Claims {
+    /// The claims of token `id` for `handle` (with `role`) in organisation `org_slug`.
+    pub fn new(
+        handle: &str,
+        org_slug: &str,
+        role: Role,
+        id: Uuid,
+        scopes: &[String],
+        issued_at: chrono::DateTime<Utc>,
+        expires_at: chrono::DateTime<Utc>,
+    ) -> Self {
+        Claims {
+            sub: handle.to_owned(),
+            org: org_slug.to_owned(),
+            role: role.as_str().to_owned(),
+            scopes: scopes.to_vec(),
+            jti: id.to_string(),
+            exp: expires_at.timestamp(),
+            iat: issued_at.timestamp(),
+            nbf: issued_at.timestamp(),
+        }
+    }
 }
 
 /// The authenticated caller of a request.

@@ -8,7 +8,7 @@ use std::sync::Arc;
 use anyhow::{Context, Result};
 use cairn_store::Store;
 use cairn_store::blob::{BlobStore, FsBlobStore, S3BlobStore};
-use cairn_store::embedded::EmbeddedPostgres;
+use cairn_store::embedded::{ClusterClaim, EmbeddedPostgres};
 
 use crate::auth::TokenKeys;
 use crate::bootstrap;
@@ -28,7 +28,7 @@ pub struct Runtime {
     pub keys: TokenKeys,
     /// The admin token, when this start bootstrapped an empty database (shown once).
     pub bootstrap_token: Option<String>,
-    embedded: Option<EmbeddedPostgres>,
+    embedded: Option<Embedded>,
 }
 
 impl Runtime {
@@ -50,13 +50,21 @@ impl Runtime {
         )?;
         let embedded = match &config.database_url {
             Some(_) => None,
-            None => Some(
-                EmbeddedPostgres::start(&config.data_dir.join("postgres"))
+            None => {
+                let cluster = config.data_dir.join("postgres");
+                let claim = ClusterClaim::acquire(&cluster)
                     .await
-                    .context("starting the embedded PostgreSQL")?,
-            ),
+                    .context("claiming the embedded PostgreSQL")?;
+                match EmbeddedPostgres::start(&cluster).await {
+                    Ok(pg) => Some(Embedded { pg, claim }),
+                    Err(e) => {
+                        let _ = claim.release();
+                        return Err(anyhow::Error::new(e).context("starting the embedded PostgreSQL"));
+                    }
+                }
+            }
         };
-        match open_database(config, embedded.as_ref(), &keys).await {
+        match open_database(config, embedded.as_ref().map(|e| &e.pg), &keys).await {
             Ok((store, bootstrap_token)) => Ok(Runtime {
                 store,
                 blobs,
@@ -65,31 +73,42 @@ impl Runtime {
                 embedded,
             }),
             Err(e) => {
-                stop_embedded(embedded).await;
+                if let Some(embedded) = embedded {
+                    embedded.leave().await;
+                }
                 Err(e)
             }
         }
     }
 
-    /// Closes the pool and, when no other process (a running `serve`, another admin
-    /// command) is still connected, stops the embedded database — whoever started it, so
-    /// overlapping processes never leave it orphaned.
+    /// Closes the pool and gives up this process's claim on the embedded database; the
+    /// last process to leave stops it (see [`ClusterClaim`]).
     pub async fn close(self) {
-        let others = match &self.embedded {
-            Some(_) => other_clients(&self.store).await,
-            None => 0,
-        };
         self.store.pool().close().await;
-        let Some(pg) = self.embedded else { return };
-        if others > 0 {
-            tracing::info!(
-                others,
-                "leaving the embedded PostgreSQL running: other processes still use it"
-            );
-            return;
+        if let Some(embedded) = self.embedded {
+            embedded.leave().await;
         }
-        if let Err(e) = pg.stop_even_if_reused().await {
-            tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
+    }
+}
+
+/// The embedded server this process uses, and its claim on it.
+struct Embedded {
+    pg: EmbeddedPostgres,
+    claim: ClusterClaim,
+}
+
+impl Embedded {
+    /// Releases the claim; stops the server when this was the last one.
+    async fn leave(self) {
+        match self.claim.release() {
+            Ok(Some(last)) => {
+                if let Err(e) = self.pg.stop_even_if_reused().await {
+                    tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
+                }
+                drop(last);
+            }
+            Ok(None) => tracing::info!("leaving the embedded PostgreSQL running: another process still uses it"),
+            Err(e) => tracing::warn!(error = %e, "releasing the embedded PostgreSQL failed; leaving it running"),
         }
     }
 }
@@ -118,20 +137,6 @@ async fn open_database(
         .await
         .context("creating the default organisation and admin")?;
     Ok((store, token))
-}
-
-/// Other processes' connections; when unknown, assume some (never stop under someone).
-async fn other_clients(store: &Store) -> i64 {
-    store.other_client_connections().await.unwrap_or(1)
-}
-
-async fn stop_embedded(embedded: Option<EmbeddedPostgres>) {
-    if let Some(pg) = embedded
-        && pg.started_here()
-        && let Err(e) = pg.stop().await
-    {
-        tracing::warn!(error = %e, "stopping the embedded PostgreSQL failed");
-    }
 }
 
 /// Creates the data directory (mode 0711: other users, such as the unprivileged account

@@ -87,20 +87,20 @@ pub fn pack<W: Write>(bundle: &Bundle, writer: W) -> Result<W, ArchiveError> {
         bundle
             .files()
             .iter()
-            .map(|(path, file)| (path, file.bytes.as_slice(), file.executable)),
+            .map(|(path, file)| (path.as_str(), file.bytes.as_slice(), file.executable)),
         writer,
     )
 }
 
 /// Packs already-stored files (path, bytes, executable) exactly as [`pack`] packs a bundle,
-/// without validating them again: readers of published versions use this, so a version stays
+/// without validating them again (not even the paths): readers of published versions use this, so a version stays
 /// downloadable even if the write-time rules tighten later. Entries are sorted here.
 pub fn pack_entries<'a, W: Write>(
-    entries: impl IntoIterator<Item = (&'a RelPath, &'a [u8], bool)>,
+    entries: impl IntoIterator<Item = (&'a str, &'a [u8], bool)>,
     writer: W,
 ) -> Result<W, ArchiveError> {
-    let mut entries: Vec<(&RelPath, &[u8], bool)> = entries.into_iter().collect();
-    entries.sort_by(|a, b| a.0.cmp(b.0));
+    let mut entries: Vec<(&str, &[u8], bool)> = entries.into_iter().collect();
+    entries.sort_by(|a, b| a.0.as_bytes().cmp(b.0.as_bytes()));
     let gz = GzBuilder::new()
         .mtime(0)
         .operating_system(255)
@@ -116,8 +116,7 @@ pub fn pack_entries<'a, W: Write>(
         header.set_gid(0);
         header.set_username("").map_err(ArchiveError::Write)?;
         header.set_groupname("").map_err(ArchiveError::Write)?;
-        tar.append_data(&mut header, path.as_str(), bytes)
-            .map_err(ArchiveError::Write)?;
+        tar.append_data(&mut header, path, bytes).map_err(ArchiveError::Write)?;
     }
     let gz = tar.into_inner().map_err(ArchiveError::Write)?;
     gz.finish().map_err(ArchiveError::Write)

@@ -1212,3 +1212,82 @@ mod tests {
         ));
     }
 }
+
+/// A process's claim to use a shared embedded cluster: a shared `flock` on
+/// `<cluster_dir>.users`, held from before the server is started or reused until the
+/// process is done with it. Whoever gives up the last claim stops the server, so processes
+/// that overlap (`serve` and an `import` run beside it) never stop it under each other
+/// and never leave it running once all of them have exited.
+#[derive(Debug)]
+pub struct ClusterClaim {
+    path: PathBuf,
+    lock: Flock<File>,
+}
+
+/// Held by the last process to leave a cluster while it stops the server; a process
+/// starting meanwhile waits for it, then starts the server afresh.
+#[derive(Debug)]
+pub struct LastClaim {
+    _lock: Flock<File>,
+}
+
+impl ClusterClaim {
+    /// Takes a shared claim, waiting (up to the launcher's lock timeout) while a last
+    /// process is stopping the server.
+    pub async fn acquire(cluster_dir: &Path) -> Result<ClusterClaim, EmbeddedError> {
+        let path = claims_file(cluster_dir);
+        let io_err = |cause| EmbeddedError::Io {
+            action: "claim",
+            path: path.clone(),
+            cause,
+        };
+        let started = Instant::now();
+        loop {
+            let file = OpenOptions::new()
+                .create(true)
+                .append(true)
+                .mode(0o600)
+                .open(&path)
+                .map_err(io_err)?;
+            match Flock::lock(file, FlockArg::LockSharedNonblock) {
+                Ok(lock) => return Ok(ClusterClaim { path, lock }),
+                Err((_, Errno::EWOULDBLOCK | Errno::EINTR)) if started.elapsed() < LOCK_WAIT => {
+                    tokio::time::sleep(Duration::from_millis(100)).await;
+                }
+                Err((_, Errno::EWOULDBLOCK | Errno::EINTR)) => {
+                    return Err(EmbeddedError::LockTimeout {
+                        cluster: cluster_dir.to_owned(),
+                        waited_secs: started.elapsed().as_secs(),
+                    });
+                }
+                Err((_, errno)) => return Err(io_err(io::Error::from(errno))),
+            }
+        }
+    }
+
+    /// Gives the claim up. Returns [`LastClaim`] when no other process holds one: the
+    /// caller should then stop the server while holding it.
+    pub fn release(self) -> Result<Option<LastClaim>, EmbeddedError> {
+        let ClusterClaim { path, lock } = self;
+        drop(lock);
+        let io_err = |cause| EmbeddedError::Io {
+            action: "claim",
+            path: path.clone(),
+            cause,
+        };
+        let file = File::open(&path).map_err(io_err)?;
+        match Flock::lock(file, FlockArg::LockExclusiveNonblock) {
+            Ok(lock) => Ok(Some(LastClaim { _lock: lock })),
+            Err((_, Errno::EWOULDBLOCK | Errno::EINTR)) => Ok(None),
+            Err((_, errno)) => Err(io_err(io::Error::from(errno))),
+        }
+    }
+}
+
+/// `<data-dir>/postgres` → `<data-dir>/postgres.users` (beside the cluster, so it exists
+/// before the cluster does and never lands inside PostgreSQL's own directory).
+fn claims_file(cluster_dir: &Path) -> PathBuf {
+    let mut name = cluster_dir.file_name().map(|n| n.to_os_string()).unwrap_or_default();
+    name.push(".users");
+    cluster_dir.with_file_name(name)
+}

@@ -20,7 +20,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 pub use error::StoreError;
 pub use models::*;
 pub use orgs::AdminToken;
-pub use skills::{NewVersion, RevisionSelector, SkillQuery};
+pub use skills::{CategoryUpdate, NewVersion, RevisionSelector, SkillQuery};
 pub use tokens::NewToken;
 
 /// The forward-only schema migrations in `migrations/`, embedded at build time.
@@ -30,15 +30,14 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations"
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: PgPool,
-    application_name: String,
 }
 
 impl Store {
     /// Connects a pool of at most `max_connections` to `url`.
     #[tracing::instrument(skip_all)]
     pub async fn connect(url: &str, max_connections: u32) -> Result<Self, StoreError> {
-        // A per-process application name lets `other_client_connections` tell this
-        // process's sessions from everyone else's.
+        // Sessions show up in pg_stat_activity as `cairn-<pid>`, so operators can tell
+        // which registry process holds them.
         let application_name = format!("cairn-{}", std::process::id());
         let options = url.parse::<PgConnectOptions>()?.application_name(&application_name);
         let pool = PgPoolOptions::new()
@@ -46,7 +45,7 @@ impl Store {
             .acquire_timeout(std::time::Duration::from_secs(10))
             .connect_with(options)
             .await?;
-        Ok(Self { pool, application_name })
+        Ok(Self { pool })
     }
 
     /// The underlying pool, for health checks and tests.

@@ -145,6 +145,14 @@ impl Store {
         Ok(Some((org, user)))
     }
 
+    /// Whether any organisation exists (a set-up database; bootstrap has nothing to do).
+    #[instrument(skip_all)]
+    pub async fn has_organizations(&self) -> Result<bool, StoreError> {
+        Ok(sqlx::query_scalar("SELECT EXISTS (SELECT 1 FROM organizations)")
+            .fetch_one(&self.pool)
+            .await?)
+    }
+
     /// Counts audit rows of an organisation (used by tests and by operators' checks).
     #[instrument(skip_all)]
     pub async fn audit_count(&self, org_id: i64) -> Result<i64, StoreError> {
@@ -215,19 +223,4 @@ pub(crate) async fn record_audit(
     .execute(&mut **tx)
     .await?;
     Ok(())
-}
-
-impl Store {
-    /// Counts client connections to this database from other processes (decides whether
-    /// a process may stop an embedded server it started).
-    #[instrument(skip_all)]
-    pub async fn other_client_connections(&self) -> Result<i64, StoreError> {
-        Ok(sqlx::query_scalar(
-            "SELECT count(*) FROM pg_stat_activity WHERE backend_type = 'client backend' \
-             AND datname = current_database() AND application_name <> $1",
-        )
-        .bind(&self.application_name)
-        .fetch_one(&self.pool)
-        .await?)
-    }
 }

@@ -27,15 +27,24 @@ macro_rules! summary_select {
 pub struct NewVersion<'a> {
     /// The skill (created when it does not exist yet).
     pub name: &'a SkillName,
-    /// The skill's category; a different category than stored updates the skill, `None`
-    /// keeps the stored one.
-    pub category: Option<&'a Category>,
+    /// What happens to the skill's category.
+    pub category: CategoryUpdate<'a>,
     /// The validated bundle.
     pub bundle: &'a Bundle,
     /// Where the version comes from.
     pub source: VersionSource,
     /// The publishing user, when a user publishes.
     pub published_by: Option<i64>,
+}
+
+/// How publishing treats the skill's category.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum CategoryUpdate<'a> {
+    /// Set it (`None` clears it): an explicit decision, e.g. by an admin.
+    Set(Option<&'a Category>),
+    /// Give a new skill this category; an existing skill keeps its own. Imports use this,
+    /// so importing a subtree (where folders above are not seen) never rewrites categories.
+    IfNew(Option<&'a Category>),
 }
 
 /// Which version of a skill to read.
@@ -231,7 +240,9 @@ async fn publish_in(
     actor: &Actor,
 ) -> Result<PublishOutcome, StoreError> {
     let name = version.name.as_str();
-    let requested_category = version.category.map(Category::as_str);
+    let initial_category = match version.category {
+        CategoryUpdate::Set(c) | CategoryUpdate::IfNew(c) => c.map(Category::as_str),
+    };
     // One round trip: create the skill if needed and lock its row. `xmax = 0` tells a
     // fresh insert from an existing row; `category` is the stored one in either case.
     let (skill_id, old_category, new_skill): (i64, Option<String>, bool) = sqlx::query_as(
@@ -241,11 +252,13 @@ async fn publish_in(
     )
     .bind(org_id)
     .bind(name)
-    .bind(requested_category)
+    .bind(initial_category)
     .fetch_one(&mut **tx)
     .await?;
-    // No category given keeps the stored one (an import of a subtree must not strip it).
-    let category = requested_category.or(old_category.as_deref());
+    let category = match version.category {
+        CategoryUpdate::Set(c) => c.map(Category::as_str),
+        CategoryUpdate::IfNew(_) => old_category.as_deref(),
+    };
     let recategorized = old_category.as_deref() != category;
     let digest = version.bundle.digest();
 
@@ -303,7 +316,7 @@ async fn publish_in(
              INSERT INTO blobs (sha256, size) SELECT * FROM UNNEST($10::text[], $11::bigint[]) ON CONFLICT DO NOTHING), \
          new_version AS ( \
              INSERT INTO versions (skill_id, revision, digest, description, frontmatter, file_count, total_size, source, published_by) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) RETURNING id) \
+             VALUES ($1, $2, $3, $4, $5::json, $6, $7, $8, $9) RETURNING id) \
          INSERT INTO version_files (version_id, path, sha256, size, executable) \
          SELECT new_version.id, f.path, f.sha256, f.size, f.executable FROM new_version, \
              UNNEST($12::text[], $10::text[], $11::bigint[], $13::bool[]) AS f(path, sha256, size, executable)",
@@ -312,7 +325,9 @@ async fn publish_in(
     .bind(revision)
     .bind(&digest)
     .bind(version.bundle.description())
-    .bind(sqlx::types::Json(version.bundle.frontmatter().to_json()))
+    // Bound as text and cast to `json`: binding `Json<…>` would go through `jsonb` and
+    // lose the document's key order.
+    .bind(serde_json::to_string(&version.bundle.frontmatter().to_json()).unwrap_or_else(|_| "{}".to_owned()))
     .bind(i32::try_from(manifest.len()).unwrap_or(i32::MAX))
     .bind(total_size)
     .bind(version.source.as_str())

@@ -237,11 +237,24 @@ async fn reimporting_a_subtree_keeps_categories_and_duplicates_lose_even_when_th
     let tree = tempfile::tempdir().unwrap();
     let root = tree.path();
     write_skill(root, "devops/deploy", "deploy", "Body.", &[]);
+    write_skill(root, "devops/k8s/rollout", "rollout", "Body.", &[]);
     app.import(root).await.unwrap();
+    // Changed content under a subtree import: new revision, categories untouched.
+    std::fs::write(root.join("devops/k8s/rollout/references.md"), "more").unwrap();
     let report = app.import(&root.join("devops")).await.unwrap();
     assert_eq!(report.unchanged.len(), 1);
-    let skill: serde_json::Value = app.get("/v1/skills/deploy").send().await.unwrap().json().await.unwrap();
-    assert_eq!(skill["category"], "devops");
+    assert_eq!(report.updated.len(), 1);
+    for (skill, category) in [("deploy", "devops"), ("rollout", "devops/k8s")] {
+        let body: serde_json::Value = app
+            .get(&format!("/v1/skills/{skill}"))
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        assert_eq!(body["category"], category, "{skill}");
+    }
 
     // The first folder in walk order owns the name, even when it cannot be imported.
     let other = tempfile::tempdir().unwrap();

@@ -3,8 +3,8 @@
 use cairn_e2e::db::{TestDb, table_counts};
 use cairn_skill::{Category, SkillName};
 use cairn_store::{
-    Actor, AdminToken, NewToken, NewVersion, PublishOutcome, RevisionSelector, Role, SkillQuery, Store, StoreError,
-    VersionSource,
+    Actor, AdminToken, CategoryUpdate, NewToken, NewVersion, PublishOutcome, RevisionSelector, Role, SkillQuery, Store,
+    StoreError, VersionSource,
 };
 use uuid::Uuid;
 
@@ -42,7 +42,7 @@ async fn publish(store: &Store, org: i64, skill: &str, category: Option<&str>, b
             org,
             NewVersion {
                 name: &n,
-                category: c.as_ref(),
+                category: CategoryUpdate::Set(c.as_ref()),
                 bundle: &b,
                 source: VersionSource::Import,
                 published_by: None,
@@ -71,6 +71,7 @@ async fn bootstrap_happens_exactly_once() {
             .unwrap()
             .is_none()
     );
+    assert!(store.has_organizations().await.unwrap());
     let admin = store.user_by_handle(org, "admin").await.unwrap();
     assert_eq!(admin.role, Role::Admin);
     assert!(!admin.disabled);
@@ -194,6 +195,9 @@ async fn publish_creates_revisions_and_skips_unchanged_content() {
     let latest = store.version(skill.id, RevisionSelector::Latest).await.unwrap();
     assert_eq!(latest.revision, 2);
     assert_eq!(latest.frontmatter.0["metadata"]["hermes"]["tags"][0], "test");
+    // The document's key order survives the database (jsonb would sort by key length).
+    let keys: Vec<&String> = latest.frontmatter.0.as_object().unwrap().keys().collect();
+    assert_eq!(keys, ["name", "description", "metadata"]);
     let first = store.version(skill.id, RevisionSelector::Exact(1)).await.unwrap();
     assert_eq!(first.revision, 1);
     assert_ne!(first.digest, latest.digest);
@@ -484,7 +488,7 @@ async fn batch_publish_is_one_transaction() {
     let bundles = [bundle("a", "x", &[]), bundle("b", "y", &[])];
     let version = |i: usize, published_by: Option<i64>| NewVersion {
         name: &names[i],
-        category: None,
+        category: CategoryUpdate::IfNew(None),
         bundle: &bundles[i],
         source: VersionSource::Import,
         published_by,
@@ -520,7 +524,7 @@ async fn executable_bit_changes_make_a_new_version() {
     );
     let publish = |b| NewVersion {
         name: &n,
-        category: None,
+        category: CategoryUpdate::IfNew(None),
         bundle: b,
         source: VersionSource::Import,
         published_by: None,
@@ -546,33 +550,28 @@ async fn executable_bit_changes_make_a_new_version() {
 }
 
 #[tokio::test]
-async fn no_category_keeps_the_stored_one() {
+async fn imports_never_rewrite_an_existing_category() {
     let (_db, store, org) = setup().await;
     publish(&store, org, "deploy", Some("devops"), "v1").await;
-    assert_eq!(
-        publish(&store, org, "deploy", None, "v1").await,
-        PublishOutcome::Unchanged {
-            revision: 1,
-            recategorized: false
-        }
-    );
-    publish(&store, org, "deploy", None, "v2").await;
-    assert_eq!(
-        store.skill(org, "deploy").await.unwrap().category.as_deref(),
-        Some("devops")
-    );
-}
-
-#[tokio::test]
-async fn other_client_connections_counts_foreign_sessions() {
-    use sqlx::Connection;
-    let (db, store, _) = setup().await;
-    // This process's own pools never count.
-    let own = db.store().await.unwrap();
-    own.ping().await.unwrap();
-    assert_eq!(store.other_client_connections().await.unwrap(), 0);
-    // A session of another program does.
-    let foreign = sqlx::PgConnection::connect(&db.url).await.unwrap();
-    assert_eq!(store.other_client_connections().await.unwrap(), 1);
-    foreign.close().await.unwrap();
+    let n = name("deploy");
+    let other = Category::parse("k8s").unwrap();
+    let actor = Actor::cli("test");
+    for (body, category) in [("v1", None), ("v2", None), ("v3", Some(&other))] {
+        let b = bundle("deploy", body, &[("references/notes.md", body)]);
+        let version = NewVersion {
+            name: &n,
+            category: CategoryUpdate::IfNew(category),
+            bundle: &b,
+            source: VersionSource::Import,
+            published_by: None,
+        };
+        store.publish_version(org, version, &actor).await.unwrap();
+        assert_eq!(
+            store.skill(org, "deploy").await.unwrap().category.as_deref(),
+            Some("devops")
+        );
+    }
+    // An explicit Set(None) clears it.
+    publish(&store, org, "deploy", None, "v4").await;
+    assert_eq!(store.skill(org, "deploy").await.unwrap().category, None);
 }

@@ -1,7 +1,7 @@
 //! Reading published skills: resolving `name@rev|latest`, single files and whole bundles.
 
 use bytes::Bytes;
-use cairn_skill::{RelPath, Sha256Hash};
+use cairn_skill::Sha256Hash;
 use cairn_store::blob::{BlobError, BlobStore};
 use cairn_store::{FileEntry, RevisionSelector, SkillSummary, Store, StoreError, VersionInfo};
 use futures::{StreamExt, TryStreamExt};
@@ -103,17 +103,16 @@ pub async fn bundle_archive(
     resolved: &ResolvedVersion,
 ) -> Result<Vec<u8>, CatalogError> {
     let files = store.version_files(resolved.version.id).await?;
-    let contents: Vec<(RelPath, Bytes, bool)> = futures::stream::iter(files)
+    let contents: Vec<(String, Bytes, bool)> = futures::stream::iter(files)
         .map(|f| async move {
             let bytes = read_blob(blobs, &f.sha256).await?;
-            let path = RelPath::parse(&f.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
-            Ok::<_, CatalogError>((path, bytes, f.executable))
+            Ok::<_, CatalogError>((f.path, bytes, f.executable))
         })
         .buffered(8)
         .try_collect()
         .await?;
     let entries = contents
         .iter()
-        .map(|(path, bytes, executable)| (path, bytes.as_ref(), *executable));
+        .map(|(path, bytes, executable)| (path.as_str(), bytes.as_ref(), *executable));
     cairn_skill::archive::pack_entries(entries, Vec::new()).map_err(|e| CatalogError::Corrupt(e.to_string()))
 }

@@ -139,53 +139,67 @@ pub async fn import_tree(
     let mut next = chunks.next().map(load);
     // Blobs of one chunk upload while the previous chunk commits; commits stay in order.
     let mut committing: Option<tokio::task::JoinHandle<CommittedChunk>> = None;
-    while let Some(pending) = next.take() {
-        next = chunks.next().map(load);
-        let loaded = pending.await.map_err(|e| root_error(std::io::Error::other(e)))?;
-
-        let mut candidates = Vec::new();
-        let mut paths = Vec::new();
-        for (dir, result) in loaded {
-            match result {
-                Err(reason) => report.skipped.push(SkippedSkill { path: dir, reason }),
-                Ok((candidate, warnings)) => {
-                    report.warnings.extend(warnings.into_iter().map(|reason| SkippedSkill {
-                        path: dir.clone(),
-                        reason,
-                    }));
-                    candidates.push(candidate);
-                    paths.push(dir);
+    let outcome: Result<(), ImportError> = async {
+        while let Some(pending) = next.take() {
+            next = chunks.next().map(load);
+            let loaded = pending.await.map_err(|e| root_error(std::io::Error::other(e)))?;
+            let mut candidates = Vec::new();
+            let mut paths = Vec::new();
+            for (dir, result) in loaded {
+                match result {
+                    Err(reason) => report.skipped.push(SkippedSkill { path: dir, reason }),
+                    Ok((candidate, warnings)) => {
+                        report.warnings.extend(warnings.into_iter().map(|reason| SkippedSkill {
+                            path: dir.clone(),
+                            reason,
+                        }));
+                        candidates.push(candidate);
+                        paths.push(dir);
+                    }
                 }
             }
+            if !candidates.is_empty() {
+                upload_missing_blobs(store, blobs, candidates.iter().map(|c| &c.bundle)).await?;
+            }
+            if let Some(previous) = committing.take() {
+                record(&mut report, join(previous).await?);
+            }
+            if !candidates.is_empty() {
+                let (store, actor) = (store.clone(), actor.clone());
+                committing = Some(tokio::spawn(async move {
+                    let outcomes = commit(&store, org_id, &candidates, VersionSource::Import, None, &actor).await?;
+                    Ok((candidates, paths, outcomes))
+                }));
+            }
         }
-        if !candidates.is_empty() {
-            upload_missing_blobs(store, blobs, candidates.iter().map(|c| &c.bundle)).await?;
-        }
-        if let Some(previous) = committing.take() {
-            record(
-                &mut report,
-                previous.await.map_err(|e| root_error(std::io::Error::other(e)))??,
-            );
-        }
-        if !candidates.is_empty() {
-            let (store, actor) = (store.clone(), actor.clone());
-            committing = Some(tokio::spawn(async move {
-                let outcomes = commit(&store, org_id, &candidates, VersionSource::Import, None, &actor).await?;
-                Ok((candidates, paths, outcomes))
-            }));
-        }
+        Ok(())
     }
-    if let Some(last) = committing.take() {
-        record(
-            &mut report,
-            last.await.map_err(|e| root_error(std::io::Error::other(e)))??,
-        );
+    .await;
+    // Whatever happened, the chunk in flight finishes and is reported before returning:
+    // nothing commits behind the caller's back.
+    let last = match committing.take() {
+        Some(last) => Some(join(last).await),
+        None => None,
+    };
+    outcome?;
+    if let Some(last) = last {
+        record(&mut report, last?);
     }
     Ok(report)
 }
 
 /// A committed chunk: its candidates, their folders and what publishing did.
 type CommittedChunk = Result<(Vec<Candidate>, Vec<PathBuf>, Vec<PublishOutcome>), PublishError>;
+
+/// Waits for a chunk's commit task.
+async fn join(
+    task: tokio::task::JoinHandle<CommittedChunk>,
+) -> Result<(Vec<Candidate>, Vec<PathBuf>, Vec<PublishOutcome>), ImportError> {
+    match task.await {
+        Ok(result) => Ok(result?),
+        Err(e) => Err(ImportError::Publish(PublishError::Interrupted(e.to_string()))),
+    }
+}
 
 /// Files a committed chunk's outcomes into the report.
 fn record(
@@ -207,16 +221,7 @@ fn record(
             } => {
                 report.updated.push(ImportedSkill { name, revision, path });
             }
-            PublishOutcome::Unchanged {
-                revision,
-                recategorized,
-            } => {
-                if recategorized && let Some(category) = &candidate.category {
-                    report.warnings.push(SkippedSkill {
-                        path: path.clone(),
-                        reason: format!("category changed to '{category}' (content unchanged)"),
-                    });
-                }
+            PublishOutcome::Unchanged { revision, .. } => {
                 report.unchanged.push(ImportedSkill { name, revision, path });
             }
         }

@@ -9,14 +9,14 @@ use std::collections::HashSet;
 use bytes::Bytes;
 use cairn_skill::{Bundle, Category, Sha256Hash, SkillName};
 use cairn_store::blob::{BlobError, BlobStore};
-use cairn_store::{Actor, NewVersion, PublishOutcome, Store, StoreError, VersionSource};
+use cairn_store::{Actor, CategoryUpdate, NewVersion, PublishOutcome, Store, StoreError, VersionSource};
 
 /// A validated bundle ready to become a version of `name`.
 #[derive(Debug)]
 pub struct Candidate {
     /// The skill's name.
     pub name: SkillName,
-    /// The skill's category.
+    /// The category for a new skill (an existing skill keeps its own).
     pub category: Option<Category>,
     /// The bundle.
     pub bundle: Bundle,
@@ -31,6 +31,9 @@ pub enum PublishError {
     /// The database transaction failed.
     #[error(transparent)]
     Store(#[from] StoreError),
+    /// The task committing a batch ended abnormally (panicked or was cancelled).
+    #[error("publishing was interrupted: {0}")]
+    Interrupted(String),
 }
 
 /// Publishes `candidates` (one transaction for all of them) and returns one outcome per
@@ -61,7 +64,7 @@ pub async fn commit(
         .iter()
         .map(|c| NewVersion {
             name: &c.name,
-            category: c.category.as_ref(),
+            category: CategoryUpdate::IfNew(c.category.as_ref()),
             bundle: &c.bundle,
             source,
             published_by,

@@ -23,7 +23,6 @@ use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
-use tower_http::timeout::TimeoutLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::AppState;
@@ -62,10 +61,7 @@ pub fn router(state: AppState) -> Router {
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
-        .layer(TimeoutLayer::with_status_code(
-            StatusCode::REQUEST_TIMEOUT,
-            REQUEST_TIMEOUT,
-        ))
+        .layer(middleware::from_fn(deadline))
         .layer(CompressionLayer::new().compress_when(
             // Bundles are already gzip; everything else (JSON, text, tar of text) shrinks.
             DefaultPredicate::new().and(NotForContentType::const_new("application/gzip")),
@@ -110,6 +106,23 @@ async fn authenticate(State(state): State<AppState>, mut request: Request, next:
             next.run(request).await
         }
         Err(e) => ApiError::from(e).into_response(),
+    }
+}
+
+/// Answers 503 `timeout` (in the API's JSON shape) when a handler takes longer than
+/// [`REQUEST_TIMEOUT`] to produce its response; streaming bodies may take longer.
+async fn deadline(request: Request, next: Next) -> Response {
+    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
+        Ok(response) => response,
+        Err(_) => ApiError::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "timeout",
+            format!(
+                "the registry did not finish this request within {}s: retry later",
+                REQUEST_TIMEOUT.as_secs()
+            ),
+        )
+        .into_response(),
     }
 }
 

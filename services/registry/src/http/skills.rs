@@ -197,7 +197,9 @@ pub async fn get_bundle(
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
     let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
-    let etag = format!("\"{}\"", resolved.version.digest);
+    // The digest covers paths and contents, not modes: the revision tells apart two
+    // versions that differ only in an executable bit.
+    let etag = format!("\"{}-r{}\"", resolved.version.digest, resolved.version.revision);
     let cache = cache_policy(selector);
     if if_none_match(&headers, &etag) {
         return Ok(not_modified(&etag, cache));
