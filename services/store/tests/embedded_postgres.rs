@@ -458,3 +458,34 @@ fn pg_ctl_binary() -> PathBuf {
         dirs.pop().expect("no pg_ctl under /usr/lib/postgresql")
     })
 }
+
+#[tokio::test]
+async fn the_last_claim_to_leave_is_told_so_and_blocks_newcomers_while_it_stops() {
+    use cairn_store::embedded::ClusterClaim;
+    let scratch = Scratch::new("claims");
+    let cluster = scratch.path("postgres");
+    let first = ClusterClaim::acquire(&cluster).await.unwrap();
+    let second = ClusterClaim::acquire(&cluster).await.unwrap();
+    assert!(
+        first.release().unwrap().is_none(),
+        "another process still holds a claim"
+    );
+    let last = second.release().unwrap().expect("the last one out is told so");
+    // While the last one stops the server, a newcomer waits for it.
+    let waiting = {
+        let cluster = cluster.clone();
+        tokio::spawn(async move { ClusterClaim::acquire(&cluster).await })
+    };
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert!(
+        !waiting.is_finished(),
+        "a newcomer must wait while the last claim is held"
+    );
+    drop(last);
+    let newcomer = tokio::time::timeout(Duration::from_secs(5), waiting)
+        .await
+        .unwrap()
+        .unwrap()
+        .unwrap();
+    assert!(newcomer.release().unwrap().is_some());
+}
