@@ -61,6 +61,17 @@ for i in 1 2 3; do
     curl -fs -H "$auth" -o /dev/null -w "delta since 0 (every skill, never cached) $i: %{time_total}s\n" "http://127.0.0.1:7979/v1/index?since=0"
 done
 
+# One change (a new skill), then the full index again: the cached index is patched with
+# the delta instead of being rebuilt.
+mkdir -p "$work/probe/bench-probe"
+printf -- '---\nname: bench-probe\ndescription: A skill added to measure the index after one change.\n---\nBody.\n' >"$work/probe/bench-probe/SKILL.md"
+"$bin" --data-dir "$work/data" import "$work/probe" >/dev/null
+sleep 1.2
+for i in 1 2 3; do
+    curl -fs -H "$auth" -o /dev/null -w "full index right after a change $i: %{time_total}s\n" http://127.0.0.1:7979/v1/index
+done
+etag=$(curl -fs -D - -o /dev/null -H "$auth" http://127.0.0.1:7979/v1/index | grep -i '^etag:' | cut -d' ' -f2 | tr -d '\r')
+
 echo "== wrk: 304 path (If-None-Match: $etag), 50 connections, 10 s"
 wrk -t2 -c50 -d10s -H "$auth" -H "If-None-Match: $etag" http://127.0.0.1:7979/v1/index | grep -E 'Requests/sec|Latency|Non-2xx|requests in'
 echo "== wrk: full index, 50 connections, 10 s"

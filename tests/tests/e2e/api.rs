@@ -7,6 +7,7 @@ use std::time::Duration;
 use cairn_e2e::app::TestApp;
 use cairn_e2e::corpus;
 use cairn_registry::auth::TokenKeys;
+use cairn_registry::http::wire::IndexBody;
 use cairn_skill::{Limits, Sha256Hash};
 use cairn_store::{Actor, Role};
 use reqwest::StatusCode;
@@ -186,6 +187,37 @@ async fn index_supports_etag_and_deltas_after_reimport() {
     let newest = delta["cursor"].as_i64().unwrap();
     let (_, empty) = json(app.get(&format!("/v1/index?since={newest}")).send().await.unwrap()).await;
     assert_eq!(empty["skills"], Value::Array(vec![]));
+
+    // The full index after the change (patched from the cached one) equals one built
+    // from scratch; so it does after a skill loses its last version (yanked).
+    let from_scratch = |snapshot| serde_json::to_value(IndexBody::from(snapshot)).unwrap();
+    let (_, patched) = json(app.get("/v1/index").send().await.unwrap()).await;
+    assert_eq!(patched, from_scratch(app.store.index(app.org_id, None).await.unwrap()));
+    assert_eq!(patched["skills"].as_array().unwrap().len(), count);
+    let gone = first.created[1].name.clone();
+    sqlx::query("UPDATE versions SET yanked = TRUE WHERE skill_id = (SELECT id FROM skills WHERE name = $1)")
+        .bind(&gone)
+        .execute(app.store.pool())
+        .await
+        .unwrap();
+    sqlx::query(
+        "INSERT INTO index_changes (org_id, skill_id, kind, revision) SELECT org_id, id, 'yanked', 1 FROM skills WHERE name = $1",
+    )
+    .bind(&gone)
+    .execute(app.store.pool())
+    .await
+    .unwrap();
+    tokio::time::sleep(cairn_registry::http::CURSOR_TTL + Duration::from_millis(100)).await;
+    let (_, patched) = json(app.get("/v1/index").send().await.unwrap()).await;
+    assert_eq!(patched, from_scratch(app.store.index(app.org_id, None).await.unwrap()));
+    assert_eq!(patched["skills"].as_array().unwrap().len(), count - 1);
+    assert!(
+        patched["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["name"] != gone.as_str())
+    );
 }
 
 #[tokio::test]

@@ -1,11 +1,12 @@
 //! `GET /v1/index`: the team index, full or as a delta, with `ETag`/`If-None-Match`.
 //!
 //! Clients poll this, so the unchanged case must be cheap: the organisation's newest
-//! cursor is cached for [`CURSOR_TTL`] (a change made through another process or replica
-//! shows within that time; changes made through this process show at once), and the
-//! serialized full index is kept per organisation until its cursor moves.
+//! cursor is cached for [`CURSOR_TTL`] (a change committed by any process or replica
+//! shows within that time). The full index is kept per organisation as one serialized
+//! entry per skill: when the cursor moves, only the skills changed since are read and
+//! re-serialized, and the body is reassembled from the entries.
 
-use std::collections::HashMap;
+use std::collections::{BTreeMap, HashMap};
 use std::sync::Mutex;
 use std::time::{Duration, Instant};
 
@@ -29,19 +30,23 @@ pub const CURSOR_TTL: Duration = Duration::from_secs(1);
 /// Caching policy of index responses: always revalidate, never share.
 const INDEX_CACHE_CONTROL: &str = "private, no-cache";
 
-/// Per-organisation index cursor and serialized full index.
+/// Per-organisation index cursor and full index.
 #[derive(Default)]
 pub struct IndexCache {
     cursors: Mutex<HashMap<i64, (i64, Instant)>>,
-    full: Mutex<HashMap<i64, (i64, Bytes)>>,
+    full: Mutex<HashMap<i64, FullIndex>>,
+}
+
+/// An organisation's full index as of `cursor`: each skill's serialized entry (by name,
+/// in byte order like the database's) and the assembled body.
+#[derive(Clone)]
+struct FullIndex {
+    cursor: i64,
+    entries: BTreeMap<String, Bytes>,
+    body: Bytes,
 }
 
 impl IndexCache {
-    /// Forgets the organisation's cached cursor (call after publishing in this process).
-    pub fn invalidate(&self, org_id: i64) {
-        self.cursors.lock().unwrap_or_else(|e| e.into_inner()).remove(&org_id);
-    }
-
     fn cursor(&self, org_id: i64) -> Option<i64> {
         let cursors = self.cursors.lock().unwrap_or_else(|e| e.into_inner());
         cursors
@@ -57,17 +62,67 @@ impl IndexCache {
             .insert(org_id, (cursor, Instant::now()));
     }
 
-    fn full_body(&self, org_id: i64, cursor: i64) -> Option<Bytes> {
-        let full = self.full.lock().unwrap_or_else(|e| e.into_inner());
-        full.get(&org_id).filter(|(c, _)| *c == cursor).map(|(_, b)| b.clone())
-    }
-
-    fn remember_full(&self, org_id: i64, cursor: i64, body: Bytes) {
+    fn full(&self, org_id: i64) -> Option<FullIndex> {
         self.full
             .lock()
             .unwrap_or_else(|e| e.into_inner())
-            .insert(org_id, (cursor, body));
+            .get(&org_id)
+            .cloned()
     }
+
+    fn remember_full(&self, org_id: i64, index: FullIndex) {
+        let mut full = self.full.lock().unwrap_or_else(|e| e.into_inner());
+        // Never replace a newer index with an older one built concurrently.
+        if full.get(&org_id).is_none_or(|current| current.cursor <= index.cursor) {
+            full.insert(org_id, index);
+        }
+    }
+}
+
+/// The full index as of at least `cursor`: from the cache, by patching the cached index
+/// with the changes since its cursor, or (first time) by reading everything.
+async fn full_index(state: &AppState, org_id: i64, cursor: i64) -> Result<FullIndex, ApiError> {
+    let cached = state.index_cache.full(org_id);
+    if let Some(index) = &cached
+        && index.cursor >= cursor
+    {
+        return Ok(index.clone());
+    }
+    let (mut entries, since) = match cached {
+        Some(index) => (index.entries, Some(index.cursor)),
+        None => (BTreeMap::new(), None),
+    };
+    let snapshot = state.store.index(org_id, since).await?;
+    for name in &snapshot.removed {
+        entries.remove(name);
+    }
+    let cursor = snapshot.cursor;
+    for entry in IndexBody::from(snapshot).skills {
+        let json = serde_json::to_vec(&entry).map_err(|e| ApiError::internal("serializing the index", &e))?;
+        entries.insert(entry.name, Bytes::from(json));
+    }
+    let index = FullIndex {
+        cursor,
+        body: assemble(cursor, &entries),
+        entries,
+    };
+    state.index_cache.remember_full(org_id, index.clone());
+    Ok(index)
+}
+
+/// `{"cursor":N,"skills":[entry,…]}` from serialized entries (the shape of [`IndexBody`]).
+fn assemble(cursor: i64, entries: &BTreeMap<String, Bytes>) -> Bytes {
+    let size: usize = entries.values().map(Bytes::len).sum::<usize>() + entries.len() + 64;
+    let mut body = Vec::with_capacity(size);
+    body.extend_from_slice(format!("{{\"cursor\":{cursor},\"skills\":[").as_bytes());
+    for (i, entry) in entries.values().enumerate() {
+        if i > 0 {
+            body.push(b',');
+        }
+        body.extend_from_slice(entry);
+    }
+    body.extend_from_slice(b"]}");
+    Bytes::from(body)
 }
 
 /// Query of `GET /v1/index`.
@@ -131,23 +186,18 @@ pub async fn get_index(
     if if_none_match(&headers, &tag) {
         return Ok(not_modified(&tag, INDEX_CACHE_CONTROL));
     }
-    if since.is_none()
-        && let Some(body) = state.index_cache.full_body(org_id, cursor)
-    {
-        return Ok(index_response(&tag, body));
+    if since.is_none() {
+        let index = full_index(&state, org_id, cursor).await?;
+        state.index_cache.remember_cursor(org_id, index.cursor);
+        return Ok(index_response(&etag(None, index.cursor), index.body));
     }
     let snapshot = state.store.index(org_id, since).await?;
     let cursor = snapshot.cursor;
     let removed = snapshot.removed.clone();
     let mut body = IndexBody::from(snapshot);
-    if since.is_some() {
-        body.removed = Some(removed);
-    }
+    body.removed = Some(removed);
     let bytes = Bytes::from(serde_json::to_vec(&body).map_err(|e| ApiError::internal("serializing the index", &e))?);
     state.index_cache.remember_cursor(org_id, cursor);
-    if since.is_none() {
-        state.index_cache.remember_full(org_id, cursor, bytes.clone());
-    }
     Ok(index_response(&etag(since, cursor), bytes))
 }
 
