@@ -7,7 +7,7 @@
 //! re-serialized, and the body is reassembled from the entries.
 
 use std::collections::{BTreeMap, HashMap};
-use std::sync::Mutex;
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use axum::Extension;
@@ -34,12 +34,11 @@ const INDEX_CACHE_CONTROL: &str = "private, no-cache";
 #[derive(Default)]
 pub struct IndexCache {
     cursors: Mutex<HashMap<i64, (i64, Instant)>>,
-    full: Mutex<HashMap<i64, FullIndex>>,
+    full: Mutex<HashMap<i64, Arc<FullIndex>>>,
 }
 
 /// An organisation's full index as of `cursor`: each skill's serialized entry (by name,
 /// in byte order like the database's) and the assembled body.
-#[derive(Clone)]
 struct FullIndex {
     cursor: i64,
     entries: BTreeMap<String, Bytes>,
@@ -62,7 +61,7 @@ impl IndexCache {
             .insert(org_id, (cursor, Instant::now()));
     }
 
-    fn full(&self, org_id: i64) -> Option<FullIndex> {
+    fn full(&self, org_id: i64) -> Option<Arc<FullIndex>> {
         self.full
             .lock()
             .unwrap_or_else(|e| e.into_inner())
@@ -70,7 +69,7 @@ impl IndexCache {
             .cloned()
     }
 
-    fn remember_full(&self, org_id: i64, index: FullIndex) {
+    fn remember_full(&self, org_id: i64, index: Arc<FullIndex>) {
         let mut full = self.full.lock().unwrap_or_else(|e| e.into_inner());
         // Never replace a newer index with an older one built concurrently.
         if full.get(&org_id).is_none_or(|current| current.cursor <= index.cursor) {
@@ -81,15 +80,15 @@ impl IndexCache {
 
 /// The full index as of at least `cursor`: from the cache, by patching the cached index
 /// with the changes since its cursor, or (first time) by reading everything.
-async fn full_index(state: &AppState, org_id: i64, cursor: i64) -> Result<FullIndex, ApiError> {
+async fn full_index(state: &AppState, org_id: i64, cursor: i64) -> Result<Arc<FullIndex>, ApiError> {
     let cached = state.index_cache.full(org_id);
     if let Some(index) = &cached
         && index.cursor >= cursor
     {
-        return Ok(index.clone());
+        return Ok(Arc::clone(index));
     }
     let (mut entries, since) = match cached {
-        Some(index) => (index.entries, Some(index.cursor)),
+        Some(index) => (index.entries.clone(), Some(index.cursor)),
         None => (BTreeMap::new(), None),
     };
     let snapshot = state.store.index(org_id, since).await?;
@@ -101,12 +100,12 @@ async fn full_index(state: &AppState, org_id: i64, cursor: i64) -> Result<FullIn
         let json = serde_json::to_vec(&entry).map_err(|e| ApiError::internal("serializing the index", &e))?;
         entries.insert(entry.name, Bytes::from(json));
     }
-    let index = FullIndex {
+    let index = Arc::new(FullIndex {
         cursor,
         body: assemble(cursor, &entries),
         entries,
-    };
-    state.index_cache.remember_full(org_id, index.clone());
+    });
+    state.index_cache.remember_full(org_id, Arc::clone(&index));
     Ok(index)
 }
 
@@ -189,7 +188,7 @@ pub async fn get_index(
     if since.is_none() {
         let index = full_index(&state, org_id, cursor).await?;
         state.index_cache.remember_cursor(org_id, index.cursor);
-        return Ok(index_response(&etag(None, index.cursor), index.body));
+        return Ok(index_response(&etag(None, index.cursor), index.body.clone()));
     }
     let snapshot = state.store.index(org_id, since).await?;
     let cursor = snapshot.cursor;
