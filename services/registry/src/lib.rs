@@ -36,7 +36,12 @@ pub struct AppState {
     /// Bounds how many bundle archives are built at once (each holds a whole bundle in
     /// memory, up to the 10 MiB limit).
     pub archive_permits: Arc<tokio::sync::Semaphore>,
+    /// The last readiness verdicts (database, blob store) and when they were taken.
+    pub readiness: Arc<std::sync::Mutex<Option<Readiness>>>,
 }
+
+/// When readiness was last checked, and the (database, blob store) verdicts.
+pub type Readiness = (std::time::Instant, (&'static str, &'static str));
 
 /// Bundle archives built concurrently at most, per process.
 pub const MAX_CONCURRENT_ARCHIVES: usize = 8;
@@ -51,6 +56,7 @@ impl AppState {
             index_cache: Arc::new(http::IndexCache::default()),
             limits,
             archive_permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_ARCHIVES)),
+            readiness: Arc::default(),
         }
     }
 }

@@ -670,6 +670,8 @@ async fn health_and_readiness() {
     let blobs = app.data_dir.path().join("blobs");
     std::fs::remove_dir_all(&blobs).unwrap();
     std::fs::write(&blobs, b"not a directory").unwrap();
+    // Verdicts are reused for a second.
+    tokio::time::sleep(Duration::from_millis(1100)).await;
     let (status, body) = json(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(body["checks"]["blobs"], "failing");

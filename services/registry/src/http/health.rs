@@ -15,14 +15,7 @@ pub async fn healthz() -> Response {
 
 /// `GET /readyz`: PostgreSQL and the blob store answer; 503 names what does not.
 pub async fn readyz(State(state): State<AppState>) -> Response {
-    let database = verdict(
-        "database",
-        tokio::time::timeout(READY_TIMEOUT, state.store.ping()).await,
-    );
-    let blobs = verdict(
-        "blob store",
-        tokio::time::timeout(READY_TIMEOUT, state.blobs.check()).await,
-    );
+    let (database, blobs) = checks(&state).await;
     let ready = database == "ok" && blobs == "ok";
     let status = if ready {
         StatusCode::OK
@@ -37,6 +30,29 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
         })),
     )
         .into_response()
+}
+
+/// How long a readiness verdict is reused: probes and load balancers poll often, and an
+/// unauthenticated endpoint must not turn each request into database and S3 calls.
+const READY_CACHE: std::time::Duration = std::time::Duration::from_secs(1);
+
+/// The (database, blob store) verdicts, from the last second's check or a fresh one.
+async fn checks(state: &AppState) -> (&'static str, &'static str) {
+    if let Some((at, verdicts)) = *state.readiness.lock().unwrap_or_else(|e| e.into_inner())
+        && at.elapsed() < READY_CACHE
+    {
+        return verdicts;
+    }
+    let database = verdict(
+        "database",
+        tokio::time::timeout(READY_TIMEOUT, state.store.ping()).await,
+    );
+    let blobs = verdict(
+        "blob store",
+        tokio::time::timeout(READY_TIMEOUT, state.blobs.check()).await,
+    );
+    *state.readiness.lock().unwrap_or_else(|e| e.into_inner()) = Some((std::time::Instant::now(), (database, blobs)));
+    (database, blobs)
 }
 
 /// "ok" or "failing"; the reason is logged, not shown (the probe is unauthenticated).
