@@ -59,7 +59,7 @@ impl TestApp {
             .await?
             .ok_or_else(|| anyhow::anyhow!("a fresh database must bootstrap"))?;
         let org_id = store.org_by_slug(bootstrap::DEFAULT_ORG).await?.id;
-        let state = AppState::new(store.clone(), blobs.clone(), keys.clone(), Limits::default());
+        let state = AppState::new(store.clone(), blobs.clone(), keys.clone());
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let base_url = format!("http://{}", listener.local_addr()?);
         let (tx, rx) = oneshot::channel::<()>();

@@ -14,7 +14,6 @@ pub mod telemetry;
 
 use std::sync::Arc;
 
-use cairn_skill::Limits;
 use cairn_store::Store;
 use cairn_store::blob::BlobStore;
 
@@ -31,8 +30,6 @@ pub struct AppState {
     pub auth: Arc<auth::Authenticator>,
     /// Index response cache.
     pub index_cache: Arc<http::IndexCache>,
-    /// Bundle limits.
-    pub limits: Limits,
     /// Bounds how many bundle archives are built at once (each holds a whole bundle in
     /// memory, up to the 10 MiB limit).
     pub archive_permits: Arc<tokio::sync::Semaphore>,
@@ -48,13 +45,12 @@ pub const MAX_CONCURRENT_ARCHIVES: usize = 8;
 
 impl AppState {
     /// Assembles the state from opened resources.
-    pub fn new(store: Store, blobs: Arc<dyn BlobStore>, keys: auth::TokenKeys, limits: Limits) -> Self {
+    pub fn new(store: Store, blobs: Arc<dyn BlobStore>, keys: auth::TokenKeys) -> Self {
         AppState {
             store,
             blobs,
             auth: Arc::new(auth::Authenticator::new(keys)),
             index_cache: Arc::new(http::IndexCache::default()),
-            limits,
             archive_permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_ARCHIVES)),
             readiness: Arc::default(),
         }

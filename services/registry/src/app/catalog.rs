@@ -44,6 +44,16 @@ pub struct ResolvedVersion {
     pub version: VersionInfo,
 }
 
+/// Finds a skill by name in an organisation; the message says where to look instead.
+pub async fn find_skill(store: &Store, org_id: i64, name: &str) -> Result<SkillSummary, CatalogError> {
+    store.skill(org_id, name).await.map_err(|e| match e {
+        StoreError::NotFound(_) => CatalogError::NotFound(format!(
+            "skill '{name}' does not exist: list skills with GET /v1/skills"
+        )),
+        other => other.into(),
+    })
+}
+
 /// Finds a skill's version; the messages name what was asked for.
 pub async fn resolve(
     store: &Store,
@@ -51,12 +61,7 @@ pub async fn resolve(
     name: &str,
     selector: RevisionSelector,
 ) -> Result<ResolvedVersion, CatalogError> {
-    let skill = store.skill(org_id, name).await.map_err(|e| match e {
-        StoreError::NotFound(_) => CatalogError::NotFound(format!(
-            "skill '{name}' does not exist: list skills with GET /v1/skills"
-        )),
-        other => other.into(),
-    })?;
+    let skill = find_skill(store, org_id, name).await?;
     let version = store
         .version(skill.id, selector)
         .await

@@ -76,7 +76,7 @@ pub async fn get_skill(
     ApiPath(name): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
-    let skill = find_skill(&state, &principal, &name).await?;
+    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str()).await?;
     Ok(json_ok(SkillItem::from(skill)))
 }
 
@@ -104,7 +104,7 @@ pub async fn list_versions(
             ))
         })?),
     };
-    let skill = find_skill(&state, &principal, &name).await?;
+    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str()).await?;
     let mut rows = state.store.list_versions(skill.id, before, limit + 1).await?;
     let next_cursor = extract::cut_page(&mut rows, limit, |v| v.revision.to_string());
     let items = rows
@@ -225,23 +225,6 @@ pub async fn get_bundle(
         archive,
     )
         .into_response())
-}
-
-async fn find_skill(
-    state: &AppState,
-    principal: &Principal,
-    name: &cairn_skill::SkillName,
-) -> Result<cairn_store::SkillSummary, ApiError> {
-    state
-        .store
-        .skill(principal.org_id, name.as_str())
-        .await
-        .map_err(|e| match e {
-            cairn_store::StoreError::NotFound(_) => ApiError::not_found(format!(
-                "skill '{name}' does not exist: list skills with GET /v1/skills"
-            )),
-            other => other.into(),
-        })
 }
 
 /// Whether the request's `If-None-Match` lists `etag` (or `*`).
