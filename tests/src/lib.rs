@@ -13,5 +13,12 @@ use std::path::PathBuf;
 
 /// The shared test corpus (`../shared/corpus` beside the repository).
 pub fn corpus() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../shared/corpus")
+    manifest_dir().join("../../shared/corpus")
+}
+
+/// The package directory, read when the test runs: cargo and nextest set it for test
+/// processes, and a binary reused from a shared target directory may have been compiled
+/// in another checkout (the compile-time value would point there).
+fn manifest_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
 }

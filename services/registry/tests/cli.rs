@@ -13,7 +13,7 @@ use tokio::process::{Child, Command};
 const BIN: &str = env!("CARGO_BIN_EXE_cairn-registry");
 
 fn corpus_skill() -> PathBuf {
-    PathBuf::from(env!("CARGO_MANIFEST_DIR")).join("../../../shared/corpus/skills/anthropic/skills/mcp-builder")
+    manifest_dir().join("../../../shared/corpus/skills/anthropic/skills/mcp-builder")
 }
 
 /// The registry without any database or blob configuration from the environment.
@@ -245,4 +245,11 @@ async fn bad_configuration_and_arguments_fail_clearly() {
         !data_dir.join("postgres/postmaster.pid").exists(),
         "failed commands leave no server running"
     );
+}
+
+/// The package directory, read when the test runs: cargo and nextest set it for test
+/// processes, and a binary reused from a shared target directory may have been compiled
+/// in another checkout (the compile-time value would point there).
+fn manifest_dir() -> PathBuf {
+    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
 }
