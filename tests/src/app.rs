@@ -6,8 +6,11 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
+use cairn_registry::access::ScopeSet;
 use cairn_registry::app::import::{ImportReport, import_tree};
 use cairn_registry::auth::{TokenKeys, TokenRequest, issue_token};
+use cairn_registry::config::AccessSettings;
+use cairn_registry::ratelimit::RateLimits;
 use cairn_registry::{AppState, bootstrap};
 use cairn_skill::Limits;
 use cairn_store::blob::{BlobStore, FsBlobStore};
@@ -34,6 +37,8 @@ pub struct TestApp {
     pub client: reqwest::Client,
     /// The data directory (blobs live under `blobs/` when the fs backend is used).
     pub data_dir: tempfile::TempDir,
+    /// The server's authenticator (to wait until it follows access changes).
+    pub auth: Arc<cairn_registry::auth::Authenticator>,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
     /// Declared last: dropped after the server stopped.
@@ -48,8 +53,25 @@ impl TestApp {
         Self::spawn_with(data_dir, blobs).await
     }
 
-    /// Starts a registry on the given blob store.
+    /// Starts a registry on the given blob store, without rate limits (tests that are
+    /// about rate limits use [`TestApp::spawn_with_settings`]).
     pub async fn spawn_with(data_dir: tempfile::TempDir, blobs: Arc<dyn BlobStore>) -> Result<Self> {
+        let settings = AccessSettings {
+            rate_limits: RateLimits {
+                per_token: None,
+                per_address: None,
+            },
+            ..AccessSettings::default()
+        };
+        Self::spawn_with_settings(data_dir, blobs, settings).await
+    }
+
+    /// Starts a registry with explicit access settings (rate limits, token lifetimes).
+    pub async fn spawn_with_settings(
+        data_dir: tempfile::TempDir,
+        blobs: Arc<dyn BlobStore>,
+        settings: AccessSettings,
+    ) -> Result<Self> {
         let db = TestDb::new().await?;
         let store = db.store().await?;
         let mut secret = [0u8; 32];
@@ -59,7 +81,8 @@ impl TestApp {
             .await?
             .ok_or_else(|| anyhow::anyhow!("a fresh database must bootstrap"))?;
         let org_id = store.org_by_slug(bootstrap::DEFAULT_ORG).await?.id;
-        let state = AppState::new(store.clone(), blobs.clone(), keys.clone());
+        let state = AppState::new(store.clone(), blobs.clone(), keys.clone(), settings);
+        let auth = state.auth.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let base_url = format!("http://{}", listener.local_addr()?);
         let (tx, rx) = oneshot::channel::<()>();
@@ -77,6 +100,7 @@ impl TestApp {
             data_dir,
             shutdown: Some(tx),
             server: Some(server),
+            auth,
             db,
         })
     }
@@ -129,9 +153,11 @@ impl TestApp {
             org_slug,
             name: "test",
             ttl,
-            scopes: &[],
+            scopes: ScopeSet::of_role(user.role),
         };
-        issue_token(&self.store, keys, request, &Actor::cli("test")).await
+        Ok(issue_token(&self.store, keys, request, &Actor::cli("test"))
+            .await?
+            .token)
     }
 
     /// Every table's row count plus the blob files on disk: equal before and after a

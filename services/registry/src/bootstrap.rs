@@ -8,7 +8,9 @@ use cairn_store::{AdminToken, Role, Store};
 use chrono::Utc;
 use uuid::Uuid;
 
-use crate::auth::{Claims, TokenKeys, sign, write_private_file};
+use crate::access::ScopeSet;
+use crate::auth::{Claims, TokenKeys, sign};
+use crate::private_file::write_private_file;
 
 /// Slug of the organisation created on first start.
 pub const DEFAULT_ORG: &str = "default";
@@ -39,12 +41,14 @@ pub async fn bootstrap(store: &Store, keys: &TokenKeys, data_dir: &Path) -> Resu
     let id = Uuid::new_v4();
     let now = Utc::now();
     let expires_at = now + chrono::Duration::from_std(ADMIN_TOKEN_TTL)?;
-    let claims = Claims::new(DEFAULT_ADMIN, DEFAULT_ORG, Role::Admin, id, &[], now, expires_at);
+    let scopes = ScopeSet::of_role(Role::Admin);
+    let claims = Claims::new(DEFAULT_ADMIN, DEFAULT_ORG, Role::Admin, id, scopes, now, expires_at);
     let token = sign(keys, &claims)?;
     write_private_file(&pending, format!("{token}\n").as_bytes())?;
     let admin_token = AdminToken {
         id,
         name: "bootstrap admin token",
+        scopes: &scopes.names(),
         expires_at,
     };
     match store.bootstrap(DEFAULT_ORG, DEFAULT_ADMIN, admin_token).await {

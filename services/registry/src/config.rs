@@ -6,8 +6,12 @@
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
+use std::time::Duration;
+
 use cairn_skill::Limits;
 use cairn_store::blob::S3Settings;
+
+use crate::ratelimit::{Limit, RateLimits};
 
 /// A value that must never be printed (database URLs with passwords, signing keys).
 #[derive(Clone)]
@@ -53,8 +57,43 @@ pub struct Config {
     pub jwt_secret: Option<Secret<String>>,
     /// Bundle limits applied to everything written.
     pub limits: Limits,
+    /// Retired signing secrets that still verify (`CAIRN_JWT_PREVIOUS_SECRETS`).
+    pub jwt_previous_secrets: Vec<Secret<String>>,
     /// Database pool size.
     pub max_connections: u32,
+    /// Token lifetimes, rate limits and client addresses.
+    pub access: AccessSettings,
+}
+
+/// Settings of the access layer (issue 3): token lifetimes, rate limits, proxies.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct AccessSettings {
+    /// Lifetime of a token issued without an explicit one (`CAIRN_TOKEN_DEFAULT_TTL`).
+    pub default_token_ttl: Duration,
+    /// Longest lifetime a token may be issued with (`CAIRN_TOKEN_MAX_TTL`).
+    pub max_token_ttl: Duration,
+    /// Request rate limits (`CAIRN_RATE_LIMIT_TOKEN`, `CAIRN_RATE_LIMIT_ADDRESS`).
+    pub rate_limits: RateLimits,
+    /// How many reverse proxies in front of the registry append to `X-Forwarded-For`
+    /// (`CAIRN_TRUSTED_PROXY_HOPS`); 0 uses the connection's address.
+    pub trusted_proxy_hops: usize,
+}
+
+impl Default for AccessSettings {
+    fn default() -> Self {
+        AccessSettings {
+            default_token_ttl: Duration::from_secs(30 * 24 * 3600),
+            max_token_ttl: Duration::from_secs(366 * 24 * 3600),
+            rate_limits: RateLimits::default(),
+            trusted_proxy_hops: 0,
+        }
+    }
+}
+
+/// Parses a duration such as `30d`, `12h` or `90min`.
+pub fn parse_ttl(text: &str) -> Result<Duration, String> {
+    humantime::parse_duration(text.trim())
+        .map_err(|_| format!("'{text}' is not a duration: write it like 30d, 12h or 90min"))
 }
 
 /// Settings that only `serve` needs.
@@ -76,6 +115,16 @@ pub enum ConfigError {
         value: String,
         /// What would be valid.
         hint: &'static str,
+    },
+    /// An environment variable has a value that cannot be used (with a computed hint).
+    #[error("{variable}={value:?} is not valid: {hint}")]
+    Unusable {
+        /// The variable.
+        variable: &'static str,
+        /// Its value.
+        value: String,
+        /// What is wrong and what would be valid.
+        hint: String,
     },
     /// The S3 settings are incomplete.
     #[error("{0}")]
@@ -117,15 +166,65 @@ impl Config {
                 hint: "use a positive whole number",
             })?,
         };
+        let access = access_settings(&non_empty)?;
+        let jwt_previous_secrets = non_empty("CAIRN_JWT_PREVIOUS_SECRETS")
+            .map(|v| {
+                v.split(',')
+                    .map(str::trim)
+                    .filter(|s| !s.is_empty())
+                    .map(|s| Secret::new(s.to_owned()))
+                    .collect()
+            })
+            .unwrap_or_default();
         Ok(Config {
             data_dir,
             database_url,
             blobs,
             jwt_secret: non_empty("CAIRN_JWT_SECRET").map(Secret::new),
+            jwt_previous_secrets,
             limits: Limits::default(),
             max_connections,
+            access,
         })
     }
+}
+
+/// Reads the access settings; each bad value is reported with its variable.
+fn access_settings(env: &impl Fn(&str) -> Option<String>) -> Result<AccessSettings, ConfigError> {
+    let mut settings = AccessSettings::default();
+    let unusable =
+        |variable: &'static str, value: String, hint: String| ConfigError::Unusable { variable, value, hint };
+    for (variable, slot) in [
+        ("CAIRN_TOKEN_DEFAULT_TTL", &mut settings.default_token_ttl),
+        ("CAIRN_TOKEN_MAX_TTL", &mut settings.max_token_ttl),
+    ] {
+        if let Some(value) = env(variable) {
+            *slot = parse_ttl(&value).map_err(|hint| unusable(variable, value, hint))?;
+        }
+    }
+    if settings.default_token_ttl > settings.max_token_ttl {
+        return Err(unusable(
+            "CAIRN_TOKEN_DEFAULT_TTL",
+            humantime::format_duration(settings.default_token_ttl).to_string(),
+            "it is longer than CAIRN_TOKEN_MAX_TTL: shorten it or raise the maximum".to_owned(),
+        ));
+    }
+    for (variable, slot) in [
+        ("CAIRN_RATE_LIMIT_TOKEN", &mut settings.rate_limits.per_token),
+        ("CAIRN_RATE_LIMIT_ADDRESS", &mut settings.rate_limits.per_address),
+    ] {
+        if let Some(value) = env(variable) {
+            *slot = Limit::parse(&value).map_err(|hint| unusable(variable, value, hint))?;
+        }
+    }
+    if let Some(value) = env("CAIRN_TRUSTED_PROXY_HOPS") {
+        settings.trusted_proxy_hops = value.trim().parse().map_err(|_| ConfigError::Invalid {
+            variable: "CAIRN_TRUSTED_PROXY_HOPS",
+            value,
+            hint: "use the number of reverse proxies in front of the registry (0 when clients connect directly)",
+        })?;
+    }
+    Ok(settings)
 }
 
 #[cfg(test)]
@@ -173,13 +272,40 @@ mod tests {
     }
 
     #[test]
+    fn access_settings_parse_and_bad_values_name_their_variable() {
+        let c = config(&[
+            ("CAIRN_TOKEN_DEFAULT_TTL", "12h"),
+            ("CAIRN_RATE_LIMIT_TOKEN", "off"),
+            ("CAIRN_RATE_LIMIT_ADDRESS", "50/s"),
+            ("CAIRN_TRUSTED_PROXY_HOPS", "1"),
+        ])
+        .unwrap();
+        assert_eq!(c.access.default_token_ttl, Duration::from_secs(12 * 3600));
+        assert_eq!(c.access.rate_limits.per_token, None);
+        assert_eq!(c.access.rate_limits.per_address.unwrap().to_string(), "50/s");
+        assert_eq!(c.access.trusted_proxy_hops, 1);
+        for (variable, value) in [
+            ("CAIRN_TOKEN_MAX_TTL", "forever"),
+            ("CAIRN_RATE_LIMIT_TOKEN", "lots"),
+            ("CAIRN_TRUSTED_PROXY_HOPS", "-1"),
+        ] {
+            let e = config(&[(variable, value)]).unwrap_err().to_string();
+            assert!(e.contains(variable), "{e}");
+        }
+        let e = config(&[("CAIRN_TOKEN_DEFAULT_TTL", "400d")]).unwrap_err().to_string();
+        assert!(e.contains("CAIRN_TOKEN_MAX_TTL"), "{e}");
+    }
+
+    #[test]
     fn secrets_are_redacted_in_debug_output() {
         let c = config(&[
             ("CAIRN_DATABASE_URL", "postgres://u:hunter2@h/db"),
             ("CAIRN_JWT_SECRET", "s3cr3t-s3cr3t"),
+            ("CAIRN_JWT_PREVIOUS_SECRETS", "0ld-s3cr3t,older"),
         ])
         .unwrap();
         let shown = format!("{c:?}");
         assert!(!shown.contains("hunter2") && !shown.contains("s3cr3t"), "{shown}");
+        assert_eq!(c.jwt_previous_secrets.len(), 2);
     }
 }

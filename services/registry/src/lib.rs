@@ -4,11 +4,14 @@
 //! `main` and the end-to-end tests share [`serve`]: the tests bind `127.0.0.1:0`, build an
 //! [`AppState`] and run the real server in-process.
 
+pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bootstrap;
 pub mod config;
 pub mod http;
+pub mod private_file;
+pub mod ratelimit;
 pub mod runtime;
 pub mod telemetry;
 
@@ -28,6 +31,10 @@ pub struct AppState {
     pub blobs: Arc<dyn BlobStore>,
     /// Token verification.
     pub auth: Arc<auth::Authenticator>,
+    /// Token lifetimes, rate limits, proxies.
+    pub access: config::AccessSettings,
+    /// Request rate limiters.
+    pub limiters: Arc<ratelimit::RateLimiters>,
     /// Index response cache.
     pub index_cache: Arc<http::IndexCache>,
     /// Bounds how many bundle archives are built at once (each holds a whole bundle in
@@ -45,14 +52,39 @@ pub const MAX_CONCURRENT_ARCHIVES: usize = 8;
 
 impl AppState {
     /// Assembles the state from opened resources.
-    pub fn new(store: Store, blobs: Arc<dyn BlobStore>, keys: auth::TokenKeys) -> Self {
+    pub fn new(store: Store, blobs: Arc<dyn BlobStore>, keys: auth::TokenKeys, access: config::AccessSettings) -> Self {
         AppState {
             store,
             blobs,
             auth: Arc::new(auth::Authenticator::new(keys)),
+            access,
+            limiters: Arc::new(ratelimit::RateLimiters::new(access.rate_limits)),
             index_cache: Arc::new(http::IndexCache::default()),
             archive_permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_ARCHIVES)),
             readiness: Arc::default(),
         }
+    }
+}
+
+/// How often idle rate-limit entries are dropped.
+const LIMITER_SWEEP: std::time::Duration = std::time::Duration::from_secs(60);
+
+impl AppState {
+    /// The work a serving process does besides answering requests, for as long as the
+    /// returned future runs: following access changes (so cached token checks stay
+    /// exact) and dropping idle rate-limit entries.
+    pub async fn background(self) {
+        let sweep = {
+            let limiters = self.limiters.clone();
+            async move {
+                let mut tick = tokio::time::interval(LIMITER_SWEEP);
+                loop {
+                    tick.tick().await;
+                    limiters.forget_idle();
+                }
+            }
+        };
+        let auth = self.auth.clone();
+        tokio::join!(auth.follow_changes(self.store.clone()), sweep);
     }
 }

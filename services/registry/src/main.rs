@@ -1,5 +1,7 @@
 //! `cairn-registry`: the registry server and its admin commands.
 
+mod admin;
+
 use std::net::SocketAddr;
 use std::path::PathBuf;
 
@@ -44,6 +46,18 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Manage organisations.
+    #[command(subcommand)]
+    Org(admin::OrgCommand),
+    /// Manage users and roles.
+    #[command(subcommand)]
+    User(admin::UserCommand),
+    /// Issue, list and revoke API tokens.
+    #[command(subcommand)]
+    Token(admin::TokenCommand),
+    /// Manage the token signing key.
+    #[command(subcommand)]
+    Key(admin::KeyCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -76,6 +90,10 @@ async fn run(cli: Cli) -> Result<()> {
             Ok(())
         }
         Command::Import { dir, org, json } => run_import(&config, &dir, &org, json).await,
+        Command::Org(command) => admin::run_org(&config, command).await,
+        Command::User(command) => admin::run_user(&config, command).await,
+        Command::Token(command) => admin::run_token(&config, command).await,
+        Command::Key(command) => admin::run_key(&config, command),
     }
 }
 
@@ -109,7 +127,7 @@ async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
     let address = listener.local_addr()?;
     tracing::info!(%address, blobs = %rt.blobs.describe(), "cairn-registry serving");
     println!("Cairn registry listening on http://{address}");
-    let state = AppState::new(rt.store.clone(), rt.blobs.clone(), rt.keys.clone());
+    let state = AppState::new(rt.store.clone(), rt.blobs.clone(), rt.keys.clone(), config.access);
     let result = serve(listener, state, shutdown_signal()).await;
     tracing::info!("shutting down");
     rt.close().await;

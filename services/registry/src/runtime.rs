@@ -44,8 +44,10 @@ impl Runtime {
                 Arc::new(S3BlobStore::new(settings.clone()).context("configuring the S3 blob store")?)
             }
         };
+        let previous: Vec<String> = config.jwt_previous_secrets.iter().map(|s| s.expose().clone()).collect();
         let keys = TokenKeys::load(
             config.jwt_secret.as_ref().map(|s| s.expose().as_str()),
+            &previous,
             &config.data_dir,
         )?;
         let embedded = match &config.database_url {

@@ -5,6 +5,7 @@
 //! [`StoreError::NotFound`], unique violations [`StoreError::Conflict`], the rest
 //! [`StoreError::Database`].
 
+mod audit;
 pub mod blob;
 pub mod embedded;
 mod error;
@@ -13,15 +14,18 @@ pub mod models;
 mod orgs;
 mod skills;
 mod tokens;
+mod users;
 
 use sqlx::PgPool;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
+pub use audit::AuditQuery;
 pub use error::StoreError;
 pub use models::*;
 pub use orgs::AdminToken;
-pub use skills::{CategoryUpdate, NewVersion, RevisionSelector, SkillQuery};
-pub use tokens::NewToken;
+pub use skills::{CategoryUpdate, NewVersion, RevisionSelector, SkillQuery, YankOutcome};
+pub use tokens::{NewToken, TokenQuery};
+pub use users::{AUTH_CHANNEL, AuthChange, AuthChanges, UserUpdate};
 
 /// The forward-only schema migrations in `migrations/`, embedded at build time.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations");

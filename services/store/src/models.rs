@@ -126,6 +126,49 @@ pub struct ApiToken {
     pub revoked_at: Option<DateTime<Utc>>,
 }
 
+/// A token as its owner and admins see it: the row plus the owner's handle (never the
+/// token itself, which is shown once at issue time and not stored).
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct TokenInfo {
+    /// The token's `jti`.
+    pub id: Uuid,
+    /// The owner's handle.
+    pub owner: String,
+    /// The label chosen at issue time.
+    pub name: String,
+    /// What the token may do (further limited by the owner's current role).
+    pub scopes: Vec<String>,
+    /// When it was issued.
+    pub created_at: DateTime<Utc>,
+    /// When it stops working.
+    pub expires_at: DateTime<Utc>,
+    /// When it was last presented (updated at most about once a minute).
+    pub last_used_at: Option<DateTime<Utc>>,
+    /// When it was revoked, if it was.
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+/// One row of the audit log.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct AuditEntry {
+    /// Increasing id (the paging cursor).
+    pub id: i64,
+    /// When it happened.
+    pub created_at: DateTime<Utc>,
+    /// Who did it: a handle, or `cli:<command>` for operator commands.
+    pub actor: String,
+    /// What was done, e.g. `token.revoke`.
+    pub action: String,
+    /// What it was done to, e.g. `token:<id>` or `skill:name@3`.
+    pub target: String,
+    /// The HTTP request id, when over HTTP.
+    pub request_id: Option<String>,
+    /// The client address, when over HTTP.
+    pub client_addr: Option<String>,
+    /// Action-specific details.
+    pub details: sqlx::types::Json<serde_json::Value>,
+}
+
 /// Everything authentication needs to know about a presented token, in one query.
 #[derive(Clone, Debug, sqlx::FromRow)]
 pub struct TokenPrincipal {

@@ -13,6 +13,8 @@ pub struct AdminToken<'a> {
     pub id: uuid::Uuid,
     /// Its label.
     pub name: &'a str,
+    /// Its scopes (everything an admin may do).
+    pub scopes: &'a [String],
     /// Its expiry.
     pub expires_at: chrono::DateTime<chrono::Utc>,
 }
@@ -37,6 +39,16 @@ impl Store {
         .await?;
         tx.commit().await?;
         Ok(org)
+    }
+
+    /// Every organisation, by slug (operators' `org list`).
+    #[instrument(skip_all)]
+    pub async fn list_orgs(&self) -> Result<Vec<Organization>, StoreError> {
+        Ok(
+            sqlx::query_as::<_, Organization>("SELECT id, slug, name, created_at FROM organizations ORDER BY slug")
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 
     /// Looks an organisation up by slug.
@@ -109,7 +121,7 @@ impl Store {
             user_id: user.id,
             org_id: org.id,
             name: admin_token.name,
-            scopes: &[],
+            scopes: admin_token.scopes,
             expires_at: admin_token.expires_at,
         };
         insert_token(&mut tx, token).await?;

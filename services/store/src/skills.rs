@@ -410,7 +410,7 @@ async fn same_modes(tx: &mut Transaction<'_, Postgres>, version_id: i64, bundle:
 }
 
 /// Escapes `%`, `_` and `\` so user text is matched literally by LIKE.
-fn escape_like(text: &str) -> String {
+pub(crate) fn escape_like(text: &str) -> String {
     let mut out = String::with_capacity(text.len());
     for c in text.chars() {
         if matches!(c, '%' | '_' | '\\') {
@@ -419,4 +419,91 @@ fn escape_like(text: &str) -> String {
         out.push(c);
     }
     out
+}
+
+/// What [`Store::set_yanked`] did.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct YankOutcome {
+    /// Whether the flag changed (yanking a yanked version changes nothing).
+    pub changed: bool,
+    /// The skill's latest non-yanked revision afterwards.
+    pub latest_revision: Option<i32>,
+}
+
+impl Store {
+    /// Yanks (or unyanks) one version: it stays readable by exact revision, but `latest`
+    /// and the index skip it. The index change, the skill's `updated_at` and the audit row
+    /// commit together; a version already in the requested state changes nothing.
+    #[instrument(skip_all)]
+    pub async fn set_yanked(
+        &self,
+        org_id: i64,
+        skill: &SkillName,
+        revision: i32,
+        yanked: bool,
+        actor: &Actor,
+    ) -> Result<YankOutcome, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        lock_org_index(&mut tx, org_id).await?;
+        let name = skill.as_str();
+        let row: Option<(i64, Option<String>, bool)> = sqlx::query_as(
+            "SELECT s.id, s.category, v.yanked FROM skills s JOIN versions v ON v.skill_id = s.id \
+             WHERE s.org_id = $1 AND s.name = $2 AND v.revision = $3 FOR UPDATE OF v",
+        )
+        .bind(org_id)
+        .bind(name)
+        .bind(revision)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((skill_id, category, was_yanked)) = row else {
+            return Err(StoreError::NotFound(format!("version {revision} of skill '{name}'")));
+        };
+        if was_yanked == yanked {
+            let latest_revision = latest_unyanked(&mut tx, skill_id).await?;
+            return Ok(YankOutcome {
+                changed: false,
+                latest_revision,
+            });
+        }
+        sqlx::query("UPDATE versions SET yanked = $3 WHERE skill_id = $1 AND revision = $2")
+            .bind(skill_id)
+            .bind(revision)
+            .bind(yanked)
+            .execute(&mut *tx)
+            .await?;
+        let (kind, action) = if yanked {
+            ("yanked", "version.yank")
+        } else {
+            ("unyanked", "version.unyank")
+        };
+        record_skill_change(
+            &mut tx,
+            org_id,
+            skill_id,
+            category.as_deref(),
+            kind,
+            revision,
+            actor,
+            action,
+            &format!("skill:{name}@{revision}"),
+            serde_json::json!({}),
+        )
+        .await?;
+        let latest_revision = latest_unyanked(&mut tx, skill_id).await?;
+        tx.commit().await?;
+        Ok(YankOutcome {
+            changed: true,
+            latest_revision,
+        })
+    }
+}
+
+/// The highest non-yanked revision of a skill, if any.
+async fn latest_unyanked(tx: &mut Transaction<'_, Postgres>, skill_id: i64) -> Result<Option<i32>, StoreError> {
+    Ok(
+        sqlx::query_scalar("SELECT max(revision) FROM versions WHERE skill_id = $1 AND NOT yanked")
+            .bind(skill_id)
+            .fetch_one(&mut **tx)
+            .await?,
+    )
 }

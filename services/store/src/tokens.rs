@@ -5,7 +5,25 @@ use tracing::instrument;
 use uuid::Uuid;
 
 use crate::orgs::record_audit;
-use crate::{Actor, ApiToken, Store, StoreError, TokenPrincipal};
+use crate::users::notify_auth_change;
+use crate::{Actor, ApiToken, Store, StoreError, TokenInfo, TokenPrincipal};
+
+/// The columns of a [`TokenInfo`].
+const TOKEN_INFO_SELECT: &str = "SELECT t.id, u.handle AS owner, t.name, t.scopes, t.created_at, t.expires_at, \
+     t.last_used_at, t.revoked_at FROM api_tokens t JOIN users u ON u.id = t.user_id";
+
+/// Filters and paging for [`Store::list_tokens`].
+#[derive(Clone, Debug, Default)]
+pub struct TokenQuery {
+    /// Only this user's tokens.
+    pub user_id: Option<i64>,
+    /// Include revoked and expired tokens.
+    pub include_inactive: bool,
+    /// Keyset paging: tokens issued before this one (newest first).
+    pub before: Option<(DateTime<Utc>, Uuid)>,
+    /// Page size.
+    pub limit: i64,
+}
 
 /// A token about to be issued.
 #[derive(Clone, Copy, Debug)]
@@ -95,29 +113,86 @@ impl Store {
         Ok(())
     }
 
-    /// Revokes a token; it stops working at once. Revoking twice is not an error.
+    /// Revokes a token of organisation `org_id` (and, when `owner` is given, of that
+    /// user only); it stops working at once on every registry process. Revoking twice
+    /// changes nothing and writes nothing.
     #[instrument(skip_all)]
-    pub async fn revoke_token(&self, org_id: i64, token_id: Uuid, actor: &Actor) -> Result<(), StoreError> {
+    pub async fn revoke_token(
+        &self,
+        org_id: i64,
+        owner: Option<i64>,
+        token_id: Uuid,
+        actor: &Actor,
+    ) -> Result<TokenInfo, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let updated =
-            sqlx::query("UPDATE api_tokens SET revoked_at = coalesce(revoked_at, now()) WHERE id = $1 AND org_id = $2")
-                .bind(token_id)
-                .bind(org_id)
-                .execute(&mut *tx)
-                .await?;
-        if updated.rows_affected() == 0 {
-            return Err(StoreError::NotFound(format!("token {token_id}")));
-        }
-        record_audit(
-            &mut tx,
-            Some(org_id),
-            actor,
-            "token.revoke",
-            &format!("token:{token_id}"),
-            serde_json::json!({}),
+        let revoked: Option<bool> = sqlx::query_scalar(
+            "SELECT revoked_at IS NOT NULL FROM api_tokens \
+             WHERE id = $1 AND org_id = $2 AND ($3::bigint IS NULL OR user_id = $3) FOR UPDATE",
         )
+        .bind(token_id)
+        .bind(org_id)
+        .bind(owner)
+        .fetch_optional(&mut *tx)
         .await?;
+        match revoked {
+            None => return Err(StoreError::NotFound(format!("token {token_id}"))),
+            Some(true) => {}
+            Some(false) => {
+                sqlx::query("UPDATE api_tokens SET revoked_at = now() WHERE id = $1")
+                    .bind(token_id)
+                    .execute(&mut *tx)
+                    .await?;
+                record_audit(
+                    &mut tx,
+                    Some(org_id),
+                    actor,
+                    "token.revoke",
+                    &format!("token:{token_id}"),
+                    serde_json::json!({}),
+                )
+                .await?;
+                notify_auth_change(&mut tx, &format!("token:{token_id}")).await?;
+            }
+        }
+        let info = sqlx::query_as::<_, TokenInfo>(sqlx::AssertSqlSafe(format!("{TOKEN_INFO_SELECT} WHERE t.id = $1")))
+            .bind(token_id)
+            .fetch_one(&mut *tx)
+            .await?;
         tx.commit().await?;
-        Ok(())
+        Ok(info)
+    }
+
+    /// One token of organisation `org_id` (of user `owner`, when given).
+    #[instrument(skip_all)]
+    pub async fn token(&self, org_id: i64, owner: Option<i64>, token_id: Uuid) -> Result<TokenInfo, StoreError> {
+        sqlx::query_as::<_, TokenInfo>(sqlx::AssertSqlSafe(format!(
+            "{TOKEN_INFO_SELECT} WHERE t.id = $1 AND t.org_id = $2 AND ($3::bigint IS NULL OR t.user_id = $3)"
+        )))
+        .bind(token_id)
+        .bind(org_id)
+        .bind(owner)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| StoreError::NotFound(format!("token {token_id}")))
+    }
+
+    /// An organisation's tokens, newest first, filtered and paged.
+    #[instrument(skip_all)]
+    pub async fn list_tokens(&self, org_id: i64, query: &TokenQuery) -> Result<Vec<TokenInfo>, StoreError> {
+        let (before_at, before_id) = query.before.unzip();
+        Ok(sqlx::query_as::<_, TokenInfo>(sqlx::AssertSqlSafe(format!(
+            "{TOKEN_INFO_SELECT} WHERE t.org_id = $1 AND ($2::bigint IS NULL OR t.user_id = $2) \
+               AND ($3 OR (t.revoked_at IS NULL AND t.expires_at > now())) \
+               AND ($4::timestamptz IS NULL OR (t.created_at, t.id) < ($4, $5)) \
+             ORDER BY t.created_at DESC, t.id DESC LIMIT $6"
+        )))
+        .bind(org_id)
+        .bind(query.user_id)
+        .bind(query.include_inactive)
+        .bind(before_at)
+        .bind(before_id)
+        .bind(query.limit)
+        .fetch_all(&self.pool)
+        .await?)
     }
 }

@@ -237,7 +237,7 @@ async fn bad_tokens_are_refused_and_change_nothing() {
         .fetch_one(app.store.pool())
         .await
         .unwrap();
-    app.store.revoke_token(app.org_id, id, &actor).await.unwrap();
+    app.store.revoke_token(app.org_id, None, id, &actor).await.unwrap();
     let (_, disabled_token) = app.user_with_token("gone", Role::Member).await.unwrap();
     sqlx::query("UPDATE users SET disabled = TRUE WHERE handle = 'gone'")
         .execute(app.store.pool())

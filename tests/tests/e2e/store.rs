@@ -21,10 +21,15 @@ async fn setup() -> (TestDb, Store, i64) {
     (db, store, org.id)
 }
 
+/// Every scope an admin token carries.
+static ADMIN_SCOPES: std::sync::LazyLock<Vec<String>> =
+    std::sync::LazyLock::new(|| ["read", "submit", "review", "admin"].map(String::from).to_vec());
+
 fn admin_token() -> AdminToken<'static> {
     AdminToken {
         id: Uuid::new_v4(),
         name: "bootstrap",
+        scopes: &ADMIN_SCOPES,
         expires_at: chrono::Utc::now() + chrono::Duration::days(1),
     }
 }
@@ -116,7 +121,7 @@ async fn tokens_resolve_touch_and_revoke() {
     let admin = store.user_by_handle(org, "admin").await.unwrap();
     let id = Uuid::new_v4();
     let expires = chrono::Utc::now() + chrono::Duration::hours(1);
-    let scopes = ["publish".to_owned()];
+    let scopes = ["read".to_owned(), "submit".to_owned()];
     let new = NewToken {
         id,
         user_id: admin.id,
@@ -130,7 +135,7 @@ async fn tokens_resolve_touch_and_revoke() {
     let principal = store.token_principal(id).await.unwrap();
     assert_eq!(principal.handle, "admin");
     assert_eq!(principal.org_slug, "default");
-    assert_eq!(principal.scopes, vec!["publish".to_owned()]);
+    assert_eq!(principal.scopes, scopes.to_vec());
     assert!(principal.revoked_at.is_none());
 
     store.touch_token(id).await.unwrap();
@@ -142,12 +147,20 @@ async fn tokens_resolve_touch_and_revoke() {
             .unwrap();
     assert!(used.is_some());
 
-    store.revoke_token(org, id, &actor).await.unwrap();
-    assert!(store.token_principal(id).await.unwrap().revoked_at.is_some());
-    // Revoking twice is fine; an unknown token is not found.
-    store.revoke_token(org, id, &actor).await.unwrap();
+    // Only the owner (or, with no owner given, an admin) can revoke.
     assert!(matches!(
-        store.revoke_token(org, Uuid::new_v4(), &actor).await,
+        store.revoke_token(org, Some(admin.id + 1000), id, &actor).await,
+        Err(StoreError::NotFound(_))
+    ));
+    let audits = store.audit_count(org).await.unwrap();
+    let revoked = store.revoke_token(org, Some(admin.id), id, &actor).await.unwrap();
+    assert!(revoked.revoked_at.is_some());
+    assert!(store.token_principal(id).await.unwrap().revoked_at.is_some());
+    // Revoking twice is fine and writes nothing; an unknown token is not found.
+    store.revoke_token(org, None, id, &actor).await.unwrap();
+    assert_eq!(store.audit_count(org).await.unwrap(), audits + 1);
+    assert!(matches!(
+        store.revoke_token(org, None, Uuid::new_v4(), &actor).await,
         Err(StoreError::NotFound(_))
     ));
     assert!(matches!(

@@ -1,6 +1,7 @@
 //! Application services: what the registry does, independent of the transport that asks.
 //! HTTP handlers (and later gRPC) extract input, call these, and map the result.
 
+pub mod accounts;
 pub mod catalog;
 pub mod import;
 pub mod publish;

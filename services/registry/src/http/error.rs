@@ -10,6 +10,7 @@ use cairn_store::StoreError;
 use cairn_store::blob::BlobError;
 use serde_json::json;
 
+use crate::app::accounts::AccountError;
 use crate::auth::AuthError;
 
 /// An error answered to an API client.
@@ -98,6 +99,19 @@ impl From<AuthError> for ApiError {
                 )
             }
             other => ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", other.to_string()),
+        }
+    }
+}
+
+impl From<AccountError> for ApiError {
+    fn from(error: AccountError) -> Self {
+        match error {
+            AccountError::Invalid(message) => ApiError::bad_request(message),
+            AccountError::Forbidden(message) => ApiError::new(StatusCode::FORBIDDEN, "forbidden", message),
+            AccountError::NotFound(what) => ApiError::not_found(format!("{what} does not exist")),
+            AccountError::Conflict(message) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
+            AccountError::Store(e) => e.into(),
+            AccountError::Internal(e) => ApiError::internal("issuing a token", &format!("{e:#}")),
         }
     }
 }

@@ -88,3 +88,37 @@ where
             .map_err(|e| ApiError::bad_request(format!("the query string is not valid: {}", e.body_text())))
     }
 }
+
+/// `Json` whose rejections (wrong content type, malformed or unknown fields, too large)
+/// answer in the API's JSON shape and say what was expected.
+pub struct ApiJson<T>(pub T);
+
+impl<S, T> axum::extract::FromRequest<S> for ApiJson<T>
+where
+    T: serde::de::DeserializeOwned,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        use axum::extract::rejection::JsonRejection;
+        use axum::http::StatusCode;
+        match axum::Json::<T>::from_request(request, state).await {
+            Ok(axum::Json(value)) => Ok(ApiJson(value)),
+            Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::new(
+                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                "unsupported_media_type",
+                "send the body as JSON with 'Content-Type: application/json'",
+            )),
+            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
+                StatusCode::PAYLOAD_TOO_LARGE,
+                "too_large",
+                "the request body is too large",
+            )),
+            Err(e) => Err(ApiError::bad_request(format!(
+                "the JSON body is not valid: {}",
+                e.body_text()
+            ))),
+        }
+    }
+}

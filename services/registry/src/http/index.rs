@@ -46,6 +46,12 @@ struct FullIndex {
 }
 
 impl IndexCache {
+    /// Forgets the organisation's cached cursor after a change made by this process, so
+    /// its next index request reads the new cursor (read-your-writes on this replica).
+    pub fn changed(&self, org_id: i64) {
+        self.cursors.lock().unwrap_or_else(|e| e.into_inner()).remove(&org_id);
+    }
+
     fn cursor(&self, org_id: i64) -> Option<i64> {
         let cursors = self.cursors.lock().unwrap_or_else(|e| e.into_inner());
         cursors

@@ -1,23 +1,27 @@
 //! The REST API: router, middleware and the one `serve` function shared by `main` and
 //! the tests.
 
+mod audit;
 mod blobs;
 pub mod error;
 mod extract;
+pub mod guard;
 mod health;
 mod index;
+pub mod routes;
 mod skills;
+mod tokens;
+mod users;
 pub mod wire;
 
 use std::future::Future;
 use std::net::SocketAddr;
 use std::time::Duration;
 
-use axum::extract::{DefaultBodyLimit, MatchedPath, Request, State};
-use axum::http::{HeaderName, StatusCode, header};
+use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
+use axum::http::{HeaderName, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::routing::{get, post};
 use axum::{Json, Router};
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
@@ -26,7 +30,6 @@ use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetReques
 use tower_http::trace::TraceLayer;
 
 use crate::AppState;
-use crate::auth::Principal;
 use error::ApiError;
 pub use index::{CURSOR_TTL, IndexCache};
 
@@ -39,25 +42,15 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// Largest request body accepted (the batch blob request is the biggest: a list of ids).
 pub(crate) const MAX_BODY_BYTES: usize = 256 * 1024;
 
-/// Builds the whole HTTP application.
+/// Builds the whole HTTP application: the routes of the authorization table behind the
+/// gate, and the layers every response passes through.
 pub fn router(state: AppState) -> Router {
-    let v1 = Router::new()
-        .route("/whoami", get(skills::whoami))
-        .route("/skills", get(skills::list_skills))
-        .route("/skills/{name}", get(skills::get_skill))
-        .route("/skills/{name}/versions", get(skills::list_versions))
-        .route("/skills/{name}/versions/{rev}", get(skills::get_version))
-        .route("/skills/{name}/versions/{rev}/files/{*path}", get(skills::get_file))
-        .route("/skills/{name}/versions/{rev}/bundle", get(skills::get_bundle))
-        .route("/index", get(index::get_index))
-        .route("/blobs/{sha256}", get(blobs::get_blob))
-        .route("/blobs/batch", post(blobs::batch))
-        .route_layer(middleware::from_fn_with_state(state.clone(), authenticate));
-
-    Router::new()
-        .route("/healthz", get(health::healthz))
-        .route("/readyz", get(health::readyz))
-        .nest("/v1", v1)
+    let (routes, access) = routes::build();
+    routes
+        .route_layer(middleware::from_fn_with_state(
+            (state.clone(), std::sync::Arc::new(access)),
+            guard::gate,
+        ))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
@@ -90,23 +83,13 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
+    let background = tokio::spawn(state.clone().background());
+    let auth = state.auth.clone();
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    axum::serve(listener, app).with_graceful_shutdown(shutdown).await
-}
-
-/// Authenticates every `/v1` request and hands the [`Principal`] to the handler.
-async fn authenticate(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
-    let header = request
-        .headers()
-        .get(header::AUTHORIZATION)
-        .and_then(|v| v.to_str().ok());
-    match state.auth.authenticate(&state.store, header).await {
-        Ok(principal) => {
-            request.extensions_mut().insert::<Principal>(principal);
-            next.run(request).await
-        }
-        Err(e) => ApiError::from(e).into_response(),
-    }
+    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+    background.abort();
+    auth.stop_following();
+    result
 }
 
 /// Answers 503 `timeout` (in the API's JSON shape) when a handler takes longer than

@@ -8,7 +8,8 @@ use serde::Deserialize;
 
 use super::error::ApiError;
 use super::extract::{ApiPath, ApiQuery};
-use super::wire::{Page, SkillItem, VersionItem, WhoAmI};
+use super::guard::Caller;
+use super::wire::{Page, SkillItem, VersionItem, YankBody};
 use super::{IMMUTABLE, extract, json_ok};
 use crate::AppState;
 use crate::app::catalog::{self, CatalogError};
@@ -23,17 +24,6 @@ impl From<CatalogError> for ApiError {
             other => ApiError::internal("reading a version failed", &other),
         }
     }
-}
-
-/// `GET /v1/whoami`: who the token belongs to.
-pub async fn whoami(Extension(principal): Extension<Principal>) -> Response {
-    json_ok(WhoAmI {
-        user: principal.handle,
-        org: principal.org_slug,
-        role: principal.role.as_str().to_owned(),
-        scopes: principal.scopes,
-        token_id: principal.token_id.to_string(),
-    })
 }
 
 /// Query of `GET /v1/skills`.
@@ -248,4 +238,53 @@ pub(super) fn not_modified(etag: &str, cache_control: &'static str) -> Response 
         .headers_mut()
         .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control));
     response
+}
+
+/// `POST /v1/skills/{name}/versions/{rev}/yank`: hide a version from `latest` and the
+/// index (it stays readable by its number, so pinned users keep working).
+pub async fn yank(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((name, rev)): ApiPath<(String, String)>,
+) -> Result<Response, ApiError> {
+    set_yanked(state, caller, &name, &rev, true).await
+}
+
+/// `POST /v1/skills/{name}/versions/{rev}/unyank`: undo a yank.
+pub async fn unyank(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath((name, rev)): ApiPath<(String, String)>,
+) -> Result<Response, ApiError> {
+    set_yanked(state, caller, &name, &rev, false).await
+}
+
+async fn set_yanked(
+    state: AppState,
+    caller: Caller,
+    name: &str,
+    rev: &str,
+    yanked: bool,
+) -> Result<Response, ApiError> {
+    let name = extract::skill_name(name)?;
+    let cairn_store::RevisionSelector::Exact(revision) = extract::revision(rev)? else {
+        return Err(ApiError::bad_request(
+            "name the revision to yank or unyank by number ('latest' moves as you yank)",
+        ));
+    };
+    let org_id = caller.principal.org_id;
+    let outcome = state
+        .store
+        .set_yanked(org_id, &name, revision, yanked, &caller.actor())
+        .await?;
+    if outcome.changed {
+        state.index_cache.changed(org_id);
+    }
+    Ok(json_ok(YankBody {
+        name: name.as_str().to_owned(),
+        revision,
+        yanked,
+        changed: outcome.changed,
+        latest_revision: outcome.latest_revision,
+    }))
 }

@@ -160,8 +160,131 @@ pub struct WhoAmI {
     pub org: String,
     /// The user's current role.
     pub role: String,
-    /// The token's scopes.
+    /// What this token may do now: its scopes capped by the current role.
     pub scopes: Vec<String>,
     /// The token's id.
     pub token_id: String,
+    /// When the token expires.
+    pub expires_at: DateTime<Utc>,
+}
+
+/// The answer to a yank or unyank.
+#[derive(Debug, Serialize)]
+pub struct YankBody {
+    /// Skill name.
+    pub name: String,
+    /// The version acted on.
+    pub revision: i32,
+    /// Its state now.
+    pub yanked: bool,
+    /// Whether this request changed it (false: it already was).
+    pub changed: bool,
+    /// The skill's latest non-yanked revision now (`null`: none left).
+    pub latest_revision: Option<i32>,
+}
+
+/// A token in `GET /v1/tokens` (the secret itself is never shown again).
+#[derive(Debug, Serialize)]
+pub struct TokenItem {
+    /// The token's id (its `jti`).
+    pub id: String,
+    /// Whose token it is.
+    pub user: String,
+    /// Its label.
+    pub name: String,
+    /// What it may do (the owner's role caps it further).
+    pub scopes: Vec<String>,
+    /// When it was issued.
+    pub created_at: DateTime<Utc>,
+    /// When it stops working.
+    pub expires_at: DateTime<Utc>,
+    /// When it was last used (updated at most about once a minute).
+    pub last_used_at: Option<DateTime<Utc>>,
+    /// When it was revoked.
+    pub revoked_at: Option<DateTime<Utc>>,
+}
+
+impl From<cairn_store::TokenInfo> for TokenItem {
+    fn from(t: cairn_store::TokenInfo) -> Self {
+        TokenItem {
+            id: t.id.to_string(),
+            user: t.owner,
+            name: t.name,
+            scopes: t.scopes,
+            created_at: t.created_at,
+            expires_at: t.expires_at,
+            last_used_at: t.last_used_at,
+            revoked_at: t.revoked_at,
+        }
+    }
+}
+
+/// The answer to `POST /v1/tokens`: the token (shown this once) and its row.
+#[derive(Debug, Serialize)]
+pub struct IssuedTokenBody {
+    /// The bearer token. It is not stored and cannot be shown again.
+    pub token: String,
+    /// Its metadata.
+    #[serde(flatten)]
+    pub item: TokenItem,
+}
+
+/// A user in `GET /v1/users`.
+#[derive(Debug, Serialize)]
+pub struct UserItem {
+    /// Handle.
+    pub handle: String,
+    /// Role.
+    pub role: String,
+    /// Whether the user is disabled (their tokens do not work).
+    pub disabled: bool,
+    /// When the user was added.
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<cairn_store::User> for UserItem {
+    fn from(u: cairn_store::User) -> Self {
+        UserItem {
+            handle: u.handle,
+            role: u.role.as_str().to_owned(),
+            disabled: u.disabled,
+            created_at: u.created_at,
+        }
+    }
+}
+
+/// An entry in `GET /v1/audit`.
+#[derive(Debug, Serialize)]
+pub struct AuditItem {
+    /// Increasing id.
+    pub id: i64,
+    /// When.
+    pub at: DateTime<Utc>,
+    /// Who: a handle, or `cli:<command>` for operator commands.
+    pub actor: String,
+    /// What, e.g. `token.revoke`.
+    pub action: String,
+    /// On what, e.g. `token:<id>`.
+    pub target: String,
+    /// The request id, when over HTTP.
+    pub request_id: Option<String>,
+    /// The client address, when over HTTP.
+    pub client_addr: Option<String>,
+    /// Action-specific details.
+    pub details: serde_json::Value,
+}
+
+impl From<cairn_store::AuditEntry> for AuditItem {
+    fn from(e: cairn_store::AuditEntry) -> Self {
+        AuditItem {
+            id: e.id,
+            at: e.created_at,
+            actor: e.actor,
+            action: e.action,
+            target: e.target,
+            request_id: e.request_id,
+            client_addr: e.client_addr,
+            details: e.details.0,
+        }
+    }
 }

@@ -1,0 +1,418 @@
+//! The admin subcommands of the `cairn-registry` binary (organisations, users, tokens,
+//! signing keys). They run against the same database as `serve` — also while it runs —
+//! and go through the same application services as the REST API.
+
+use std::time::Duration;
+
+use anyhow::{Context, Result};
+use cairn_registry::access::ScopeSet;
+use cairn_registry::app::accounts::{self, AccountError, TokenSpec};
+use cairn_registry::auth;
+use cairn_registry::bootstrap;
+use cairn_registry::config::{Config, parse_ttl};
+use cairn_registry::runtime::Runtime;
+use cairn_store::{Actor, Organization, Role, StoreError, UserUpdate};
+use clap::Subcommand;
+
+/// `cairn-registry org …`
+#[derive(Debug, Subcommand)]
+pub enum OrgCommand {
+    /// Create an organisation (a tenant: its skills, users and tokens are its own).
+    Add {
+        /// URL-safe name: lowercase letters, digits and '-'.
+        slug: String,
+        /// Display name (default: the slug).
+        #[arg(long)]
+        name: Option<String>,
+    },
+    /// List organisations.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `cairn-registry user …`
+#[derive(Debug, Subcommand)]
+pub enum UserCommand {
+    /// Add a user.
+    Add {
+        /// The user's handle.
+        handle: String,
+        /// admin, reviewer, member or reader.
+        #[arg(long, value_parser = parse_role)]
+        role: Role,
+        /// Organisation.
+        #[arg(long, default_value = bootstrap::DEFAULT_ORG)]
+        org: String,
+    },
+    /// List an organisation's users.
+    List {
+        /// Organisation.
+        #[arg(long, default_value = bootstrap::DEFAULT_ORG)]
+        org: String,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Change a user's role (effective at once for all their tokens).
+    SetRole {
+        /// The user's handle.
+        handle: String,
+        /// admin, reviewer, member or reader.
+        #[arg(value_parser = parse_role)]
+        role: Role,
+        /// Organisation.
+        #[arg(long, default_value = bootstrap::DEFAULT_ORG)]
+        org: String,
+    },
+    /// Disable a user: their tokens stop working at once.
+    Disable {
+        /// The user's handle.
+        handle: String,
+        /// Organisation.
+        #[arg(long, default_value = bootstrap::DEFAULT_ORG)]
+        org: String,
+    },
+    /// Enable a disabled user again (their unexpired, unrevoked tokens work again).
+    Enable {
+        /// The user's handle.
+        handle: String,
+        /// Organisation.
+        #[arg(long, default_value = bootstrap::DEFAULT_ORG)]
+        org: String,
+    },
+}
+
+/// `cairn-registry token …`
+#[derive(Debug, Subcommand)]
+pub enum TokenCommand {
+    /// Issue a token for a user and print it (only it) on stdout.
+    Issue {
+        /// The owner's handle.
+        #[arg(long)]
+        user: String,
+        /// Organisation.
+        #[arg(long, default_value = bootstrap::DEFAULT_ORG)]
+        org: String,
+        /// Lifetime, e.g. 30d, 12h (default: CAIRN_TOKEN_DEFAULT_TTL, 30d).
+        #[arg(long, value_parser = parse_ttl)]
+        ttl: Option<Duration>,
+        /// A label, e.g. laptop or ci.
+        #[arg(long)]
+        name: Option<String>,
+        /// Limit the token to these scopes (repeat; default: all of the user's role).
+        #[arg(long = "scope")]
+        scopes: Vec<String>,
+    },
+    /// Revoke a token by id (it stops working at once).
+    Revoke {
+        /// The token's id (from `token list` or GET /v1/tokens).
+        id: uuid::Uuid,
+    },
+    /// List an organisation's active tokens.
+    List {
+        /// Organisation.
+        #[arg(long, default_value = bootstrap::DEFAULT_ORG)]
+        org: String,
+        /// Only this user's tokens.
+        #[arg(long)]
+        user: Option<String>,
+        /// Include revoked and expired tokens.
+        #[arg(long)]
+        all: bool,
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+}
+
+/// `cairn-registry key …`
+#[derive(Debug, Subcommand)]
+pub enum KeyCommand {
+    /// Replace the signing key in the data directory. Restart the server afterwards.
+    Rotate {
+        /// Keep accepting tokens signed with the old key until they expire (without this,
+        /// every token issued so far stops working: use that when the key leaked).
+        #[arg(long)]
+        keep_old: bool,
+    },
+}
+
+fn parse_role(text: &str) -> Result<Role, String> {
+    text.parse()
+}
+
+/// Maps an account error to a message for the operator.
+fn explain(error: AccountError) -> anyhow::Error {
+    match error {
+        AccountError::Store(e) => anyhow::Error::new(e).context("the database failed"),
+        AccountError::Internal(e) => e,
+        other => anyhow::anyhow!("{other}"),
+    }
+}
+
+async fn org(rt: &Runtime, slug: &str) -> Result<Organization> {
+    rt.store.org_by_slug(slug).await.map_err(|e| match e {
+        StoreError::NotFound(_) => anyhow::anyhow!(
+            "organisation '{slug}' does not exist: check --org, or create it with `cairn-registry org add {slug}`"
+        ),
+        other => anyhow::Error::new(other).context("looking up the organisation"),
+    })
+}
+
+/// Runs `f` with an opened runtime and closes it whatever happens.
+async fn with_runtime<T>(config: &Config, f: impl AsyncFnOnce(&Runtime) -> Result<T>) -> Result<T> {
+    let rt = Runtime::open(config).await?;
+    if let Some(token) = &rt.bootstrap_token {
+        eprintln!(
+            "Created organisation '{}' and user '{}'. Admin token (shown once; also saved to {}):\n{token}",
+            bootstrap::DEFAULT_ORG,
+            bootstrap::DEFAULT_ADMIN,
+            config.data_dir.join(bootstrap::ADMIN_TOKEN_FILE).display()
+        );
+    }
+    let result = f(&rt).await;
+    rt.close().await;
+    result
+}
+
+/// `cairn-registry org …`
+pub async fn run_org(config: &Config, command: OrgCommand) -> Result<()> {
+    with_runtime(config, async |rt| match command {
+        OrgCommand::Add { slug, name } => {
+            let org = accounts::add_org(&rt.store, &slug, name.as_deref(), &Actor::cli("org add"))
+                .await
+                .map_err(explain)?;
+            println!("created organisation '{}'", org.slug);
+            println!("next: cairn-registry user add <handle> --role admin --org {}", org.slug);
+            Ok(())
+        }
+        OrgCommand::List { json } => {
+            let orgs = rt.store.list_orgs().await?;
+            if json {
+                println!("{}", serde_json::to_string_pretty(&orgs)?);
+            } else {
+                for org in orgs {
+                    println!("{}\t{}\t{}", org.slug, org.name, org.created_at.to_rfc3339());
+                }
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+/// `cairn-registry user …`
+pub async fn run_user(config: &Config, command: UserCommand) -> Result<()> {
+    with_runtime(config, async |rt| match command {
+        UserCommand::Add {
+            handle,
+            role,
+            org: slug,
+        } => {
+            let org = org(rt, &slug).await?;
+            let user = accounts::add_user(&rt.store, org.id, &handle, role, &Actor::cli("user add"))
+                .await
+                .map_err(explain)?;
+            println!("added '{}' to '{}' as {}", user.handle, org.slug, user.role);
+            println!(
+                "next: cairn-registry token issue --user {} --org {}",
+                user.handle, org.slug
+            );
+            Ok(())
+        }
+        UserCommand::List { org: slug, json } => {
+            let org = org(rt, &slug).await?;
+            let mut users = Vec::new();
+            let mut after: Option<String> = None;
+            loop {
+                let page = rt.store.list_users(org.id, after.as_deref(), 500).await?;
+                let done = page.len() < 500;
+                after = page.last().map(|u| u.handle.clone());
+                users.extend(page);
+                if done {
+                    break;
+                }
+            }
+            if json {
+                println!("{}", serde_json::to_string_pretty(&users)?);
+            } else {
+                for u in users {
+                    let state = if u.disabled { "disabled" } else { "active" };
+                    println!("{}\t{}\t{}", u.handle, u.role, state);
+                }
+            }
+            Ok(())
+        }
+        UserCommand::SetRole {
+            handle,
+            role,
+            org: slug,
+        } => {
+            update(
+                rt,
+                &slug,
+                &handle,
+                UserUpdate {
+                    role: Some(role),
+                    disabled: None,
+                },
+                "user set-role",
+            )
+            .await
+        }
+        UserCommand::Disable { handle, org: slug } => {
+            update(
+                rt,
+                &slug,
+                &handle,
+                UserUpdate {
+                    role: None,
+                    disabled: Some(true),
+                },
+                "user disable",
+            )
+            .await
+        }
+        UserCommand::Enable { handle, org: slug } => {
+            update(
+                rt,
+                &slug,
+                &handle,
+                UserUpdate {
+                    role: None,
+                    disabled: Some(false),
+                },
+                "user enable",
+            )
+            .await
+        }
+    })
+    .await
+}
+
+async fn update(rt: &Runtime, slug: &str, handle: &str, change: UserUpdate, command: &str) -> Result<()> {
+    let org = org(rt, slug).await?;
+    let user = accounts::update_user(&rt.store, org.id, handle, change, &Actor::cli(command))
+        .await
+        .map_err(explain)?;
+    let state = if user.disabled { "disabled" } else { "active" };
+    println!("'{}' in '{}' is now {} ({state})", user.handle, org.slug, user.role);
+    Ok(())
+}
+
+/// `cairn-registry token …`
+pub async fn run_token(config: &Config, command: TokenCommand) -> Result<()> {
+    with_runtime(config, async |rt| match command {
+        TokenCommand::Issue {
+            user,
+            org: slug,
+            ttl,
+            name,
+            scopes,
+        } => {
+            let org = org(rt, &slug).await?;
+            let owner = rt.store.user_by_handle(org.id, &user).await.map_err(|e| match e {
+                StoreError::NotFound(_) => anyhow::anyhow!(
+                    "user '{user}' does not exist in '{slug}': add them with `cairn-registry user add {user} --role <role> --org {slug}`"
+                ),
+                other => anyhow::Error::new(other),
+            })?;
+            let spec = TokenSpec {
+                owner: &owner,
+                org_slug: &org.slug,
+                grantable: ScopeSet::of_role(owner.role),
+                name: name.as_deref(),
+                ttl,
+                scopes: (!scopes.is_empty()).then_some(scopes.as_slice()),
+            };
+            let issued = accounts::issue(&rt.store, &rt.keys, &config.access, spec, &Actor::cli("token issue"))
+                .await
+                .map_err(explain)?;
+            println!("{}", issued.token);
+            Ok(())
+        }
+        TokenCommand::Revoke { id } => {
+            let row = rt.store.token_principal(id).await.map_err(|e| match e {
+                StoreError::NotFound(_) => anyhow::anyhow!("token {id} does not exist: list tokens with `cairn-registry token list`"),
+                other => anyhow::Error::new(other),
+            })?;
+            let token = rt
+                .store
+                .revoke_token(row.org_id, None, id, &Actor::cli("token revoke"))
+                .await?;
+            println!("revoked token {} ('{}' of {})", token.id, token.name, token.owner);
+            Ok(())
+        }
+        TokenCommand::List { org: slug, user, all, json } => {
+            let org = org(rt, &slug).await?;
+            let user_id = match user {
+                Some(handle) => Some(rt.store.user_by_handle(org.id, &handle).await?.id),
+                None => None,
+            };
+            let query = cairn_store::TokenQuery {
+                user_id,
+                include_inactive: all,
+                before: None,
+                limit: 10_000,
+            };
+            let tokens = rt.store.list_tokens(org.id, &query).await?;
+            if json {
+                let items: Vec<_> = tokens
+                    .iter()
+                    .map(|t| {
+                        serde_json::json!({
+                            "id": t.id, "user": t.owner, "name": t.name, "scopes": t.scopes,
+                            "created_at": t.created_at, "expires_at": t.expires_at,
+                            "last_used_at": t.last_used_at, "revoked_at": t.revoked_at,
+                        })
+                    })
+                    .collect();
+                println!("{}", serde_json::to_string_pretty(&items)?);
+            } else {
+                for t in tokens {
+                    let state = if t.revoked_at.is_some() { "revoked" } else { "active" };
+                    println!(
+                        "{}\t{}\t{}\t{}\texpires {}\t{state}",
+                        t.id,
+                        t.owner,
+                        t.name,
+                        t.scopes.join(","),
+                        t.expires_at.to_rfc3339()
+                    );
+                }
+            }
+            Ok(())
+        }
+    })
+    .await
+}
+
+/// `cairn-registry key …` (no database needed).
+pub fn run_key(config: &Config, command: KeyCommand) -> Result<()> {
+    match command {
+        KeyCommand::Rotate { keep_old } => {
+            anyhow::ensure!(
+                config.jwt_secret.is_none(),
+                "CAIRN_JWT_SECRET is set, so the key is not in the data directory: rotate by setting a new \
+                 CAIRN_JWT_SECRET (and the old one in CAIRN_JWT_PREVIOUS_SECRETS to keep its tokens working)"
+            );
+            let kid = auth::rotate(&config.data_dir, keep_old).context("rotating the signing key")?;
+            println!(
+                "new signing key {kid} written to {}",
+                config.data_dir.join(auth::SECRET_FILE).display()
+            );
+            if keep_old {
+                println!("tokens signed with the old key keep working until they expire");
+            } else {
+                println!(
+                    "every token issued before now stops working; issue new ones with `cairn-registry token issue`"
+                );
+            }
+            println!("restart the registry to use the new key");
+            Ok(())
+        }
+    }
+}

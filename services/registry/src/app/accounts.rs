@@ -1,0 +1,229 @@
+//! Organisations, users and tokens as the REST API and the admin commands manage them:
+//! the validation and rules live here once, both front ends only translate.
+
+use std::time::Duration;
+
+use cairn_store::{Actor, Organization, Role, Store, StoreError, User, UserUpdate};
+
+use crate::access::{Scope, ScopeSet};
+use crate::auth::{IssuedToken, TokenKeys, TokenRequest, issue_token};
+use crate::config::AccessSettings;
+
+/// Why an account operation was refused; each message says what to do instead.
+#[derive(Debug, thiserror::Error)]
+pub enum AccountError {
+    /// The input is malformed (a bad handle, slug, name, lifetime or scope).
+    #[error("{0}")]
+    Invalid(String),
+    /// The caller may not grant what it asked for.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The organisation, user or token does not exist (for this caller).
+    #[error("{0} does not exist")]
+    NotFound(String),
+    /// Taken name, or a change that would lock the organisation out.
+    #[error("{0}")]
+    Conflict(String),
+    /// The database failed.
+    #[error(transparent)]
+    Store(StoreError),
+    /// Signing failed.
+    #[error("issuing the token failed: {0:#}")]
+    Internal(anyhow::Error),
+}
+
+impl From<StoreError> for AccountError {
+    fn from(error: StoreError) -> Self {
+        match error {
+            StoreError::NotFound(what) => AccountError::NotFound(what),
+            StoreError::Conflict(message) => AccountError::Conflict(message),
+            other => AccountError::Store(other),
+        }
+    }
+}
+
+/// Checks a user handle: `^[a-z0-9][a-z0-9._-]{0,63}$`.
+pub fn check_handle(handle: &str) -> Result<(), AccountError> {
+    if valid_identifier(handle, 64, "._-") {
+        Ok(())
+    } else {
+        Err(AccountError::Invalid(format!(
+            "'{handle}' is not a valid user handle: use 1 to 64 lowercase letters, digits, '.', '_' or '-', starting with a letter or digit"
+        )))
+    }
+}
+
+/// Checks an organisation slug: `^[a-z0-9][a-z0-9-]{0,62}$`.
+pub fn check_org_slug(slug: &str) -> Result<(), AccountError> {
+    if valid_identifier(slug, 63, "-") {
+        Ok(())
+    } else {
+        Err(AccountError::Invalid(format!(
+            "'{slug}' is not a valid organisation slug: use 1 to 63 lowercase letters, digits or '-', starting with a letter or digit"
+        )))
+    }
+}
+
+fn valid_identifier(text: &str, max: usize, punctuation: &str) -> bool {
+    let mut chars = text.chars();
+    let Some(first) = chars.next() else {
+        return false;
+    };
+    text.len() <= max
+        && (first.is_ascii_lowercase() || first.is_ascii_digit())
+        && chars.all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || punctuation.contains(c))
+}
+
+/// Longest token name.
+const MAX_TOKEN_NAME: usize = 100;
+/// Shortest token lifetime.
+const MIN_TOKEN_TTL: Duration = Duration::from_secs(60);
+/// Name of a token issued without one.
+pub const DEFAULT_TOKEN_NAME: &str = "token";
+
+/// Creates an organisation.
+pub async fn add_org(
+    store: &Store,
+    slug: &str,
+    name: Option<&str>,
+    actor: &Actor,
+) -> Result<Organization, AccountError> {
+    check_org_slug(slug)?;
+    let name = name.map(str::trim).filter(|n| !n.is_empty()).unwrap_or(slug);
+    Ok(store.create_org(slug, name, actor).await?)
+}
+
+/// Adds a user to an organisation.
+pub async fn add_user(
+    store: &Store,
+    org_id: i64,
+    handle: &str,
+    role: Role,
+    actor: &Actor,
+) -> Result<User, AccountError> {
+    check_handle(handle)?;
+    Ok(store.create_user(org_id, handle, role, actor).await?)
+}
+
+/// Changes a user's role and/or disabled state.
+pub async fn update_user(
+    store: &Store,
+    org_id: i64,
+    handle: &str,
+    update: UserUpdate,
+    actor: &Actor,
+) -> Result<User, AccountError> {
+    if update.role.is_none() && update.disabled.is_none() {
+        return Err(AccountError::Invalid(
+            "nothing to change: give a new 'role' and/or 'disabled'".to_owned(),
+        ));
+    }
+    check_handle(handle)?;
+    Ok(store.update_user(org_id, handle, update, actor).await?)
+}
+
+/// What a new token should be: everything optional falls back to the settings.
+#[derive(Clone, Copy, Debug)]
+pub struct TokenSpec<'a> {
+    /// Whose token it is.
+    pub owner: &'a User,
+    /// The owner's organisation slug.
+    pub org_slug: &'a str,
+    /// What the issuer may hand out: its own effective scopes for self-service, the
+    /// owner's role for admins and operators. A token never carries more than its issuer
+    /// has, nor more than its owner's role.
+    pub grantable: ScopeSet,
+    /// A label (default [`DEFAULT_TOKEN_NAME`]).
+    pub name: Option<&'a str>,
+    /// Lifetime (default from the settings).
+    pub ttl: Option<Duration>,
+    /// Scope names (default: everything `grantable`). `read` is always included.
+    pub scopes: Option<&'a [String]>,
+}
+
+/// Issues a token as `spec` describes, after checking its name, lifetime and scopes.
+pub async fn issue(
+    store: &Store,
+    keys: &TokenKeys,
+    settings: &AccessSettings,
+    spec: TokenSpec<'_>,
+    actor: &Actor,
+) -> Result<IssuedToken, AccountError> {
+    let TokenSpec {
+        owner,
+        org_slug,
+        grantable,
+        ..
+    } = spec;
+    let name = spec.name.map(str::trim).unwrap_or(DEFAULT_TOKEN_NAME);
+    if name.is_empty() || name.chars().count() > MAX_TOKEN_NAME || name.chars().any(char::is_control) {
+        return Err(AccountError::Invalid(format!(
+            "the token name must be 1 to {MAX_TOKEN_NAME} characters without control characters"
+        )));
+    }
+    let ttl = spec.ttl.unwrap_or(settings.default_token_ttl);
+    if ttl < MIN_TOKEN_TTL || ttl > settings.max_token_ttl {
+        return Err(AccountError::Invalid(format!(
+            "a token must live between 1 minute and {} (asked: {}); choose another ttl",
+            humantime::format_duration(settings.max_token_ttl),
+            humantime::format_duration(ttl)
+        )));
+    }
+    if owner.disabled {
+        return Err(AccountError::Conflict(format!(
+            "user '{}' is disabled: enable them before issuing tokens",
+            owner.handle
+        )));
+    }
+    let grantable = grantable.intersect(ScopeSet::of_role(owner.role));
+    let scopes = match spec.scopes {
+        None => grantable,
+        Some(names) => ScopeSet::parse(names).map_err(AccountError::Invalid)?.with(Scope::Read),
+    };
+    if !scopes.is_subset(grantable) {
+        let extra: Vec<&str> = scopes
+            .iter()
+            .filter(|s| !grantable.contains(*s))
+            .map(Scope::as_str)
+            .collect();
+        return Err(AccountError::Forbidden(format!(
+            "cannot grant {}: a token may carry at most {} here (the owner's role '{}' and your own token's scopes limit it)",
+            extra.join(", "),
+            grantable,
+            owner.role
+        )));
+    }
+    let request = TokenRequest {
+        user: owner,
+        org_slug,
+        name,
+        ttl,
+        scopes,
+    };
+    issue_token(store, keys, request, actor)
+        .await
+        .map_err(|e| match e.downcast::<StoreError>() {
+            Ok(store_error) => AccountError::from(store_error),
+            Err(other) => AccountError::Internal(other),
+        })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn handles_and_slugs_follow_their_rules() {
+        for good in ["a", "alice", "ci-bot.2", "x_y", "0day"] {
+            assert!(check_handle(good).is_ok(), "{good}");
+        }
+        for bad in ["", "Alice", "-a", ".a", "a b", "ä", &"a".repeat(65)] {
+            let e = check_handle(bad).unwrap_err().to_string();
+            assert!(e.contains("not a valid user handle"), "{bad}: {e}");
+        }
+        assert!(check_org_slug("acme-eu").is_ok());
+        for bad in ["", "acme.eu", "Acme", &"a".repeat(64)] {
+            assert!(check_org_slug(bad).is_err(), "{bad}");
+        }
+    }
+}

@@ -1,0 +1,416 @@
+//! API tokens: JWTs (HS256) whose `jti` names a database row, so every token can be
+//! revoked, expires, and acts with the role the database holds *now* (the row wins over a
+//! stale claim).
+//!
+//! Verification costs no I/O on the hot path: the signature and claims are checked in
+//! memory and the token row is cached. The cache is only trusted while this process is
+//! subscribed to access changes (PostgreSQL `LISTEN`, see [`Authenticator::follow_changes`]):
+//! a revocation, a role change or a disabled user on any replica empties it at once.
+
+mod keys;
+
+use std::collections::HashMap;
+use std::sync::Mutex;
+use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::time::{Duration, Instant};
+
+use anyhow::{Context, Result};
+use cairn_store::{Actor, AuthChange, NewToken, Role, Store, StoreError, TokenInfo, TokenPrincipal, User};
+use chrono::{DateTime, Utc};
+use jsonwebtoken::{Algorithm, Header, Validation};
+use serde::{Deserialize, Serialize};
+use uuid::Uuid;
+
+pub use keys::{PREVIOUS_FILE, SECRET_FILE, TokenKeys, rotate};
+
+use crate::access::ScopeSet;
+
+/// The claims Cairn puts in (and requires of) every token.
+#[derive(Debug, Serialize, Deserialize)]
+pub struct Claims {
+    /// The user's handle.
+    pub sub: String,
+    /// The organisation's slug.
+    pub org: String,
+    /// The role at issue time (informational: the database role is authoritative).
+    pub role: String,
+    /// The scopes at issue time (informational: the token row is authoritative).
+    pub scopes: Vec<String>,
+    /// The token row's id.
+    pub jti: String,
+    /// Expiry (seconds since the epoch).
+    pub exp: i64,
+    /// Issued at.
+    pub iat: i64,
+    /// Not valid before.
+    pub nbf: i64,
+}
+
+impl Claims {
+    /// The claims of token `id` for `handle` (with `role`) in organisation `org_slug`.
+    pub fn new(
+        handle: &str,
+        org_slug: &str,
+        role: Role,
+        id: Uuid,
+        scopes: ScopeSet,
+        issued_at: DateTime<Utc>,
+        expires_at: DateTime<Utc>,
+    ) -> Self {
+        Claims {
+            sub: handle.to_owned(),
+            org: org_slug.to_owned(),
+            role: role.as_str().to_owned(),
+            scopes: scopes.names(),
+            jti: id.to_string(),
+            exp: expires_at.timestamp(),
+            iat: issued_at.timestamp(),
+            nbf: issued_at.timestamp(),
+        }
+    }
+}
+
+/// Signs `claims` into a JWT (HS256) with the current key; the header names the key.
+pub fn sign(keys: &TokenKeys, claims: &Claims) -> Result<String> {
+    let mut header = Header::new(Algorithm::HS256);
+    header.kid = Some(keys.current.kid.clone());
+    Ok(jsonwebtoken::encode(&header, claims, &keys.encoding)?)
+}
+
+/// What to issue a token for.
+#[derive(Clone, Copy, Debug)]
+pub struct TokenRequest<'a> {
+    /// The owner.
+    pub user: &'a User,
+    /// The owner's organisation slug (goes into the `org` claim).
+    pub org_slug: &'a str,
+    /// A label for the token.
+    pub name: &'a str,
+    /// How long it stays valid.
+    pub ttl: Duration,
+    /// What it may do (the owner's role caps it further at every use).
+    pub scopes: ScopeSet,
+}
+
+/// A freshly issued token: the secret (shown once, never stored) and its row.
+#[derive(Debug)]
+pub struct IssuedToken {
+    /// The JWT to give to the user.
+    pub token: String,
+    /// Its row.
+    pub info: TokenInfo,
+}
+
+/// Issues a token: writes its row (with an audit entry), then signs the JWT.
+pub async fn issue_token(
+    store: &Store,
+    keys: &TokenKeys,
+    request: TokenRequest<'_>,
+    actor: &Actor,
+) -> Result<IssuedToken> {
+    let TokenRequest {
+        user,
+        org_slug,
+        name,
+        ttl,
+        scopes,
+    } = request;
+    let id = Uuid::new_v4();
+    let now = Utc::now();
+    let ttl = chrono::Duration::from_std(ttl).context("token lifetime is too long")?;
+    let expires_at = now + ttl;
+    let scope_names = scopes.names();
+    let row = NewToken {
+        id,
+        user_id: user.id,
+        org_id: user.org_id,
+        name,
+        scopes: &scope_names,
+        expires_at,
+    };
+    let token_row = store.create_token(row, actor).await?;
+    let token = sign(
+        keys,
+        &Claims::new(&user.handle, org_slug, user.role, id, scopes, now, expires_at),
+    )?;
+    let info = TokenInfo {
+        id,
+        owner: user.handle.clone(),
+        name: token_row.name,
+        scopes: token_row.scopes,
+        created_at: token_row.created_at,
+        expires_at: token_row.expires_at,
+        last_used_at: None,
+        revoked_at: None,
+    };
+    Ok(IssuedToken { token, info })
+}
+
+/// The authenticated caller of a request.
+#[derive(Clone, Debug)]
+pub struct Principal {
+    /// The token's id.
+    pub token_id: Uuid,
+    /// The user's id.
+    pub user_id: i64,
+    /// The user's handle.
+    pub handle: String,
+    /// The user's current role.
+    pub role: Role,
+    /// The organisation's id.
+    pub org_id: i64,
+    /// The organisation's slug.
+    pub org_slug: String,
+    /// What this request may do: the token's scopes capped by the current role.
+    pub scopes: ScopeSet,
+    /// When the token expires.
+    pub expires_at: DateTime<Utc>,
+}
+
+impl Principal {
+    /// Whether the caller acts with admin powers (sees and manages everyone's tokens).
+    pub fn is_admin(&self) -> bool {
+        self.scopes.contains(crate::access::Scope::Admin)
+    }
+}
+
+/// Why a token was refused. The messages go to the client, so they say what to do
+/// without revealing which internal check failed beyond what helps.
+#[derive(Debug, thiserror::Error)]
+pub enum AuthError {
+    /// No `Authorization` header.
+    #[error("this endpoint needs a token: send 'Authorization: Bearer <token>'")]
+    Missing,
+    /// Not `Bearer <token>`.
+    #[error("the Authorization header must be 'Bearer <token>'")]
+    Malformed,
+    /// Expired (by claim or by row).
+    #[error("the token has expired: ask an admin for a new one, or issue one with POST /v1/tokens")]
+    Expired,
+    /// Not valid yet (`nbf` in the future): a clock problem on the issuing side.
+    #[error("the token is not valid yet: check the clocks of this server and the one that issued it")]
+    NotYetValid,
+    /// Bad signature, wrong algorithm, unknown row, or claims that do not match the row.
+    #[error("the token is not valid: check that you copied it whole, or ask an admin for a new one")]
+    Invalid,
+    /// Revoked.
+    #[error("the token was revoked: ask an admin for a new one")]
+    Revoked,
+    /// The user is disabled.
+    #[error("the token's user is disabled: ask an admin of your organisation")]
+    Disabled,
+    /// The database could not be asked.
+    #[error("could not check the token right now: retry in a moment")]
+    Unavailable(#[source] StoreError),
+}
+
+/// Longest a cached token row is trusted even while change notifications flow (a
+/// safety net; notifications normally evict entries at once).
+const PRINCIPAL_TTL: Duration = Duration::from_secs(60);
+/// How often a token's `last_used_at` is written at most.
+const TOUCH_INTERVAL: Duration = Duration::from_secs(60);
+/// Cache size bound; the cache is cleared when it fills up.
+const CACHE_CAPACITY: usize = 10_000;
+/// Clock skew tolerated for `exp` and `nbf`, in seconds.
+const LEEWAY_SECONDS: u64 = 5;
+
+struct CachedPrincipal {
+    principal: TokenPrincipal,
+    fetched: Instant,
+    touched: Option<Instant>,
+}
+
+/// Verifies bearer tokens: signature and claims first (no I/O), then the token row,
+/// from the cache while change notifications are flowing, else from the database.
+pub struct Authenticator {
+    keys: TokenKeys,
+    validation: Validation,
+    cache: Mutex<HashMap<Uuid, CachedPrincipal>>,
+    /// Whether a change subscription is live: only then may cached rows be used.
+    following: AtomicBool,
+    /// Bumped on every invalidation, so a row read before a change is never cached after it.
+    generation: AtomicU64,
+}
+
+impl Authenticator {
+    /// Creates an authenticator for tokens signed with `keys`. Until
+    /// [`Authenticator::follow_changes`] runs, every check reads the token row.
+    pub fn new(keys: TokenKeys) -> Self {
+        let mut validation = Validation::new(Algorithm::HS256);
+        validation.validate_exp = true;
+        validation.validate_nbf = true;
+        validation.leeway = LEEWAY_SECONDS;
+        validation.set_required_spec_claims(&["exp", "nbf", "sub", "jti"]);
+        Authenticator {
+            keys,
+            validation,
+            cache: Mutex::new(HashMap::new()),
+            following: AtomicBool::new(false),
+            generation: AtomicU64::new(0),
+        }
+    }
+
+    /// The keys tokens are signed with.
+    pub fn keys(&self) -> &TokenKeys {
+        &self.keys
+    }
+
+    /// Checks an `Authorization` header value and returns the caller.
+    pub async fn authenticate(&self, store: &Store, header: Option<&str>) -> Result<Principal, AuthError> {
+        let header = header.ok_or(AuthError::Missing)?;
+        let (scheme, token) = header.trim().split_once(' ').ok_or(AuthError::Malformed)?;
+        if !scheme.eq_ignore_ascii_case("bearer") || token.trim().is_empty() {
+            return Err(AuthError::Malformed);
+        }
+        let claims = self.verify(token.trim())?;
+        let token_id = Uuid::parse_str(&claims.jti).map_err(|_| AuthError::Invalid)?;
+        let (row, needs_touch) = self.principal_row(store, token_id).await?;
+        if row.revoked_at.is_some() {
+            return Err(AuthError::Revoked);
+        }
+        if row.expires_at <= Utc::now() {
+            return Err(AuthError::Expired);
+        }
+        if row.disabled {
+            return Err(AuthError::Disabled);
+        }
+        if row.handle != claims.sub || row.org_slug != claims.org {
+            return Err(AuthError::Invalid);
+        }
+        if needs_touch {
+            let store = store.clone();
+            tokio::spawn(async move {
+                if let Err(e) = store.touch_token(token_id).await {
+                    tracing::warn!(error = %e, "recording token use failed");
+                }
+            });
+        }
+        let scopes = ScopeSet::from_stored(&row.scopes).intersect(ScopeSet::of_role(row.role));
+        Ok(Principal {
+            token_id,
+            user_id: row.user_id,
+            handle: row.handle,
+            role: row.role,
+            org_id: row.org_id,
+            org_slug: row.org_slug,
+            scopes,
+            expires_at: row.expires_at,
+        })
+    }
+
+    /// Checks signature, algorithm and time claims with the current key, then with the
+    /// retired ones.
+    fn verify(&self, token: &str) -> Result<Claims, AuthError> {
+        let keys = std::iter::once(&self.keys.current).chain(&self.keys.previous);
+        let mut outcome = Err(AuthError::Invalid);
+        for key in keys {
+            match jsonwebtoken::decode::<Claims>(token, &key.decoding, &self.validation) {
+                Ok(data) => return Ok(data.claims),
+                Err(e) => {
+                    use jsonwebtoken::errors::ErrorKind;
+                    outcome = Err(match e.kind() {
+                        ErrorKind::InvalidSignature => AuthError::Invalid,
+                        ErrorKind::ExpiredSignature => return Err(AuthError::Expired),
+                        ErrorKind::ImmatureSignature => return Err(AuthError::NotYetValid),
+                        // Malformed, wrong algorithm (`none` included), missing claims:
+                        // no other key will help.
+                        _ => return Err(AuthError::Invalid),
+                    });
+                }
+            }
+        }
+        outcome
+    }
+
+    /// Forgets every cached token row (after revocations or role changes).
+    pub fn forget_all(&self) {
+        self.generation.fetch_add(1, Ordering::SeqCst);
+        self.cache.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// Keeps the cache honest for as long as the returned future runs: subscribes to
+    /// access changes and empties the cache on each one. While the subscription is down
+    /// (database restart, network), the cache is bypassed and every request reads its
+    /// token row, so a change is never missed.
+    pub async fn follow_changes(&self, store: Store) {
+        let mut backoff = Duration::from_millis(100);
+        loop {
+            match store.auth_changes().await {
+                Ok(mut changes) => {
+                    backoff = Duration::from_millis(100);
+                    self.forget_all();
+                    self.following.store(true, Ordering::SeqCst);
+                    tracing::debug!("following access changes");
+                    loop {
+                        match changes.next().await {
+                            Ok(AuthChange::Changed(what)) => {
+                                tracing::debug!(%what, "access changed; token cache emptied");
+                                self.forget_all();
+                            }
+                            Ok(AuthChange::Reconnected) => self.forget_all(),
+                            Err(e) => {
+                                tracing::warn!(error = %e, "lost the access-change subscription; checking every token against the database until it is back");
+                                break;
+                            }
+                        }
+                    }
+                    self.following.store(false, Ordering::SeqCst);
+                    self.forget_all();
+                }
+                Err(e) => {
+                    tracing::warn!(error = %e, "cannot subscribe to access changes; retrying");
+                }
+            }
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(Duration::from_secs(10));
+        }
+    }
+
+    /// Stops trusting the cache (the change subscription ended).
+    pub fn stop_following(&self) {
+        self.following.store(false, Ordering::SeqCst);
+        self.forget_all();
+    }
+
+    async fn principal_row(&self, store: &Store, token_id: Uuid) -> Result<(TokenPrincipal, bool), AuthError> {
+        let now = Instant::now();
+        let following = self.following.load(Ordering::SeqCst);
+        if following {
+            let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+            if let Some(entry) = cache.get_mut(&token_id)
+                && now.duration_since(entry.fetched) < PRINCIPAL_TTL
+            {
+                let touch = entry.touched.is_none_or(|t| now.duration_since(t) >= TOUCH_INTERVAL);
+                if touch {
+                    entry.touched = Some(now);
+                }
+                return Ok((entry.principal.clone(), touch));
+            }
+        }
+        let generation = self.generation.load(Ordering::SeqCst);
+        let row = match store.token_principal(token_id).await {
+            Ok(row) => row,
+            Err(StoreError::NotFound(_)) => return Err(AuthError::Invalid),
+            Err(e) => return Err(AuthError::Unavailable(e)),
+        };
+        let mut cache = self.cache.lock().unwrap_or_else(|e| e.into_inner());
+        let touched = cache.get(&token_id).and_then(|e| e.touched);
+        let touch = touched.is_none_or(|t| now.duration_since(t) >= TOUCH_INTERVAL);
+        // Cache only when nothing changed while the row was read (entries are also kept
+        // while not following, to throttle `last_used_at` writes, but not used).
+        if self.generation.load(Ordering::SeqCst) == generation {
+            if cache.len() >= CACHE_CAPACITY {
+                cache.clear();
+            }
+            cache.insert(
+                token_id,
+                CachedPrincipal {
+                    principal: row.clone(),
+                    fetched: now,
+                    touched: if touch { Some(now) } else { touched },
+                },
+            );
+        }
+        Ok((row, touch))
+    }
+}

@@ -1,0 +1,202 @@
+//! The one gate every request passes: rate limits, authentication and the authorization
+//! table (`routes`). Handlers never check permissions themselves; they receive the
+//! [`Principal`] and the [`RequestContext`] this middleware established.
+
+use std::collections::HashMap;
+use std::net::{IpAddr, Ipv4Addr, SocketAddr};
+use std::sync::Arc;
+
+use axum::extract::{ConnectInfo, FromRequestParts, MatchedPath, Request, State};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::middleware::Next;
+use axum::response::{IntoResponse, Response};
+use cairn_store::Actor;
+
+use super::REQUEST_ID;
+use super::error::ApiError;
+use crate::AppState;
+use crate::access::{Access, authorize};
+use crate::auth::Principal;
+use crate::ratelimit::{Budget, Limited, tighter};
+
+/// Where a request came from, for the audit log.
+#[derive(Clone, Debug)]
+pub struct RequestContext {
+    /// The request id (also in the `x-request-id` response header).
+    pub request_id: Option<String>,
+    /// The client's address (behind trusted proxies: the forwarded one).
+    pub client_addr: IpAddr,
+}
+
+/// The authenticated caller and where the request came from: what mutating handlers need
+/// to act and to be audited.
+#[derive(Clone, Debug)]
+pub struct Caller {
+    /// Who.
+    pub principal: Principal,
+    /// From where.
+    pub context: RequestContext,
+}
+
+impl Caller {
+    /// The audit-log actor of this request.
+    pub fn actor(&self) -> Actor {
+        Actor {
+            user_id: Some(self.principal.user_id),
+            name: self.principal.handle.clone(),
+            request_id: self.context.request_id.clone(),
+            client_addr: Some(self.context.client_addr.to_string()),
+        }
+    }
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Caller {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        let principal = parts.extensions.get::<Principal>().cloned();
+        let context = parts.extensions.get::<RequestContext>().cloned();
+        match (principal, context) {
+            (Some(principal), Some(context)) => Ok(Caller { principal, context }),
+            _ => Err(ApiError::internal(
+                "a handler needing a caller is routed as public",
+                &"missing principal",
+            )),
+        }
+    }
+}
+
+/// The authorization table as the gate consults it: route pattern → method → access.
+pub type AccessTable = HashMap<&'static str, Vec<(Method, Access)>>;
+
+/// The access rule of a matched route; `HEAD` follows `GET`.
+fn rule(table: &AccessTable, path: &str, method: &Method) -> Option<Access> {
+    let method = if method == Method::HEAD { &Method::GET } else { method };
+    table
+        .get(path)?
+        .iter()
+        .find(|(m, _)| m == method)
+        .map(|(_, access)| *access)
+}
+
+/// The middleware: per-address limit, then (for non-public routes) the token, the
+/// authorization rule and the per-token limit; `RateLimit-*` headers on the way out.
+pub async fn gate(
+    State((state, table)): State<(AppState, Arc<AccessTable>)>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let path = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
+    let Some(access) = path.as_deref().and_then(|p| rule(&table, p, request.method())) else {
+        // Unreachable by construction (the router is built from the table): fail closed.
+        return ApiError::internal("route without an access rule", &format!("{:?}", path)).into_response();
+    };
+    let context = RequestContext {
+        request_id: request
+            .headers()
+            .get(&REQUEST_ID)
+            .and_then(|v| v.to_str().ok())
+            .map(str::to_owned),
+        client_addr: client_address(&request, state.access.trusted_proxy_hops),
+    };
+    let address_budget = match state.limiters.check_address(context.client_addr) {
+        Ok(budget) => budget,
+        Err(limited) => return too_many_requests(limited),
+    };
+    let mut budget = address_budget;
+    if let Access::Scope(_) = access {
+        let header = request
+            .headers()
+            .get(header::AUTHORIZATION)
+            .and_then(|v| v.to_str().ok());
+        let principal = match state.auth.authenticate(&state.store, header).await {
+            Ok(principal) => principal,
+            Err(e) => return with_budget(ApiError::from(e).into_response(), budget),
+        };
+        if let Err(denied) = authorize(access, principal.role, principal.scopes) {
+            let error = ApiError::new(StatusCode::FORBIDDEN, "forbidden", denied.to_string());
+            return with_budget(error.into_response(), budget);
+        }
+        match state.limiters.check_token(principal.token_id) {
+            Ok(token_budget) => budget = tighter(address_budget, token_budget),
+            Err(limited) => return too_many_requests(limited),
+        }
+        request.extensions_mut().insert(principal);
+    }
+    request.extensions_mut().insert(context);
+    with_budget(next.run(request).await, budget)
+}
+
+/// The client's address: the connection's, or with `hops` trusted proxies in front, the
+/// `hops`-th address from the right of `X-Forwarded-For` (the one the outermost trusted
+/// proxy saw). Anything left of it is client-supplied and ignored.
+fn client_address(request: &Request, hops: usize) -> IpAddr {
+    let peer = request
+        .extensions()
+        .get::<ConnectInfo<SocketAddr>>()
+        .map_or(IpAddr::V4(Ipv4Addr::UNSPECIFIED), |c| c.0.ip());
+    if hops == 0 {
+        return peer;
+    }
+    forwarded_for(request.headers(), hops).unwrap_or(peer)
+}
+
+fn forwarded_for(headers: &HeaderMap, hops: usize) -> Option<IpAddr> {
+    let chain: Vec<&str> = headers
+        .get_all("x-forwarded-for")
+        .iter()
+        .filter_map(|v| v.to_str().ok())
+        .flat_map(|v| v.split(','))
+        .map(str::trim)
+        .collect();
+    let index = chain.len().checked_sub(hops)?;
+    chain.get(index)?.parse().ok()
+}
+
+/// A 429 with `Retry-After` and the exhausted budget.
+fn too_many_requests(limited: Limited) -> Response {
+    let seconds = limited.retry_after.as_secs_f64().ceil().max(1.0) as u64;
+    let message = format!(
+        "too many requests from this {} (limit {}): retry after {seconds} s",
+        limited.key, limited.limit
+    );
+    let mut response = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    headers.insert("ratelimit-limit", HeaderValue::from(limited.limit.count.get()));
+    headers.insert("ratelimit-remaining", HeaderValue::from(0));
+    headers.insert("ratelimit-reset", HeaderValue::from(seconds));
+    response
+}
+
+/// Adds `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds).
+fn with_budget(mut response: Response, budget: Option<Budget>) -> Response {
+    if let Some(budget) = budget {
+        let reset = budget.reset.as_secs_f64().ceil() as u64;
+        let headers = response.headers_mut();
+        headers.insert("ratelimit-limit", HeaderValue::from(budget.limit));
+        headers.insert("ratelimit-remaining", HeaderValue::from(budget.remaining));
+        headers.insert("ratelimit-reset", HeaderValue::from(reset));
+    }
+    response
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn forwarded_for_takes_the_address_the_trusted_proxy_saw() {
+        let mut headers = HeaderMap::new();
+        headers.insert(
+            "x-forwarded-for",
+            HeaderValue::from_static("6.6.6.6, 203.0.113.7, 10.0.0.2"),
+        );
+        assert_eq!(forwarded_for(&headers, 1), Some("10.0.0.2".parse().unwrap()));
+        assert_eq!(forwarded_for(&headers, 2), Some("203.0.113.7".parse().unwrap()));
+        assert_eq!(forwarded_for(&headers, 4), None);
+        headers.insert("x-forwarded-for", HeaderValue::from_static("not-an-ip"));
+        assert_eq!(forwarded_for(&headers, 1), None);
+    }
+}

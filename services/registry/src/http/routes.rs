@@ -1,0 +1,96 @@
+//! The authorization table: every route with the access it requires, in one list. The
+//! router is built from this list and the gate consults it, so a route cannot exist
+//! without a rule, and the rule is never re-checked (or forgotten) in a handler.
+
+use std::collections::HashMap;
+
+use axum::Router;
+use axum::http::Method;
+use axum::routing::{MethodRouter, delete, get, patch, post};
+
+use super::guard::AccessTable;
+use super::{audit, blobs, health, index, skills, tokens, users};
+use crate::AppState;
+use crate::access::{Access, Scope};
+
+/// One route and what it requires.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct Rule {
+    /// The HTTP method.
+    pub method: Method,
+    /// The route pattern, as axum matches it (`/v1/skills/{name}`).
+    pub path: &'static str,
+    /// What the caller needs.
+    pub access: Access,
+}
+
+const READ: Access = Access::Scope(Scope::Read);
+const REVIEW: Access = Access::Scope(Scope::Review);
+const ADMIN: Access = Access::Scope(Scope::Admin);
+
+/// Every route with its rule and handler.
+fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
+    use Method as M;
+    let rule = |method: Method, path: &'static str, access: Access| Rule { method, path, access };
+    vec![
+        (rule(M::GET, "/healthz", Access::Public), get(health::healthz)),
+        (rule(M::GET, "/readyz", Access::Public), get(health::readyz)),
+        (rule(M::GET, "/v1/whoami", READ), get(tokens::whoami)),
+        (rule(M::GET, "/v1/skills", READ), get(skills::list_skills)),
+        (rule(M::GET, "/v1/skills/{name}", READ), get(skills::get_skill)),
+        (
+            rule(M::GET, "/v1/skills/{name}/versions", READ),
+            get(skills::list_versions),
+        ),
+        (
+            rule(M::GET, "/v1/skills/{name}/versions/{rev}", READ),
+            get(skills::get_version),
+        ),
+        (
+            rule(M::GET, "/v1/skills/{name}/versions/{rev}/files/{*path}", READ),
+            get(skills::get_file),
+        ),
+        (
+            rule(M::GET, "/v1/skills/{name}/versions/{rev}/bundle", READ),
+            get(skills::get_bundle),
+        ),
+        (
+            rule(M::POST, "/v1/skills/{name}/versions/{rev}/yank", REVIEW),
+            post(skills::yank),
+        ),
+        (
+            rule(M::POST, "/v1/skills/{name}/versions/{rev}/unyank", REVIEW),
+            post(skills::unyank),
+        ),
+        (rule(M::GET, "/v1/index", READ), get(index::get_index)),
+        (rule(M::GET, "/v1/blobs/{sha256}", READ), get(blobs::get_blob)),
+        (rule(M::POST, "/v1/blobs/batch", READ), post(blobs::batch)),
+        // Token routes need only `read`: everyone manages their own tokens; admins see
+        // and revoke everyone's (the service scopes the query by the caller).
+        (rule(M::GET, "/v1/tokens", READ), get(tokens::list)),
+        (rule(M::POST, "/v1/tokens", READ), post(tokens::issue)),
+        (rule(M::GET, "/v1/tokens/{id}", READ), get(tokens::get)),
+        (rule(M::DELETE, "/v1/tokens/{id}", READ), delete(tokens::revoke)),
+        (rule(M::GET, "/v1/users", ADMIN), get(users::list)),
+        (rule(M::POST, "/v1/users", ADMIN), post(users::create)),
+        (rule(M::GET, "/v1/users/{handle}", ADMIN), get(users::get)),
+        (rule(M::PATCH, "/v1/users/{handle}", ADMIN), patch(users::update)),
+        (rule(M::GET, "/v1/audit", ADMIN), get(audit::list)),
+    ]
+}
+
+/// The rules alone (for the tests that walk every route, and for the documentation).
+pub fn rules() -> Vec<Rule> {
+    table().into_iter().map(|(rule, _)| rule).collect()
+}
+
+/// The routes, and the table the gate consults.
+pub(super) fn build() -> (Router<AppState>, AccessTable) {
+    let mut router = Router::new();
+    let mut access: AccessTable = HashMap::new();
+    for (rule, handler) in table() {
+        router = router.route(rule.path, handler);
+        access.entry(rule.path).or_default().push((rule.method, rule.access));
+    }
+    (router, access)
+}

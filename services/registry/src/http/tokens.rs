@@ -1,0 +1,211 @@
+//! `whoami` and the token endpoints: everyone manages their own tokens, admins everyone's.
+
+use axum::Extension;
+use axum::extract::State;
+use axum::http::{HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use chrono::{DateTime, Utc};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::error::ApiError;
+use super::extract::{self, ApiJson, ApiPath, ApiQuery};
+use super::guard::Caller;
+use super::json_ok;
+use super::wire::{IssuedTokenBody, Page, TokenItem, WhoAmI};
+use crate::AppState;
+use crate::access::ScopeSet;
+use crate::app::accounts::{self, TokenSpec};
+use crate::auth::Principal;
+use crate::config::parse_ttl;
+
+/// `GET /v1/whoami`: who the token belongs to and what it may do now.
+pub async fn whoami(Extension(principal): Extension<Principal>) -> Response {
+    json_ok(WhoAmI {
+        user: principal.handle,
+        org: principal.org_slug,
+        role: principal.role.as_str().to_owned(),
+        scopes: principal.scopes.names(),
+        token_id: principal.token_id.to_string(),
+        expires_at: principal.expires_at,
+    })
+}
+
+/// Whose tokens a caller may see and revoke: admins any in their organisation, everyone
+/// else their own.
+fn owner_scope(principal: &Principal) -> Option<i64> {
+    (!principal.is_admin()).then_some(principal.user_id)
+}
+
+/// Query of `GET /v1/tokens`.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    /// Admins: only this user's tokens.
+    user: Option<String>,
+    /// `true`: include revoked and expired tokens.
+    all: Option<bool>,
+    cursor: Option<String>,
+    limit: Option<String>,
+}
+
+/// `GET /v1/tokens`: the caller's tokens (admins: everyone's, or `?user=`), newest first.
+pub async fn list(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> Result<Response, ApiError> {
+    let limit = extract::limit(query.limit.as_deref())?;
+    let user_id = match (query.user.as_deref(), owner_scope(&principal)) {
+        (None, own) => own,
+        (Some(handle), None) => Some(state.store.user_by_handle(principal.org_id, handle).await?.id),
+        (Some(handle), Some(own)) if handle == principal.handle => Some(own),
+        (Some(_), Some(_)) => {
+            return Err(ApiError::new(
+                StatusCode::FORBIDDEN,
+                "forbidden",
+                "only admins can list other users' tokens: drop the 'user' filter to see your own",
+            ));
+        }
+    };
+    let before = query
+        .cursor
+        .as_deref()
+        .filter(|c| !c.is_empty())
+        .map(parse_cursor)
+        .transpose()?;
+    let token_query = cairn_store::TokenQuery {
+        user_id,
+        include_inactive: query.all.unwrap_or(false),
+        before,
+        limit: limit + 1,
+    };
+    let mut rows = state.store.list_tokens(principal.org_id, &token_query).await?;
+    let next_cursor = extract::cut_page(&mut rows, limit, |t| {
+        format!("{}_{}", t.created_at.timestamp_micros(), t.id)
+    });
+    Ok(json_ok(Page {
+        items: rows.into_iter().map(TokenItem::from).collect(),
+        next_cursor,
+    }))
+}
+
+fn parse_cursor(raw: &str) -> Result<(DateTime<Utc>, Uuid), ApiError> {
+    let invalid = || {
+        ApiError::bad_request(format!(
+            "cursor '{raw}' is not valid: pass back the next_cursor of the previous page"
+        ))
+    };
+    let (micros, id) = raw.split_once('_').ok_or_else(invalid)?;
+    let at = micros
+        .parse::<i64>()
+        .ok()
+        .and_then(DateTime::from_timestamp_micros)
+        .ok_or_else(invalid)?;
+    Ok((at, Uuid::parse_str(id).map_err(|_| invalid())?))
+}
+
+/// Body of `POST /v1/tokens`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct IssueBody {
+    /// A label, e.g. `laptop` or `ci`.
+    name: Option<String>,
+    /// Lifetime such as `30d` (default from the server's settings).
+    ttl: Option<String>,
+    /// Scope names; default: everything the caller may grant.
+    scopes: Option<Vec<String>>,
+    /// Admins: issue for this user instead of themselves.
+    user: Option<String>,
+}
+
+/// `POST /v1/tokens`: issues a token (for the caller, or for `user` by an admin). The
+/// token is in this response only.
+pub async fn issue(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(body): ApiJson<IssueBody>,
+) -> Result<Response, ApiError> {
+    let principal = &caller.principal;
+    let ttl = body
+        .ttl
+        .as_deref()
+        .map(parse_ttl)
+        .transpose()
+        .map_err(ApiError::bad_request)?;
+    let (owner, grantable) = match body.user.as_deref() {
+        Some(handle) if handle != principal.handle => {
+            if !principal.is_admin() {
+                return Err(ApiError::new(
+                    StatusCode::FORBIDDEN,
+                    "forbidden",
+                    "only admins can issue tokens for other users: drop 'user' to issue one for yourself",
+                ));
+            }
+            let owner = state.store.user_by_handle(principal.org_id, handle).await?;
+            let grantable = ScopeSet::of_role(owner.role);
+            (owner, grantable)
+        }
+        _ => (
+            state.store.user_by_handle(principal.org_id, &principal.handle).await?,
+            principal.scopes,
+        ),
+    };
+    let spec = TokenSpec {
+        owner: &owner,
+        org_slug: &principal.org_slug,
+        grantable,
+        name: body.name.as_deref(),
+        ttl,
+        scopes: body.scopes.as_deref(),
+    };
+    let issued = accounts::issue(&state.store, state.auth.keys(), &state.access, spec, &caller.actor()).await?;
+    let mut response = (
+        StatusCode::CREATED,
+        axum::Json(IssuedTokenBody {
+            token: issued.token,
+            item: TokenItem::from(issued.info),
+        }),
+    )
+        .into_response();
+    response
+        .headers_mut()
+        .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
+    Ok(response)
+}
+
+fn token_id(raw: &str) -> Result<Uuid, ApiError> {
+    Uuid::parse_str(raw).map_err(|_| {
+        ApiError::bad_request(format!(
+            "'{raw}' is not a token id: use the id from GET /v1/tokens (a UUID)"
+        ))
+    })
+}
+
+/// `GET /v1/tokens/{id}`.
+pub async fn get(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let id = token_id(&id)?;
+    let token = state.store.token(principal.org_id, owner_scope(&principal), id).await?;
+    Ok(json_ok(TokenItem::from(token)))
+}
+
+/// `DELETE /v1/tokens/{id}`: revokes a token at once (everywhere). Revoking a revoked
+/// token succeeds and changes nothing.
+pub async fn revoke(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let id = token_id(&id)?;
+    let principal = &caller.principal;
+    let token = state
+        .store
+        .revoke_token(principal.org_id, owner_scope(principal), id, &caller.actor())
+        .await?;
+    // Other processes hear of it through the database; this one forgets now.
+    state.auth.forget_all();
+    Ok(json_ok(TokenItem::from(token)))
+}

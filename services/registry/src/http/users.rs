@@ -1,0 +1,107 @@
+//! User administration (admins; the gate enforces it).
+
+use axum::extract::State;
+use axum::http::StatusCode;
+use axum::response::{IntoResponse, Response};
+use cairn_store::{Role, UserUpdate};
+use serde::Deserialize;
+
+use super::error::ApiError;
+use super::extract::{self, ApiJson, ApiPath, ApiQuery};
+use super::guard::Caller;
+use super::json_ok;
+use super::wire::{Page, UserItem};
+use crate::AppState;
+use crate::app::accounts;
+
+/// Query of `GET /v1/users`.
+#[derive(Debug, Deserialize)]
+pub struct ListQuery {
+    cursor: Option<String>,
+    limit: Option<String>,
+}
+
+/// `GET /v1/users`: the organisation's users by handle.
+pub async fn list(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiQuery(query): ApiQuery<ListQuery>,
+) -> Result<Response, ApiError> {
+    let limit = extract::limit(query.limit.as_deref())?;
+    let after = query.cursor.as_deref().filter(|c| !c.is_empty());
+    let mut rows = state
+        .store
+        .list_users(caller.principal.org_id, after, limit + 1)
+        .await?;
+    let next_cursor = extract::cut_page(&mut rows, limit, |u| u.handle.clone());
+    Ok(json_ok(Page {
+        items: rows.into_iter().map(UserItem::from).collect(),
+        next_cursor,
+    }))
+}
+
+fn role(raw: &str) -> Result<Role, ApiError> {
+    raw.parse().map_err(ApiError::bad_request)
+}
+
+/// Body of `POST /v1/users`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct CreateBody {
+    handle: String,
+    role: String,
+}
+
+/// `POST /v1/users`: adds a user (then issue them a token with `POST /v1/tokens`).
+pub async fn create(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(body): ApiJson<CreateBody>,
+) -> Result<Response, ApiError> {
+    let role = role(&body.role)?;
+    let user = accounts::add_user(
+        &state.store,
+        caller.principal.org_id,
+        &body.handle,
+        role,
+        &caller.actor(),
+    )
+    .await?;
+    Ok((StatusCode::CREATED, axum::Json(UserItem::from(user))).into_response())
+}
+
+/// `GET /v1/users/{handle}`.
+pub async fn get(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(handle): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    accounts::check_handle(&handle)?;
+    let user = state.store.user_by_handle(caller.principal.org_id, &handle).await?;
+    Ok(json_ok(UserItem::from(user)))
+}
+
+/// Body of `PATCH /v1/users/{handle}`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct UpdateBody {
+    role: Option<String>,
+    disabled: Option<bool>,
+}
+
+/// `PATCH /v1/users/{handle}`: changes the role and/or disables (or enables) a user.
+/// Takes effect at once for every token of the user, on every replica.
+pub async fn update(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(handle): ApiPath<String>,
+    ApiJson(body): ApiJson<UpdateBody>,
+) -> Result<Response, ApiError> {
+    let update = UserUpdate {
+        role: body.role.as_deref().map(role).transpose()?,
+        disabled: body.disabled,
+    };
+    let user = accounts::update_user(&state.store, caller.principal.org_id, &handle, update, &caller.actor()).await?;
+    state.auth.forget_all();
+    Ok(json_ok(UserItem::from(user)))
+}

@@ -1,0 +1,167 @@
+//! Managing an organisation's users: listing, roles, disabling. Changes that affect who
+//! may do what notify every registry process (see [`AUTH_CHANNEL`]) in the same
+//! transaction, so cached token checks everywhere drop them the moment they commit.
+
+use sqlx::{Postgres, Transaction};
+use tracing::instrument;
+
+use crate::orgs::record_audit;
+use crate::{Actor, Role, Store, StoreError, User};
+
+/// The PostgreSQL `NOTIFY` channel on which role changes, disabled users and revoked
+/// tokens are announced to every registry process.
+pub const AUTH_CHANNEL: &str = "cairn_auth";
+
+/// What [`Store::update_user`] changes; `None` leaves a field as it is.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct UserUpdate {
+    /// A new role.
+    pub role: Option<Role>,
+    /// Disable (`true`) or enable (`false`).
+    pub disabled: Option<bool>,
+}
+
+impl Store {
+    /// Lists an organisation's users by handle, after `after` (keyset paging).
+    #[instrument(skip_all)]
+    pub async fn list_users(&self, org_id: i64, after: Option<&str>, limit: i64) -> Result<Vec<User>, StoreError> {
+        Ok(sqlx::query_as::<_, User>(
+            "SELECT id, org_id, handle, role, disabled, created_at FROM users \
+             WHERE org_id = $1 AND ($2::text IS NULL OR handle > $2) ORDER BY handle LIMIT $3",
+        )
+        .bind(org_id)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Changes a user's role and/or disabled state. Refuses (as a conflict) to leave the
+    /// organisation without an active admin. An update that changes nothing writes
+    /// nothing. Every cached token check is invalidated when something changed.
+    #[instrument(skip_all)]
+    pub async fn update_user(
+        &self,
+        org_id: i64,
+        handle: &str,
+        update: UserUpdate,
+        actor: &Actor,
+    ) -> Result<User, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        // Lock the active admins first (always in the same order), so two concurrent
+        // demotions cannot both see "another admin remains".
+        let admins: Vec<i64> = sqlx::query_scalar(
+            "SELECT id FROM users WHERE org_id = $1 AND role = 'admin' AND NOT disabled ORDER BY id FOR UPDATE",
+        )
+        .bind(org_id)
+        .fetch_all(&mut *tx)
+        .await?;
+        let user = sqlx::query_as::<_, User>(
+            "SELECT id, org_id, handle, role, disabled, created_at FROM users \
+             WHERE org_id = $1 AND handle = $2 FOR UPDATE",
+        )
+        .bind(org_id)
+        .bind(handle)
+        .fetch_optional(&mut *tx)
+        .await?
+        .ok_or_else(|| StoreError::NotFound(format!("user '{handle}'")))?;
+        let role = update.role.unwrap_or(user.role);
+        let disabled = update.disabled.unwrap_or(user.disabled);
+        if role == user.role && disabled == user.disabled {
+            return Ok(user);
+        }
+        let stays_active_admin = role == Role::Admin && !disabled;
+        if admins == [user.id] && !stays_active_admin {
+            return Err(StoreError::Conflict(format!(
+                "'{handle}' is the organisation's last active admin: make another user admin first"
+            )));
+        }
+        let updated = sqlx::query_as::<_, User>(
+            "UPDATE users SET role = $2, disabled = $3, updated_at = now() WHERE id = $1 \
+             RETURNING id, org_id, handle, role, disabled, created_at",
+        )
+        .bind(user.id)
+        .bind(role.as_str())
+        .bind(disabled)
+        .fetch_one(&mut *tx)
+        .await?;
+        if role != user.role {
+            let details = serde_json::json!({ "from": user.role.as_str(), "to": role.as_str() });
+            record_audit(
+                &mut tx,
+                Some(org_id),
+                actor,
+                "user.set_role",
+                &format!("user:{handle}"),
+                details,
+            )
+            .await?;
+        }
+        if disabled != user.disabled {
+            let action = if disabled { "user.disable" } else { "user.enable" };
+            record_audit(
+                &mut tx,
+                Some(org_id),
+                actor,
+                action,
+                &format!("user:{handle}"),
+                serde_json::json!({}),
+            )
+            .await?;
+        }
+        notify_auth_change(&mut tx, &format!("user:{}", user.id)).await?;
+        tx.commit().await?;
+        Ok(updated)
+    }
+}
+
+/// Announces an access change on [`AUTH_CHANNEL`]; delivered when the transaction commits.
+pub(crate) async fn notify_auth_change(tx: &mut Transaction<'_, Postgres>, what: &str) -> Result<(), StoreError> {
+    sqlx::query("SELECT pg_notify($1, $2)")
+        .bind(AUTH_CHANNEL)
+        .bind(what)
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
+/// One event of an [`AuthChanges`] subscription.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum AuthChange {
+    /// Something changed: `user:<id>` or `token:<id>`.
+    Changed(String),
+    /// The connection dropped and was re-established: changes may have been missed.
+    Reconnected,
+}
+
+/// A live subscription to access changes (see [`Store::auth_changes`]).
+pub struct AuthChanges {
+    listener: sqlx::postgres::PgListener,
+}
+
+impl std::fmt::Debug for AuthChanges {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        f.write_str("AuthChanges")
+    }
+}
+
+impl AuthChanges {
+    /// Waits for the next change. An error means the subscription failed: callers must
+    /// stop trusting what they cached and subscribe again.
+    pub async fn next(&mut self) -> Result<AuthChange, StoreError> {
+        Ok(match self.listener.try_recv().await? {
+            Some(notification) => AuthChange::Changed(notification.payload().to_owned()),
+            None => AuthChange::Reconnected,
+        })
+    }
+}
+
+impl Store {
+    /// Subscribes to access changes made by any process on this database.
+    #[instrument(skip_all)]
+    pub async fn auth_changes(&self) -> Result<AuthChanges, StoreError> {
+        let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool).await?;
+        listener.listen(AUTH_CHANNEL).await?;
+        Ok(AuthChanges { listener })
+    }
+}
