@@ -105,6 +105,18 @@ impl TestApp {
         })
     }
 
+    /// Waits until the server follows access changes (its token cache is in use), so a
+    /// test of "takes effect at once" exercises the cache rather than bypassing it.
+    pub async fn wait_following(&self) -> Result<()> {
+        for _ in 0..500 {
+            if self.auth.is_following() {
+                return Ok(());
+            }
+            tokio::time::sleep(Duration::from_millis(10)).await;
+        }
+        anyhow::bail!("the server did not subscribe to access changes within 5 s")
+    }
+
     /// The absolute URL of `path`.
     pub fn url(&self, path: &str) -> String {
         format!("{}{path}", self.base_url)

@@ -147,13 +147,19 @@ fn parse_role(text: &str) -> Result<Role, String> {
 /// Maps an account error to a message for the operator.
 fn explain(error: AccountError) -> anyhow::Error {
     match error {
+        AccountError::NotFound(what) if what.starts_with("user ") => anyhow::anyhow!(
+            "{what} does not exist: `cairn-registry user list` shows the users, `cairn-registry user add` adds one"
+        ),
+        AccountError::Conflict(message) if message.starts_with("organisation ") => {
+            anyhow::anyhow!("{message}: choose another slug (`cairn-registry org list` shows the taken ones)")
+        }
         AccountError::Store(e) => anyhow::Error::new(e).context("the database failed"),
         AccountError::Internal(e) => e,
         other => anyhow::anyhow!("{other}"),
     }
 }
 
-async fn org(rt: &Runtime, slug: &str) -> Result<Organization> {
+pub(crate) async fn org(rt: &Runtime, slug: &str) -> Result<Organization> {
     rt.store.org_by_slug(slug).await.map_err(|e| match e {
         StoreError::NotFound(_) => anyhow::anyhow!(
             "organisation '{slug}' does not exist: check --org, or create it with `cairn-registry org add {slug}`"
@@ -163,16 +169,8 @@ async fn org(rt: &Runtime, slug: &str) -> Result<Organization> {
 }
 
 /// Runs `f` with an opened runtime and closes it whatever happens.
-async fn with_runtime<T>(config: &Config, f: impl AsyncFnOnce(&Runtime) -> Result<T>) -> Result<T> {
-    let rt = Runtime::open(config).await?;
-    if let Some(token) = &rt.bootstrap_token {
-        eprintln!(
-            "Created organisation '{}' and user '{}'. Admin token (shown once; also saved to {}):\n{token}",
-            bootstrap::DEFAULT_ORG,
-            bootstrap::DEFAULT_ADMIN,
-            config.data_dir.join(bootstrap::ADMIN_TOKEN_FILE).display()
-        );
-    }
+pub(crate) async fn with_runtime<T>(config: &Config, f: impl AsyncFnOnce(&Runtime) -> Result<T>) -> Result<T> {
+    let rt = crate::open(config, false).await?;
     let result = f(&rt).await;
     rt.close().await;
     result
@@ -343,13 +341,20 @@ pub async fn run_token(config: &Config, command: TokenCommand) -> Result<()> {
                 .store
                 .revoke_token(row.org_id, None, id, &Actor::cli("token revoke"))
                 .await?;
-            println!("revoked token {} ('{}' of {})", token.id, token.name, token.owner);
+            let at = token.revoked_at.map(|t| t.to_rfc3339()).unwrap_or_default();
+            println!("token {} ('{}' of {}) is revoked (since {at})", token.id, token.name, token.owner);
             Ok(())
         }
         TokenCommand::List { org: slug, user, all, json } => {
             let org = org(rt, &slug).await?;
             let user_id = match user {
-                Some(handle) => Some(rt.store.user_by_handle(org.id, &handle).await?.id),
+                Some(handle) => Some(
+                    rt.store
+                        .user_by_handle(org.id, &handle)
+                        .await
+                        .map_err(|e| explain(e.into()))?
+                        .id,
+                ),
                 None => None,
             };
             let query = cairn_store::TokenQuery {

@@ -135,14 +135,8 @@ async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
 }
 
 async fn run_import(config: &Config, dir: &std::path::Path, org: &str, json: bool) -> Result<()> {
-    let rt = open(config, false).await?;
-    let result = async {
-        let org = rt.store.org_by_slug(org).await.map_err(|e| match e {
-            cairn_store::StoreError::NotFound(_) => {
-                anyhow::anyhow!("organisation '{org}' does not exist: check --org (the first start creates 'default')")
-            }
-            other => anyhow::Error::new(other).context("looking up the organisation"),
-        })?;
+    let (report, elapsed) = admin::with_runtime(config, async |rt| {
+        let org = admin::org(rt, org).await?;
         let started = std::time::Instant::now();
         let report = import_tree(
             &rt.store,
@@ -153,11 +147,9 @@ async fn run_import(config: &Config, dir: &std::path::Path, org: &str, json: boo
             &Actor::cli("import"),
         )
         .await?;
-        Ok::<_, anyhow::Error>((report, started.elapsed()))
-    }
-    .await;
-    rt.close().await;
-    let (report, elapsed) = result?;
+        Ok((report, started.elapsed()))
+    })
+    .await?;
     if json {
         println!("{}", serde_json::to_string_pretty(&report)?);
     } else {

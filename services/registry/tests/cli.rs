@@ -2,76 +2,16 @@
 //! the embedded PostgreSQL from the installed server binaries, bootstraps, serves, and
 //! admin commands reach the same data while it runs.
 
+mod common;
+
 use std::os::unix::fs::PermissionsExt;
-use std::path::{Path, PathBuf};
-use std::process::Stdio;
+use std::path::PathBuf;
 use std::time::Duration;
 
-use tokio::io::{AsyncBufReadExt, BufReader};
-use tokio::process::{Child, Command};
-
-const BIN: &str = env!("CARGO_BIN_EXE_cairn-registry");
+use common::{registry, start_serve, terminate, traversable_tempdir};
 
 fn corpus_skill() -> PathBuf {
     manifest_dir().join("../../../shared/corpus/skills/anthropic/skills/mcp-builder")
-}
-
-/// The registry without any database or blob configuration from the environment.
-fn registry(data_dir: &Path) -> Command {
-    let mut command = Command::new(BIN);
-    command
-        .env_remove("DATABASE_URL")
-        .env_remove("CAIRN_DATABASE_URL")
-        .env_remove("CAIRN_BLOB_STORE")
-        .env_remove("CAIRN_JWT_SECRET")
-        .env("CAIRN_LOG", "warn")
-        .arg("--data-dir")
-        .arg(data_dir)
-        .kill_on_drop(true);
-    command
-}
-
-/// A temporary directory the embedded server's unprivileged user can traverse.
-fn traversable_tempdir() -> tempfile::TempDir {
-    let dir = tempfile::tempdir().unwrap();
-    std::fs::set_permissions(dir.path(), std::fs::Permissions::from_mode(0o711)).unwrap();
-    dir
-}
-
-/// Starts `serve` on a random port and returns the child, its base URL and its stdout lines so far.
-async fn start_serve(data_dir: &Path) -> (Child, String, Vec<String>) {
-    let mut child = registry(data_dir)
-        .args(["serve", "--listen", "127.0.0.1:0"])
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    let mut lines = BufReader::new(child.stdout.take().unwrap()).lines();
-    let mut seen = Vec::new();
-    let url = tokio::time::timeout(Duration::from_secs(120), async {
-        while let Some(line) = lines.next_line().await.unwrap() {
-            if let Some(url) = line.strip_prefix("Cairn registry listening on ") {
-                return url.to_owned();
-            }
-            seen.push(line);
-        }
-        panic!("serve exited before listening; stdout: {seen:?}");
-    })
-    .await
-    .expect("serve did not start within 120s");
-    (child, url, seen)
-}
-
-async fn terminate(mut child: Child) -> std::process::ExitStatus {
-    let pid = child.id().unwrap().to_string();
-    let status = std::process::Command::new("kill")
-        .args(["-TERM", &pid])
-        .status()
-        .unwrap();
-    assert!(status.success());
-    tokio::time::timeout(Duration::from_secs(60), child.wait())
-        .await
-        .expect("serve did not stop")
-        .unwrap()
 }
 
 #[tokio::test]

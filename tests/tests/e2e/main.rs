@@ -1,6 +1,8 @@
 //! End-to-end tests: one binary (fast to link) with a module per area. Every test gets
 //! its own PostgreSQL database; servers run in-process on random ports.
 
+mod access;
+mod accounts;
 mod api;
 mod blobs;
 mod fixtures;

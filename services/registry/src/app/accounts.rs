@@ -165,8 +165,8 @@ pub async fn issue(
     if ttl < MIN_TOKEN_TTL || ttl > settings.max_token_ttl {
         return Err(AccountError::Invalid(format!(
             "a token must live between 1 minute and {} (asked: {}); choose another ttl",
-            humantime::format_duration(settings.max_token_ttl),
-            humantime::format_duration(ttl)
+            describe_duration(settings.max_token_ttl),
+            describe_duration(ttl)
         )));
     }
     if owner.disabled {
@@ -186,11 +186,18 @@ pub async fn issue(
             .filter(|s| !grantable.contains(*s))
             .map(Scope::as_str)
             .collect();
+        let by_role = ScopeSet::of_role(owner.role);
+        let limit = if grantable == by_role {
+            format!(
+                "'{}' has the role '{}', which allows at most: {grantable}",
+                owner.handle, owner.role
+            )
+        } else {
+            format!("the token you are using can grant at most: {grantable}")
+        };
         return Err(AccountError::Forbidden(format!(
-            "cannot grant {}: a token may carry at most {} here (the owner's role '{}' and your own token's scopes limit it)",
-            extra.join(", "),
-            grantable,
-            owner.role
+            "cannot grant {}: {limit}",
+            extra.join(", ")
         )));
     }
     let request = TokenRequest {
@@ -208,6 +215,19 @@ pub async fn issue(
         })
 }
 
+/// A lifetime as people say it: whole days as days (`366 days`), the rest as humantime
+/// writes it (`90m`).
+pub fn describe_duration(duration: Duration) -> String {
+    const DAY: u64 = 24 * 3600;
+    let seconds = duration.as_secs();
+    if seconds >= DAY && seconds.is_multiple_of(DAY) && duration.subsec_nanos() == 0 {
+        let days = seconds / DAY;
+        format!("{days} day{}", if days == 1 { "" } else { "s" })
+    } else {
+        humantime::format_duration(duration).to_string()
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -222,6 +242,9 @@ mod tests {
             assert!(e.contains("not a valid user handle"), "{bad}: {e}");
         }
         assert!(check_org_slug("acme-eu").is_ok());
+        assert_eq!(describe_duration(Duration::from_secs(366 * 86_400)), "366 days");
+        assert_eq!(describe_duration(Duration::from_secs(86_400)), "1 day");
+        assert_eq!(describe_duration(Duration::from_secs(5400)), "1h 30m");
         for bad in ["", "acme.eu", "Acme", &"a".repeat(64)] {
             assert!(check_org_slug(bad).is_err(), "{bad}");
         }

@@ -250,6 +250,11 @@ impl Authenticator {
         }
     }
 
+    /// Whether access changes are being followed (cached token checks are in use).
+    pub fn is_following(&self) -> bool {
+        self.following.load(Ordering::SeqCst)
+    }
+
     /// The keys tokens are signed with.
     pub fn keys(&self) -> &TokenKeys {
         &self.keys
@@ -412,5 +417,81 @@ impl Authenticator {
             );
         }
         Ok((row, touch))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn token(keys: &TokenKeys, issued: DateTime<Utc>, expires: DateTime<Utc>) -> String {
+        let claims = Claims::new(
+            "alice",
+            "default",
+            Role::Member,
+            Uuid::new_v4(),
+            ScopeSet::of_role(Role::Member),
+            issued,
+            expires,
+        );
+        sign(keys, &claims).unwrap()
+    }
+
+    #[test]
+    fn rotated_keys_verify_old_tokens_only_when_kept() {
+        let old = TokenKeys::from_secret(&[1u8; 32]).unwrap();
+        let now = Utc::now();
+        let old_token = token(&old, now, now + chrono::Duration::hours(1));
+        let kept = Authenticator::new(TokenKeys::with_previous(&[2u8; 32], &[&[1u8; 32]]).unwrap());
+        assert_eq!(kept.verify(&old_token).unwrap().sub, "alice");
+        let new_token = token(kept.keys(), now, now + chrono::Duration::hours(1));
+        assert!(kept.verify(&new_token).is_ok());
+        let dropped = Authenticator::new(TokenKeys::from_secret(&[2u8; 32]).unwrap());
+        assert!(matches!(dropped.verify(&old_token), Err(AuthError::Invalid)));
+        // Tokens name their key; the id reveals nothing of it.
+        let header = jsonwebtoken::decode_header(&new_token).unwrap();
+        assert_eq!(header.kid.as_deref(), Some(kept.keys().current_kid()));
+        assert_ne!(kept.keys().current_kid(), old.current_kid());
+    }
+
+    #[test]
+    fn time_claims_are_enforced_with_a_small_leeway() {
+        let keys = TokenKeys::from_secret(&[3u8; 32]).unwrap();
+        let auth = Authenticator::new(keys.clone());
+        let now = Utc::now();
+        let expired = token(
+            &keys,
+            now - chrono::Duration::hours(2),
+            now - chrono::Duration::minutes(1),
+        );
+        assert!(matches!(auth.verify(&expired), Err(AuthError::Expired)));
+        let early = token(
+            &keys,
+            now + chrono::Duration::minutes(10),
+            now + chrono::Duration::hours(1),
+        );
+        assert!(matches!(auth.verify(&early), Err(AuthError::NotYetValid)));
+        let skewed = token(
+            &keys,
+            now + chrono::Duration::seconds(2),
+            now + chrono::Duration::hours(1),
+        );
+        assert!(auth.verify(&skewed).is_ok(), "a 2 s clock skew is tolerated");
+    }
+
+    #[test]
+    fn unsigned_and_malformed_tokens_are_invalid() {
+        let keys = TokenKeys::from_secret(&[4u8; 32]).unwrap();
+        let auth = Authenticator::new(keys.clone());
+        let now = Utc::now();
+        let good = token(&keys, now, now + chrono::Duration::hours(1));
+        let parts: Vec<&str> = good.split('.').collect();
+        // {"alg":"none","typ":"JWT"}
+        let none = format!("eyJhbGciOiJub25lIiwidHlwIjoiSldUIn0.{}.", parts[1]);
+        // {"alg":"HS512","typ":"JWT"} with the HS256 signature.
+        let hs512 = format!("eyJhbGciOiJIUzUxMiIsInR5cCI6IkpXVCJ9.{}.{}", parts[1], parts[2]);
+        for bad in [none.as_str(), hs512.as_str(), "a.b.c", "", "not-a-jwt"] {
+            assert!(matches!(auth.verify(bad), Err(AuthError::Invalid)), "{bad}");
+        }
     }
 }

@@ -1,0 +1,513 @@
+//! Identity and access end to end: the authorization table walked by every role of two
+//! organisations, token and user administration, immediate revocation, the audit log,
+//! rate limits and yanking.
+
+use std::collections::BTreeMap;
+use std::time::Duration;
+
+use cairn_e2e::app::TestApp;
+use cairn_registry::access::{Access, Scope, ScopeSet};
+use cairn_registry::http::routes::{Rule, rules};
+use cairn_skill::Sha256Hash;
+use cairn_store::{Actor, Role, UserUpdate};
+use reqwest::{Method, StatusCode};
+use serde_json::{Value, json};
+
+use crate::fixtures::write_skill;
+
+const ROLES: [Role; 4] = [Role::Admin, Role::Reviewer, Role::Member, Role::Reader];
+
+async fn json_of(response: reqwest::Response) -> (StatusCode, Value) {
+    let status = response.status();
+    let body = response.json::<Value>().await.unwrap_or(Value::Null);
+    (status, body)
+}
+
+fn code(body: &Value) -> &str {
+    body["error"]["code"].as_str().unwrap_or("<none>")
+}
+
+fn message(body: &Value) -> &str {
+    body["error"]["message"].as_str().unwrap_or("<none>")
+}
+
+/// Two organisations with a user of every role each; `default` has a skill with two
+/// revisions. Everything of `default` is named so that it can be recognised in an answer
+/// to the other organisation (`askill`, `ahandle-…`).
+struct World {
+    app: TestApp,
+    own: BTreeMap<&'static str, String>,
+    other: BTreeMap<&'static str, String>,
+    file_sha: String,
+    admin_token_id: String,
+}
+
+async fn world() -> World {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(
+        tree.path(),
+        "ops/askill",
+        "askill",
+        "First.",
+        &[("references/a.md", "askill notes")],
+    );
+    app.import(tree.path()).await.unwrap();
+    write_skill(
+        tree.path(),
+        "ops/askill",
+        "askill",
+        "Second.",
+        &[("references/a.md", "askill notes")],
+    );
+    app.import(tree.path()).await.unwrap();
+    let actor = Actor::cli("test");
+    let borg = app.store.create_org("borg", "B", &actor).await.unwrap();
+    let mut own = BTreeMap::new();
+    let mut other = BTreeMap::new();
+    for role in ROLES {
+        let (_, token) = app.user_with_token(&format!("ahandle-{role}"), role).await.unwrap();
+        own.insert(role.as_str(), token);
+        let user = app
+            .store
+            .create_user(borg.id, &format!("bhandle-{role}"), role, &actor)
+            .await
+            .unwrap();
+        let token = app
+            .token_for(&user, "borg", Duration::from_secs(3600), &app.keys)
+            .await
+            .unwrap();
+        other.insert(role.as_str(), token);
+    }
+    app.store
+        .create_user(app.org_id, "ahandle-target", Role::Member, &actor)
+        .await
+        .unwrap();
+    let (_, me) = json_of(app.get("/v1/whoami").send().await.unwrap()).await;
+    World {
+        file_sha: Sha256Hash::of(b"askill notes").to_hex(),
+        admin_token_id: me["token_id"].as_str().unwrap().to_owned(),
+        app,
+        own,
+        other,
+    }
+}
+
+/// Whether a sample names one thing of `default` (the other organisation must get 404)
+/// or lists the caller's own organisation (it must see none of `default`'s things).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+enum Kind {
+    Collection,
+    Resource,
+}
+
+struct Sample {
+    path: String,
+    body: Option<Value>,
+    kind: Kind,
+    /// What the route must require: pinned here too, so loosening a rule in the table
+    /// is a visible, reviewed change to this test.
+    access: Access,
+}
+
+/// A request for every route of the table. A route added without a sample here fails
+/// the matrix test, so every route is walked by every role.
+async fn sample(world: &World, rule: &Rule, n: usize) -> Sample {
+    let s = |path: &str, kind, access| Sample {
+        path: path.to_owned(),
+        body: None,
+        kind,
+        access,
+    };
+    let with = |path: &str, body: Value, kind, access| Sample {
+        path: path.to_owned(),
+        body: Some(body),
+        kind,
+        access,
+    };
+    const PUBLIC: Access = Access::Public;
+    const READ: Access = Access::Scope(Scope::Read);
+    const REVIEW: Access = Access::Scope(Scope::Review);
+    const ADMIN: Access = Access::Scope(Scope::Admin);
+    use Kind::*;
+    let sha = &world.file_sha;
+    match (rule.method.as_str(), rule.path) {
+        ("GET", "/healthz") => s("/healthz", Collection, PUBLIC),
+        ("GET", "/readyz") => s("/readyz", Collection, PUBLIC),
+        ("GET", "/v1/whoami") => s("/v1/whoami", Collection, READ),
+        ("GET", "/v1/skills") => s("/v1/skills", Collection, READ),
+        ("GET", "/v1/skills/{name}") => s("/v1/skills/askill", Resource, READ),
+        ("GET", "/v1/skills/{name}/versions") => s("/v1/skills/askill/versions", Resource, READ),
+        ("GET", "/v1/skills/{name}/versions/{rev}") => s("/v1/skills/askill/versions/latest", Resource, READ),
+        ("GET", "/v1/skills/{name}/versions/{rev}/files/{*path}") => {
+            s("/v1/skills/askill/versions/2/files/references/a.md", Resource, READ)
+        }
+        ("GET", "/v1/skills/{name}/versions/{rev}/bundle") => s("/v1/skills/askill/versions/1/bundle", Resource, READ),
+        ("POST", "/v1/skills/{name}/versions/{rev}/yank") => s("/v1/skills/askill/versions/1/yank", Resource, REVIEW),
+        ("POST", "/v1/skills/{name}/versions/{rev}/unyank") => {
+            s("/v1/skills/askill/versions/1/unyank", Resource, REVIEW)
+        }
+        ("GET", "/v1/index") => s("/v1/index", Collection, READ),
+        ("GET", "/v1/blobs/{sha256}") => s(&format!("/v1/blobs/{sha}"), Resource, READ),
+        ("POST", "/v1/blobs/batch") => with("/v1/blobs/batch", json!({ "sha256": [sha] }), Resource, READ),
+        ("GET", "/v1/tokens") => s("/v1/tokens", Collection, READ),
+        ("POST", "/v1/tokens") => with("/v1/tokens", json!({ "name": format!("made-{n}") }), Collection, READ),
+        ("GET", "/v1/tokens/{id}") => s(&format!("/v1/tokens/{}", world.admin_token_id), Resource, READ),
+        ("DELETE", "/v1/tokens/{id}") => {
+            // A fresh token of someone in `default` each time: revoking it harms nobody.
+            let target = world
+                .app
+                .store
+                .user_by_handle(world.app.org_id, "ahandle-target")
+                .await
+                .unwrap();
+            world
+                .app
+                .token_for(&target, "default", Duration::from_secs(600), &world.app.keys)
+                .await
+                .unwrap();
+            let id: uuid::Uuid =
+                sqlx::query_scalar("SELECT id FROM api_tokens WHERE user_id = $1 ORDER BY created_at DESC LIMIT 1")
+                    .bind(target.id)
+                    .fetch_one(world.app.store.pool())
+                    .await
+                    .unwrap();
+            s(&format!("/v1/tokens/{id}"), Resource, READ)
+        }
+        ("GET", "/v1/users") => s("/v1/users", Collection, ADMIN),
+        ("POST", "/v1/users") => with(
+            "/v1/users",
+            json!({ "handle": format!("made-{n}"), "role": "reader" }),
+            Collection,
+            ADMIN,
+        ),
+        ("GET", "/v1/users/{handle}") => s("/v1/users/ahandle-target", Resource, ADMIN),
+        ("PATCH", "/v1/users/{handle}") => {
+            with("/v1/users/ahandle-target", json!({ "role": "reader" }), Resource, ADMIN)
+        }
+        ("GET", "/v1/audit") => s("/v1/audit", Collection, ADMIN),
+        (method, path) => {
+            panic!("no sample request for {method} {path}: add one to tests/tests/e2e/access.rs so every role walks it")
+        }
+    }
+}
+
+#[tokio::test]
+async fn every_route_answers_every_role_of_both_organisations_as_the_table_says() {
+    let world = world().await;
+    let app = &world.app;
+    let table = rules();
+    assert!(table.len() >= 20, "the table lost routes: {}", table.len());
+    let mut n = 0;
+    for rule in &table {
+        for role in ROLES {
+            for (org, tokens) in [("own", &world.own), ("other", &world.other)] {
+                n += 1;
+                let sample = sample(&world, rule, n).await;
+                assert_eq!(
+                    rule.access, sample.access,
+                    "{} {} requires {:?} in the table but {:?} here: change both, deliberately",
+                    rule.method, rule.path, rule.access, sample.access
+                );
+                let method = Method::from_bytes(rule.method.as_str().as_bytes()).unwrap();
+                let mut request = app
+                    .client
+                    .request(method, app.url(&sample.path))
+                    .bearer_auth(&tokens[role.as_str()]);
+                if let Some(body) = &sample.body {
+                    request = request.json(body);
+                }
+                let label = format!("{} {} as {org} {role}", rule.method, sample.path);
+                let allowed = match rule.access {
+                    Access::Public => true,
+                    Access::Scope(scope) => ScopeSet::of_role(role).contains(scope),
+                };
+                let before = app.state_snapshot().await.unwrap();
+                let response = request.send().await.unwrap();
+                let status = response.status();
+                let text = response.text().await.unwrap();
+                if !allowed {
+                    assert_eq!(status, StatusCode::FORBIDDEN, "{label}: {text}");
+                    let body: Value = serde_json::from_str(&text).unwrap();
+                    assert_eq!(code(&body), "forbidden", "{label}");
+                    assert!(message(&body).contains(role.as_str()), "{label}: {text}");
+                    assert_eq!(app.state_snapshot().await.unwrap(), before, "{label} changed something");
+                    continue;
+                }
+                assert!(
+                    ![StatusCode::UNAUTHORIZED, StatusCode::FORBIDDEN].contains(&status) && !status.is_server_error(),
+                    "{label}: {status} {text}"
+                );
+                if org == "other" {
+                    match sample.kind {
+                        Kind::Resource => {
+                            assert_eq!(status, StatusCode::NOT_FOUND, "{label}: {text}");
+                            assert_eq!(app.state_snapshot().await.unwrap(), before, "{label} changed something");
+                        }
+                        // A 404 echoes the name asked for; a listing must show nothing of
+                        // the other organisation.
+                        Kind::Collection => {
+                            assert!(status.is_success(), "{label}: {status} {text}");
+                            assert!(
+                                !text.contains("askill") && !text.contains("ahandle"),
+                                "{label} revealed the other organisation: {text}"
+                            );
+                        }
+                    }
+                }
+            }
+        }
+    }
+}
+
+#[tokio::test]
+async fn bad_tokens_and_missing_permissions_are_refused_and_change_nothing() {
+    let world = world().await;
+    let app = &world.app;
+    let member = app.store.user_by_handle(app.org_id, "ahandle-member").await.unwrap();
+    // Not yet valid: `nbf` an hour ahead (signed with the right key, with a real row).
+    let future = {
+        let id = uuid::Uuid::new_v4();
+        let now = chrono::Utc::now();
+        let scopes = ScopeSet::of_role(Role::Member);
+        let names = scopes.names();
+        app.store
+            .create_token(
+                cairn_store::NewToken {
+                    id,
+                    user_id: member.id,
+                    org_id: app.org_id,
+                    name: "future",
+                    scopes: &names,
+                    expires_at: now + chrono::Duration::hours(3),
+                },
+                &Actor::cli("test"),
+            )
+            .await
+            .unwrap();
+        let claims = cairn_registry::auth::Claims::new(
+            "ahandle-member",
+            "default",
+            Role::Member,
+            id,
+            scopes,
+            now + chrono::Duration::hours(1),
+            now + chrono::Duration::hours(3),
+        );
+        cairn_registry::auth::sign(&app.keys, &claims).unwrap()
+    };
+    // A deleted token row (as if the user and their tokens were purged).
+    let (_, deleted) = app.user_with_token("ahandle-deleted", Role::Member).await.unwrap();
+    sqlx::query("DELETE FROM api_tokens WHERE user_id = (SELECT id FROM users WHERE handle = 'ahandle-deleted')")
+        .execute(app.store.pool())
+        .await
+        .unwrap();
+    // A real token of `borg` whose `org` claim was rewritten to `default`: the signature
+    // breaks; re-signing with the right key makes the claims disagree with the row.
+    let forged_org = {
+        let row_id: uuid::Uuid = sqlx::query_scalar(
+            "SELECT t.id FROM api_tokens t JOIN users u ON u.id = t.user_id WHERE u.handle = 'bhandle-admin'",
+        )
+        .fetch_one(app.store.pool())
+        .await
+        .unwrap();
+        let now = chrono::Utc::now();
+        let claims = cairn_registry::auth::Claims::new(
+            "bhandle-admin",
+            "default",
+            Role::Admin,
+            row_id,
+            ScopeSet::of_role(Role::Admin),
+            now,
+            now + chrono::Duration::hours(1),
+        );
+        cairn_registry::auth::sign(&app.keys, &claims).unwrap()
+    };
+    let before = app.state_snapshot().await.unwrap();
+    for (label, token, status, text) in [
+        (
+            "not yet valid",
+            future.as_str(),
+            StatusCode::UNAUTHORIZED,
+            "not valid yet",
+        ),
+        ("deleted", deleted.as_str(), StatusCode::UNAUTHORIZED, "not valid"),
+        (
+            "other organisation's claims",
+            forged_org.as_str(),
+            StatusCode::UNAUTHORIZED,
+            "not valid",
+        ),
+    ] {
+        let response = app
+            .client
+            .post(app.url("/v1/skills/askill/versions/1/yank"))
+            .bearer_auth(token)
+            .send()
+            .await
+            .unwrap();
+        let (got, body) = json_of(response).await;
+        assert_eq!(got, status, "{label}: {body}");
+        assert!(message(&body).contains(text), "{label}: {body}");
+    }
+    // A member calling a reviewer endpoint; a reader writing; a member administering.
+    for (role, method, path, body, needed) in [
+        (
+            "member",
+            Method::POST,
+            "/v1/skills/askill/versions/1/yank",
+            None,
+            "review",
+        ),
+        (
+            "reader",
+            Method::POST,
+            "/v1/skills/askill/versions/1/unyank",
+            None,
+            "review",
+        ),
+        (
+            "reader",
+            Method::POST,
+            "/v1/users",
+            Some(json!({"handle": "x", "role": "admin"})),
+            "admin",
+        ),
+        (
+            "member",
+            Method::PATCH,
+            "/v1/users/ahandle-member",
+            Some(json!({"role": "admin"})),
+            "admin",
+        ),
+        ("reviewer", Method::GET, "/v1/audit", None, "admin"),
+    ] {
+        let mut request = app
+            .client
+            .request(method.clone(), app.url(path))
+            .bearer_auth(&world.own[role]);
+        if let Some(body) = body {
+            request = request.json(&body);
+        }
+        let (status, body) = json_of(request.send().await.unwrap()).await;
+        assert_eq!(status, StatusCode::FORBIDDEN, "{role} {method} {path}");
+        assert!(message(&body).contains(&format!("'{needed}'")), "{body}");
+        assert!(message(&body).contains("ask an admin"), "{body}");
+    }
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+}
+
+#[tokio::test]
+async fn role_changes_disabling_and_revocation_take_effect_at_once_even_from_another_process() {
+    let world = world().await;
+    let app = &world.app;
+    app.wait_following().await.unwrap();
+    let whoami = |token: &str| app.client.get(app.url("/v1/whoami")).bearer_auth(token).send();
+    let yank = |token: &str| {
+        app.client
+            .post(app.url("/v1/skills/askill/versions/1/yank"))
+            .bearer_auth(token)
+            .send()
+    };
+    let reviewer = world.own["reviewer"].clone();
+    // Warm the cache.
+    assert_eq!(yank(&reviewer).await.unwrap().status(), StatusCode::OK);
+    // Another process (e.g. `cairn-registry user set-role`) demotes the reviewer: this
+    // server hears of it through the database.
+    app.store
+        .update_user(
+            app.org_id,
+            "ahandle-reviewer",
+            UserUpdate {
+                role: Some(Role::Reader),
+                disabled: None,
+            },
+            &Actor::cli("user set-role"),
+        )
+        .await
+        .unwrap();
+    let status = eventually(
+        || async { yank(&reviewer).await.unwrap().status() },
+        StatusCode::FORBIDDEN,
+    )
+    .await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "the stale reviewer claim must lose to the database role"
+    );
+    let (_, me) = json_of(whoami(&reviewer).await.unwrap()).await;
+    assert_eq!(me["role"], "reader");
+    assert_eq!(me["scopes"], json!(["read"]));
+
+    // Disabled in another process.
+    let member = world.own["member"].clone();
+    assert_eq!(whoami(&member).await.unwrap().status(), StatusCode::OK);
+    app.store
+        .update_user(
+            app.org_id,
+            "ahandle-member",
+            UserUpdate {
+                role: None,
+                disabled: Some(true),
+            },
+            &Actor::cli("user disable"),
+        )
+        .await
+        .unwrap();
+    let status = eventually(
+        || async { whoami(&member).await.unwrap().status() },
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+
+    // Disabled over REST: refused on the very next request.
+    let reader = world.own["reader"].clone();
+    assert_eq!(whoami(&reader).await.unwrap().status(), StatusCode::OK);
+    let response = app
+        .client
+        .patch(app.url("/v1/users/ahandle-reader"))
+        .bearer_auth(&app.admin_token)
+        .json(&json!({ "disabled": true }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    let (status, body) = json_of(whoami(&reader).await.unwrap()).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    assert!(message(&body).contains("disabled"), "{body}");
+
+    // Revoked in another process.
+    let admin = world.own["admin"].clone();
+    let (_, me) = json_of(whoami(&admin).await.unwrap()).await;
+    let id: uuid::Uuid = me["token_id"].as_str().unwrap().parse().unwrap();
+    app.store
+        .revoke_token(app.org_id, None, id, &Actor::cli("token revoke"))
+        .await
+        .unwrap();
+    let status = eventually(
+        || async { whoami(&admin).await.unwrap().status() },
+        StatusCode::UNAUTHORIZED,
+    )
+    .await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+}
+
+/// Polls `probe` until it returns `want` (notifications arrive within milliseconds; the
+/// bound only keeps a broken build from hanging).
+async fn eventually<F, Fut>(probe: F, want: StatusCode) -> StatusCode
+where
+    F: Fn() -> Fut,
+    Fut: Future<Output = StatusCode>,
+{
+    let mut last = probe().await;
+    for _ in 0..200 {
+        if last == want {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+        last = probe().await;
+    }
+    last
+}
