@@ -153,7 +153,12 @@ impl TestApp {
             .create_user(self.org_id, handle, role, &Actor::cli("test"))
             .await?;
         let token = self
-            .token_for(&user, bootstrap::DEFAULT_ORG, Duration::from_secs(3600), &self.keys)
+            .token_for(
+                &user,
+                bootstrap::DEFAULT_ORG,
+                Duration::from_secs(30 * 24 * 3600),
+                &self.keys,
+            )
             .await?;
         Ok((user, token))
     }

@@ -45,6 +45,15 @@ fn url_parts(url: &str) -> Result<(String, String, String)> {
 impl TestDb {
     /// Creates `cairn_test_<random>` and applies the migrations.
     pub async fn new() -> Result<Self> {
+        let db = Self::unmigrated().await?;
+        let store = db.store().await?;
+        store.migrate().await?;
+        store.pool().close().await;
+        Ok(db)
+    }
+
+    /// Creates an empty `cairn_test_<random>` (for tests of the migrations themselves).
+    pub async fn unmigrated() -> Result<Self> {
         let server = server_url();
         let name = format!("cairn_test_{}", uuid::Uuid::new_v4().simple());
         let mut conn = sqlx::PgConnection::connect(&server)
@@ -55,11 +64,7 @@ impl TestDb {
             .await?;
         conn.close().await?;
         let url = with_database(&server, &name)?;
-        let db = TestDb { url, name, server };
-        let store = db.store().await?;
-        store.migrate().await?;
-        store.pool().close().await;
-        Ok(db)
+        Ok(TestDb { url, name, server })
     }
 
     /// A store on this database (a small pool).

@@ -5,8 +5,7 @@
 use std::time::Duration;
 
 use anyhow::{Context, Result};
-use cairn_registry::access::ScopeSet;
-use cairn_registry::app::accounts::{self, AccountError, TokenSpec};
+use cairn_registry::app::accounts::{self, AccountError, Issuer, TokenSpec};
 use cairn_registry::auth;
 use cairn_registry::bootstrap;
 use cairn_registry::config::{Config, parse_ttl};
@@ -144,17 +143,17 @@ fn parse_role(text: &str) -> Result<Role, String> {
     text.parse()
 }
 
-/// Maps an account error to a message for the operator.
-fn explain(error: AccountError) -> anyhow::Error {
+/// What to do after "does not exist" about a user.
+const NO_SUCH_USER: &str = "`cairn-registry user list` shows the users, `cairn-registry user add` adds one";
+
+/// Maps an account error to a message for the operator; `next` (what to do instead) is
+/// added to "does not exist" and "already exists" errors.
+fn explain(error: AccountError, next: &str) -> anyhow::Error {
     match error {
-        AccountError::NotFound(what) if what.starts_with("user ") => anyhow::anyhow!(
-            "{what} does not exist: `cairn-registry user list` shows the users, `cairn-registry user add` adds one"
-        ),
-        AccountError::Conflict(message) if message.starts_with("organisation ") => {
-            anyhow::anyhow!("{message}: choose another slug (`cairn-registry org list` shows the taken ones)")
-        }
+        AccountError::NotFound(what) => anyhow::anyhow!("{what} does not exist: {next}"),
+        AccountError::Conflict(message) if !next.is_empty() => anyhow::anyhow!("{message}: {next}"),
         AccountError::Store(e) => anyhow::Error::new(e).context("the database failed"),
-        AccountError::Internal(e) => e,
+        AccountError::Internal(e) => anyhow::Error::new(e),
         other => anyhow::anyhow!("{other}"),
     }
 }
@@ -182,7 +181,12 @@ pub async fn run_org(config: &Config, command: OrgCommand) -> Result<()> {
         OrgCommand::Add { slug, name } => {
             let org = accounts::add_org(&rt.store, &slug, name.as_deref(), &Actor::cli("org add"))
                 .await
-                .map_err(explain)?;
+                .map_err(|e| {
+                    explain(
+                        e,
+                        "choose another slug (`cairn-registry org list` shows the taken ones)",
+                    )
+                })?;
             println!("created organisation '{}'", org.slug);
             println!("next: cairn-registry user add <handle> --role admin --org {}", org.slug);
             Ok(())
@@ -213,7 +217,12 @@ pub async fn run_user(config: &Config, command: UserCommand) -> Result<()> {
             let org = org(rt, &slug).await?;
             let user = accounts::add_user(&rt.store, org.id, &handle, role, &Actor::cli("user add"))
                 .await
-                .map_err(explain)?;
+                .map_err(|e| {
+                    explain(
+                        e,
+                        "choose another handle, or change the existing user with `cairn-registry user set-role`",
+                    )
+                })?;
             println!("added '{}' to '{}' as {}", user.handle, org.slug, user.role);
             println!(
                 "next: cairn-registry token issue --user {} --org {}",
@@ -295,7 +304,7 @@ async fn update(rt: &Runtime, slug: &str, handle: &str, change: UserUpdate, comm
     let org = org(rt, slug).await?;
     let user = accounts::update_user(&rt.store, org.id, handle, change, &Actor::cli(command))
         .await
-        .map_err(explain)?;
+        .map_err(|e| explain(e, NO_SUCH_USER))?;
     let state = if user.disabled { "disabled" } else { "active" };
     println!("'{}' in '{}' is now {} ({state})", user.handle, org.slug, user.role);
     Ok(())
@@ -321,14 +330,14 @@ pub async fn run_token(config: &Config, command: TokenCommand) -> Result<()> {
             let spec = TokenSpec {
                 owner: &owner,
                 org_slug: &org.slug,
-                grantable: ScopeSet::of_role(owner.role),
+                issuer: Issuer::Operator,
                 name: name.as_deref(),
                 ttl,
                 scopes: (!scopes.is_empty()).then_some(scopes.as_slice()),
             };
             let issued = accounts::issue(&rt.store, &rt.keys, &config.access, spec, &Actor::cli("token issue"))
                 .await
-                .map_err(explain)?;
+                .map_err(|e| explain(e, ""))?;
             println!("{}", issued.token);
             Ok(())
         }
@@ -352,18 +361,27 @@ pub async fn run_token(config: &Config, command: TokenCommand) -> Result<()> {
                     rt.store
                         .user_by_handle(org.id, &handle)
                         .await
-                        .map_err(|e| explain(e.into()))?
+                        .map_err(|e| explain(e.into(), NO_SUCH_USER))?
                         .id,
                 ),
                 None => None,
             };
-            let query = cairn_store::TokenQuery {
+            let mut tokens = Vec::new();
+            let mut query = cairn_store::TokenQuery {
                 user_id,
                 include_inactive: all,
                 before: None,
-                limit: 10_000,
+                limit: 500,
             };
-            let tokens = rt.store.list_tokens(org.id, &query).await?;
+            loop {
+                let page = rt.store.list_tokens(org.id, &query).await?;
+                let done = page.len() < 500;
+                query.before = page.last().map(|t| (t.created_at, t.id));
+                tokens.extend(page);
+                if done {
+                    break;
+                }
+            }
             if json {
                 let items: Vec<_> = tokens
                     .iter()

@@ -102,6 +102,8 @@ pub struct Limited {
     pub limit: Limit,
     /// When one more request will be allowed.
     pub retry_after: Duration,
+    /// When the whole budget will be back.
+    pub full_after: Duration,
 }
 
 type Keyed<K> =
@@ -132,11 +134,15 @@ impl<K: Hash + Eq + Clone> KeyedLimit<K> {
                     reset: interval * used,
                 })
             }
-            Err(not_until) => Err(Limited {
-                key: name,
-                limit: self.limit,
-                retry_after: not_until.wait_time_from(DefaultClock::default().now()),
-            }),
+            Err(not_until) => {
+                let retry_after = not_until.wait_time_from(DefaultClock::default().now());
+                Err(Limited {
+                    key: name,
+                    limit: self.limit,
+                    retry_after,
+                    full_after: retry_after + interval * (self.limit.count.get() - 1),
+                })
+            }
         }
     }
 }

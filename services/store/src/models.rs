@@ -103,29 +103,6 @@ pub struct User {
     pub created_at: DateTime<Utc>,
 }
 
-/// The database row behind an issued API token (the JWT's `jti`).
-#[derive(Clone, Debug, sqlx::FromRow, Serialize)]
-pub struct ApiToken {
-    /// The token's `jti`.
-    pub id: Uuid,
-    /// Whose token it is.
-    pub user_id: i64,
-    /// The organisation it works in.
-    pub org_id: i64,
-    /// A label chosen at issue time.
-    pub name: String,
-    /// Scopes granted in addition to the role.
-    pub scopes: Vec<String>,
-    /// When it was issued.
-    pub created_at: DateTime<Utc>,
-    /// When it stops working.
-    pub expires_at: DateTime<Utc>,
-    /// When it was last presented (updated at most about once a minute).
-    pub last_used_at: Option<DateTime<Utc>>,
-    /// When it was revoked, if it was.
-    pub revoked_at: Option<DateTime<Utc>>,
-}
-
 /// A token as its owner and admins see it: the row plus the owner's handle (never the
 /// token itself, which is shown once at issue time and not stored).
 #[derive(Clone, Debug, sqlx::FromRow)]

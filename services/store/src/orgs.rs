@@ -150,7 +150,7 @@ impl Store {
             &actor,
             "token.issue",
             &format!("token:{}", admin_token.id),
-            serde_json::json!({ "name": admin_token.name, "user_id": user.id, "expires_at": admin_token.expires_at }),
+            serde_json::json!({ "name": admin_token.name, "owner": admin_handle, "scopes": admin_token.scopes, "expires_at": admin_token.expires_at }),
         )
         .await?;
         tx.commit().await?;

@@ -6,7 +6,7 @@ use uuid::Uuid;
 
 use crate::orgs::record_audit;
 use crate::users::notify_auth_change;
-use crate::{Actor, ApiToken, Store, StoreError, TokenInfo, TokenPrincipal};
+use crate::{Actor, Store, StoreError, TokenInfo, TokenPrincipal};
 
 /// The columns of a [`TokenInfo`].
 const TOKEN_INFO_SELECT: &str = "SELECT t.id, u.handle AS owner, t.name, t.scopes, t.created_at, t.expires_at, \
@@ -46,10 +46,11 @@ pub struct NewToken<'a> {
 pub(crate) async fn insert_token(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     token: NewToken<'_>,
-) -> Result<ApiToken, StoreError> {
-    Ok(sqlx::query_as::<_, ApiToken>(
+) -> Result<TokenInfo, StoreError> {
+    Ok(sqlx::query_as::<_, TokenInfo>(
         "INSERT INTO api_tokens (id, user_id, org_id, name, scopes, expires_at) VALUES ($1, $2, $3, $4, $5, $6) \
-         RETURNING id, user_id, org_id, name, scopes, created_at, expires_at, last_used_at, revoked_at",
+         RETURNING id, (SELECT handle FROM users WHERE id = user_id) AS owner, name, scopes, created_at, \
+             expires_at, last_used_at, revoked_at",
     )
     .bind(token.id)
     .bind(token.user_id)
@@ -64,12 +65,12 @@ pub(crate) async fn insert_token(
 impl Store {
     /// Records a newly issued token.
     #[instrument(skip_all)]
-    pub async fn create_token(&self, token: NewToken<'_>, actor: &Actor) -> Result<ApiToken, StoreError> {
+    pub async fn create_token(&self, token: NewToken<'_>, actor: &Actor) -> Result<TokenInfo, StoreError> {
         let NewToken {
             id,
-            user_id,
             org_id,
             name,
+            scopes,
             expires_at,
             ..
         } = token;
@@ -81,11 +82,22 @@ impl Store {
             actor,
             "token.issue",
             &format!("token:{id}"),
-            serde_json::json!({ "name": name, "user_id": user_id, "expires_at": expires_at }),
+            serde_json::json!({ "name": name, "owner": token.owner, "scopes": scopes, "expires_at": expires_at }),
         )
         .await?;
         tx.commit().await?;
         Ok(token)
+    }
+
+    /// How many unrevoked, unexpired tokens a user holds.
+    #[instrument(skip_all)]
+    pub async fn active_token_count(&self, user_id: i64) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM api_tokens WHERE user_id = $1 AND revoked_at IS NULL AND expires_at > now()",
+        )
+        .bind(user_id)
+        .fetch_one(&self.pool)
+        .await?)
     }
 
     /// Resolves a presented token's `jti` to its owner, organisation and status.
@@ -125,9 +137,9 @@ impl Store {
         actor: &Actor,
     ) -> Result<TokenInfo, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let revoked: Option<bool> = sqlx::query_scalar(
-            "SELECT revoked_at IS NOT NULL FROM api_tokens \
-             WHERE id = $1 AND org_id = $2 AND ($3::bigint IS NULL OR user_id = $3) FOR UPDATE",
+        let revoked: Option<(bool, String)> = sqlx::query_as(
+            "SELECT t.revoked_at IS NOT NULL, u.handle FROM api_tokens t JOIN users u ON u.id = t.user_id \
+             WHERE t.id = $1 AND t.org_id = $2 AND ($3::bigint IS NULL OR t.user_id = $3) FOR UPDATE OF t",
         )
         .bind(token_id)
         .bind(org_id)
@@ -136,8 +148,8 @@ impl Store {
         .await?;
         match revoked {
             None => return Err(StoreError::NotFound(format!("token {token_id}"))),
-            Some(true) => {}
-            Some(false) => {
+            Some((true, _)) => {}
+            Some((false, owner)) => {
                 sqlx::query("UPDATE api_tokens SET revoked_at = now() WHERE id = $1")
                     .bind(token_id)
                     .execute(&mut *tx)
@@ -148,7 +160,7 @@ impl Store {
                     actor,
                     "token.revoke",
                     &format!("token:{token_id}"),
-                    serde_json::json!({}),
+                    serde_json::json!({ "owner": owner }),
                 )
                 .await?;
                 notify_auth_change(&mut tx, &format!("token:{token_id}")).await?;

@@ -157,6 +157,18 @@ impl AuthChanges {
 }
 
 impl Store {
+    /// Sends `ping:<nonce>` on [`AUTH_CHANNEL`]: a subscriber that hears its own ping
+    /// knows its subscription still works (a silently dropped connection would not tell).
+    #[instrument(skip_all)]
+    pub async fn ping_auth_changes(&self, nonce: &str) -> Result<(), StoreError> {
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(AUTH_CHANNEL)
+            .bind(format!("ping:{nonce}"))
+            .execute(&self.pool)
+            .await?;
+        Ok(())
+    }
+
     /// Subscribes to access changes made by any process on this database.
     #[instrument(skip_all)]
     pub async fn auth_changes(&self) -> Result<AuthChanges, StoreError> {

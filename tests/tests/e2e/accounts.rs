@@ -668,3 +668,144 @@ async fn yanking_hides_a_version_from_latest_and_the_index_and_unyanking_restore
     }
     assert_eq!(app.state_snapshot().await.unwrap(), before);
 }
+
+#[tokio::test]
+async fn a_token_never_mints_a_stronger_or_longer_lived_one() {
+    let app = TestApp::spawn().await.unwrap();
+    app.user_with_token("rev", Role::Reviewer).await.unwrap();
+    // An admin's narrowed token (read + admin, no review) cannot hand out `review`, even to
+    // a reviewer whose role would allow it.
+    let (_, narrowed) = json_of(
+        app.post("/v1/tokens")
+            .json(&json!({ "scopes": ["admin"], "ttl": "2h" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    let narrowed = narrowed["token"].as_str().unwrap().to_owned();
+    let issue = |token: &str, body: Value| {
+        app.client
+            .post(app.url("/v1/tokens"))
+            .bearer_auth(token)
+            .json(&body)
+            .send()
+    };
+    let before = app.state_snapshot().await.unwrap();
+    let (status, body) = json_of(
+        issue(&narrowed, json!({ "user": "rev", "scopes": ["review"] }))
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert!(
+        message(&body).contains("cannot grant review: the token you are using can grant at most: read"),
+        "{body}"
+    );
+    // Nor outlive itself: an explicit longer ttl is refused, the default is shortened.
+    let (status, body) = json_of(issue(&narrowed, json!({ "ttl": "1d" })).await.unwrap()).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
+    assert!(
+        message(&body).contains("cannot outlive the token that issues it"),
+        "{body}"
+    );
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+    let (status, child) = json_of(issue(&narrowed, json!({})).await.unwrap()).await;
+    assert_eq!(status, StatusCode::CREATED, "{child}");
+    let expires: chrono::DateTime<chrono::Utc> = child["expires_at"].as_str().unwrap().parse().unwrap();
+    assert!(expires <= chrono::Utc::now() + chrono::Duration::hours(2), "{child}");
+    // An admin issuing for someone else may give up to that user's role, for as long as
+    // the settings allow.
+    let (status, body) = json_of(
+        app.post("/v1/tokens")
+            .json(&json!({ "user": "rev", "scopes": ["review"], "ttl": "90d" }))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    assert_eq!(body["scopes"], json!(["read", "review"]));
+}
+
+#[tokio::test]
+async fn a_user_holds_at_most_a_hundred_active_tokens() {
+    let app = TestApp::spawn().await.unwrap();
+    let (user, token) = app.user_with_token("many", Role::Member).await.unwrap();
+    for _ in 1..100 {
+        app.token_for(&user, "default", std::time::Duration::from_secs(3600), &app.keys)
+            .await
+            .unwrap();
+    }
+    let before = app.state_snapshot().await.unwrap();
+    let (status, body) = json_of(
+        app.client
+            .post(app.url("/v1/tokens"))
+            .bearer_auth(&token)
+            .json(&json!({}))
+            .send()
+            .await
+            .unwrap(),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        message(&body).contains("100 active tokens: revoke unused ones"),
+        "{body}"
+    );
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+}
+
+#[tokio::test]
+async fn unknown_paths_count_against_the_address_but_probes_never_do() {
+    let data_dir = tempfile::tempdir().unwrap();
+    let blobs = std::sync::Arc::new(FsBlobStore::new(data_dir.path().join("blobs")).unwrap());
+    let settings = AccessSettings {
+        rate_limits: RateLimits {
+            per_token: None,
+            per_address: Limit::parse("4/min").unwrap(),
+        },
+        ..AccessSettings::default()
+    };
+    let app = TestApp::spawn_with_settings(data_dir, blobs, settings).await.unwrap();
+    for _ in 0..10 {
+        let response = app.client.get(app.url("/readyz")).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        assert!(!response.headers().contains_key("ratelimit-limit"));
+    }
+    let mut statuses = Vec::new();
+    for _ in 0..5 {
+        statuses.push(app.client.get(app.url("/nope")).send().await.unwrap().status());
+    }
+    assert_eq!(statuses[..4], [StatusCode::NOT_FOUND; 4]);
+    assert_eq!(statuses[4], StatusCode::TOO_MANY_REQUESTS);
+    let response = app.client.get(app.url("/v1/whoami")).send().await.unwrap();
+    assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
+    let retry: u64 = response.headers()["retry-after"].to_str().unwrap().parse().unwrap();
+    let reset: u64 = response.headers()["ratelimit-reset"].to_str().unwrap().parse().unwrap();
+    // Retry-After: one more request; RateLimit-Reset: the whole budget (4 × 15 s).
+    assert!(
+        retry <= 15 && (45..=60).contains(&reset),
+        "retry {retry}, reset {reset}"
+    );
+    assert_eq!(
+        app.client.get(app.url("/healthz")).send().await.unwrap().status(),
+        StatusCode::OK
+    );
+}
+
+#[tokio::test]
+async fn client_request_ids_are_kept_only_when_they_look_like_ids() {
+    let app = TestApp::spawn().await.unwrap();
+    for (sent, kept) in [
+        ("req-42.a_b:c", true),
+        ("forged <script>", false),
+        (&*"x".repeat(65), false),
+    ] {
+        let response = app.get("/v1/whoami").header("x-request-id", sent).send().await.unwrap();
+        let echoed = response.headers()["x-request-id"].to_str().unwrap();
+        assert_eq!(echoed == sent, kept, "{sent} → {echoed}");
+        assert!(!echoed.is_empty());
+    }
+}

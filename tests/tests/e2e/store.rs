@@ -588,3 +588,46 @@ async fn imports_never_rewrite_an_existing_category() {
     publish(&store, org, "deploy", None, "v4").await;
     assert_eq!(store.skill(org, "deploy").await.unwrap().category, None);
 }
+
+#[tokio::test]
+async fn the_access_migration_normalises_foundation_tokens() {
+    let db = TestDb::unmigrated().await.unwrap();
+    let store = db.store().await.unwrap();
+    cairn_store::MIGRATOR.run_to(1, store.pool()).await.unwrap();
+    // Foundation data: tokens with no scopes, unknown scopes, and odd names.
+    sqlx::raw_sql(
+        "INSERT INTO organizations (slug, name) VALUES ('default', 'D'); \
+         INSERT INTO users (org_id, handle, role) VALUES (1, 'ada', 'admin'), (1, 'max', 'member'); \
+         INSERT INTO api_tokens (id, user_id, org_id, name, scopes, expires_at) VALUES \
+           ('00000000-0000-0000-0000-000000000001', 1, 1, 'bootstrap', '{}', now() + interval '1 day'), \
+           ('00000000-0000-0000-0000-000000000002', 2, 1, '', '{publish}', now() + interval '1 day'), \
+           ('00000000-0000-0000-0000-000000000003', 2, 1, repeat('n', 300), '{submit,publish}', now() + interval '1 day')",
+    )
+    .execute(store.pool())
+    .await
+    .unwrap();
+    store.migrate().await.unwrap();
+    let rows: Vec<(String, Vec<String>)> = sqlx::query_as("SELECT name, scopes FROM api_tokens ORDER BY id")
+        .fetch_all(store.pool())
+        .await
+        .unwrap();
+    let scopes: Vec<Vec<&str>> = rows
+        .iter()
+        .map(|(_, s)| {
+            let mut s: Vec<&str> = s.iter().map(String::as_str).collect();
+            s.sort_unstable();
+            s
+        })
+        .collect();
+    assert_eq!(
+        scopes,
+        vec![
+            vec!["admin", "read", "review", "submit"],
+            vec!["read", "submit"],
+            vec!["read", "submit"]
+        ]
+    );
+    assert_eq!(rows[1].0, "token");
+    assert_eq!(rows[2].0.len(), 100);
+    store.pool().close().await;
+}

@@ -6,7 +6,7 @@ use std::time::Duration;
 use cairn_store::{Actor, Organization, Role, Store, StoreError, User, UserUpdate};
 
 use crate::access::{Scope, ScopeSet};
-use crate::auth::{IssuedToken, TokenKeys, TokenRequest, issue_token};
+use crate::auth::{IssueError, IssuedToken, Principal, TokenKeys, TokenRequest, issue_token};
 use crate::config::AccessSettings;
 
 /// Why an account operation was refused; each message says what to do instead.
@@ -28,8 +28,8 @@ pub enum AccountError {
     #[error(transparent)]
     Store(StoreError),
     /// Signing failed.
-    #[error("issuing the token failed: {0:#}")]
-    Internal(anyhow::Error),
+    #[error("issuing the token failed: {0}")]
+    Internal(IssueError),
 }
 
 impl From<StoreError> for AccountError {
@@ -122,6 +122,17 @@ pub async fn update_user(
     Ok(store.update_user(org_id, handle, update, actor).await?)
 }
 
+/// Who asks for a token, which bounds what it may carry.
+#[derive(Clone, Copy, Debug)]
+pub enum Issuer<'a> {
+    /// An operator on the server's machine (`cairn-registry token issue`): up to the
+    /// owner's role.
+    Operator,
+    /// An API caller: a token never carries more scopes than the calling token, and a
+    /// token a caller issues for itself never outlives the calling token.
+    Caller(&'a Principal),
+}
+
 /// What a new token should be: everything optional falls back to the settings.
 #[derive(Clone, Copy, Debug)]
 pub struct TokenSpec<'a> {
@@ -129,17 +140,20 @@ pub struct TokenSpec<'a> {
     pub owner: &'a User,
     /// The owner's organisation slug.
     pub org_slug: &'a str,
-    /// What the issuer may hand out: its own effective scopes for self-service, the
-    /// owner's role for admins and operators. A token never carries more than its issuer
-    /// has, nor more than its owner's role.
-    pub grantable: ScopeSet,
+    /// Who asks.
+    pub issuer: Issuer<'a>,
     /// A label (default [`DEFAULT_TOKEN_NAME`]).
     pub name: Option<&'a str>,
-    /// Lifetime (default from the settings).
+    /// Lifetime (default from the settings, shortened to the issuing token's remaining
+    /// life for self-service).
     pub ttl: Option<Duration>,
-    /// Scope names (default: everything `grantable`). `read` is always included.
+    /// Scope names (default: everything the issuer may grant). `read` is always included.
     pub scopes: Option<&'a [String]>,
 }
+
+/// Most active (unrevoked, unexpired) tokens one user may hold: a bound on what a leaked
+/// token can mint, and on rate-limit budgets.
+pub const MAX_ACTIVE_TOKENS_PER_USER: i64 = 100;
 
 /// Issues a token as `spec` describes, after checking its name, lifetime and scopes.
 pub async fn issue(
@@ -152,7 +166,7 @@ pub async fn issue(
     let TokenSpec {
         owner,
         org_slug,
-        grantable,
+        issuer,
         ..
     } = spec;
     let name = spec.name.map(str::trim).unwrap_or(DEFAULT_TOKEN_NAME);
@@ -161,21 +175,18 @@ pub async fn issue(
             "the token name must be 1 to {MAX_TOKEN_NAME} characters without control characters"
         )));
     }
-    let ttl = spec.ttl.unwrap_or(settings.default_token_ttl);
-    if ttl < MIN_TOKEN_TTL || ttl > settings.max_token_ttl {
-        return Err(AccountError::Invalid(format!(
-            "a token must live between 1 minute and {} (asked: {}); choose another ttl",
-            describe_duration(settings.max_token_ttl),
-            describe_duration(ttl)
-        )));
-    }
+    let ttl = lifetime(spec, settings)?;
     if owner.disabled {
         return Err(AccountError::Conflict(format!(
             "user '{}' is disabled: enable them before issuing tokens",
             owner.handle
         )));
     }
-    let grantable = grantable.intersect(ScopeSet::of_role(owner.role));
+    let by_role = ScopeSet::of_role(owner.role);
+    let grantable = match issuer {
+        Issuer::Operator => by_role,
+        Issuer::Caller(caller) => by_role.intersect(caller.scopes),
+    };
     let scopes = match spec.scopes {
         None => grantable,
         Some(names) => ScopeSet::parse(names).map_err(AccountError::Invalid)?.with(Scope::Read),
@@ -186,7 +197,6 @@ pub async fn issue(
             .filter(|s| !grantable.contains(*s))
             .map(Scope::as_str)
             .collect();
-        let by_role = ScopeSet::of_role(owner.role);
         let limit = if grantable == by_role {
             format!(
                 "'{}' has the role '{}', which allows at most: {grantable}",
@@ -200,6 +210,12 @@ pub async fn issue(
             extra.join(", ")
         )));
     }
+    if store.active_token_count(owner.id).await? >= MAX_ACTIVE_TOKENS_PER_USER {
+        return Err(AccountError::Conflict(format!(
+            "'{}' already has {MAX_ACTIVE_TOKENS_PER_USER} active tokens: revoke unused ones (GET /v1/tokens, DELETE /v1/tokens/{{id}}) first",
+            owner.handle
+        )));
+    }
     let request = TokenRequest {
         user: owner,
         org_slug,
@@ -207,12 +223,64 @@ pub async fn issue(
         ttl,
         scopes,
     };
-    issue_token(store, keys, request, actor)
-        .await
-        .map_err(|e| match e.downcast::<StoreError>() {
-            Ok(store_error) => AccountError::from(store_error),
-            Err(other) => AccountError::Internal(other),
-        })
+    issue_token(store, keys, request, actor).await.map_err(|e| match e {
+        IssueError::Store(e) => AccountError::from(e),
+        other => AccountError::Internal(other),
+    })
+}
+
+/// The lifetime of a new token: asked or default, within the settings, and (for a
+/// caller's own token) no longer than the calling token lives.
+fn lifetime(spec: TokenSpec<'_>, settings: &AccessSettings) -> Result<Duration, AccountError> {
+    let cap = match spec.issuer {
+        Issuer::Caller(caller) if caller.user_id == spec.owner.id => {
+            let left = (caller.expires_at - chrono::Utc::now()).to_std().unwrap_or_default();
+            Some(left.min(settings.max_token_ttl))
+        }
+        _ => None,
+    };
+    let max = cap.unwrap_or(settings.max_token_ttl);
+    let ttl = match spec.ttl {
+        Some(ttl) => ttl,
+        None => settings.default_token_ttl.min(max),
+    };
+    if ttl < MIN_TOKEN_TTL || ttl > settings.max_token_ttl {
+        return Err(AccountError::Invalid(format!(
+            "a token must live between 1 minute and {} (asked: {}); choose another ttl",
+            describe_duration(settings.max_token_ttl),
+            describe_duration(ttl)
+        )));
+    }
+    if ttl > max {
+        return Err(AccountError::Invalid(format!(
+            "a token cannot outlive the token that issues it, which expires in {}: ask for a shorter ttl",
+            describe_duration(Duration::from_secs(max.as_secs()))
+        )));
+    }
+    Ok(ttl)
+}
+
+/// Whose tokens `caller` may read and revoke: admins any of their organisation (`None`),
+/// everyone else only their own.
+pub fn token_owner_scope(caller: &Principal) -> Option<i64> {
+    (!caller.is_admin()).then_some(caller.user_id)
+}
+
+/// Resolves the owner a caller asks to list or issue tokens for (`None`: the caller).
+/// Only admins may name someone else.
+pub async fn token_owner(store: &Store, caller: &Principal, handle: Option<&str>) -> Result<User, AccountError> {
+    match handle {
+        Some(handle) if handle != caller.handle => {
+            if !caller.is_admin() {
+                return Err(AccountError::Forbidden(
+                    "only admins can act on other users' tokens: leave out 'user' to use your own".to_owned(),
+                ));
+            }
+            check_handle(handle)?;
+            Ok(store.user_by_handle(caller.org_id, handle).await?)
+        }
+        _ => Ok(store.user_by_handle(caller.org_id, &caller.handle).await?),
+    }
 }
 
 /// A lifetime as people say it: whole days as days (`366 days`), the rest as humantime

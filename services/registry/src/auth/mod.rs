@@ -14,7 +14,6 @@ use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
 use std::time::{Duration, Instant};
 
-use anyhow::{Context, Result};
 use cairn_store::{Actor, AuthChange, NewToken, Role, Store, StoreError, TokenInfo, TokenPrincipal, User};
 use chrono::{DateTime, Utc};
 use jsonwebtoken::{Algorithm, Header, Validation};
@@ -71,10 +70,24 @@ impl Claims {
 }
 
 /// Signs `claims` into a JWT (HS256) with the current key; the header names the key.
-pub fn sign(keys: &TokenKeys, claims: &Claims) -> Result<String> {
+pub fn sign(keys: &TokenKeys, claims: &Claims) -> Result<String, jsonwebtoken::errors::Error> {
     let mut header = Header::new(Algorithm::HS256);
     header.kid = Some(keys.current.kid.clone());
-    Ok(jsonwebtoken::encode(&header, claims, &keys.encoding)?)
+    jsonwebtoken::encode(&header, claims, &keys.encoding)
+}
+
+/// Why a token could not be issued.
+#[derive(Debug, thiserror::Error)]
+pub enum IssueError {
+    /// Writing the token row failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Signing failed.
+    #[error("signing the token failed: {0}")]
+    Sign(#[from] jsonwebtoken::errors::Error),
+    /// The lifetime does not fit the calendar.
+    #[error("the token lifetime is too long")]
+    Lifetime,
 }
 
 /// What to issue a token for.
@@ -107,7 +120,7 @@ pub async fn issue_token(
     keys: &TokenKeys,
     request: TokenRequest<'_>,
     actor: &Actor,
-) -> Result<IssuedToken> {
+) -> Result<IssuedToken, IssueError> {
     let TokenRequest {
         user,
         org_slug,
@@ -117,8 +130,10 @@ pub async fn issue_token(
     } = request;
     let id = Uuid::new_v4();
     let now = Utc::now();
-    let ttl = chrono::Duration::from_std(ttl).context("token lifetime is too long")?;
-    let expires_at = now + ttl;
+    let expires_at = chrono::Duration::from_std(ttl)
+        .ok()
+        .and_then(|ttl| now.checked_add_signed(ttl))
+        .ok_or(IssueError::Lifetime)?;
     let scope_names = scopes.names();
     let row = NewToken {
         id,
@@ -128,21 +143,11 @@ pub async fn issue_token(
         scopes: &scope_names,
         expires_at,
     };
-    let token_row = store.create_token(row, actor).await?;
+    let info = store.create_token(row, actor).await?;
     let token = sign(
         keys,
         &Claims::new(&user.handle, org_slug, user.role, id, scopes, now, expires_at),
     )?;
-    let info = TokenInfo {
-        id,
-        owner: user.handle.clone(),
-        name: token_row.name,
-        scopes: token_row.scopes,
-        created_at: token_row.created_at,
-        expires_at: token_row.expires_at,
-        last_used_at: None,
-        revoked_at: None,
-    };
     Ok(IssuedToken { token, info })
 }
 
@@ -206,7 +211,10 @@ pub enum AuthError {
 
 /// Longest a cached token row is trusted even while change notifications flow (a
 /// safety net; notifications normally evict entries at once).
-const PRINCIPAL_TTL: Duration = Duration::from_secs(60);
+const PRINCIPAL_TTL: Duration = Duration::from_secs(30);
+/// How often the change subscription proves it is alive; a silently dead one is noticed
+/// within two of these.
+const HEARTBEAT: Duration = Duration::from_secs(5);
 /// How often a token's `last_used_at` is written at most.
 const TOUCH_INTERVAL: Duration = Duration::from_secs(60);
 /// Cache size bound; the cache is cleared when it fills up.
@@ -346,18 +354,8 @@ impl Authenticator {
                     self.forget_all();
                     self.following.store(true, Ordering::SeqCst);
                     tracing::debug!("following access changes");
-                    loop {
-                        match changes.next().await {
-                            Ok(AuthChange::Changed(what)) => {
-                                tracing::debug!(%what, "access changed; token cache emptied");
-                                self.forget_all();
-                            }
-                            Ok(AuthChange::Reconnected) => self.forget_all(),
-                            Err(e) => {
-                                tracing::warn!(error = %e, "lost the access-change subscription; checking every token against the database until it is back");
-                                break;
-                            }
-                        }
+                    if let Err(reason) = self.follow(&store, &mut changes).await {
+                        tracing::warn!(%reason, "lost the access-change subscription; checking every token against the database until it is back");
                     }
                     self.following.store(false, Ordering::SeqCst);
                     self.forget_all();
@@ -368,6 +366,44 @@ impl Authenticator {
             }
             tokio::time::sleep(backoff).await;
             backoff = (backoff * 2).min(Duration::from_secs(10));
+        }
+    }
+
+    /// Empties the cache on every change until the subscription fails. Every
+    /// [`HEARTBEAT`] it sends itself a ping and expects to hear it before the next one, so
+    /// a connection that died silently (a NAT or proxy dropping it) is noticed too.
+    async fn follow(&self, store: &Store, changes: &mut cairn_store::AuthChanges) -> Result<(), String> {
+        let mut heartbeat = tokio::time::interval(HEARTBEAT);
+        heartbeat.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+        let mut awaiting: Option<String> = None;
+        loop {
+            tokio::select! {
+                change = changes.next() => match change {
+                    Ok(AuthChange::Changed(what)) => {
+                        if let Some(ping) = what.strip_prefix("ping:") {
+                            if awaiting.as_deref() == Some(ping) {
+                                awaiting = None;
+                            }
+                            continue;
+                        }
+                        tracing::debug!(%what, "access changed; token cache emptied");
+                        self.forget_all();
+                    }
+                    Ok(AuthChange::Reconnected) => self.forget_all(),
+                    Err(e) => return Err(e.to_string()),
+                },
+                _ = heartbeat.tick() => {
+                    if awaiting.is_some() {
+                        return Err(format!("no heartbeat came back within {HEARTBEAT:?}"));
+                    }
+                    let nonce = Uuid::new_v4().simple().to_string();
+                    match tokio::time::timeout(HEARTBEAT, store.ping_auth_changes(&nonce)).await {
+                        Ok(Ok(())) => awaiting = Some(nonce),
+                        Ok(Err(e)) => return Err(format!("sending a heartbeat failed: {e}")),
+                        Err(_) => return Err("sending a heartbeat timed out".to_owned()),
+                    }
+                }
+            }
         }
     }
 

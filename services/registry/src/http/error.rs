@@ -51,6 +51,15 @@ impl ApiError {
         )
     }
 
+    /// Adds what to do next to a 404 (`… does not exist: <hint>`); other errors keep
+    /// their own message.
+    pub fn hint(mut self, hint: &str) -> Self {
+        if self.status == StatusCode::NOT_FOUND {
+            self.message = format!("{}: {hint}", self.message);
+        }
+        self
+    }
+
     /// The HTTP status.
     pub fn status(&self) -> StatusCode {
         self.status
@@ -111,7 +120,7 @@ impl From<AccountError> for ApiError {
             AccountError::NotFound(what) => ApiError::not_found(format!("{what} does not exist")),
             AccountError::Conflict(message) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
             AccountError::Store(e) => e.into(),
-            AccountError::Internal(e) => ApiError::internal("issuing a token", &format!("{e:#}")),
+            AccountError::Internal(e) => ApiError::internal("issuing a token", &e),
         }
     }
 }

@@ -112,8 +112,8 @@ where
             )),
             Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
                 StatusCode::PAYLOAD_TOO_LARGE,
-                "too_large",
-                "the request body is too large",
+                "payload_too_large",
+                "the request body is over 256 KiB: send less",
             )),
             Err(e) => Err(ApiError::bad_request(format!(
                 "the JSON body is not valid: {}",

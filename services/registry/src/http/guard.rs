@@ -80,18 +80,17 @@ fn rule(table: &AccessTable, path: &str, method: &Method) -> Option<Access> {
         .map(|(_, access)| *access)
 }
 
-/// The middleware: per-address limit, then (for non-public routes) the token, the
-/// authorization rule and the per-token limit; `RateLimit-*` headers on the way out.
-pub async fn gate(
-    State((state, table)): State<(AppState, Arc<AccessTable>)>,
-    mut request: Request,
-    next: Next,
-) -> Response {
-    let path = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
-    let Some(access) = path.as_deref().and_then(|p| rule(&table, p, request.method())) else {
-        // Unreachable by construction (the router is built from the table): fail closed.
-        return ApiError::internal("route without an access rule", &format!("{:?}", path)).into_response();
-    };
+/// The paths never rate-limited: probes from orchestrators and load balancers.
+const PROBES: [&str; 2] = ["/healthz", "/readyz"];
+
+/// The budget the per-token limit left, handed from [`gate`] back to [`limit_address`].
+#[derive(Clone, Copy, Debug)]
+struct TokenBudget(Option<Budget>);
+
+/// Outer middleware, for every request (unknown paths too) but the probes: establishes
+/// the [`RequestContext`] and counts the request against its client address; on the way
+/// out, adds the `RateLimit-*` headers of the tighter of the address and token budgets.
+pub async fn limit_address(State(state): State<AppState>, mut request: Request, next: Next) -> Response {
     let context = RequestContext {
         request_id: request
             .headers()
@@ -100,32 +99,78 @@ pub async fn gate(
             .map(str::to_owned),
         client_addr: client_address(&request, state.access.trusted_proxy_hops),
     };
+    if PROBES.contains(&request.uri().path()) {
+        request.extensions_mut().insert(context);
+        return next.run(request).await;
+    }
     let address_budget = match state.limiters.check_address(context.client_addr) {
         Ok(budget) => budget,
         Err(limited) => return too_many_requests(limited),
     };
-    let mut budget = address_budget;
-    if let Access::Scope(_) = access {
-        let header = request
-            .headers()
-            .get(header::AUTHORIZATION)
-            .and_then(|v| v.to_str().ok());
-        let principal = match state.auth.authenticate(&state.store, header).await {
-            Ok(principal) => principal,
-            Err(e) => return with_budget(ApiError::from(e).into_response(), budget),
-        };
-        if let Err(denied) = authorize(access, principal.role, principal.scopes) {
-            let error = ApiError::new(StatusCode::FORBIDDEN, "forbidden", denied.to_string());
-            return with_budget(error.into_response(), budget);
-        }
-        match state.limiters.check_token(principal.token_id) {
-            Ok(token_budget) => budget = tighter(address_budget, token_budget),
-            Err(limited) => return too_many_requests(limited),
-        }
-        request.extensions_mut().insert(principal);
-    }
     request.extensions_mut().insert(context);
-    with_budget(next.run(request).await, budget)
+    let response = next.run(request).await;
+    let token_budget = response.extensions().get::<TokenBudget>().and_then(|b| b.0);
+    with_budget(response, tighter(address_budget, token_budget))
+}
+
+/// The middleware of every route: for non-public routes the token, the authorization
+/// rule and the per-token limit. Runs inside [`limit_address`].
+pub async fn gate(
+    State((state, table)): State<(AppState, Arc<AccessTable>)>,
+    mut request: Request,
+    next: Next,
+) -> Response {
+    let path = request.extensions().get::<MatchedPath>().map(|p| p.as_str().to_owned());
+    let Some(access) = path.as_deref().and_then(|p| rule(&table, p, request.method())) else {
+        // Unreachable by construction (the router is built from the table): fail closed.
+        return ApiError::internal("route without an access rule", &format!("{path:?}")).into_response();
+    };
+    if request.extensions().get::<RequestContext>().is_none() {
+        return ApiError::internal("request without a context", &"limit_address layer missing").into_response();
+    }
+    let Access::Scope(_) = access else {
+        return next.run(request).await;
+    };
+    let header = request
+        .headers()
+        .get(header::AUTHORIZATION)
+        .and_then(|v| v.to_str().ok());
+    let principal = match state.auth.authenticate(&state.store, header).await {
+        Ok(principal) => principal,
+        Err(e) => return ApiError::from(e).into_response(),
+    };
+    if let Err(denied) = authorize(access, principal.role, principal.scopes) {
+        return ApiError::new(StatusCode::FORBIDDEN, "forbidden", denied.to_string()).into_response();
+    }
+    let token_budget = match state.limiters.check_token(principal.token_id) {
+        Ok(budget) => budget,
+        Err(limited) => return too_many_requests(limited),
+    };
+    request.extensions_mut().insert(principal);
+    let mut response = next.run(request).await;
+    response.extensions_mut().insert(TokenBudget(token_budget));
+    response
+}
+
+/// Longest client-chosen request id kept.
+const MAX_REQUEST_ID: usize = 64;
+
+/// Outermost middleware: a client's `x-request-id` is kept only when it is a plausible id
+/// (at most 64 of `A-Z a-z 0-9 . _ : -`); otherwise it is dropped and the server makes
+/// one, so logs and the audit log never carry arbitrary client text.
+pub async fn drop_unusable_request_id(mut request: Request, next: Next) -> Response {
+    let usable = request.headers().get(&REQUEST_ID).is_none_or(|v| {
+        let bytes = v.as_bytes();
+        !bytes.is_empty()
+            && bytes.len() <= MAX_REQUEST_ID
+            && bytes
+                .iter()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'))
+    });
+    if !usable {
+        request.headers_mut().remove(&REQUEST_ID);
+    }
+    next.run(request).await
 }
 
 /// The client's address: the connection's, or with `hops` trusted proxies in front, the
@@ -157,6 +202,7 @@ fn forwarded_for(headers: &HeaderMap, hops: usize) -> Option<IpAddr> {
 /// A 429 with `Retry-After` and the exhausted budget.
 fn too_many_requests(limited: Limited) -> Response {
     let seconds = limited.retry_after.as_secs_f64().ceil().max(1.0) as u64;
+    let full = limited.full_after.as_secs_f64().ceil().max(1.0) as u64;
     let message = format!(
         "too many requests from this {} (limit {}): retry after {seconds} s",
         limited.key, limited.limit
@@ -166,12 +212,16 @@ fn too_many_requests(limited: Limited) -> Response {
     headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
     headers.insert("ratelimit-limit", HeaderValue::from(limited.limit.count.get()));
     headers.insert("ratelimit-remaining", HeaderValue::from(0));
-    headers.insert("ratelimit-reset", HeaderValue::from(seconds));
+    headers.insert("ratelimit-reset", HeaderValue::from(full));
     response
 }
 
-/// Adds `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds).
+/// Adds `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), unless
+/// a refusal already set them.
 fn with_budget(mut response: Response, budget: Option<Budget>) -> Response {
+    if response.headers().contains_key("ratelimit-limit") {
+        return response;
+    }
     if let Some(budget) = budget {
         let reset = budget.reset.as_secs_f64().ceil() as u64;
         let headers = response.headers_mut();

@@ -53,6 +53,8 @@ pub fn router(state: AppState) -> Router {
         ))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
+        // Outside the routes, so unknown paths are counted against the address too.
+        .layer(middleware::from_fn_with_state(state.clone(), guard::limit_address))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(deadline))
         .layer(CompressionLayer::new().compress_when(
@@ -73,6 +75,7 @@ pub fn router(state: AppState) -> Router {
             tracing::info_span!("http", method = %request.method(), route, request_id)
         }))
         .layer(SetRequestIdLayer::new(REQUEST_ID.clone(), MakeRequestUuid))
+        .layer(middleware::from_fn(guard::drop_unusable_request_id))
         .with_state(state)
 }
 

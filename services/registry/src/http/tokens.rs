@@ -14,8 +14,7 @@ use super::guard::Caller;
 use super::json_ok;
 use super::wire::{IssuedTokenBody, Page, TokenItem, WhoAmI};
 use crate::AppState;
-use crate::access::ScopeSet;
-use crate::app::accounts::{self, TokenSpec};
+use crate::app::accounts::{self, Issuer, TokenSpec};
 use crate::auth::Principal;
 use crate::config::parse_ttl;
 
@@ -29,12 +28,6 @@ pub async fn whoami(Extension(principal): Extension<Principal>) -> Response {
         token_id: principal.token_id.to_string(),
         expires_at: principal.expires_at,
     })
-}
-
-/// Whose tokens a caller may see and revoke: admins any in their organisation, everyone
-/// else their own.
-fn owner_scope(principal: &Principal) -> Option<i64> {
-    (!principal.is_admin()).then_some(principal.user_id)
 }
 
 /// Query of `GET /v1/tokens`.
@@ -55,17 +48,14 @@ pub async fn list(
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Response, ApiError> {
     let limit = extract::limit(query.limit.as_deref())?;
-    let user_id = match (query.user.as_deref(), owner_scope(&principal)) {
-        (None, own) => own,
-        (Some(handle), None) => Some(state.store.user_by_handle(principal.org_id, handle).await?.id),
-        (Some(handle), Some(own)) if handle == principal.handle => Some(own),
-        (Some(_), Some(_)) => {
-            return Err(ApiError::new(
-                StatusCode::FORBIDDEN,
-                "forbidden",
-                "only admins can list other users' tokens: drop the 'user' filter to see your own",
-            ));
-        }
+    let user_id = match query.user.as_deref() {
+        None => accounts::token_owner_scope(&principal),
+        Some(handle) => Some(
+            accounts::token_owner(&state.store, &principal, Some(handle))
+                .await
+                .map_err(|e| ApiError::from(e).hint("list users with GET /v1/users"))?
+                .id,
+        ),
     };
     let before = query
         .cursor
@@ -132,28 +122,13 @@ pub async fn issue(
         .map(parse_ttl)
         .transpose()
         .map_err(ApiError::bad_request)?;
-    let (owner, grantable) = match body.user.as_deref() {
-        Some(handle) if handle != principal.handle => {
-            if !principal.is_admin() {
-                return Err(ApiError::new(
-                    StatusCode::FORBIDDEN,
-                    "forbidden",
-                    "only admins can issue tokens for other users: drop 'user' to issue one for yourself",
-                ));
-            }
-            let owner = state.store.user_by_handle(principal.org_id, handle).await?;
-            let grantable = ScopeSet::of_role(owner.role);
-            (owner, grantable)
-        }
-        _ => (
-            state.store.user_by_handle(principal.org_id, &principal.handle).await?,
-            principal.scopes,
-        ),
-    };
+    let owner = accounts::token_owner(&state.store, principal, body.user.as_deref())
+        .await
+        .map_err(|e| ApiError::from(e).hint("list users with GET /v1/users"))?;
     let spec = TokenSpec {
         owner: &owner,
         org_slug: &principal.org_slug,
-        grantable,
+        issuer: Issuer::Caller(principal),
         name: body.name.as_deref(),
         ttl,
         scopes: body.scopes.as_deref(),
@@ -188,7 +163,11 @@ pub async fn get(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let id = token_id(&id)?;
-    let token = state.store.token(principal.org_id, owner_scope(&principal), id).await?;
+    let token = state
+        .store
+        .token(principal.org_id, accounts::token_owner_scope(&principal), id)
+        .await
+        .map_err(|e| ApiError::from(e).hint("list your tokens with GET /v1/tokens"))?;
     Ok(json_ok(TokenItem::from(token)))
 }
 
@@ -203,8 +182,14 @@ pub async fn revoke(
     let principal = &caller.principal;
     let token = state
         .store
-        .revoke_token(principal.org_id, owner_scope(principal), id, &caller.actor())
-        .await?;
+        .revoke_token(
+            principal.org_id,
+            accounts::token_owner_scope(principal),
+            id,
+            &caller.actor(),
+        )
+        .await
+        .map_err(|e| ApiError::from(e).hint("list your tokens with GET /v1/tokens"))?;
     // Other processes hear of it through the database; this one forgets now.
     state.auth.forget_all();
     Ok(json_ok(TokenItem::from(token)))

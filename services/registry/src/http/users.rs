@@ -12,7 +12,7 @@ use super::guard::Caller;
 use super::json_ok;
 use super::wire::{Page, UserItem};
 use crate::AppState;
-use crate::app::accounts;
+use crate::app::accounts::{self, AccountError};
 
 /// Query of `GET /v1/users`.
 #[derive(Debug, Deserialize)]
@@ -66,7 +66,13 @@ pub async fn create(
         role,
         &caller.actor(),
     )
-    .await?;
+    .await
+    .map_err(|e| match e {
+        AccountError::Conflict(message) => AccountError::Conflict(format!(
+            "{message}: choose another handle, or change the existing user with PATCH /v1/users/{{handle}}"
+        )),
+        other => other,
+    })?;
     Ok((StatusCode::CREATED, axum::Json(UserItem::from(user))).into_response())
 }
 
@@ -77,7 +83,11 @@ pub async fn get(
     ApiPath(handle): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     accounts::check_handle(&handle)?;
-    let user = state.store.user_by_handle(caller.principal.org_id, &handle).await?;
+    let user = state
+        .store
+        .user_by_handle(caller.principal.org_id, &handle)
+        .await
+        .map_err(|e| ApiError::from(e).hint("list users with GET /v1/users"))?;
     Ok(json_ok(UserItem::from(user)))
 }
 
@@ -101,7 +111,9 @@ pub async fn update(
         role: body.role.as_deref().map(role).transpose()?,
         disabled: body.disabled,
     };
-    let user = accounts::update_user(&state.store, caller.principal.org_id, &handle, update, &caller.actor()).await?;
+    let user = accounts::update_user(&state.store, caller.principal.org_id, &handle, update, &caller.actor())
+        .await
+        .map_err(|e| ApiError::from(e).hint("list users with GET /v1/users"))?;
     state.auth.forget_all();
     Ok(json_ok(UserItem::from(user)))
 }
