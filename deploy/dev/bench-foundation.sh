@@ -23,6 +23,9 @@ chmod 711 "$work"
 psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS cairn_bench WITH (FORCE)" -c "CREATE DATABASE cairn_bench"
 export CAIRN_DATABASE_URL="$server_url/cairn_bench"
 export CAIRN_LOG=warn
+# Measure the rate limiters' cost, never their refusals (wrk sends far beyond 1200/min).
+export CAIRN_RATE_LIMIT_TOKEN="${CAIRN_RATE_LIMIT_TOKEN:-1000000000/h}"
+export CAIRN_RATE_LIMIT_ADDRESS="${CAIRN_RATE_LIMIT_ADDRESS:-1000000000/h}"
 cleanup() {
     [[ -n "${server_pid:-}" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
     psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS cairn_bench WITH (FORCE)" || true

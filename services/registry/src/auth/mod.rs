@@ -10,8 +10,8 @@
 mod keys;
 
 use std::collections::HashMap;
-use std::sync::Mutex;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
 use cairn_store::{Actor, AuthChange, NewToken, Role, Store, StoreError, TokenInfo, TokenPrincipal, User};
@@ -223,7 +223,7 @@ const CACHE_CAPACITY: usize = 10_000;
 const LEEWAY_SECONDS: u64 = 5;
 
 struct CachedPrincipal {
-    principal: TokenPrincipal,
+    principal: Arc<TokenPrincipal>,
     fetched: Instant,
     touched: Option<Instant>,
 }
@@ -302,10 +302,10 @@ impl Authenticator {
         Ok(Principal {
             token_id,
             user_id: row.user_id,
-            handle: row.handle,
+            handle: row.handle.clone(),
             role: row.role,
             org_id: row.org_id,
-            org_slug: row.org_slug,
+            org_slug: row.org_slug.clone(),
             scopes,
             expires_at: row.expires_at,
         })
@@ -413,7 +413,7 @@ impl Authenticator {
         self.forget_all();
     }
 
-    async fn principal_row(&self, store: &Store, token_id: Uuid) -> Result<(TokenPrincipal, bool), AuthError> {
+    async fn principal_row(&self, store: &Store, token_id: Uuid) -> Result<(Arc<TokenPrincipal>, bool), AuthError> {
         let now = Instant::now();
         let following = self.following.load(Ordering::SeqCst);
         if following {
@@ -430,7 +430,7 @@ impl Authenticator {
         }
         let generation = self.generation.load(Ordering::SeqCst);
         let row = match store.token_principal(token_id).await {
-            Ok(row) => row,
+            Ok(row) => Arc::new(row),
             Err(StoreError::NotFound(_)) => return Err(AuthError::Invalid),
             Err(e) => return Err(AuthError::Unavailable(e)),
         };

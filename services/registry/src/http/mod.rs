@@ -26,7 +26,7 @@ use axum::{Json, Router};
 use tokio::net::TcpListener;
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
-use tower_http::request_id::{MakeRequestUuid, PropagateRequestIdLayer, SetRequestIdLayer};
+use tower_http::request_id::PropagateRequestIdLayer;
 use tower_http::trace::TraceLayer;
 
 use crate::AppState;
@@ -46,15 +46,13 @@ pub(crate) const MAX_BODY_BYTES: usize = 256 * 1024;
 /// gate, and the layers every response passes through.
 pub fn router(state: AppState) -> Router {
     let (routes, access) = routes::build();
+    let gate = guard::Gate::new(&state, access);
     routes
-        .route_layer(middleware::from_fn_with_state(
-            (state.clone(), std::sync::Arc::new(access)),
-            guard::gate,
-        ))
+        .route_layer(middleware::from_fn_with_state(gate.clone(), guard::gate))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // Outside the routes, so unknown paths are counted against the address too.
-        .layer(middleware::from_fn_with_state(state.clone(), guard::limit_address))
+        .layer(middleware::from_fn_with_state(gate, guard::limit_address))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(deadline))
         .layer(CompressionLayer::new().compress_when(
@@ -74,8 +72,7 @@ pub fn router(state: AppState) -> Router {
                 .unwrap_or("");
             tracing::info_span!("http", method = %request.method(), route, request_id)
         }))
-        .layer(SetRequestIdLayer::new(REQUEST_ID.clone(), MakeRequestUuid))
-        .layer(middleware::from_fn(guard::drop_unusable_request_id))
+        .layer(tower::util::MapRequestLayer::new(guard::assign_request_id))
         .with_state(state)
 }
 
