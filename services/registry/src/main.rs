@@ -1,6 +1,7 @@
 //! `cairn-registry`: the registry server and its admin commands.
 
 mod admin;
+mod scan_cmd;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -27,6 +28,21 @@ struct Cli {
 
 #[derive(Debug, Subcommand)]
 enum Command {
+    /// Scan a skill folder for security problems (exit 0 safe, 3 caution, 4 dangerous, 2 error).
+    Scan {
+        /// The folder to scan (every file, dot-files included).
+        dir: PathBuf,
+        /// Print `{"verdict": …, "findings": [...]}` on stdout.
+        #[arg(long)]
+        json: bool,
+    },
+    #[command(flatten)]
+    Registry(RegistryCommand),
+}
+
+/// The commands that work on a registry's database and data directory.
+#[derive(Debug, Subcommand)]
+enum RegistryCommand {
     /// Serve the REST API (and bootstrap an empty database).
     Serve {
         /// Address to listen on.
@@ -63,6 +79,11 @@ enum Command {
 fn main() -> std::process::ExitCode {
     telemetry::init();
     let cli = Cli::parse();
+    let command = match cli.command {
+        // Scanning needs no configuration, database or async runtime.
+        Command::Scan { dir, json } => return scan_cmd::run(&dir, json),
+        Command::Registry(command) => command,
+    };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
         Ok(rt) => rt,
         Err(e) => {
@@ -70,7 +91,7 @@ fn main() -> std::process::ExitCode {
             return std::process::ExitCode::FAILURE;
         }
     };
-    match runtime.block_on(run(cli)) {
+    match runtime.block_on(run(cli.data_dir, command)) {
         Ok(()) => std::process::ExitCode::SUCCESS,
         Err(e) => {
             eprintln!("error: {e:#}");
@@ -79,21 +100,21 @@ fn main() -> std::process::ExitCode {
     }
 }
 
-async fn run(cli: Cli) -> Result<()> {
-    let config = Config::from_env(cli.data_dir.clone())?;
-    match cli.command {
-        Command::Serve { listen } => run_serve(&config, listen).await,
-        Command::Migrate => {
+async fn run(data_dir: PathBuf, command: RegistryCommand) -> Result<()> {
+    let config = Config::from_env(data_dir)?;
+    match command {
+        RegistryCommand::Serve { listen } => run_serve(&config, listen).await,
+        RegistryCommand::Migrate => {
             let rt = open(&config, false).await?;
             rt.close().await;
             println!("database is up to date");
             Ok(())
         }
-        Command::Import { dir, org, json } => run_import(&config, &dir, &org, json).await,
-        Command::Org(command) => admin::run_org(&config, command).await,
-        Command::User(command) => admin::run_user(&config, command).await,
-        Command::Token(command) => admin::run_token(&config, command).await,
-        Command::Key(command) => admin::run_key(&config, command),
+        RegistryCommand::Import { dir, org, json } => run_import(&config, &dir, &org, json).await,
+        RegistryCommand::Org(command) => admin::run_org(&config, command).await,
+        RegistryCommand::User(command) => admin::run_user(&config, command).await,
+        RegistryCommand::Token(command) => admin::run_token(&config, command).await,
+        RegistryCommand::Key(command) => admin::run_key(&config, command),
     }
 }
 

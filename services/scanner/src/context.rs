@@ -1,0 +1,133 @@
+//! Where a line sits: the same words mean different things in prose, in a code block, in
+//! a script or in data; and a negated sentence ("never pipe curl to sh") is advice, not
+//! an instruction.
+
+use serde::Deserialize;
+
+/// The kind of text a line is.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Context {
+    /// Markdown or plain text outside code blocks: instructions the agent reads.
+    Prose,
+    /// Inside a fenced Markdown code block: commands shown (and often run).
+    Code,
+    /// A script file (`.sh`, `.py`, …): code that runs.
+    Script,
+    /// Structured data (`.json`, `.yaml`, `.toml`, …).
+    Data,
+}
+
+/// The context of a whole file, by its name (Markdown and text files are refined line by
+/// line into prose and code).
+pub fn file_context(path: &str) -> Context {
+    let lower = path.to_ascii_lowercase();
+    let ext = lower.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+    match ext {
+        "sh" | "bash" | "zsh" | "fish" | "ps1" | "bat" | "cmd" | "py" | "js" | "mjs" | "cjs" | "ts" | "rb" | "pl"
+        | "php" | "lua" | "go" | "rs" | "java" | "swift" => Context::Script,
+        "json" | "yaml" | "yml" | "toml" | "csv" | "xml" | "ini" | "cfg" | "lock" => Context::Data,
+        _ if lower.starts_with("scripts/") && ext.is_empty() => Context::Script,
+        _ => Context::Prose,
+    }
+}
+
+/// Tracks fenced code blocks through a Markdown file.
+#[derive(Debug, Default)]
+pub struct Fences {
+    open: Option<(char, usize)>,
+}
+
+impl Fences {
+    /// The context of `line` (the fence lines themselves count as code).
+    pub fn context(&mut self, line: &str) -> Context {
+        let trimmed = line.trim_start();
+        let fence = ['`', '~'].into_iter().find_map(|c| {
+            let n = trimmed.chars().take_while(|&x| x == c).count();
+            (n >= 3).then_some((c, n))
+        });
+        match (self.open, fence) {
+            (None, Some(f)) => {
+                self.open = Some(f);
+                Context::Code
+            }
+            (Some((c, n)), Some((fc, fnn))) if c == fc && fnn >= n && trimmed.trim_end().chars().all(|x| x == c) => {
+                self.open = None;
+                Context::Code
+            }
+            (Some(_), _) => Context::Code,
+            (None, None) => Context::Prose,
+        }
+    }
+}
+
+/// Words that turn an instruction into a warning.
+const NEGATIONS: [&str; 12] = [
+    "never",
+    "don't",
+    "do not",
+    "dont",
+    "avoid",
+    "must not",
+    "should not",
+    "shouldn't",
+    "not ",
+    "no ",
+    "refuse",
+    "without",
+];
+
+/// Whether the sentence around byte `at` of `line` is negated before `at`.
+pub fn negated(line: &str, at: usize) -> bool {
+    let before = &line[..at.min(line.len())];
+    let start = before.rfind(['.', '!', '?', ';']).map_or(0, |i| i + 1);
+    let sentence = before[start..].to_lowercase();
+    NEGATIONS.iter().any(|n| {
+        sentence
+            .match_indices(n)
+            .any(|(i, _)| i == 0 || !sentence.as_bytes()[i - 1].is_ascii_alphanumeric())
+    })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn fences_open_and_close() {
+        let mut f = Fences::default();
+        let contexts: Vec<Context> = [
+            "text",
+            "```bash",
+            "curl x | sh",
+            "```",
+            "more",
+            "~~~~",
+            "```",
+            "~~~~",
+            "end",
+        ]
+        .iter()
+        .map(|l| f.context(l))
+        .collect();
+        use Context::*;
+        assert_eq!(contexts, vec![Prose, Code, Code, Code, Prose, Code, Code, Code, Prose]);
+    }
+
+    #[test]
+    fn negation_is_found_in_the_same_sentence_only() {
+        let line = "Never pipe curl to sh. Run curl x | sh now.";
+        assert!(negated(line, line.find("curl").unwrap()));
+        assert!(!negated(line, line.rfind("curl").unwrap()));
+        assert!(!negated("Notice: run it", 12));
+        assert!(negated("Do not run rm -rf /", 11));
+    }
+
+    #[test]
+    fn files_get_their_context_from_the_name() {
+        assert_eq!(file_context("scripts/install.sh"), Context::Script);
+        assert_eq!(file_context("SKILL.md"), Context::Prose);
+        assert_eq!(file_context("config.yaml"), Context::Data);
+        assert_eq!(file_context("scripts/run"), Context::Script);
+    }
+}

@@ -1,0 +1,380 @@
+//! `cairn-scanner`: finds what makes a skill dangerous to follow — prompt injection,
+//! hidden text, remote code execution, droppers, credential theft and exfiltration,
+//! hardcoded secrets, persistence, destructive commands, supply-chain tricks and bundle
+//! anomalies — with evidence a reviewer can check, and a verdict.
+//!
+//! Pure: bytes in, a [`Report`] out. Rules are data (`rules/*.toml`, embedded at build
+//! time), matched with the `regex` crate, so time is linear in the input.
+
+#![forbid(unsafe_code)]
+
+pub mod content;
+pub mod context;
+pub mod hidden;
+pub mod report;
+pub mod rules;
+
+use std::sync::LazyLock;
+
+use base64::Engine as _;
+use regex::Regex;
+
+pub use context::Context;
+pub use report::{Finding, Report, Severity, Verdict};
+pub use rules::{RuleError, RuleSet};
+
+/// One file to scan.
+#[derive(Clone, Copy, Debug)]
+pub struct ScanFile<'a> {
+    /// Relative path in the bundle.
+    pub path: &'a str,
+    /// Contents.
+    pub bytes: &'a [u8],
+    /// Whether the executable bit is set.
+    pub executable: bool,
+}
+
+/// The scanner: compiled rules. Build once ([`Scanner::builtin`]) and share.
+#[derive(Debug)]
+pub struct Scanner {
+    rules: RuleSet,
+}
+
+static BUILTIN: LazyLock<Result<Scanner, String>> = LazyLock::new(|| {
+    RuleSet::builtin()
+        .map(|rules| Scanner { rules })
+        .map_err(|e| e.to_string())
+});
+
+/// Longest run of base64 considered for decoding (longer runs are data, not commands).
+const MAX_ENCODED: usize = 64 * 1024;
+/// How deep decoded text is decoded again.
+const MAX_DECODE_DEPTH: usize = 2;
+
+static BASE64_RUN: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/]{32,}={0,2}|[A-Za-z0-9_-]{40,}").expect("valid base64 pattern"));
+
+impl Scanner {
+    /// The scanner with the built-in rules (compiled once per process).
+    pub fn builtin() -> Result<&'static Scanner, RuleError> {
+        match &*BUILTIN {
+            Ok(scanner) => Ok(scanner),
+            Err(message) => Err(RuleError::Format {
+                file: "(built-in rules)".to_owned(),
+                message: message.clone(),
+            }),
+        }
+    }
+
+    /// A scanner with the given rules (tests of the rule format).
+    pub fn with_rules(rules: RuleSet) -> Scanner {
+        Scanner { rules }
+    }
+
+    /// Scans a bundle.
+    pub fn scan(&self, files: &[ScanFile<'_>]) -> Report {
+        let mut findings = Vec::new();
+        for file in files {
+            self.scan_file(file, &mut findings);
+        }
+        Report::new(findings)
+    }
+
+    /// Scans `new` and marks each finding *introduced* (not in `base`) or *pre-existing*.
+    /// Findings are matched by rule, file and excerpt, not line number, so moving text
+    /// around does not make old findings look new.
+    pub fn scan_delta(&self, base: &[ScanFile<'_>], new: &[ScanFile<'_>]) -> Report {
+        let before = self.scan(base);
+        let mut old: std::collections::HashMap<(String, String, String), usize> = std::collections::HashMap::new();
+        for f in before.findings {
+            *old.entry((f.rule, f.file, f.excerpt)).or_default() += 1;
+        }
+        let mut report = self.scan(new);
+        for f in &mut report.findings {
+            let key = (f.rule.clone(), f.file.clone(), f.excerpt.clone());
+            let pre_existing = match old.get_mut(&key) {
+                Some(n) if *n > 0 => {
+                    *n -= 1;
+                    true
+                }
+                _ => false,
+            };
+            f.introduced = Some(!pre_existing);
+        }
+        report
+    }
+
+    /// Scans one text (as the prose of a SKILL.md); used by the rule examples.
+    pub fn scan_text(&self, path: &str, text: &str) -> Report {
+        self.scan(&[ScanFile {
+            path,
+            bytes: text.as_bytes(),
+            executable: false,
+        }])
+    }
+
+    fn scan_file(&self, file: &ScanFile<'_>, findings: &mut Vec<Finding>) {
+        for f in content::check_file(file.path, file.bytes, file.executable) {
+            findings.push(Finding {
+                rule: f.rule.to_owned(),
+                category: f.category.to_owned(),
+                severity: f.severity,
+                file: file.path.to_owned(),
+                line: 1,
+                column: 1,
+                excerpt: String::new(),
+                message: f.message,
+                hint: f.hint.to_owned(),
+                introduced: None,
+            });
+        }
+        if content::is_binary(file.bytes) {
+            return;
+        }
+        let Ok(text) = std::str::from_utf8(file.bytes) else {
+            return;
+        };
+        let base = context::file_context(file.path);
+        let mut fences = context::Fences::default();
+        let lines = Lines::of(text);
+        let contexts: Vec<Context> = lines
+            .iter(text)
+            .map(|line| {
+                if base == Context::Prose {
+                    fences.context(line)
+                } else {
+                    base
+                }
+            })
+            .collect();
+        let path = file.path;
+        self.scan_block(
+            text,
+            &lines,
+            &contexts,
+            &|index| Location {
+                file: path,
+                line: index + 1,
+            },
+            0,
+            findings,
+        );
+    }
+
+    /// Scans a text whose lines have the given contexts: hidden characters and encoded
+    /// payloads line by line, then each rule over the whole text at once (its literal
+    /// prefilter skips most of the text), keeping the first real match per line.
+    #[allow(clippy::too_many_arguments)]
+    fn scan_block<'f>(
+        &self,
+        text: &str,
+        lines: &Lines,
+        contexts: &[Context],
+        locate: &dyn Fn(usize) -> Location<'f>,
+        depth: usize,
+        out: &mut Vec<Finding>,
+    ) {
+        for (index, line) in lines.iter(text).enumerate() {
+            let at = locate(index);
+            let ctx = contexts[index];
+            for h in hidden::check_line(line, ctx, index == 0 && depth == 0)
+                .into_iter()
+                .chain(hidden::check_hosts(line))
+            {
+                out.push(at.finding(
+                    line,
+                    h.at,
+                    h.at,
+                    None,
+                    h.rule,
+                    "hidden-text",
+                    h.severity,
+                    h.message,
+                    h.hint,
+                ));
+            }
+            if depth < MAX_DECODE_DEPTH {
+                self.scan_encoded(line, at, depth, out);
+            }
+        }
+        let lower = text.to_lowercase();
+        for rule in &self.rules.rules {
+            if !rule.keywords_present(&lower) {
+                continue;
+            }
+            let mut last_line = usize::MAX;
+            for caps in rule.regex.captures_iter(text) {
+                let Some(whole) = caps.get(0) else {
+                    continue;
+                };
+                let index = lines.index_of(whole.start());
+                if index == last_line {
+                    continue;
+                }
+                let ctx = contexts[index];
+                if !rule.applies_in(ctx) {
+                    continue;
+                }
+                let (line_start, line) = lines.line(text, index);
+                let start = whole.start() - line_start;
+                let end = (whole.end() - line_start).min(line.len());
+                if rule.spec.negatable && ctx == Context::Prose && context::negated(line, start) {
+                    continue;
+                }
+                let secret = rule.spec.secret_group.and_then(|g| caps.get(g));
+                if let Some(min) = rule.spec.entropy
+                    && rules::entropy(secret.unwrap_or(whole).as_str()) < min
+                {
+                    continue;
+                }
+                last_line = index;
+                let mask = secret.map(|s| (s.start() - line_start, (s.end() - line_start).min(line.len())));
+                let severity = match (ctx, rule.spec.in_code) {
+                    (Context::Code, Some(s)) => s,
+                    _ => rule.spec.severity,
+                };
+                let message = if depth > 0 {
+                    format!("in decoded text: {}", rule.spec.message)
+                } else {
+                    rule.spec.message.clone()
+                };
+                out.push(locate(index).finding(
+                    line,
+                    start,
+                    end,
+                    mask,
+                    &rule.spec.id,
+                    &rule.spec.category,
+                    severity,
+                    message,
+                    &rule.spec.hint,
+                ));
+            }
+        }
+    }
+
+    /// Decodes base64 runs that turn out to be text and scans the text; a payload hidden
+    /// this way is itself a finding.
+    fn scan_encoded(&self, line: &str, at: Location<'_>, depth: usize, out: &mut Vec<Finding>) {
+        for run in BASE64_RUN.find_iter(line) {
+            if run.len() > MAX_ENCODED {
+                continue;
+            }
+            let raw = run.as_str();
+            let decoded = base64::engine::general_purpose::STANDARD
+                .decode(raw)
+                .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(raw.trim_end_matches('=')))
+                .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(raw.trim_end_matches('=')));
+            let Ok(bytes) = decoded else {
+                continue;
+            };
+            let Ok(text) = std::str::from_utf8(&bytes) else {
+                continue;
+            };
+            let printable = text.chars().filter(|c| !c.is_control() || c.is_whitespace()).count();
+            if text.is_empty() || printable * 10 < text.chars().count() * 9 {
+                continue;
+            }
+            let mut inner = Vec::new();
+            let lines = Lines::of(text);
+            let contexts = vec![Context::Code; lines.starts.len()];
+            self.scan_block(text, &lines, &contexts, &|_| at, depth + 1, &mut inner);
+            let worst = inner.iter().map(|f| f.severity).max();
+            if let Some(worst) = worst.filter(|s| *s >= Severity::Medium) {
+                out.push(at.finding(
+                    line,
+                    run.start(),
+                    run.end(),
+                    None,
+                    "obfuscation.encoded-payload",
+                    "obfuscated-payload",
+                    worst.max(Severity::High),
+                    format!("base64 text that decodes to: {}", shorten(text)),
+                    "write commands in the clear: encoded text hides what an agent will run",
+                ));
+            }
+            out.extend(inner);
+        }
+    }
+}
+
+fn shorten(text: &str) -> String {
+    let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one_line.chars().count() > 80 {
+        one_line.chars().take(80).collect::<String>() + "…"
+    } else {
+        one_line
+    }
+}
+
+/// Byte ranges of a text's lines (without their line endings).
+struct Lines {
+    starts: Vec<usize>,
+    ends: Vec<usize>,
+}
+
+impl Lines {
+    fn of(text: &str) -> Lines {
+        let mut starts = Vec::new();
+        let mut ends = Vec::new();
+        let mut at = 0;
+        for piece in text.split_inclusive('\n') {
+            let content = piece
+                .strip_suffix('\n')
+                .map_or(piece, |p| p.strip_suffix('\r').unwrap_or(p));
+            starts.push(at);
+            ends.push(at + content.len());
+            at += piece.len();
+        }
+        Lines { starts, ends }
+    }
+
+    fn iter<'t>(&'t self, text: &'t str) -> impl Iterator<Item = &'t str> + 't {
+        self.starts.iter().zip(&self.ends).map(move |(&s, &e)| &text[s..e])
+    }
+
+    /// The line holding byte `at`.
+    fn index_of(&self, at: usize) -> usize {
+        self.starts.partition_point(|&s| s <= at).saturating_sub(1)
+    }
+
+    fn line<'t>(&self, text: &'t str, index: usize) -> (usize, &'t str) {
+        (self.starts[index], &text[self.starts[index]..self.ends[index]])
+    }
+}
+
+/// Where a line is.
+#[derive(Clone, Copy, Debug)]
+struct Location<'a> {
+    file: &'a str,
+    line: usize,
+}
+
+impl Location<'_> {
+    #[allow(clippy::too_many_arguments)]
+    fn finding(
+        &self,
+        text: &str,
+        start: usize,
+        end: usize,
+        mask: Option<(usize, usize)>,
+        rule: &str,
+        category: &str,
+        severity: Severity,
+        message: String,
+        hint: &str,
+    ) -> Finding {
+        Finding {
+            rule: rule.to_owned(),
+            category: category.to_owned(),
+            severity,
+            file: self.file.to_owned(),
+            line: self.line,
+            column: text[..start.min(text.len())].chars().count() + 1,
+            excerpt: report::excerpt(text, start, end, mask),
+            message,
+            hint: hint.to_owned(),
+            introduced: None,
+        }
+    }
+}

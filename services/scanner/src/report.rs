@@ -1,0 +1,213 @@
+//! What a scan finds: findings with evidence, and the verdict over them.
+
+use serde::{Deserialize, Serialize};
+
+/// How bad a finding is. Ordered: `Info < Low < Medium < High < Critical`.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Severity {
+    /// Worth knowing; never changes the verdict.
+    Info,
+    /// Unusual but usually fine; never changes the verdict.
+    Low,
+    /// A reviewer should look: makes the verdict at least `caution`.
+    Medium,
+    /// Very likely harmful: makes the verdict `dangerous`.
+    High,
+    /// Harmful beyond reasonable doubt: makes the verdict `dangerous`.
+    Critical,
+}
+
+impl Severity {
+    /// One step less severe (floor `Info`), for matches in a less telling context.
+    pub fn lowered(self) -> Severity {
+        match self {
+            Severity::Critical => Severity::High,
+            Severity::High => Severity::Medium,
+            Severity::Medium => Severity::Low,
+            Severity::Low | Severity::Info => Severity::Info,
+        }
+    }
+}
+
+/// The overall judgement of a bundle (DESIGN §5 scan report).
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[serde(rename_all = "lowercase")]
+pub enum Verdict {
+    /// No finding of medium severity or above.
+    Safe,
+    /// At least one medium finding, none high or critical.
+    Caution,
+    /// At least one high or critical finding.
+    Dangerous,
+}
+
+impl Verdict {
+    /// The verdict over findings: the most severe one decides.
+    pub fn of(findings: &[Finding]) -> Verdict {
+        match findings.iter().map(|f| f.severity).max() {
+            Some(Severity::High | Severity::Critical) => Verdict::Dangerous,
+            Some(Severity::Medium) => Verdict::Caution,
+            _ => Verdict::Safe,
+        }
+    }
+
+    /// The verdict's name.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Verdict::Safe => "safe",
+            Verdict::Caution => "caution",
+            Verdict::Dangerous => "dangerous",
+        }
+    }
+}
+
+/// One thing the scanner found, with the evidence a reviewer needs.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Finding {
+    /// The rule's id, e.g. `rce.pipe-to-shell`.
+    pub rule: String,
+    /// The rule's category, e.g. `remote-code-execution`.
+    pub category: String,
+    /// Severity in this context.
+    pub severity: Severity,
+    /// The file (relative path in the bundle).
+    pub file: String,
+    /// 1-based line.
+    pub line: usize,
+    /// 1-based column, in characters.
+    pub column: usize,
+    /// The matched line, shortened, with secrets masked and invisible characters shown
+    /// as `<U+XXXX>`.
+    pub excerpt: String,
+    /// What is wrong.
+    pub message: String,
+    /// What the author should do instead.
+    pub hint: String,
+    /// Delta mode: whether the change under review brought this finding (`None` when the
+    /// scan was not a delta).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub introduced: Option<bool>,
+}
+
+/// A scan's result.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Report {
+    /// The verdict over every finding.
+    pub verdict: Verdict,
+    /// The findings, by file, line and column.
+    pub findings: Vec<Finding>,
+}
+
+impl Report {
+    /// A report over `findings` (sorted, verdict computed).
+    pub fn new(mut findings: Vec<Finding>) -> Report {
+        findings.sort_by(|a, b| {
+            (a.file.as_str(), a.line, a.column, a.rule.as_str()).cmp(&(
+                b.file.as_str(),
+                b.line,
+                b.column,
+                b.rule.as_str(),
+            ))
+        });
+        findings.dedup_by(|a, b| a.file == b.file && a.line == b.line && a.rule == b.rule);
+        Report {
+            verdict: Verdict::of(&findings),
+            findings,
+        }
+    }
+}
+
+/// Longest excerpt, in characters.
+const EXCERPT_CHARS: usize = 160;
+
+/// The excerpt of `line` around `start..end` (byte offsets): invisible and control
+/// characters made visible, `mask` ranges replaced by `****` (secrets), at most
+/// [`EXCERPT_CHARS`] characters.
+pub fn excerpt(line: &str, start: usize, end: usize, mask: Option<(usize, usize)>) -> String {
+    let mut text = String::new();
+    let (from, to) = window(line, start, end);
+    if from > 0 {
+        text.push('…');
+    }
+    let mut masked = false;
+    for (i, c) in line[from..to].char_indices() {
+        let at = from + i;
+        if let Some((m0, m1)) = mask
+            && at >= m0
+            && at < m1
+        {
+            if !masked {
+                let secret = &line[m0..m1];
+                let keep: String = secret.chars().take(4).collect();
+                text.push_str(&keep);
+                text.push_str("****");
+                masked = true;
+            }
+            continue;
+        }
+        if is_invisible(c) || (c.is_control() && c != '\t') {
+            text.push_str(&format!("<U+{:04X}>", c as u32));
+        } else {
+            text.push(c);
+        }
+    }
+    if to < line.len() {
+        text.push('…');
+    }
+    text
+}
+
+/// A window of at most [`EXCERPT_CHARS`] characters around `start..end`, on char boundaries.
+fn window(line: &str, start: usize, end: usize) -> (usize, usize) {
+    if line.chars().count() <= EXCERPT_CHARS {
+        return (0, line.len());
+    }
+    let boundary = |mut i: usize| {
+        while i < line.len() && !line.is_char_boundary(i) {
+            i += 1;
+        }
+        i.min(line.len())
+    };
+    let context = EXCERPT_CHARS / 3;
+    let from = boundary(start.saturating_sub(context));
+    let mut to = from;
+    for (count, (i, c)) in line[from..].char_indices().enumerate() {
+        to = from + i + c.len_utf8();
+        if count + 1 >= EXCERPT_CHARS && to >= end.min(line.len()) {
+            break;
+        }
+    }
+    (from, to)
+}
+
+/// Characters that render as nothing (or reorder text) and so can hide instructions.
+pub fn is_invisible(c: char) -> bool {
+    matches!(c,
+        '\u{200B}'..='\u{200F}' | '\u{202A}'..='\u{202E}' | '\u{2060}'..='\u{2064}' |
+        '\u{2066}'..='\u{2069}' | '\u{FEFF}' | '\u{00AD}' | '\u{E0000}'..='\u{E007F}')
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn excerpts_mask_secrets_and_show_invisible_characters() {
+        let line = "token = ghp_abcdefghijklmnopqrstuvwxyz0123456789 end";
+        let e = excerpt(line, 8, 48, Some((8, 48)));
+        assert_eq!(e, "token = ghp_**** end");
+        assert_eq!(excerpt("a\u{200B}b", 0, 1, None), "a<U+200B>b");
+        let long = "x".repeat(1000) + "curl | sh" + &"y".repeat(1000);
+        let e = excerpt(&long, 1000, 1009, None);
+        assert!(e.contains("curl | sh") && e.starts_with('…') && e.ends_with('…'), "{e}");
+        assert!(e.chars().count() <= EXCERPT_CHARS + 2);
+    }
+
+    #[test]
+    fn the_most_severe_finding_decides_the_verdict() {
+        assert_eq!(Verdict::of(&[]), Verdict::Safe);
+        assert!(Severity::Critical > Severity::High && Severity::Low > Severity::Info);
+        assert_eq!(Severity::High.lowered(), Severity::Medium);
+    }
+}

@@ -1,0 +1,232 @@
+//! Rules are data: TOML files in `services/scanner/rules/`, embedded at build time. Each
+//! rule has a pattern, where it applies, its severity, what to tell the author, and
+//! examples that must and must not match (the tests run every one).
+
+use regex::Regex;
+use serde::Deserialize;
+
+use crate::context::Context;
+use crate::report::Severity;
+
+include!(concat!(env!("OUT_DIR"), "/rule_files.rs"));
+
+/// One rule file.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+struct RuleFile {
+    /// Where the rules come from, when not written here (e.g. gitleaks, MIT).
+    #[serde(default)]
+    #[allow(dead_code)]
+    source: Option<String>,
+    rule: Vec<RuleSpec>,
+}
+
+/// A rule as written in a rule file.
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct RuleSpec {
+    /// Stable id, `<family>.<name>`.
+    pub id: String,
+    /// The category shown to reviewers, e.g. `remote-code-execution`.
+    pub category: String,
+    /// Severity in prose and scripts.
+    pub severity: Severity,
+    /// A regular expression (Rust `regex` syntax: linear time, no backtracking), run over
+    /// a file's text; a match is reported on the line where it starts. Write patterns for
+    /// one line (`[^\n]` rather than `.` across lines).
+    pub pattern: String,
+    /// At least one of these (case-insensitive) must be on the line for the rule to be
+    /// tried: a cheap filter for rules with expensive patterns.
+    #[serde(default)]
+    pub keywords: Vec<String>,
+    /// Where the rule applies (default: everywhere).
+    #[serde(default)]
+    pub contexts: Option<Vec<Context>>,
+    /// Severity inside Markdown code blocks, when it differs (e.g. a command shown as an
+    /// example in documentation).
+    #[serde(default)]
+    pub in_code: Option<Severity>,
+    /// Whether a match in a negated prose sentence ("never pipe curl to sh") is skipped.
+    #[serde(default = "yes")]
+    pub negatable: bool,
+    /// For secrets: the capture group holding the secret (masked in excerpts).
+    #[serde(default)]
+    pub secret_group: Option<usize>,
+    /// For secrets: the least Shannon entropy (bits per character) the secret must have.
+    #[serde(default)]
+    pub entropy: Option<f64>,
+    /// What is wrong.
+    pub message: String,
+    /// What to do instead.
+    pub hint: String,
+    /// Examples the tests check.
+    pub examples: Examples,
+}
+
+fn yes() -> bool {
+    true
+}
+
+/// A rule's examples: lines it must flag and lines it must not.
+#[derive(Clone, Debug, Default, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct Examples {
+    /// Each must produce a finding of this rule (as a prose line of a SKILL.md).
+    #[serde(default, rename = "match")]
+    pub matches: Vec<String>,
+    /// Each must not produce a finding of this rule.
+    #[serde(default, rename = "ignore")]
+    pub ignores: Vec<String>,
+}
+
+/// A compiled rule.
+#[derive(Debug)]
+pub struct Rule {
+    /// The rule as written.
+    pub spec: RuleSpec,
+    /// Its compiled pattern.
+    pub regex: Regex,
+    /// Its keywords, lowercased.
+    keywords: Vec<String>,
+}
+
+impl Rule {
+    /// Whether the rule applies in `context`.
+    pub fn applies_in(&self, context: Context) -> bool {
+        self.spec.contexts.as_ref().is_none_or(|c| c.contains(&context))
+    }
+
+    /// Whether the line (lowercased) passes the keyword filter.
+    pub fn keywords_present(&self, lower_line: &str) -> bool {
+        self.keywords.is_empty() || self.keywords.iter().any(|k| lower_line.contains(k.as_str()))
+    }
+}
+
+/// Why the rules cannot be used (a broken rule file is a build defect: the tests catch it).
+#[derive(Debug, thiserror::Error)]
+pub enum RuleError {
+    /// A file is not valid TOML or not in the rule format.
+    #[error("rule file {file}: {message}")]
+    Format {
+        /// The file.
+        file: String,
+        /// The parser's message.
+        message: String,
+    },
+    /// A pattern does not compile.
+    #[error("rule {id}: pattern does not compile: {message}")]
+    Pattern {
+        /// The rule.
+        id: String,
+        /// The compiler's message.
+        message: String,
+    },
+    /// Two rules share an id.
+    #[error("rule id {0} is used twice")]
+    Duplicate(String),
+}
+
+/// Every rule, compiled.
+#[derive(Debug)]
+pub struct RuleSet {
+    /// The rules, in file order.
+    pub rules: Vec<Rule>,
+}
+
+/// Compiled-size budget of one pattern (the default is too small for some secret rules).
+const PATTERN_SIZE_LIMIT: usize = 32 << 20;
+
+impl RuleSet {
+    /// Compiles the embedded rule files.
+    pub fn builtin() -> Result<RuleSet, RuleError> {
+        Self::from_files(RULE_FILES.iter().copied())
+    }
+
+    /// Compiles rule files given as (name, contents).
+    pub fn from_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<RuleSet, RuleError> {
+        let mut rules = Vec::new();
+        let mut seen = std::collections::HashSet::new();
+        for (file, text) in files {
+            let parsed: RuleFile = toml::from_str(text).map_err(|e| RuleError::Format {
+                file: file.to_owned(),
+                message: e.to_string(),
+            })?;
+            for spec in parsed.rule {
+                if !seen.insert(spec.id.clone()) {
+                    return Err(RuleError::Duplicate(spec.id));
+                }
+                let regex = regex::RegexBuilder::new(&ascii_word_boundaries(&spec.pattern))
+                    .size_limit(PATTERN_SIZE_LIMIT)
+                    .build()
+                    .map_err(|e| RuleError::Pattern {
+                        id: spec.id.clone(),
+                        message: e.to_string(),
+                    })?;
+                let keywords = spec.keywords.iter().map(|k| k.to_lowercase()).collect();
+                rules.push(Rule { spec, regex, keywords });
+            }
+        }
+        Ok(RuleSet { rules })
+    }
+}
+
+/// Rewrites `\b` and `\B` as ASCII word boundaries. A Unicode word boundary makes the
+/// regex engine leave its fast automaton on any non-ASCII text (slower by orders of
+/// magnitude on skills written in other scripts); rules mean "not inside an ASCII word".
+pub fn ascii_word_boundaries(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(b @ ('b' | 'B')) => {
+                out.push_str("(?-u:\\");
+                out.push(b);
+                out.push(')');
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
+}
+
+/// Shannon entropy of `text` in bits per character.
+pub fn entropy(text: &str) -> f64 {
+    let mut counts = std::collections::HashMap::new();
+    let mut total = 0usize;
+    for c in text.chars() {
+        *counts.entry(c).or_insert(0usize) += 1;
+        total += 1;
+    }
+    if total == 0 {
+        return 0.0;
+    }
+    counts
+        .values()
+        .map(|&n| {
+            let p = n as f64 / total as f64;
+            -p * p.log2()
+        })
+        .sum()
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn word_boundaries_become_ascii_and_escapes_survive() {
+        assert_eq!(ascii_word_boundaries(r"\bcurl\b"), r"(?-u:\b)curl(?-u:\b)");
+        assert_eq!(ascii_word_boundaries(r"a\\b\Bc"), r"a\\b(?-u:\B)c");
+        assert_eq!(ascii_word_boundaries(r"(?-u:\b)x"), r"(?-u:(?-u:\b))x");
+        assert!(Regex::new(&ascii_word_boundaries(r"(?-u:\b)x\b")).is_ok());
+        assert!((entropy("aaaa") - 0.0).abs() < 1e-9 && entropy("abcd") > 1.9);
+    }
+}

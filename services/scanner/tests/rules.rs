@@ -1,0 +1,56 @@
+//! Every rule's examples: each `match` line must produce a finding of that rule, each
+//! `ignore` line must not.
+
+use cairn_scanner::{RuleSet, Scanner};
+
+#[test]
+fn every_rule_flags_its_examples_and_ignores_its_counter_examples() {
+    let scanner = Scanner::builtin().expect("the built-in rules compile");
+    let rules = RuleSet::builtin().unwrap();
+    let mut failures = Vec::new();
+    for rule in &rules.rules {
+        let id = &rule.spec.id;
+        assert!(
+            !rule.spec.examples.matches.is_empty(),
+            "rule {id} has no example it must match"
+        );
+        for line in &rule.spec.examples.matches {
+            let report = scanner.scan_text("SKILL.md", line);
+            if !report.findings.iter().any(|f| &f.rule == id) {
+                failures.push(format!(
+                    "{id} missed: {line:?} (found {:?})",
+                    report.findings.iter().map(|f| &f.rule).collect::<Vec<_>>()
+                ));
+            }
+        }
+        for line in &rule.spec.examples.ignores {
+            let report = scanner.scan_text("SKILL.md", line);
+            if report.findings.iter().any(|f| &f.rule == id) {
+                failures.push(format!("{id} flagged its counter-example: {line:?}"));
+            }
+        }
+    }
+    assert!(
+        failures.is_empty(),
+        "{} example failures:\n{}",
+        failures.len(),
+        failures.join("\n")
+    );
+}
+
+#[test]
+fn rule_ids_are_namespaced_and_texts_are_helpful() {
+    let rules = RuleSet::builtin().unwrap();
+    for rule in &rules.rules {
+        let s = &rule.spec;
+        assert!(
+            s.id.contains('.')
+                && s.id
+                    .chars()
+                    .all(|c| c.is_ascii_lowercase() || c.is_ascii_digit() || "._-".contains(c)),
+            "{}",
+            s.id
+        );
+        assert!(!s.message.is_empty() && !s.hint.is_empty(), "{}", s.id);
+    }
+}
