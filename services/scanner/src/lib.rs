@@ -74,8 +74,9 @@ impl Scanner {
     /// Scans a bundle.
     pub fn scan(&self, files: &[ScanFile<'_>]) -> Report {
         let mut findings = Vec::new();
+        let vendor = vendor_text(files);
         for file in files {
-            self.scan_file(file, &mut findings);
+            self.scan_file(file, &vendor, &mut findings);
         }
         Report::new(findings)
     }
@@ -113,7 +114,7 @@ impl Scanner {
         }])
     }
 
-    fn scan_file(&self, file: &ScanFile<'_>, findings: &mut Vec<Finding>) {
+    fn scan_file(&self, file: &ScanFile<'_>, vendor: &str, findings: &mut Vec<Finding>) {
         for f in content::check_file(file.path, file.bytes, file.executable) {
             findings.push(Finding {
                 rule: f.rule.to_owned(),
@@ -149,6 +150,7 @@ impl Scanner {
             .collect();
         let path = file.path;
         self.scan_block(
+            vendor,
             text,
             &lines,
             &contexts,
@@ -167,6 +169,7 @@ impl Scanner {
     #[allow(clippy::too_many_arguments)]
     fn scan_block<'f>(
         &self,
+        vendor: &str,
         text: &str,
         lines: &Lines,
         contexts: &[Context],
@@ -229,10 +232,15 @@ impl Scanner {
                 }
                 last_line = index;
                 let mask = secret.map(|s| (s.start() - line_start, (s.end() - line_start).min(line.len())));
-                let severity = match (ctx, rule.spec.in_code) {
+                let mut severity = match (ctx, rule.spec.in_code) {
                     (Context::Code, Some(s)) => s,
                     _ => rule.spec.severity,
                 };
+                if let Some(vendor_severity) = rule.spec.vendor_severity
+                    && from_own_vendor(whole.as_str(), vendor)
+                {
+                    severity = severity.min(vendor_severity);
+                }
                 let message = if depth > 0 {
                     format!("in decoded text: {}", rule.spec.message)
                 } else {
@@ -278,7 +286,7 @@ impl Scanner {
             let mut inner = Vec::new();
             let lines = Lines::of(text);
             let contexts = vec![Context::Code; lines.starts.len()];
-            self.scan_block(text, &lines, &contexts, &|_| at, depth + 1, &mut inner);
+            self.scan_block("", text, &lines, &contexts, &|_| at, depth + 1, &mut inner);
             let worst = inner.iter().map(|f| f.severity).max();
             if let Some(worst) = worst.filter(|s| *s >= Severity::Medium) {
                 out.push(at.finding(
@@ -296,6 +304,49 @@ impl Scanner {
             out.extend(inner);
         }
     }
+}
+
+/// The text a skill says about itself: its SKILL.md frontmatter, lowercased. A download
+/// from a host this text names is the skill's own vendor (`vendor_severity`).
+fn vendor_text(files: &[ScanFile<'_>]) -> String {
+    let Some(skill) = files.iter().find(|f| f.path == "SKILL.md") else {
+        return String::new();
+    };
+    let text = String::from_utf8_lossy(skill.bytes);
+    let mut lines = text.lines();
+    if lines.next().map(str::trim) != Some("---") {
+        return String::new();
+    }
+    lines
+        .take_while(|l| l.trim() != "---")
+        .collect::<Vec<_>>()
+        .join("\n")
+        .to_lowercase()
+}
+
+/// Whether every URL in `matched` points at a host whose name (its label before the
+/// public suffix, at least 3 characters) the skill's own frontmatter mentions.
+fn from_own_vendor(matched: &str, vendor: &str) -> bool {
+    if vendor.is_empty() {
+        return false;
+    }
+    let mut hosts = 0;
+    for (at, _) in matched.match_indices("://") {
+        let host: String = matched[at + 3..]
+            .chars()
+            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
+            .collect::<String>()
+            .to_lowercase();
+        let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+        let Some(name) = labels.len().checked_sub(2).map(|i| labels[i]) else {
+            return false;
+        };
+        if name.len() < 3 || !vendor.contains(name) || host.parse::<std::net::IpAddr>().is_ok() {
+            return false;
+        }
+        hosts += 1;
+    }
+    hosts > 0
 }
 
 fn shorten(text: &str) -> String {

@@ -46,6 +46,10 @@ pub struct RuleSpec {
     /// example in documentation).
     #[serde(default)]
     pub in_code: Option<Severity>,
+    /// Severity when every URL in the match points at a host the skill's own frontmatter
+    /// names (its vendor's installer, not a planted one).
+    #[serde(default)]
+    pub vendor_severity: Option<Severity>,
     /// Whether a match in a negated prose sentence ("never pipe curl to sh") is skipped.
     #[serde(default = "yes")]
     pub negatable: bool,

@@ -1,0 +1,49 @@
+#!/usr/bin/env bash
+# Cairn's scanner vs Hermes Agent's skills_guard on the same corpus bundles.
+#
+#   deploy/dev/eval-scanner.sh [corpus]        (default corpus: ../shared/corpus)
+#
+# 1. builds and runs our evaluator (cairn-scanner --example evaluate) with --verdicts;
+# 2. fetches the hermes-agent wheel from PyPI into /var/tmp/hermes-wheel if it is not
+#    cached there, and unpacks it (outside the repository);
+# 3. runs deploy/dev/eval-hermes-guard.py on the same bundle list and prints both reports.
+# Env: HERMES_WHEEL_DIR (cache dir), JOBS (Hermes worker processes, default: nproc).
+set -euo pipefail
+
+repo="$(cd "$(dirname "${BASH_SOURCE[0]}")/../.." && pwd)"
+corpus="${1:-../shared/corpus}"
+cache="${HERMES_WHEEL_DIR:-/var/tmp/hermes-wheel}"
+jobs="${JOBS:-$(nproc)}"
+work="$(mktemp -d /tmp/cairn-eval.XXXXXX)"
+trap 'rm -rf "$work"' EXIT
+
+cd "$repo"
+echo "== Cairn evaluator ==" >&2
+cargo build --release -q -p cairn-scanner --example evaluate
+cargo run --release -q -p cairn-scanner --example evaluate -- "$corpus" \
+    --verdicts "$work/cairn-verdicts.jsonl" > "$work/cairn.md"
+
+mkdir -p "$cache"
+wheel="$(ls "$cache"/hermes_agent-*.whl 2>/dev/null | sort -V | tail -n1 || true)"
+if [[ -z "$wheel" ]]; then
+    echo "== downloading hermes-agent wheel into $cache ==" >&2
+    python3 -m pip download --no-deps --disable-pip-version-check -q hermes-agent -d "$cache"
+    wheel="$(ls "$cache"/hermes_agent-*.whl | sort -V | tail -n1)"
+fi
+unpacked="$cache/unpacked/$(basename "$wheel" .whl)"
+if [[ ! -f "$unpacked/tools/skills_guard.py" ]]; then
+    mkdir -p "$unpacked"
+    python3 -m zipfile -e "$wheel" "$unpacked"
+fi
+
+echo "== Hermes skills_guard ($(basename "$wheel")) ==" >&2
+python3 deploy/dev/eval-hermes-guard.py \
+    --guard "$unpacked/tools/skills_guard.py" \
+    --verdicts "$work/cairn-verdicts.jsonl" --corpus "$corpus" --base "$repo" \
+    --cairn-output "$work/cairn.md" --jobs "$jobs" > "$work/side-by-side.md"
+
+echo "# Cairn evaluator output"
+echo
+cat "$work/cairn.md"
+echo
+cat "$work/side-by-side.md"
