@@ -49,14 +49,8 @@ pub fn check_line(line: &str, context: Context, first_line: bool) -> Vec<Hidden>
                 let in_flag = chars[..i]
                     .iter()
                     .rev()
-                    .take_while(|(_, p)| ('\u{E0020}'..='\u{E007E}').contains(p))
-                    .count()
-                    < i
-                    && chars[..i]
-                        .iter()
-                        .rev()
-                        .find(|(_, p)| !('\u{E0020}'..='\u{E007E}').contains(p))
-                        .is_some_and(|(_, p)| *p == '\u{1F3F4}');
+                    .find(|(_, p)| !('\u{E0020}'..='\u{E007E}').contains(p))
+                    .is_some_and(|(_, p)| *p == '\u{1F3F4}');
                 if !in_flag {
                     tag_at.get_or_insert(at);
                     if let Some(ascii) =

@@ -314,25 +314,20 @@ impl Authenticator {
     /// Checks signature, algorithm and time claims with the current key, then with the
     /// retired ones.
     fn verify(&self, token: &str) -> Result<Claims, AuthError> {
-        let keys = std::iter::once(&self.keys.current).chain(&self.keys.previous);
-        let mut outcome = Err(AuthError::Invalid);
-        for key in keys {
+        use jsonwebtoken::errors::ErrorKind;
+        for key in std::iter::once(&self.keys.current).chain(&self.keys.previous) {
             match jsonwebtoken::decode::<Claims>(token, &key.decoding, &self.validation) {
                 Ok(data) => return Ok(data.claims),
-                Err(e) => {
-                    use jsonwebtoken::errors::ErrorKind;
-                    outcome = Err(match e.kind() {
-                        ErrorKind::InvalidSignature => AuthError::Invalid,
-                        ErrorKind::ExpiredSignature => return Err(AuthError::Expired),
-                        ErrorKind::ImmatureSignature => return Err(AuthError::NotYetValid),
-                        // Malformed, wrong algorithm (`none` included), missing claims:
-                        // no other key will help.
-                        _ => return Err(AuthError::Invalid),
-                    });
-                }
+                // Another key may have signed it.
+                Err(e) if *e.kind() == ErrorKind::InvalidSignature => {}
+                Err(e) if *e.kind() == ErrorKind::ExpiredSignature => return Err(AuthError::Expired),
+                Err(e) if *e.kind() == ErrorKind::ImmatureSignature => return Err(AuthError::NotYetValid),
+                // Malformed, wrong algorithm (`none` included), missing claims: no other
+                // key will help.
+                Err(_) => return Err(AuthError::Invalid),
             }
         }
-        outcome
+        Err(AuthError::Invalid)
     }
 
     /// Forgets every cached token row (after revocations or role changes).

@@ -148,9 +148,6 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
         // Unreachable by construction (the router is built from the table): fail closed.
         return ApiError::internal("route without an access rule", &format!("{path:?}")).into_response();
     };
-    if request.extensions().get::<RequestContext>().is_none() {
-        return ApiError::internal("request without a context", &"limit_address layer missing").into_response();
-    }
     let Access::Scope(_) = access else {
         return next.run(request).await;
     };
