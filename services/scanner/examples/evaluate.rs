@@ -7,8 +7,9 @@
 //! Prints, as Markdown: recall on the labeled malicious fixtures (per category), the
 //! false-alarm rate on their benign fixtures and on the curated real skills (per source),
 //! alert rates and the top rules on the unlabeled `wild/` set, and throughput.
-//! `--verdicts` also writes one JSON line per bundle (`{"set", "path", "verdict"}`) so
-//! other scanners' results can be put side by side.
+//! `--verdicts` also writes one JSON line per bundle (`{"set", "path", "verdict",
+//! "findings"}`, the findings of medium or worse severity) so other scanners' results can
+//! be put side by side and what fires can be checked by hand.
 
 #![allow(missing_docs)]
 
@@ -145,7 +146,20 @@ fn main() {
         elapsed += started.elapsed();
         bytes_scanned += b.files.iter().map(|(_, x)| x.len()).sum::<usize>();
         if let Some(log) = log.as_mut() {
-            let line = serde_json::json!({ "set": b.set, "path": b.path, "verdict": report.verdict.as_str() });
+            let findings: Vec<serde_json::Value> = report
+                .findings
+                .iter()
+                .filter(|f| f.severity >= cairn_scanner::Severity::Medium)
+                .map(|f| {
+                    serde_json::json!({
+                        "rule": f.rule, "severity": f.severity, "file": f.file,
+                        "line": f.line, "excerpt": f.excerpt,
+                    })
+                })
+                .collect();
+            let line = serde_json::json!({
+                "set": b.set, "path": b.path, "verdict": report.verdict.as_str(), "findings": findings,
+            });
             writeln!(log, "{line}").expect("write verdicts");
         }
         report

@@ -79,9 +79,72 @@ pub fn check_file(path: &str, bytes: &[u8], executable: bool) -> Vec<FileFinding
     out
 }
 
+/// A file larger than this is more than a reviewer can read (and more than the
+/// registry accepts by default).
+pub const MAX_REVIEWABLE_FILE_BYTES: usize = 1024 * 1024;
+/// A bundle with more files than this hides what matters among them.
+pub const MAX_REVIEWABLE_FILES: usize = 200;
+
+/// Checks the bundle as a whole: oversized files and too many files. `files` are
+/// (path, size in bytes); the findings are (path, finding), `.` for the bundle itself.
+pub fn check_bundle<'a>(files: impl IntoIterator<Item = (&'a str, usize)>) -> Vec<(&'a str, FileFinding)> {
+    let mut out = Vec::new();
+    let mut count = 0;
+    for (path, size) in files {
+        count += 1;
+        if size > MAX_REVIEWABLE_FILE_BYTES {
+            out.push((
+                path,
+                FileFinding {
+                    rule: "bundle.oversized-file",
+                    category: "bundle-anomaly",
+                    severity: Severity::Medium,
+                    message: format!(
+                        "{path} is {} KiB, more than a reviewer can read (limit {} KiB)",
+                        size / 1024,
+                        MAX_REVIEWABLE_FILE_BYTES / 1024
+                    ),
+                    hint: "split it, trim it to what the skill needs, or link to the source instead",
+                },
+            ));
+        }
+    }
+    if count > MAX_REVIEWABLE_FILES {
+        out.push((
+            ".",
+            FileFinding {
+                rule: "bundle.too-many-files",
+                category: "bundle-anomaly",
+                severity: Severity::Medium,
+                message: format!("the bundle has {count} files (more than {MAX_REVIEWABLE_FILES}): too many to review"),
+                hint: "keep the skill to the files it needs; move data sets elsewhere",
+            },
+        ));
+    }
+    out
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn oversized_files_and_crowded_bundles_are_anomalies() {
+        let big = MAX_REVIEWABLE_FILE_BYTES + 1;
+        let found = check_bundle([("SKILL.md", 100), ("references/dump.txt", big)]);
+        assert_eq!(found.len(), 1);
+        assert_eq!(
+            (found[0].0, found[0].1.rule),
+            ("references/dump.txt", "bundle.oversized-file")
+        );
+        assert!(check_bundle([("a", MAX_REVIEWABLE_FILE_BYTES)]).is_empty());
+        let names: Vec<String> = (0..=MAX_REVIEWABLE_FILES).map(|i| format!("f{i}")).collect();
+        let found = check_bundle(names.iter().map(|n| (n.as_str(), 1)));
+        assert_eq!(found.len(), 1);
+        assert_eq!((found[0].0, found[0].1.rule), (".", "bundle.too-many-files"));
+        let names: Vec<String> = (0..MAX_REVIEWABLE_FILES).map(|i| format!("f{i}")).collect();
+        assert!(check_bundle(names.iter().map(|n| (n.as_str(), 1))).is_empty());
+    }
 
     #[test]
     fn executables_and_archives_are_found_by_content() {

@@ -89,6 +89,29 @@ pub fn negated(line: &str, at: usize) -> bool {
     })
 }
 
+/// Whether `line` is a Markdown list item (`- x`, `* x`, `+ x`, `1. x`).
+pub fn is_list_item(line: &str) -> bool {
+    let t = line.trim_start();
+    let digits = t.chars().take_while(char::is_ascii_digit).count();
+    let rest = &t[digits..];
+    if digits > 0 {
+        rest.starts_with(". ") || rest.starts_with(") ")
+    } else {
+        ["- ", "* ", "+ "].iter().any(|m| t.starts_with(m))
+    }
+}
+
+/// Whether `line` introduces a list negatively ("It does **not**:", "Never:"), so that
+/// every item under it is a prohibition, not an instruction.
+pub fn negating_lead_in(line: &str) -> bool {
+    let t = line.trim().trim_end_matches(['*', '_']);
+    let Some(body) = t.strip_suffix(':') else {
+        return false;
+    };
+    let body: String = body.chars().filter(|c| !matches!(c, '*' | '_' | '`')).collect();
+    negated(&body, body.len()) || body.trim().to_lowercase().ends_with("not")
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -129,5 +152,15 @@ mod tests {
         assert_eq!(file_context("SKILL.md"), Context::Prose);
         assert_eq!(file_context("config.yaml"), Context::Data);
         assert_eq!(file_context("scripts/run"), Context::Script);
+    }
+
+    #[test]
+    fn negated_list_lead_ins() {
+        assert!(negating_lead_in("It does **not**:"));
+        assert!(negating_lead_in("Never do any of the following:"));
+        assert!(negating_lead_in("**Do not:**"));
+        assert!(!negating_lead_in("Steps:"));
+        assert!(!negating_lead_in("It does not matter what you pick."));
+        assert!(is_list_item("- Upload wallet files") && is_list_item("  12. step") && !is_list_item("-x"));
     }
 }

@@ -13,6 +13,7 @@ pub mod context;
 pub mod hidden;
 pub mod report;
 pub mod rules;
+pub mod vendor;
 
 use std::sync::LazyLock;
 
@@ -22,6 +23,7 @@ use regex::Regex;
 pub use context::Context;
 pub use report::{Finding, Report, Severity, Verdict};
 pub use rules::{RuleError, RuleSet};
+use vendor::Vendor;
 
 /// One file to scan.
 #[derive(Clone, Copy, Debug)]
@@ -74,7 +76,10 @@ impl Scanner {
     /// Scans a bundle.
     pub fn scan(&self, files: &[ScanFile<'_>]) -> Report {
         let mut findings = Vec::new();
-        let vendor = vendor_text(files);
+        for (path, f) in content::check_bundle(files.iter().map(|f| (f.path, f.bytes.len()))) {
+            findings.push(whole_file_finding(path, f));
+        }
+        let vendor = Vendor::of(files);
         for file in files {
             self.scan_file(file, &vendor, &mut findings);
         }
@@ -114,20 +119,9 @@ impl Scanner {
         }])
     }
 
-    fn scan_file(&self, file: &ScanFile<'_>, vendor: &str, findings: &mut Vec<Finding>) {
+    fn scan_file(&self, file: &ScanFile<'_>, vendor: &Vendor, findings: &mut Vec<Finding>) {
         for f in content::check_file(file.path, file.bytes, file.executable) {
-            findings.push(Finding {
-                rule: f.rule.to_owned(),
-                category: f.category.to_owned(),
-                severity: f.severity,
-                file: file.path.to_owned(),
-                line: 1,
-                column: 1,
-                excerpt: String::new(),
-                message: f.message,
-                hint: f.hint.to_owned(),
-                introduced: None,
-            });
+            findings.push(whole_file_finding(file.path, f));
         }
         if content::is_binary(file.bytes) {
             return;
@@ -169,7 +163,7 @@ impl Scanner {
     #[allow(clippy::too_many_arguments)]
     fn scan_block<'f>(
         &self,
-        vendor: &str,
+        vendor: &Vendor,
         text: &str,
         lines: &Lines,
         contexts: &[Context],
@@ -206,6 +200,7 @@ impl Scanner {
                 continue;
             }
             let mut last_line = usize::MAX;
+            let mut near_lines: Option<Vec<usize>> = None;
             for caps in rule.regex.captures_iter(text) {
                 let Some(whole) = caps.get(0) else {
                     continue;
@@ -221,7 +216,10 @@ impl Scanner {
                 let (line_start, line) = lines.line(text, index);
                 let start = whole.start() - line_start;
                 let end = (whole.end() - line_start).min(line.len());
-                if rule.spec.negatable && ctx == Context::Prose && context::negated(line, start) {
+                if rule.spec.negatable
+                    && ctx == Context::Prose
+                    && (context::negated(line, start) || under_negated_lead_in(text, lines, index))
+                {
                     continue;
                 }
                 let secret = rule.spec.secret_group.and_then(|g| caps.get(g));
@@ -230,6 +228,17 @@ impl Scanner {
                 {
                     continue;
                 }
+                let partner = match (&rule.near, &rule.spec.near) {
+                    (Some(near), Some(spec)) => {
+                        let found = near_lines
+                            .get_or_insert_with(|| near.find_iter(text).map(|m| lines.index_of(m.start())).collect());
+                        match nearest(found, index, spec.lines) {
+                            Some(partner) => Some(partner),
+                            None => continue,
+                        }
+                    }
+                    _ => None,
+                };
                 last_line = index;
                 let mask = secret.map(|s| (s.start() - line_start, (s.end() - line_start).min(line.len())));
                 let mut severity = match (ctx, rule.spec.in_code) {
@@ -237,15 +246,28 @@ impl Scanner {
                     _ => rule.spec.severity,
                 };
                 if let Some(vendor_severity) = rule.spec.vendor_severity
-                    && from_own_vendor(whole.as_str(), vendor)
+                    && vendor.trusts(whole.as_str(), &self.rules.installer_hosts)
                 {
                     severity = severity.min(vendor_severity);
                 }
-                let message = if depth > 0 {
+                let lesson = vendor.security_training
+                    && matches!(ctx, Context::Prose | Context::Code)
+                    && vendor::taught_technique(&rule.spec.category)
+                    && severity > Severity::Medium;
+                if lesson {
+                    severity = Severity::Medium;
+                }
+                let mut message = if depth > 0 {
                     format!("in decoded text: {}", rule.spec.message)
                 } else {
                     rule.spec.message.clone()
                 };
+                if let Some(partner) = partner.filter(|p| *p != index && depth == 0) {
+                    message = format!("{message} (with line {})", locate(partner).line);
+                }
+                if lesson {
+                    message.push_str(" (quoted in a security-training skill's documentation: caution, not dangerous)");
+                }
                 out.push(locate(index).finding(
                     line,
                     start,
@@ -286,7 +308,15 @@ impl Scanner {
             let mut inner = Vec::new();
             let lines = Lines::of(text);
             let contexts = vec![Context::Code; lines.starts.len()];
-            self.scan_block("", text, &lines, &contexts, &|_| at, depth + 1, &mut inner);
+            self.scan_block(
+                &Vendor::default(),
+                text,
+                &lines,
+                &contexts,
+                &|_| at,
+                depth + 1,
+                &mut inner,
+            );
             let worst = inner.iter().map(|f| f.severity).max();
             if let Some(worst) = worst.filter(|s| *s >= Severity::Medium) {
                 out.push(at.finding(
@@ -306,47 +336,52 @@ impl Scanner {
     }
 }
 
-/// The text a skill says about itself: its SKILL.md frontmatter, lowercased. A download
-/// from a host this text names is the skill's own vendor (`vendor_severity`).
-fn vendor_text(files: &[ScanFile<'_>]) -> String {
-    let Some(skill) = files.iter().find(|f| f.path == "SKILL.md") else {
-        return String::new();
-    };
-    let text = String::from_utf8_lossy(skill.bytes);
-    let mut lines = text.lines();
-    if lines.next().map(str::trim) != Some("---") {
-        return String::new();
+/// A finding about a whole file (or, with path `.`, the whole bundle).
+fn whole_file_finding(path: &str, f: content::FileFinding) -> Finding {
+    Finding {
+        rule: f.rule.to_owned(),
+        category: f.category.to_owned(),
+        severity: f.severity,
+        file: path.to_owned(),
+        line: 1,
+        column: 1,
+        excerpt: String::new(),
+        message: f.message,
+        hint: f.hint.to_owned(),
+        introduced: None,
     }
-    lines
-        .take_while(|l| l.trim() != "---")
-        .collect::<Vec<_>>()
-        .join("\n")
-        .to_lowercase()
 }
 
-/// Whether every URL in `matched` points at a host whose name (its label before the
-/// public suffix, at least 3 characters) the skill's own frontmatter mentions.
-fn from_own_vendor(matched: &str, vendor: &str) -> bool {
-    if vendor.is_empty() {
+/// Whether line `index` is an item of a list introduced negatively ("It does not:").
+fn under_negated_lead_in(text: &str, lines: &Lines, index: usize) -> bool {
+    let (_, line) = lines.line(text, index);
+    if !context::is_list_item(line) {
         return false;
     }
-    let mut hosts = 0;
-    for (at, _) in matched.match_indices("://") {
-        let host: String = matched[at + 3..]
-            .chars()
-            .take_while(|c| c.is_ascii_alphanumeric() || *c == '.' || *c == '-')
-            .collect::<String>()
-            .to_lowercase();
-        let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
-        let Some(name) = labels.len().checked_sub(2).map(|i| labels[i]) else {
-            return false;
-        };
-        if name.len() < 3 || !vendor.contains(name) || host.parse::<std::net::IpAddr>().is_ok() {
-            return false;
+    for above in (index.saturating_sub(MAX_LIST_ITEMS)..index).rev() {
+        let (_, prev) = lines.line(text, above);
+        if context::is_list_item(prev) {
+            continue;
         }
-        hosts += 1;
+        return context::negating_lead_in(prev);
     }
-    hosts > 0
+    false
+}
+
+/// How far above a list item its lead-in line is looked for.
+const MAX_LIST_ITEMS: usize = 40;
+
+/// The line in `found` (sorted line indices) closest to `index`, if one is at most
+/// `within` lines away.
+fn nearest(found: &[usize], index: usize, within: usize) -> Option<usize> {
+    let at = found.partition_point(|&l| l < index);
+    let after = found.get(at).copied().filter(|l| l - index <= within);
+    let before = at.checked_sub(1).map(|i| found[i]).filter(|l| index - l <= within);
+    match (before, after) {
+        (Some(b), Some(a)) if index - b < a - index => Some(b),
+        (_, Some(a)) => Some(a),
+        (b, None) => b,
+    }
 }
 
 fn shorten(text: &str) -> String {
@@ -427,5 +462,22 @@ impl Location<'_> {
             hint: hint.to_owned(),
             introduced: None,
         }
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn nearest_partner_line_within_reach() {
+        let found = [2, 10, 30];
+        assert_eq!(nearest(&found, 10, 0), Some(10));
+        assert_eq!(nearest(&found, 5, 3), Some(2));
+        assert_eq!(nearest(&found, 7, 3), Some(10));
+        assert_eq!(nearest(&found, 6, 4), Some(10), "ties go to the line below");
+        assert_eq!(nearest(&found, 20, 5), None);
+        assert_eq!(nearest(&found, 40, 10), Some(30));
+        assert_eq!(nearest(&[], 3, 100), None);
     }
 }

@@ -18,6 +18,11 @@ struct RuleFile {
     #[serde(default)]
     #[allow(dead_code)]
     source: Option<String>,
+    /// Hosts (or host/path prefixes) of well-known official installers: a download from
+    /// one drops a rule to its `vendor_severity`.
+    #[serde(default)]
+    installer_hosts: Vec<String>,
+    #[serde(default)]
     rule: Vec<RuleSpec>,
 }
 
@@ -46,10 +51,14 @@ pub struct RuleSpec {
     /// example in documentation).
     #[serde(default)]
     pub in_code: Option<Severity>,
-    /// Severity when every URL in the match points at a host the skill's own frontmatter
-    /// names (its vendor's installer, not a planted one).
-    #[serde(default)]
+    /// Severity when every URL in the match is trusted: the skill's own vendor (named in
+    /// its frontmatter) or a well-known installer (`installer_hosts`), see [`crate::vendor`].
     pub vendor_severity: Option<Severity>,
+    /// A second pattern that must match within a few lines for the rule to fire: an
+    /// environment dump or a credential read is exfiltration only with a network send
+    /// close by.
+    #[serde(default)]
+    pub near: Option<NearSpec>,
     /// Whether a match in a negated prose sentence ("never pipe curl to sh") is skipped.
     #[serde(default = "yes")]
     pub negatable: bool,
@@ -71,16 +80,30 @@ fn yes() -> bool {
     true
 }
 
+/// The second half of a two-part rule (see [`RuleSpec::near`]).
+#[derive(Clone, Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct NearSpec {
+    /// A regular expression, one line like the rule's own pattern.
+    pub pattern: String,
+    /// How many lines before or after the rule's match it may be.
+    pub lines: usize,
+}
+
 /// A rule's examples: lines it must flag and lines it must not.
 #[derive(Clone, Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct Examples {
-    /// Each must produce a finding of this rule (as a prose line of a SKILL.md).
+    /// Each must produce a finding of this rule (as a line of [`Examples::path`]).
     #[serde(default, rename = "match")]
     pub matches: Vec<String>,
     /// Each must not produce a finding of this rule.
     #[serde(default, rename = "ignore")]
     pub ignores: Vec<String>,
+    /// The file the examples are scanned as (default `SKILL.md`), for rules that apply
+    /// only to scripts or data files.
+    #[serde(default)]
+    pub path: Option<String>,
 }
 
 /// A compiled rule.
@@ -92,6 +115,8 @@ pub struct Rule {
     pub regex: Regex,
     /// Its keywords, lowercased.
     keywords: Vec<String>,
+    /// The compiled [`RuleSpec::near`] pattern.
+    pub near: Option<Regex>,
 }
 
 impl Rule {
@@ -135,6 +160,8 @@ pub enum RuleError {
 pub struct RuleSet {
     /// The rules, in file order.
     pub rules: Vec<Rule>,
+    /// Every rule file's `installer_hosts`, lowercased.
+    pub installer_hosts: Vec<String>,
 }
 
 /// Compiled-size budget of one pattern (the default is too small for some secret rules).
@@ -149,29 +176,41 @@ impl RuleSet {
     /// Compiles rule files given as (name, contents).
     pub fn from_files<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> Result<RuleSet, RuleError> {
         let mut rules = Vec::new();
+        let mut installer_hosts = Vec::new();
         let mut seen = std::collections::HashSet::new();
         for (file, text) in files {
             let parsed: RuleFile = toml::from_str(text).map_err(|e| RuleError::Format {
                 file: file.to_owned(),
                 message: e.to_string(),
             })?;
+            installer_hosts.extend(parsed.installer_hosts.iter().map(|h| h.to_lowercase()));
             for spec in parsed.rule {
                 if !seen.insert(spec.id.clone()) {
                     return Err(RuleError::Duplicate(spec.id));
                 }
-                let regex = regex::RegexBuilder::new(&ascii_word_boundaries(&spec.pattern))
-                    .size_limit(PATTERN_SIZE_LIMIT)
-                    .build()
-                    .map_err(|e| RuleError::Pattern {
-                        id: spec.id.clone(),
-                        message: e.to_string(),
-                    })?;
+                let regex = compile(&spec.id, &spec.pattern)?;
+                let near = spec.near.as_ref().map(|n| compile(&spec.id, &n.pattern)).transpose()?;
                 let keywords = spec.keywords.iter().map(|k| k.to_lowercase()).collect();
-                rules.push(Rule { spec, regex, keywords });
+                rules.push(Rule {
+                    spec,
+                    regex,
+                    keywords,
+                    near,
+                });
             }
         }
-        Ok(RuleSet { rules })
+        Ok(RuleSet { rules, installer_hosts })
     }
+}
+
+fn compile(id: &str, pattern: &str) -> Result<Regex, RuleError> {
+    regex::RegexBuilder::new(&ascii_word_boundaries(pattern))
+        .size_limit(PATTERN_SIZE_LIMIT)
+        .build()
+        .map_err(|e| RuleError::Pattern {
+            id: id.to_owned(),
+            message: e.to_string(),
+        })
 }
 
 /// Rewrites `\b` and `\B` as ASCII word boundaries. A Unicode word boundary makes the

@@ -14,8 +14,9 @@ fn every_rule_flags_its_examples_and_ignores_its_counter_examples() {
             !rule.spec.examples.matches.is_empty(),
             "rule {id} has no example it must match"
         );
+        let path = rule.spec.examples.path.as_deref().unwrap_or("SKILL.md");
         for line in &rule.spec.examples.matches {
-            let report = scanner.scan_text("SKILL.md", line);
+            let report = scanner.scan_text(path, line);
             if !report.findings.iter().any(|f| &f.rule == id) {
                 failures.push(format!(
                     "{id} missed: {line:?} (found {:?})",
@@ -24,7 +25,7 @@ fn every_rule_flags_its_examples_and_ignores_its_counter_examples() {
             }
         }
         for line in &rule.spec.examples.ignores {
-            let report = scanner.scan_text("SKILL.md", line);
+            let report = scanner.scan_text(path, line);
             if report.findings.iter().any(|f| &f.rule == id) {
                 failures.push(format!("{id} flagged its counter-example: {line:?}"));
             }
