@@ -61,8 +61,9 @@ impl Fences {
     }
 }
 
-/// Words that turn an instruction into a warning.
-const NEGATIONS: [&str; 12] = [
+/// Words that turn an instruction into a warning, or into the description of an attack
+/// ("identify attempts to override the system prompt").
+const NEGATIONS: [&str; 16] = [
     "never",
     "don't",
     "do not",
@@ -75,6 +76,10 @@ const NEGATIONS: [&str; 12] = [
     "no ",
     "refuse",
     "without",
+    "attempts to",
+    "attempt to",
+    "tries to",
+    "trying to",
 ];
 
 /// Whether the sentence around byte `at` of `line` is negated before `at`.
