@@ -11,6 +11,8 @@
 pub mod content;
 pub mod context;
 pub mod hidden;
+pub mod literals;
+pub mod prefilter;
 pub mod report;
 pub mod rules;
 
@@ -20,6 +22,7 @@ use base64::Engine as _;
 use regex::Regex;
 
 pub use context::Context;
+use prefilter::Prefilter;
 pub use report::{Finding, Report, Severity, Verdict};
 pub use rules::{RuleError, RuleSet};
 
@@ -38,13 +41,12 @@ pub struct ScanFile<'a> {
 #[derive(Debug)]
 pub struct Scanner {
     rules: RuleSet,
+    /// Which rules to run on a text, built from `rules`.
+    prefilter: Prefilter,
 }
 
-static BUILTIN: LazyLock<Result<Scanner, String>> = LazyLock::new(|| {
-    RuleSet::builtin()
-        .map(|rules| Scanner { rules })
-        .map_err(|e| e.to_string())
-});
+static BUILTIN: LazyLock<Result<Scanner, String>> =
+    LazyLock::new(|| RuleSet::builtin().map(Scanner::with_rules).map_err(|e| e.to_string()));
 
 /// Longest run of base64 considered for decoding (longer runs are data, not commands).
 const MAX_ENCODED: usize = 64 * 1024;
@@ -68,7 +70,8 @@ impl Scanner {
 
     /// A scanner with the given rules (tests of the rule format).
     pub fn with_rules(rules: RuleSet) -> Scanner {
-        Scanner { rules }
+        let prefilter = Prefilter::new(&rules.rules);
+        Scanner { rules, prefilter }
     }
 
     /// Scans a bundle.
@@ -200,11 +203,8 @@ impl Scanner {
                 self.scan_encoded(line, at, depth, out);
             }
         }
-        let lower = text.to_lowercase();
-        for rule in &self.rules.rules {
-            if !rule.keywords_present(&lower) {
-                continue;
-            }
+        let to_try = self.prefilter.rules_to_try(text);
+        for (rule, _) in self.rules.rules.iter().zip(to_try).filter(|(_, t)| *t) {
             let mut last_line = usize::MAX;
             for caps in rule.regex.captures_iter(text) {
                 let Some(whole) = caps.get(0) else {
