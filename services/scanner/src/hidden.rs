@@ -31,8 +31,24 @@ fn joins_letters(c: char) -> bool {
     c.is_alphabetic() && !c.is_ascii()
 }
 
+/// Whether `line` may hold a character [`check_line`] looks at: all of them are at
+/// U+200B or above, encoded with a lead byte of 0xE2 (U+2000–U+2FFF), 0xEF (U+F000–U+FFFF)
+/// or 0xF3 (U+C0000–U+FFFFF).
+fn may_hide(line: &str) -> bool {
+    line.bytes().any(|b| matches!(b, 0xE2 | 0xEF | 0xF3))
+}
+
 /// Checks one line for hidden characters.
 pub fn check_line(line: &str, context: Context, first_line: bool) -> Vec<Hidden> {
+    if may_hide(line) {
+        check_characters(line, context, first_line)
+    } else {
+        Vec::new()
+    }
+}
+
+/// [`check_line`] without the fast path.
+fn check_characters(line: &str, context: Context, first_line: bool) -> Vec<Hidden> {
     let mut out = Vec::new();
     let chars: Vec<(usize, char)> = line.char_indices().collect();
     let mut tags = String::new();
@@ -136,6 +152,9 @@ fn flush_run(out: &mut Vec<Hidden>, run: &mut usize, at: usize) {
 /// Cyrillic `а`).
 pub fn check_hosts(line: &str) -> Vec<Hidden> {
     let mut out = Vec::new();
+    if line.is_ascii() {
+        return out;
+    }
     for (at, _) in line.match_indices("://") {
         let host: String = line[at + 3..]
             .chars()
@@ -196,6 +215,17 @@ mod tests {
             check_line("\u{FEFF}---", Context::Prose, true).is_empty(),
             "a BOM at the start of a file"
         );
+    }
+
+    #[test]
+    fn lines_without_the_lead_bytes_hide_nothing() {
+        for c in (0x80..=0x10FFFF).filter_map(char::from_u32) {
+            let line = format!("a{c}b");
+            if !may_hide(&line) {
+                assert!(check_characters(&line, Context::Prose, false).is_empty(), "{c:?}");
+                assert!(check_characters(&line, Context::Code, true).is_empty(), "{c:?}");
+            }
+        }
     }
 
     #[test]

@@ -11,6 +11,8 @@
 pub mod content;
 pub mod context;
 pub mod hidden;
+pub mod literals;
+pub mod prefilter;
 pub mod report;
 pub mod rules;
 pub mod vendor;
@@ -21,6 +23,7 @@ use base64::Engine as _;
 use regex::Regex;
 
 pub use context::Context;
+use prefilter::Prefilter;
 pub use report::{Finding, Report, Severity, Verdict};
 pub use rules::{RuleError, RuleSet};
 use vendor::Vendor;
@@ -40,13 +43,12 @@ pub struct ScanFile<'a> {
 #[derive(Debug)]
 pub struct Scanner {
     rules: RuleSet,
+    /// Which rules to run on a text, built from `rules`.
+    prefilter: Prefilter,
 }
 
-static BUILTIN: LazyLock<Result<Scanner, String>> = LazyLock::new(|| {
-    RuleSet::builtin()
-        .map(|rules| Scanner { rules })
-        .map_err(|e| e.to_string())
-});
+static BUILTIN: LazyLock<Result<Scanner, String>> =
+    LazyLock::new(|| RuleSet::builtin().map(Scanner::with_rules).map_err(|e| e.to_string()));
 
 /// Longest run of base64 considered for decoding (longer runs are data, not commands).
 const MAX_ENCODED: usize = 64 * 1024;
@@ -55,6 +57,27 @@ const MAX_DECODE_DEPTH: usize = 2;
 
 static BASE64_RUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/]{32,}={0,2}|[A-Za-z0-9_-]{40,}").expect("valid base64 pattern"));
+
+/// Shortest run [`BASE64_RUN`] matches: both its alternatives need this many characters
+/// of `[A-Za-z0-9+/_-]` in a row.
+const MIN_BASE64_RUN: usize = 32;
+
+/// Whether `line` has a run long enough for [`BASE64_RUN`] to match: a cheap pass that
+/// spares most lines the regex search.
+fn has_base64_run(line: &str) -> bool {
+    let mut run = 0;
+    for &b in line.as_bytes() {
+        if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-') {
+            run += 1;
+            if run >= MIN_BASE64_RUN {
+                return true;
+            }
+        } else {
+            run = 0;
+        }
+    }
+    false
+}
 
 impl Scanner {
     /// The scanner with the built-in rules (compiled once per process).
@@ -70,7 +93,8 @@ impl Scanner {
 
     /// A scanner with the given rules (tests of the rule format).
     pub fn with_rules(rules: RuleSet) -> Scanner {
-        Scanner { rules }
+        let prefilter = Prefilter::new(&rules.rules);
+        Scanner { rules, prefilter }
     }
 
     /// Scans a bundle.
@@ -194,11 +218,8 @@ impl Scanner {
                 self.scan_encoded(line, at, depth, out);
             }
         }
-        let lower = text.to_lowercase();
-        for rule in &self.rules.rules {
-            if !rule.keywords_present(&lower) {
-                continue;
-            }
+        let to_try = self.prefilter.rules_to_try(text);
+        for (rule, _) in self.rules.rules.iter().zip(to_try).filter(|(_, t)| *t) {
             let mut last_line = usize::MAX;
             let mut near_lines: Option<Vec<usize>> = None;
             for caps in rule.regex.captures_iter(text) {
@@ -286,6 +307,9 @@ impl Scanner {
     /// Decodes base64 runs that turn out to be text and scans the text; a payload hidden
     /// this way is itself a finding.
     fn scan_encoded(&self, line: &str, at: Location<'_>, depth: usize, out: &mut Vec<Finding>) {
+        if !has_base64_run(line) {
+            return;
+        }
         for run in BASE64_RUN.find_iter(line) {
             if run.len() > MAX_ENCODED {
                 continue;
@@ -381,6 +405,32 @@ fn nearest(found: &[usize], index: usize, within: usize) -> Option<usize> {
         (Some(b), Some(a)) if index - b < a - index => Some(b),
         (_, Some(a)) => Some(a),
         (b, None) => b,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn lines_the_base64_regex_matches_pass_the_fast_path() {
+        let alphabet = b"aZ09+/_-=. ";
+        let mut lines = vec![String::new()];
+        for len in [31, 32, 33, 39, 40, 41] {
+            for (i, &c) in alphabet.iter().enumerate() {
+                let mut line: String = (0..len).map(|j| alphabet[(i + j) % 6] as char).collect();
+                line.insert(len / 2, c as char);
+                lines.push(line.clone());
+                lines.push(format!("x {line}== y"));
+                lines.push(line.replace('+', "_"));
+                lines.push(line.replace(['_', '-'], "+"));
+            }
+        }
+        for line in &lines {
+            // A necessary condition: every line the regex matches passes.
+            assert!(has_base64_run(line) || !BASE64_RUN.is_match(line), "{line:?}");
+        }
+        assert!(!has_base64_run(&"a".repeat(31)) && has_base64_run(&"a".repeat(32)));
     }
 }
 
