@@ -408,32 +408,6 @@ fn nearest(found: &[usize], index: usize, within: usize) -> Option<usize> {
     }
 }
 
-#[cfg(test)]
-mod tests {
-    use super::*;
-
-    #[test]
-    fn lines_the_base64_regex_matches_pass_the_fast_path() {
-        let alphabet = b"aZ09+/_-=. ";
-        let mut lines = vec![String::new()];
-        for len in [31, 32, 33, 39, 40, 41] {
-            for (i, &c) in alphabet.iter().enumerate() {
-                let mut line: String = (0..len).map(|j| alphabet[(i + j) % 6] as char).collect();
-                line.insert(len / 2, c as char);
-                lines.push(line.clone());
-                lines.push(format!("x {line}== y"));
-                lines.push(line.replace('+', "_"));
-                lines.push(line.replace(['_', '-'], "+"));
-            }
-        }
-        for line in &lines {
-            // A necessary condition: every line the regex matches passes.
-            assert!(has_base64_run(line) || !BASE64_RUN.is_match(line), "{line:?}");
-        }
-        assert!(!has_base64_run(&"a".repeat(31)) && has_base64_run(&"a".repeat(32)));
-    }
-}
-
 fn shorten(text: &str) -> String {
     let one_line: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
     if one_line.chars().count() > 80 {
@@ -518,6 +492,27 @@ impl Location<'_> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn lines_the_base64_regex_matches_pass_the_fast_path() {
+        let alphabet = b"aZ09+/_-=. ";
+        let mut lines = vec![String::new()];
+        for len in [31, 32, 33, 39, 40, 41] {
+            for (i, &c) in alphabet.iter().enumerate() {
+                let mut line: String = (0..len).map(|j| alphabet[(i + j) % 6] as char).collect();
+                line.insert(len / 2, c as char);
+                lines.push(line.clone());
+                lines.push(format!("x {line}== y"));
+                lines.push(line.replace('+', "_"));
+                lines.push(line.replace(['_', '-'], "+"));
+            }
+        }
+        for line in &lines {
+            // A necessary condition: every line the regex matches passes.
+            assert!(has_base64_run(line) || !BASE64_RUN.is_match(line), "{line:?}");
+        }
+        assert!(!has_base64_run(&"a".repeat(31)) && has_base64_run(&"a".repeat(32)));
+    }
 
     #[test]
     fn nearest_partner_line_within_reach() {

@@ -40,7 +40,7 @@ pub struct RuleSpec {
     /// a file's text; a match is reported on the line where it starts. Write patterns for
     /// one line (`[^\n]` rather than `.` across lines).
     pub pattern: String,
-    /// At least one of these (case-insensitive) must be on the line for the rule to be
+    /// At least one of these (case-insensitive) must be in the text for the rule to be
     /// tried: a cheap filter for rules with expensive patterns.
     #[serde(default)]
     pub keywords: Vec<String>,
