@@ -1,0 +1,16 @@
+//! `cairn-pipeline`: the pure half of the patch pipeline (DESIGN §4).
+//!
+//! Agents propose changes as ops that mirror Hermes `skill_manage`; the `patch` op says
+//! "replace this `old` text with this `new` text". Agents remember files imperfectly
+//! (trailing spaces, indentation, smart quotes, literal `\n`, a misremembered word), so
+//! [`matcher`] finds `old` with strategies from exact to tolerant — and refuses, with the
+//! closest candidates, when it is not sure, because a silent edit of the wrong block is
+//! worse than asking the agent to retry.
+//!
+//! Pure: strings in, strings out; no IO, no async.
+
+#![forbid(unsafe_code)]
+
+pub mod matcher;
+
+pub use matcher::{Applied, Candidate, Edit, LineDifference, MatchError, Strategy, apply};

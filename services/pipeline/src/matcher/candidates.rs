@@ -1,0 +1,223 @@
+//! When no strategy finds `old`: the block-anchor strategy (applied only when it cannot
+//! silently change a line the edit keeps), else the closest places for the agent to
+//! retry against.
+
+use std::borrow::Cow;
+use std::collections::HashSet;
+
+use similar::{Algorithm, DiffTag};
+
+use super::lines::{FileLines, split_lines, text_similarity};
+use super::normalize::{Level, normalize};
+use super::{Applied, Candidate, Edit, LineDifference, MatchError, Strategy};
+
+/// The least similarity (0–1) of a block-anchor match to `old` for it to be applied.
+/// Below it, the block is offered as a candidate instead.
+pub const BLOCK_ANCHOR_MIN_SIMILARITY: f64 = 0.8;
+/// How many candidates an error offers.
+const MAX_CANDIDATES: usize = 3;
+/// The least similarity (0–1) for a place to be offered as a candidate.
+const MIN_CANDIDATE_SIMILARITY: f64 = 0.3;
+/// Lines of a candidate shown in its preview.
+const PREVIEW_LINES: usize = 4;
+/// Characters of a previewed line.
+const PREVIEW_WIDTH: usize = 120;
+
+/// The last resort: a safe block-anchor match, else an error with candidates.
+pub fn resolve(file: &FileLines<'_>, edit: Edit<'_>) -> Result<Applied, MatchError> {
+    let (old_lines, old_newline) = split_lines(edit.old);
+    if let Some(applied) = block_anchor(file, &old_lines, old_newline, edit)? {
+        return Ok(applied);
+    }
+    Err(MatchError::NotFound {
+        candidates: closest(file, &old_lines),
+    })
+}
+
+/// A unique block of `old`'s length whose first and last lines match `old`'s.
+fn block_anchor(
+    file: &FileLines<'_>,
+    old_lines: &[&str],
+    old_newline: bool,
+    edit: Edit<'_>,
+) -> Result<Option<Applied>, MatchError> {
+    let n = old_lines.len();
+    if n < 3 || n > file.len() {
+        return Ok(None);
+    }
+    let wanted: Vec<Cow<'_, str>> = old_lines.iter().map(|l| normalize(l, Level::Unicode)).collect();
+    if wanted[0].is_empty() || wanted[n - 1].is_empty() {
+        return Ok(None);
+    }
+    let lines = file.normalized(Level::Unicode);
+    let mut anchored = (0..=lines.len() - n).filter(|&i| lines[i] == wanted[0] && lines[i + n - 1] == wanted[n - 1]);
+    let (Some(start), None) = (anchored.next(), anchored.next()) else {
+        return Ok(None);
+    };
+    let differing: Vec<usize> = (1..n - 1).filter(|&k| lines[start + k] != wanted[k]).collect();
+    let window: Vec<&str> = (start..start + n).map(|i| file.line(i)).collect();
+    let similarity = text_similarity(&old_lines.join("\n"), &window.join("\n"));
+    let candidate = Candidate {
+        start_line: start + 1,
+        end_line: start + n,
+        similarity,
+        preview: preview(&window),
+        differences: differing
+            .iter()
+            .map(|&k| LineDifference {
+                line: start + k + 1,
+                file: window[k].to_owned(),
+                old: old_lines[k].to_owned(),
+            })
+            .collect(),
+    };
+    let (new_lines, _) = split_lines(edit.new);
+    let kept = kept_old_lines(old_lines, &new_lines);
+    if differing.iter().any(|k| kept.contains(k)) {
+        return Err(MatchError::Unsure { candidate });
+    }
+    if similarity < BLOCK_ANCHOR_MIN_SIMILARITY {
+        return Ok(None);
+    }
+    let mut applied = file.splice(&[start], old_lines, old_newline, edit, Level::Unicode);
+    applied.strategy = Strategy::BlockAnchor;
+    applied.similarity = similarity;
+    Ok(Some(applied))
+}
+
+/// Indices of `old`'s lines that `new` keeps unchanged.
+fn kept_old_lines(old_lines: &[&str], new_lines: &[&str]) -> HashSet<usize> {
+    similar::capture_diff_slices(Algorithm::Myers, old_lines, new_lines)
+        .into_iter()
+        .filter(|op| op.tag() == DiffTag::Equal)
+        .flat_map(|op| op.old_range())
+        .collect()
+}
+
+/// The places most like `old`: runs of lines sharing the most of its lines, or, for a
+/// one-line `old`, the lines sharing the most of its words.
+fn closest(file: &FileLines<'_>, old_lines: &[&str]) -> Vec<Candidate> {
+    let wanted: Vec<Cow<'_, str>> = old_lines.iter().map(|l| normalize(l, Level::Unicode)).collect();
+    let meaningful = wanted.iter().filter(|l| !l.is_empty()).count();
+    let mut found = if meaningful >= 2 {
+        closest_blocks(file, &wanted)
+    } else {
+        let line = wanted.iter().find(|l| !l.is_empty()).map_or("", |l| l.as_ref());
+        closest_lines(file, line)
+    };
+    found.retain(|c| c.similarity >= MIN_CANDIDATE_SIMILARITY);
+    found.sort_by(|a, b| {
+        b.similarity
+            .total_cmp(&a.similarity)
+            .then(a.start_line.cmp(&b.start_line))
+    });
+    found.truncate(MAX_CANDIDATES);
+    found
+}
+
+fn closest_blocks(file: &FileLines<'_>, wanted: &[Cow<'_, str>]) -> Vec<Candidate> {
+    let n = wanted.len().min(file.len());
+    if n == 0 {
+        return Vec::new();
+    }
+    let lines = file.normalized(Level::Unicode);
+    let set: HashSet<&str> = wanted.iter().filter(|l| !l.is_empty()).map(|l| l.as_ref()).collect();
+    let hit: Vec<usize> = lines.iter().map(|l| usize::from(set.contains(l.as_ref()))).collect();
+    let mut scores: Vec<(usize, usize)> = Vec::with_capacity(lines.len());
+    let mut sum: usize = hit[..n].iter().sum();
+    scores.push((sum, 0));
+    for i in 1..=lines.len() - n {
+        sum = sum + hit[i + n - 1] - hit[i - 1];
+        scores.push((sum, i));
+    }
+    scores.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    let mut chosen: Vec<usize> = Vec::new();
+    for &(score, start) in &scores {
+        if score == 0 || chosen.len() == MAX_CANDIDATES {
+            break;
+        }
+        if chosen.iter().all(|&c| start + n <= c || c + n <= start) {
+            chosen.push(start);
+        }
+    }
+    let wanted_refs: Vec<&str> = wanted.iter().map(|l| l.as_ref()).collect();
+    chosen
+        .into_iter()
+        .map(|start| {
+            let window: Vec<&str> = lines[start..start + n].iter().map(|l| l.as_ref()).collect();
+            let originals: Vec<&str> = (start..start + n).map(|i| file.line(i)).collect();
+            Candidate {
+                start_line: start + 1,
+                end_line: start + n,
+                similarity: line_ratio(&wanted_refs, &window),
+                preview: preview(&originals),
+                differences: Vec::new(),
+            }
+        })
+        .collect()
+}
+
+fn closest_lines(file: &FileLines<'_>, wanted: &str) -> Vec<Candidate> {
+    let wanted_words: HashSet<String> = words(wanted).collect();
+    if wanted_words.is_empty() {
+        return Vec::new();
+    }
+    let lines = file.normalized(Level::Unicode);
+    let mut scored: Vec<(usize, usize)> = lines
+        .iter()
+        .enumerate()
+        .filter_map(|(i, l)| {
+            let shared = words(l).collect::<HashSet<_>>().intersection(&wanted_words).count();
+            (shared > 0).then_some((shared, i))
+        })
+        .collect();
+    scored.sort_by(|a, b| b.0.cmp(&a.0).then(a.1.cmp(&b.1)));
+    scored
+        .into_iter()
+        .take(MAX_CANDIDATES * 3)
+        .map(|(_, i)| Candidate {
+            start_line: i + 1,
+            end_line: i + 1,
+            similarity: text_similarity(wanted, &lines[i]),
+            preview: preview(&[file.line(i)]),
+            differences: Vec::new(),
+        })
+        .collect()
+}
+
+fn words(text: &str) -> impl Iterator<Item = String> + '_ {
+    text.split(|c: char| !c.is_alphanumeric())
+        .filter(|w| w.chars().count() >= 2)
+        .map(str::to_lowercase)
+}
+
+/// Share of lines two runs have in common (2·matches / total), 0–1.
+fn line_ratio(a: &[&str], b: &[&str]) -> f64 {
+    if a.is_empty() && b.is_empty() {
+        return 1.0;
+    }
+    let common = similar::capture_diff_slices(Algorithm::Myers, a, b)
+        .into_iter()
+        .filter(|op| op.tag() == DiffTag::Equal)
+        .map(|op| op.old_range().len())
+        .sum::<usize>();
+    2.0 * common as f64 / (a.len() + b.len()) as f64
+}
+
+fn preview(lines: &[&str]) -> String {
+    let mut shown: Vec<String> = lines
+        .iter()
+        .take(PREVIEW_LINES)
+        .map(|l| {
+            if l.chars().count() > PREVIEW_WIDTH {
+                l.chars().take(PREVIEW_WIDTH).collect::<String>() + "…"
+            } else {
+                (*l).to_owned()
+            }
+        })
+        .collect();
+    if lines.len() > PREVIEW_LINES {
+        shown.push("…".to_owned());
+    }
+    shown.join("\n")
+}

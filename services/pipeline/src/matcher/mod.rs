@@ -1,0 +1,339 @@
+//! The fuzzy matcher behind the `patch` op: find `old` in a file and replace it by `new`.
+//!
+//! Strategies, tried in order; the first that finds `old` decides (a later, more tolerant
+//! one never overrides an ambiguity found by an earlier one):
+//!
+//! 1. `exact` — `old` occurs as is. An edit whose `new` text is already in place (the
+//!    agent retried) is `already-applied`: a successful no-op.
+//! 2. Line strategies — `old`'s lines equal a run of the file's lines once both are
+//!    normalised: `line-trimmed` (trailing whitespace), `indentation-flexible` (leading
+//!    whitespace too; `new` is re-indented to the file's indentation),
+//!    `whitespace-normalized` (runs of whitespace), `unicode-normalized` (smart quotes,
+//!    dashes, ellipses, non-breaking spaces). Lines the edit does not change are written
+//!    back exactly as the file had them, so the file keeps its own characters.
+//! 3. `trimmed-boundary` — `old` with blank lines or spaces around it that the file lacks.
+//! 4. `escape-normalized` — `old` written with literal `\n`, `\t`, `\"` (tool-call
+//!    serialisation); `new` is unescaped the same way when it was escaped too.
+//! 5. `block-anchor` — `old`'s first and last lines match a unique block of the same
+//!    length but some lines between differ. Applied only when every differing line is one
+//!    the edit replaces or removes anyway; if the edit would keep a line the file does not
+//!    have (`beta(2)` where the file says `beta(9)`), it refuses: writing the agent's
+//!    misremembered line would silently change the file.
+//!
+//! When nothing matches, the error carries the closest candidates (line numbers,
+//! similarity, the differing lines) so the agent can correct `old` and retry.
+
+mod candidates;
+mod escape;
+mod lines;
+mod normalize;
+
+use serde::Serialize;
+
+/// One text edit: the `old`/`new`/`replace_all` of a `patch` op.
+#[derive(Clone, Copy, Debug)]
+pub struct Edit<'a> {
+    /// The text to find.
+    pub old: &'a str,
+    /// What replaces it.
+    pub new: &'a str,
+    /// Replace every occurrence instead of requiring exactly one.
+    pub replace_all: bool,
+}
+
+/// How `old` was found: shown to reviewers and returned to agents.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[serde(rename_all = "kebab-case")]
+pub enum Strategy {
+    /// `old` occurs exactly.
+    Exact,
+    /// `new` is already in place and `old` is not: nothing to do.
+    AlreadyApplied,
+    /// Equal lines once trailing whitespace is ignored.
+    LineTrimmed,
+    /// Equal lines once leading and trailing whitespace is ignored.
+    IndentationFlexible,
+    /// Equal lines once runs of whitespace count as one space.
+    WhitespaceNormalized,
+    /// Equal lines once typographic quotes, dashes and spaces count as ASCII.
+    UnicodeNormalized,
+    /// `old` had blank lines or spaces around it that the file lacks.
+    TrimmedBoundary,
+    /// `old` was written with literal escape sequences.
+    EscapeNormalized,
+    /// A unique block whose first and last lines match, differing only in lines the
+    /// edit replaces.
+    BlockAnchor,
+}
+
+impl Strategy {
+    /// The strategy's name, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Strategy::Exact => "exact",
+            Strategy::AlreadyApplied => "already-applied",
+            Strategy::LineTrimmed => "line-trimmed",
+            Strategy::IndentationFlexible => "indentation-flexible",
+            Strategy::WhitespaceNormalized => "whitespace-normalized",
+            Strategy::UnicodeNormalized => "unicode-normalized",
+            Strategy::TrimmedBoundary => "trimmed-boundary",
+            Strategy::EscapeNormalized => "escape-normalized",
+            Strategy::BlockAnchor => "block-anchor",
+        }
+    }
+}
+
+/// A successful edit.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Applied {
+    /// The whole file after the edit.
+    pub content: String,
+    /// How `old` was found.
+    pub strategy: Strategy,
+    /// How close the replaced text was to `old`, 0–1 (1 for an exact match).
+    pub similarity: f64,
+    /// How many places were replaced (0 when already applied).
+    pub replacements: usize,
+    /// The first line (1-based, in the original file) of each replaced place.
+    pub lines: Vec<usize>,
+}
+
+/// A place in the file that resembles `old`, offered when the matcher refuses.
+#[derive(Clone, Debug, PartialEq, Serialize)]
+pub struct Candidate {
+    /// First line of the place (1-based).
+    pub start_line: usize,
+    /// Last line of the place (1-based).
+    pub end_line: usize,
+    /// Similarity to `old`, 0–1.
+    pub similarity: f64,
+    /// The place's first lines as the file has them.
+    pub preview: String,
+    /// Lines where the place and `old` differ (for blocks whose ends match).
+    pub differences: Vec<LineDifference>,
+}
+
+/// One line where the file and `old` disagree.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct LineDifference {
+    /// The line in the file (1-based).
+    pub line: usize,
+    /// What the file has.
+    pub file: String,
+    /// What `old` says.
+    pub old: String,
+}
+
+/// Why an edit was not applied. Nothing is changed in any of these cases.
+#[derive(Clone, Debug, PartialEq, thiserror::Error)]
+pub enum MatchError {
+    /// `old` is empty.
+    #[error("`old` is empty: give the exact text to replace (write_file replaces a whole file)")]
+    EmptyOld,
+    /// `old` and `new` are the same.
+    #[error("`old` and `new` are identical: there is nothing to change")]
+    Unchanged,
+    /// `old` is in several places and `replace_all` is off.
+    #[error(
+        "`old` matches {} places ({} at lines {}): include more surrounding lines to make it unique, or set replace_all",
+        .lines.len(),
+        .strategy.as_str(),
+        join_lines(.lines)
+    )]
+    Ambiguous {
+        /// The strategy that found them.
+        strategy: Strategy,
+        /// Their first lines (1-based).
+        lines: Vec<usize>,
+    },
+    /// A block's ends match but the edit would keep lines the file does not have.
+    #[error(
+        "`old` matches lines {}–{} only approximately: {}; the edit keeps {}, so applying it would silently change the file — re-read those lines and retry",
+        .candidate.start_line,
+        .candidate.end_line,
+        describe_differences(&.candidate.differences),
+        if .candidate.differences.len() == 1 { "that line" } else { "those lines" }
+    )]
+    Unsure {
+        /// The block and how it differs.
+        candidate: Candidate,
+    },
+    /// `old` is nowhere in the file.
+    #[error("`old` was not found in the file{}", describe_candidates(.candidates))]
+    NotFound {
+        /// The closest places, best first (may be empty).
+        candidates: Vec<Candidate>,
+    },
+}
+
+fn join_lines(lines: &[usize]) -> String {
+    lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+}
+
+fn describe_differences(differences: &[LineDifference]) -> String {
+    differences
+        .iter()
+        .take(3)
+        .map(|d| format!("line {} is {:?}, old says {:?}", d.line, d.file.trim(), d.old.trim()))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+fn describe_candidates(candidates: &[Candidate]) -> String {
+    if candidates.is_empty() {
+        return ": nothing similar either; re-read the file and copy `old` from it".to_owned();
+    }
+    let places: Vec<String> = candidates
+        .iter()
+        .map(|c| {
+            let span = if c.start_line == c.end_line {
+                format!("line {}", c.start_line)
+            } else {
+                format!("lines {}–{}", c.start_line, c.end_line)
+            };
+            format!("{span} ({:.0}% similar)", c.similarity * 100.0)
+        })
+        .collect();
+    format!(
+        "; closest: {} — copy `old` from the file exactly and retry",
+        places.join(", ")
+    )
+}
+
+/// Applies one edit to `content`. Never guesses: an ambiguous or uncertain match is an
+/// error, and `content` is untouched unless the result is `Ok`.
+pub fn apply(content: &str, edit: Edit<'_>) -> Result<Applied, MatchError> {
+    if edit.old.is_empty() {
+        return Err(MatchError::EmptyOld);
+    }
+    if edit.old == edit.new {
+        return Err(MatchError::Unchanged);
+    }
+    let file = lines::FileLines::new(content);
+    if let Some(applied) = attempt(&file, edit)? {
+        return Ok(applied);
+    }
+    if let Some((old, new)) = escape::unescape_edit(edit.old, edit.new) {
+        let unescaped = Edit {
+            old: &old,
+            new: &new,
+            replace_all: edit.replace_all,
+        };
+        if let Some(mut applied) = attempt(&file, unescaped)? {
+            applied.strategy = Strategy::EscapeNormalized;
+            return Ok(applied);
+        }
+    }
+    if already_in_place(content, edit.new) {
+        return Ok(Applied {
+            content: content.to_owned(),
+            strategy: Strategy::AlreadyApplied,
+            similarity: 1.0,
+            replacements: 0,
+            lines: Vec::new(),
+        });
+    }
+    candidates::resolve(&file, edit)
+}
+
+/// The exact, line and trimmed-boundary strategies for one spelling of the edit.
+fn attempt(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>, MatchError> {
+    if let Some(applied) = exact(file, edit)? {
+        return Ok(Some(applied));
+    }
+    if let Some(applied) = file.replace_lines(edit)? {
+        return Ok(Some(applied));
+    }
+    if let Some((old, new)) = trim_boundary(edit.old, edit.new) {
+        let trimmed = Edit {
+            old,
+            new: &new,
+            replace_all: edit.replace_all,
+        };
+        let found = match exact(file, trimmed)? {
+            Some(applied) => Some(applied),
+            None => file.replace_lines(trimmed)?,
+        };
+        if let Some(mut applied) = found {
+            if applied.strategy != Strategy::AlreadyApplied {
+                applied.strategy = Strategy::TrimmedBoundary;
+            }
+            return Ok(Some(applied));
+        }
+    }
+    Ok(None)
+}
+
+/// The exact strategy. Occurrences of `old` that sit inside an occurrence of `new`
+/// (an insertion made before) do not count: if that leaves none, the edit is already
+/// applied.
+fn exact(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>, MatchError> {
+    let content = file.text;
+    let mut hits: Vec<usize> = content.match_indices(edit.old).map(|(at, _)| at).collect();
+    if hits.is_empty() {
+        return Ok(None);
+    }
+    let offsets_in_new: Vec<usize> = edit.new.match_indices(edit.old).map(|(at, _)| at).collect();
+    if !offsets_in_new.is_empty() {
+        hits.retain(|&at| {
+            !offsets_in_new
+                .iter()
+                .any(|&k| at >= k && content.get(at - k..).is_some_and(|rest| rest.starts_with(edit.new)))
+        });
+        if hits.is_empty() {
+            return Ok(Some(Applied {
+                content: content.to_owned(),
+                strategy: Strategy::AlreadyApplied,
+                similarity: 1.0,
+                replacements: 0,
+                lines: Vec::new(),
+            }));
+        }
+    }
+    if hits.len() > 1 && !edit.replace_all {
+        return Err(MatchError::Ambiguous {
+            strategy: Strategy::Exact,
+            lines: hits.iter().map(|&at| file.line_of(at) + 1).collect(),
+        });
+    }
+    let mut out = String::with_capacity(content.len() + hits.len() * edit.new.len());
+    let mut from = 0;
+    for &at in &hits {
+        out.push_str(&content[from..at]);
+        out.push_str(edit.new);
+        from = at + edit.old.len();
+    }
+    out.push_str(&content[from..]);
+    Ok(Some(Applied {
+        content: out,
+        strategy: Strategy::Exact,
+        similarity: 1.0,
+        replacements: hits.len(),
+        lines: hits.iter().map(|&at| file.line_of(at) + 1).collect(),
+    }))
+}
+
+/// `old` and `new` without the blank lines and spaces `old` has around it (when it has
+/// any); `new` loses the same padding if it has it, else only its blank lines.
+fn trim_boundary<'a>(old: &'a str, new: &'a str) -> Option<(&'a str, String)> {
+    let trimmed = old.trim();
+    if trimmed.len() == old.len() || trimmed.is_empty() {
+        return None;
+    }
+    let lead = &old[..old.len() - old.trim_start().len()];
+    let trail = &old[old.trim_end().len()..];
+    let new = match new.strip_prefix(lead).and_then(|n| n.strip_suffix(trail)) {
+        Some(inner) => inner.to_owned(),
+        None => new.trim_matches(|c| c == '\n' || c == '\r').to_owned(),
+    };
+    Some((trimmed, new))
+}
+
+/// Whether `new` is already in the file (for edits retried after they landed). Blank or
+/// very short texts do not count: they are everywhere.
+fn already_in_place(content: &str, new: &str) -> bool {
+    new.trim().chars().count() >= 8 && content.contains(new)
+}
+
+#[cfg(test)]
+mod tests;
