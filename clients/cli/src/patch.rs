@@ -202,9 +202,8 @@ fn write_atomically(path: &Path, content: &str) -> Result<()> {
     Ok(())
 }
 
-/// One line of `--batch` input.
+/// One line of `--batch` input (other keys, such as a case id, are ignored).
 #[derive(Debug, Deserialize)]
-#[serde(deny_unknown_fields)]
 struct BatchInput {
     content: String,
     old: String,

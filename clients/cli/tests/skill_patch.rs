@@ -49,9 +49,9 @@ fn applies_a_drifted_edit_and_reports_how() {
         "patch",
         d,
         "--old",
-        "2. Run the \"tests\" - always.",
+        "    1. Install it.\n    2. Run the \"tests\" - always.",
         "--new",
-        "    2. Run the tests twice.",
+        "    1. Install it.\n    2. Run the tests twice.",
     ]);
     assert_eq!(out.status.code(), Some(0));
     assert!(String::from_utf8_lossy(&out.stdout).contains("already applied"));

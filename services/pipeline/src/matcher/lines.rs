@@ -8,61 +8,81 @@ use std::collections::BTreeMap;
 
 use similar::{Algorithm, DiffTag};
 
-use super::normalize::{Level, normalize};
+use super::normalize::{Level, normalize, skeleton_hash};
 use super::{Applied, Edit, MatchError};
 
 /// A file split into lines, with each level's normalised lines computed on first use.
 pub struct FileLines<'a> {
     /// The whole file.
     pub text: &'a str,
+    /// Where each line starts and where its text ends (before `\r\n` or `\n`), built on
+    /// first use: an exact match never needs it.
+    index: OnceCell<LineIndex>,
+    skeletons: OnceCell<Vec<u64>>,
+}
+
+struct LineIndex {
     starts: Vec<usize>,
     ends: Vec<usize>,
-    normalized: [OnceCell<Vec<Cow<'a, str>>>; 4],
 }
 
 impl<'a> FileLines<'a> {
-    /// Splits `text` into lines (`\n` or `\r\n`; a final line without one counts).
+    /// A file to split into lines (`\n` or `\r\n`; a final line without one counts).
     pub fn new(text: &'a str) -> FileLines<'a> {
-        let mut starts = Vec::new();
-        let mut ends = Vec::new();
-        let mut at = 0;
-        for piece in text.split_inclusive('\n') {
-            let body = piece.strip_suffix('\n').unwrap_or(piece);
-            let body = body.strip_suffix('\r').unwrap_or(body);
-            starts.push(at);
-            ends.push(at + body.len());
-            at += piece.len();
-        }
         FileLines {
             text,
-            starts,
-            ends,
-            normalized: Default::default(),
+            index: OnceCell::new(),
+            skeletons: OnceCell::new(),
         }
+    }
+
+    fn index(&self) -> &LineIndex {
+        self.index.get_or_init(|| {
+            let mut starts = Vec::new();
+            let mut ends = Vec::new();
+            let mut at = 0;
+            for piece in self.text.split_inclusive('\n') {
+                let body = piece.strip_suffix('\n').unwrap_or(piece);
+                let body = body.strip_suffix('\r').unwrap_or(body);
+                starts.push(at);
+                ends.push(at + body.len());
+                at += piece.len();
+            }
+            LineIndex { starts, ends }
+        })
     }
 
     /// Number of lines.
     pub fn len(&self) -> usize {
-        self.starts.len()
+        self.index().starts.len()
     }
 
     /// Line `index` without its terminator.
     pub fn line(&self, index: usize) -> &'a str {
-        &self.text[self.starts[index]..self.ends[index]]
+        let lines = self.index();
+        &self.text[lines.starts[index]..lines.ends[index]]
     }
 
     /// The line (0-based) holding byte `at`.
     pub fn line_of(&self, at: usize) -> usize {
-        self.starts.partition_point(|&s| s <= at).saturating_sub(1)
+        match self.index.get() {
+            Some(lines) => lines.starts.partition_point(|&s| s <= at).saturating_sub(1),
+            None => memchr::memchr_iter(b'\n', &self.text.as_bytes()[..at]).count(),
+        }
     }
 
-    /// Every line normalised at `level`.
-    pub fn normalized(&self, level: Level) -> &[Cow<'a, str>] {
-        self.normalized[level as usize]
-            .get_or_init(|| (0..self.len()).map(|i| normalize(self.line(i), level)).collect())
+    /// Every line's skeleton hash ([`skeleton_hash`]), computed once.
+    pub fn skeletons(&self) -> &[u64] {
+        self.skeletons.get_or_init(|| {
+            let mut buffer = String::new();
+            (0..self.len())
+                .map(|i| skeleton_hash(self.line(i), &mut buffer))
+                .collect()
+        })
     }
 
     /// Start lines of the non-overlapping runs of lines equal to `old_lines` at `level`.
+    /// Only runs whose anchor line has the right skeleton are compared line by line.
     pub fn find(&self, old_lines: &[&str], level: Level) -> Vec<usize> {
         let wanted: Vec<Cow<'_, str>> = old_lines.iter().map(|l| normalize(l, level)).collect();
         let Some(anchor) = wanted.iter().position(|l| !l.is_empty()) else {
@@ -72,11 +92,18 @@ impl<'a> FileLines<'a> {
         if n > self.len() {
             return Vec::new();
         }
-        let file = self.normalized(level);
+        // Trimming borrows: compare directly. Collapsing allocates: compare skeletons
+        // (computed once per file) first.
+        let anchor_skeleton = skeleton_hash(old_lines[anchor], &mut String::new());
+        let skeletons = (level >= Level::Whitespace).then(|| self.skeletons());
+        let anchored = |i: usize| match skeletons {
+            Some(skeletons) => skeletons[i] == anchor_skeleton,
+            None => normalize(self.line(i), level) == wanted[anchor],
+        };
         let mut found = Vec::new();
         let mut i = 0;
-        while i + n <= file.len() {
-            if file[i + anchor] == wanted[anchor] && (0..n).all(|k| file[i + k] == wanted[k]) {
+        while i + n <= self.len() {
+            if anchored(i + anchor) && (0..n).all(|k| normalize(self.line(i + k), level) == wanted[k]) {
                 found.push(i);
                 i += n;
             } else {
@@ -116,22 +143,26 @@ impl<'a> FileLines<'a> {
         level: Level,
     ) -> Applied {
         let n = old_lines.len();
+        let LineIndex {
+            starts: line_starts,
+            ends,
+        } = self.index();
         let mut out = String::with_capacity(self.text.len() + edit.new.len());
         let mut from = 0;
         let mut similarity = 1.0f64;
         for &start in starts {
             let last = start + n - 1;
-            let region_start = self.starts[start];
+            let region_start = line_starts[start];
             let (new_lines, region_end) = match (old_newline, edit.new.strip_suffix('\n')) {
-                (true, Some(body)) => (split_lines(body).0, self.ends[last]),
+                (true, Some(body)) => (split_lines(body).0, ends[last]),
                 (true, None) => (
                     split_lines(edit.new).0,
-                    self.starts.get(last + 1).copied().unwrap_or(self.text.len()),
+                    line_starts.get(last + 1).copied().unwrap_or(self.text.len()),
                 ),
-                (false, _) => (edit.new.split('\n').map(strip_cr).collect(), self.ends[last]),
+                (false, _) => (edit.new.split('\n').map(strip_cr).collect(), ends[last]),
             };
             let window: Vec<&str> = (start..=last).map(|i| self.line(i)).collect();
-            let terminator = if self.text[self.ends[start]..].starts_with("\r\n") {
+            let terminator = if self.text[ends[start]..].starts_with("\r\n") {
                 "\r\n"
             } else {
                 "\n"
@@ -139,10 +170,12 @@ impl<'a> FileLines<'a> {
             out.push_str(&self.text[from..region_start]);
             out.push_str(&rebuild(&window, old_lines, &new_lines, level).join(terminator));
             from = region_end;
-            similarity = similarity.min(text_similarity(
-                &old_lines.join("\n"),
-                &self.text[region_start..self.ends[last]],
-            ));
+            let region = &self.text[region_start..ends[last]];
+            similarity = similarity.min(if level == Level::Unicode {
+                text_similarity(&old_lines.join("\n"), region)
+            } else {
+                whitespace_similarity(old_lines, region)
+            });
         }
         out.push_str(&self.text[from..]);
         Applied {
@@ -168,13 +201,36 @@ fn strip_cr(line: &str) -> &str {
     line.strip_suffix('\r').unwrap_or(line)
 }
 
+/// Similarity of texts that differ only in whitespace: the share of whitespace kept.
+fn whitespace_similarity(old_lines: &[&str], region: &str) -> f64 {
+    let old_len: usize = old_lines.iter().map(|l| l.len() + 1).sum::<usize>().saturating_sub(1);
+    let (a, b) = (old_len.min(region.len()), old_len.max(region.len()));
+    if b == 0 {
+        return 1.0;
+    }
+    (a as f64 / b as f64 * 1000.0).round() / 1000.0
+}
+
+/// The edit operations turning `old_lines` into `new_lines`, computed on interned line
+/// ids (comparing ids is cheaper than comparing strings).
+pub fn line_ops<'l>(old_lines: &[&'l str], new_lines: &[&'l str]) -> Vec<similar::DiffOp> {
+    let mut ids: std::collections::HashMap<&'l str, u32> = std::collections::HashMap::new();
+    let mut id = |line: &'l str| {
+        let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
+        *ids.entry(line).or_insert(next)
+    };
+    let a: Vec<u32> = old_lines.iter().map(|&l| id(l)).collect();
+    let b: Vec<u32> = new_lines.iter().map(|&l| id(l)).collect();
+    similar::capture_diff_slices(Algorithm::Myers, &a, &b)
+}
+
 /// The replacement for one matched run: lines the edit keeps (equal in `old` and `new`)
 /// come from the file as it is; lines it writes come from `new`, re-indented to the
 /// file's indentation.
 pub fn rebuild<'t>(window: &[&'t str], old_lines: &[&str], new_lines: &[&'t str], level: Level) -> Vec<Cow<'t, str>> {
     let indent = Reindent::new(window, old_lines, level);
     let mut out = Vec::with_capacity(new_lines.len());
-    for op in similar::capture_diff_slices(Algorithm::Myers, old_lines, new_lines) {
+    for op in line_ops(old_lines, new_lines) {
         match op.tag() {
             DiffTag::Equal => out.extend(op.old_range().map(|k| Cow::Borrowed(window[k]))),
             DiffTag::Delete => {}

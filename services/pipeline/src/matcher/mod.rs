@@ -20,6 +20,10 @@
 //!    have (`beta(2)` where the file says `beta(9)`), it refuses: writing the agent's
 //!    misremembered line would silently change the file.
 //!
+//! 6. `context-aware` — a unique block of `old`'s length where at least half of its lines
+//!    match and every other line is a close variant (similarity ≥ 0.8) that the edit
+//!    replaces anyway.
+//!
 //! When nothing matches, the error carries the closest candidates (line numbers,
 //! similarity, the differing lines) so the agent can correct `old` and retry.
 
@@ -64,6 +68,9 @@ pub enum Strategy {
     /// A unique block whose first and last lines match, differing only in lines the
     /// edit replaces.
     BlockAnchor,
+    /// A unique block where most lines match and the others are close variants the edit
+    /// replaces.
+    ContextAware,
 }
 
 impl Strategy {
@@ -79,6 +86,7 @@ impl Strategy {
             Strategy::TrimmedBoundary => "trimmed-boundary",
             Strategy::EscapeNormalized => "escape-normalized",
             Strategy::BlockAnchor => "block-anchor",
+            Strategy::ContextAware => "context-aware",
         }
     }
 }
@@ -213,6 +221,9 @@ pub fn apply(content: &str, edit: Edit<'_>) -> Result<Applied, MatchError> {
     if let Some(applied) = attempt(&file, edit)? {
         return Ok(applied);
     }
+    if let Some(applied) = escaped_newlines(&file, edit)? {
+        return Ok(applied);
+    }
     if let Some((old, new)) = escape::unescape_edit(edit.old, edit.new) {
         let unescaped = Edit {
             old: &old,
@@ -224,7 +235,7 @@ pub fn apply(content: &str, edit: Edit<'_>) -> Result<Applied, MatchError> {
             return Ok(applied);
         }
     }
-    if already_in_place(content, edit.new) {
+    if already_in_place(&file, edit.old, edit.new) {
         return Ok(Applied {
             content: content.to_owned(),
             strategy: Strategy::AlreadyApplied,
@@ -234,6 +245,38 @@ pub fn apply(content: &str, edit: Edit<'_>) -> Result<Applied, MatchError> {
         });
     }
     candidates::resolve(&file, edit)
+}
+
+/// `old` written on one line with literal `\n` for its line breaks.
+fn escaped_newlines(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>, MatchError> {
+    let found = escape::find_with_escaped_newlines(file.text, edit.old);
+    if found.is_empty() {
+        return Ok(None);
+    }
+    if found.len() > 1 && !edit.replace_all {
+        return Err(MatchError::Ambiguous {
+            strategy: Strategy::EscapeNormalized,
+            lines: found.iter().map(|&(at, _)| file.line_of(at) + 1).collect(),
+        });
+    }
+    let new = escape::unescape_new(edit.new);
+    let mut out = String::with_capacity(file.text.len() + new.len());
+    let mut from = 0;
+    let mut similarity = 1.0f64;
+    for &(start, end) in &found {
+        out.push_str(&file.text[from..start]);
+        out.push_str(&new);
+        similarity = similarity.min(lines::text_similarity(edit.old, &file.text[start..end]));
+        from = end;
+    }
+    out.push_str(&file.text[from..]);
+    Ok(Some(Applied {
+        content: out,
+        strategy: Strategy::EscapeNormalized,
+        similarity,
+        replacements: found.len(),
+        lines: found.iter().map(|&(at, _)| file.line_of(at) + 1).collect(),
+    }))
 }
 
 /// The exact, line and trimmed-boundary strategies for one spelling of the edit.
@@ -269,11 +312,11 @@ fn attempt(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied
 /// applied.
 fn exact(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>, MatchError> {
     let content = file.text;
-    let mut hits: Vec<usize> = content.match_indices(edit.old).map(|(at, _)| at).collect();
+    let mut hits: Vec<usize> = find_all(content, edit.old);
     if hits.is_empty() {
         return Ok(None);
     }
-    let offsets_in_new: Vec<usize> = edit.new.match_indices(edit.old).map(|(at, _)| at).collect();
+    let offsets_in_new: Vec<usize> = find_all(edit.new, edit.old);
     if !offsets_in_new.is_empty() {
         hits.retain(|&at| {
             !offsets_in_new
@@ -313,26 +356,93 @@ fn exact(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>,
     }))
 }
 
-/// `old` and `new` without the blank lines and spaces `old` has around it (when it has
-/// any); `new` loses the same padding if it has it, else only its blank lines.
-fn trim_boundary<'a>(old: &'a str, new: &'a str) -> Option<(&'a str, String)> {
-    let trimmed = old.trim();
-    if trimmed.len() == old.len() || trimmed.is_empty() {
-        return None;
+/// Starts of the non-overlapping occurrences of `needle` (SIMD substring search).
+fn find_all(haystack: &str, needle: &str) -> Vec<usize> {
+    let mut found = Vec::new();
+    let finder = memchr::memmem::Finder::new(needle.as_bytes());
+    let mut from = 0;
+    while let Some(at) = finder.find(&haystack.as_bytes()[from..]) {
+        found.push(from + at);
+        from += at + needle.len().max(1);
+        if from > haystack.len() {
+            break;
+        }
     }
-    let lead = &old[..old.len() - old.trim_start().len()];
-    let trail = &old[old.trim_end().len()..];
-    let new = match new.strip_prefix(lead).and_then(|n| n.strip_suffix(trail)) {
-        Some(inner) => inner.to_owned(),
-        None => new.trim_matches(|c| c == '\n' || c == '\r').to_owned(),
-    };
-    Some((trimmed, new))
+    found
 }
 
-/// Whether `new` is already in the file (for edits retried after they landed). Blank or
-/// very short texts do not count: they are everywhere.
-fn already_in_place(content: &str, new: &str) -> bool {
-    new.trim().chars().count() >= 8 && content.contains(new)
+/// `old` and `new` without the blank lines around them (and, for a one-line `old`, the
+/// spaces around it): the first line keeps its indentation.
+fn trim_boundary<'a>(old: &'a str, new: &'a str) -> Option<(&'a str, String)> {
+    if !old.contains('\n') {
+        let trimmed = old.trim();
+        if trimmed.len() == old.len() || trimmed.is_empty() {
+            return None;
+        }
+        let lead = &old[..old.len() - old.trim_start().len()];
+        let trail = &old[old.trim_end().len()..];
+        let new = new.strip_prefix(lead).unwrap_or(new);
+        let new = new.strip_suffix(trail).unwrap_or(new);
+        return Some((trimmed, new.to_owned()));
+    }
+    let (start, end) = blank_boundary(old);
+    let trimmed = &old[start..end];
+    if trimmed.len() == old.len() || trimmed.trim().is_empty() {
+        return None;
+    }
+    // `new` loses only the padding `old` lost, where it has the same: its own line
+    // breaks are content.
+    let (lead, trail) = (&old[..start], &old[end..]);
+    let new = new.strip_prefix(lead).filter(|_| !lead.is_empty()).unwrap_or(new);
+    let new = new.strip_suffix(trail).filter(|_| !trail.is_empty()).unwrap_or(new);
+    Some((trimmed, new.to_owned()))
+}
+
+/// The byte range of `text` without whitespace-only lines at its start and whitespace
+/// at its end.
+fn blank_boundary(text: &str) -> (usize, usize) {
+    let blank_prefix = text.len() - text.trim_start().len();
+    let start = text[..blank_prefix].rfind('\n').map_or(0, |i| i + 1);
+    (start, start + text[start..].trim_end().len())
+}
+
+/// Least similarity between a line `old` removes and a line near `new` in the file for
+/// the edit not to count as already applied.
+const STILL_THERE_SIMILARITY: f64 = 0.7;
+
+/// Whether the edit is already in the file (for edits retried after they landed): `new`
+/// is there verbatim and once, substantial, and no line the edit removes or rewrites is still next
+/// to it, even misremembered. Short texts do not count: they are everywhere.
+fn already_in_place(file: &lines::FileLines<'_>, old: &str, new: &str) -> bool {
+    let substantial = new.trim().chars().count() >= 40 || new.lines().filter(|l| !l.trim().is_empty()).count() >= 2;
+    if !substantial {
+        return false;
+    }
+    // Exactly once: with several copies, which one the edit meant is a guess.
+    let [at] = find_all(file.text, new)[..] else {
+        return false;
+    };
+    let (old_lines, _) = lines::split_lines(old);
+    let (new_lines, _) = lines::split_lines(new);
+    let first = file.line_of(at);
+    let last = file.line_of(at + new.len().saturating_sub(1));
+    let reach = old_lines.len();
+    // The lines next to `new` (not inside it: a rewritten line resembles its rewrite).
+    let around: Vec<std::borrow::Cow<'_, str>> = (first.saturating_sub(reach)..first)
+        .chain(last + 1..(last + reach + 1).min(file.len()))
+        .map(|i| normalize::normalize(file.line(i), normalize::Level::Unicode))
+        .collect();
+    lines::line_ops(&old_lines, &new_lines)
+        .into_iter()
+        .filter(|op| matches!(op.tag(), similar::DiffTag::Delete | similar::DiffTag::Replace))
+        .flat_map(|op| op.old_range())
+        .map(|k| normalize::normalize(old_lines[k], normalize::Level::Unicode))
+        .filter(|l| !l.is_empty())
+        .all(|removed| {
+            around
+                .iter()
+                .all(|line| lines::text_similarity(&removed, line) < STILL_THERE_SIMILARITY)
+        })
 }
 
 #[cfg(test)]

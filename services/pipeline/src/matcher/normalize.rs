@@ -61,8 +61,65 @@ pub fn normalize(line: &str, level: Level) -> Cow<'_, str> {
     }
 }
 
+/// A line's skeleton: its [`Level::Unicode`] form without any whitespace. Lines equal at
+/// any level have equal skeletons, so comparing skeletons (as hashes, see
+/// [`skeleton_hash`]) first finds every candidate for a match at any level in one pass.
+#[cfg(test)]
+fn skeleton(line: &str) -> String {
+    let mut out = String::with_capacity(line.len());
+    skeleton_into(line, &mut out);
+    out
+}
+
+/// The hash of `line`'s [`skeleton`], built in `buffer` (reused between lines, so a pass
+/// over a file allocates nothing per line). Equal skeletons have equal hashes; a match is
+/// always confirmed on the text itself.
+pub fn skeleton_hash(line: &str, buffer: &mut String) -> u64 {
+    use std::hash::BuildHasher as _;
+    buffer.clear();
+    skeleton_into(line, buffer);
+    foldhash::fast::FixedState::with_seed(0).hash_one(buffer.as_str())
+}
+
+fn skeleton_into(line: &str, out: &mut String) {
+    let mut previous = '\0';
+    let mut push = |c: char, out: &mut String| {
+        if !(c == '-' && previous == '-') {
+            out.push(c);
+            previous = c;
+        }
+    };
+    if line.is_ascii() {
+        for &b in line.as_bytes() {
+            if !b.is_ascii_whitespace() {
+                push(char::from(b), out);
+            }
+        }
+        return;
+    }
+    for c in line.chars() {
+        if c.is_whitespace() || is_unicode_space(c) {
+            continue;
+        }
+        match ascii_form(c) {
+            Some(form) => form.chars().for_each(|f| push(f, out)),
+            None => push(c, out),
+        }
+    }
+}
+
 /// Collapses runs of whitespace into one space (borrowed when there are none).
 fn collapse(line: &str) -> Cow<'_, str> {
+    if line.is_ascii() {
+        let bytes = line.as_bytes();
+        let needs = bytes
+            .iter()
+            .enumerate()
+            .any(|(i, &b)| b.is_ascii_whitespace() && (b != b' ' || bytes.get(i + 1) == Some(&b' ')));
+        if !needs {
+            return Cow::Borrowed(line);
+        }
+    }
     let mut previous_space = false;
     let needs = line.chars().any(|c| {
         let space = c.is_whitespace();
@@ -142,5 +199,30 @@ mod tests {
             normalize("one space each", Level::Whitespace),
             Cow::Borrowed(_)
         ));
+    }
+
+    #[test]
+    fn lines_equal_at_any_level_have_equal_skeletons() {
+        let pairs = [
+            ("  a  b \r", "a b"),
+            ("“Don’t” — wait…", "\"Don't\" -- wait..."),
+            ("x\u{a0}y", "x y"),
+            ("a -- b", "a — b"),
+        ];
+        for (a, b) in pairs {
+            for level in Level::ALL {
+                if normalize(a, level) == normalize(b, level) {
+                    assert_eq!(skeleton(a), skeleton(b), "{a:?} {b:?} {level:?}");
+                }
+            }
+        }
+        assert_eq!(skeleton("a  --  b\t"), "a-b");
+        assert_ne!(skeleton("beta(2)"), skeleton("beta(9)"));
+        let mut buffer = String::new();
+        assert_eq!(skeleton_hash("a b", &mut buffer), skeleton_hash(" a  b ", &mut buffer));
+        assert_ne!(
+            skeleton_hash("beta(2)", &mut buffer),
+            skeleton_hash("beta(9)", &mut buffer)
+        );
     }
 }

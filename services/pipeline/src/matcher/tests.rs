@@ -55,8 +55,8 @@ fn degenerate_edits_are_refused() {
 
 #[test]
 fn an_edit_already_in_place_is_a_no_op_success() {
-    let file = "# Steps\n1. Install.\n2. Configure the proxy.\n";
-    let a = applied(file, "2. Configure.", "2. Configure the proxy.");
+    let file = "# Steps\n1. Install.\n2. Configure the proxy before the first run.\n";
+    let a = applied(file, "2. Configure.", "2. Configure the proxy before the first run.");
     assert_eq!(
         (a.strategy, a.replacements, a.content.as_str()),
         (Strategy::AlreadyApplied, 0, file)
@@ -67,6 +67,29 @@ fn an_edit_already_in_place_is_a_no_op_success() {
     assert_eq!((a.strategy, a.content.as_str()), (Strategy::AlreadyApplied, file));
     let a = applied("- a\n- b\n", "- a\n- b\n", "- a\n- b\n- c\n");
     assert_eq!((a.strategy, a.content.as_str()), (Strategy::Exact, "- a\n- b\n- c\n"));
+}
+
+#[test]
+fn new_text_that_is_also_elsewhere_is_not_taken_for_an_applied_edit() {
+    // Deleting lines: `new` is the start of the region `old` (misremembered) covers.
+    let file = "intro\nkeep this line as it is, it is long enough\nfirst removed line\nsecond removed line\nend\n";
+    let err = apply(
+        file,
+        edit(
+            "keep this line as it is, it is long enough\nfirst removed lines\nsecond removed line",
+            "keep this line as it is, it is long enough",
+        ),
+    );
+    assert!(
+        !matches!(
+            err,
+            Ok(Applied {
+                strategy: Strategy::AlreadyApplied,
+                ..
+            })
+        ),
+        "{err:?}"
+    );
 }
 
 #[test]
@@ -164,6 +187,30 @@ fn a_misremembered_line_that_the_edit_replaces_is_a_block_anchor_match() {
     assert_eq!(a.strategy, Strategy::BlockAnchor);
     assert_eq!(a.content, "## Tuning\nalpha(1)\nbeta(4)\ngamma(3)\n## Next\n");
     assert!(a.similarity >= candidates::BLOCK_ANCHOR_MIN_SIMILARITY && a.similarity < 1.0);
+}
+
+#[test]
+fn a_close_variant_of_a_replaced_line_next_to_a_matching_one_is_a_context_aware_match() {
+    let file = "intro\n\n- **Bespoke visual design, little-driven artifact** -> claude-design\n- **Explain / plan / report** -> html-artifact\nend\n";
+    let a = applied(
+        file,
+        "\n- **Bespoke visual design, little-driven artefact** -> claude-design\n- **Explain / plan / report** -> html-artifact",
+        "\n- **Process + taste, one-off artifact** -> claude-design\n- **Explain / plan / report** -> html-artifact",
+    );
+    assert_eq!(a.strategy, Strategy::ContextAware);
+    assert_eq!(
+        a.content,
+        "intro\n\n- **Process + taste, one-off artifact** -> claude-design\n- **Explain / plan / report** -> html-artifact\nend\n"
+    );
+    // The same drift in a line the edit keeps is refused.
+    let err = apply(
+        file,
+        edit(
+            "\n- **Bespoke visual design, little-driven artefact** -> claude-design\n- **Explain / plan / report** -> html-artifact",
+            "\n- **Bespoke visual design, little-driven artefact** -> claude-design\n- **Explain** -> html-artifact",
+        ),
+    );
+    assert!(err.is_err(), "{err:?}");
 }
 
 #[test]
