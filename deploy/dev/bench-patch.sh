@@ -37,18 +37,8 @@ else
     bin="$CARGO_TARGET_DIR/release/cairn"
 fi
 
-mkdir -p "$cache"
-wheel="$(ls "$cache"/hermes_agent-*.whl 2>/dev/null | sort -V | tail -n1 || true)"
-if [[ -z "$wheel" ]]; then
-    echo "== downloading hermes-agent wheel into $cache ==" >&2
-    python3 -m pip download --no-deps --disable-pip-version-check -q hermes-agent -d "$cache"
-    wheel="$(ls "$cache"/hermes_agent-*.whl | sort -V | tail -n1)"
-fi
-unpacked="$cache/unpacked/$(basename "$wheel" .whl)"
-if [[ ! -f "$unpacked/tools/fuzzy_match.py" ]]; then
-    mkdir -p "$unpacked"
-    python3 -m zipfile -e "$wheel" "$unpacked"
-fi
+source "$repo/deploy/dev/hermes-wheel.sh"
+hermes_wheel "$cache"
 
 echo "== generating cases ==" >&2
 python3 deploy/dev/patch-cases.py "$corpus/edits/hermes" "$work/cases.jsonl" \

@@ -23,18 +23,8 @@ cargo build --release -q -p cairn-scanner --example evaluate
 cargo run --release -q -p cairn-scanner --example evaluate -- "$corpus" \
     --verdicts "$work/cairn-verdicts.jsonl" > "$work/cairn.md"
 
-mkdir -p "$cache"
-wheel="$(ls "$cache"/hermes_agent-*.whl 2>/dev/null | sort -V | tail -n1 || true)"
-if [[ -z "$wheel" ]]; then
-    echo "== downloading hermes-agent wheel into $cache ==" >&2
-    python3 -m pip download --no-deps --disable-pip-version-check -q hermes-agent -d "$cache"
-    wheel="$(ls "$cache"/hermes_agent-*.whl | sort -V | tail -n1)"
-fi
-unpacked="$cache/unpacked/$(basename "$wheel" .whl)"
-if [[ ! -f "$unpacked/tools/skills_guard.py" ]]; then
-    mkdir -p "$unpacked"
-    python3 -m zipfile -e "$wheel" "$unpacked"
-fi
+source "$repo/deploy/dev/hermes-wheel.sh"
+hermes_wheel "$cache"
 
 echo "== Hermes skills_guard ($(basename "$wheel")) ==" >&2
 python3 deploy/dev/eval-hermes-guard.py \
