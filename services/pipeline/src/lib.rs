@@ -11,6 +11,12 @@
 
 #![forbid(unsafe_code)]
 
+pub mod apply;
+pub mod diff;
 pub mod matcher;
+pub mod ops;
+pub mod policy;
+pub mod rebase;
+pub mod stages;
 
 pub use matcher::{Applied, Candidate, Edit, LineDifference, MatchError, Strategy, apply};

@@ -1,0 +1,116 @@
+//! The bundle diff reviewers read: per file added, removed or changed, with a unified
+//! diff for text.
+
+use cairn_skill::BundleFile;
+use cairn_skill::path::RelPath;
+use serde::Serialize;
+use std::collections::{BTreeMap, BTreeSet};
+
+/// How a file changes.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Change {
+    /// New file.
+    Added,
+    /// File removed.
+    Removed,
+    /// Contents or mode changed.
+    Modified,
+}
+
+/// One changed file.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct FileDiff {
+    /// The file.
+    pub file: String,
+    /// How it changes.
+    pub change: Change,
+    /// Unified diff of the text (empty for binary files).
+    pub unified: String,
+    /// Whether either side is not UTF-8 text.
+    pub binary: bool,
+    /// Whether the executable bit changes.
+    pub mode_changed: bool,
+}
+
+/// Lines of context around each change.
+const CONTEXT: usize = 3;
+
+/// The diff from `before` to `after` (either may be empty: a new or deleted skill).
+pub fn diff(before: &BTreeMap<RelPath, BundleFile>, after: &BTreeMap<RelPath, BundleFile>) -> Vec<FileDiff> {
+    let paths: BTreeSet<&RelPath> = before.keys().chain(after.keys()).collect();
+    let mut out = Vec::new();
+    for path in paths {
+        let (old, new) = (before.get(path), after.get(path));
+        if old == new {
+            continue;
+        }
+        let change = match (old, new) {
+            (None, _) => Change::Added,
+            (_, None) => Change::Removed,
+            _ => Change::Modified,
+        };
+        let (a, b) = (std::str::from_utf8(bytes_of(old)), std::str::from_utf8(bytes_of(new)));
+        let (unified, binary) = match (a, b) {
+            (Ok(a), Ok(b)) => (
+                similar::TextDiff::from_lines(a, b)
+                    .unified_diff()
+                    .context_radius(CONTEXT)
+                    .header(&format!("a/{}", path.as_str()), &format!("b/{}", path.as_str()))
+                    .to_string(),
+                false,
+            ),
+            _ => (String::new(), true),
+        };
+        out.push(FileDiff {
+            file: path.as_str().to_owned(),
+            change,
+            unified,
+            binary,
+            mode_changed: matches!((old, new), (Some(o), Some(n)) if o.executable != n.executable),
+        });
+    }
+    out
+}
+
+fn bytes_of(file: Option<&BundleFile>) -> &[u8] {
+    file.map_or(&[][..], |f| f.bytes.as_slice())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn files(list: &[(&str, &[u8])]) -> BTreeMap<RelPath, BundleFile> {
+        list.iter()
+            .map(|(p, b)| (RelPath::parse(p).unwrap(), BundleFile::new(b.to_vec(), false)))
+            .collect()
+    }
+
+    #[test]
+    fn added_removed_modified_and_binary() {
+        let before = files(&[
+            ("SKILL.md", b"a\nb\n"),
+            ("references/old.md", b"x"),
+            ("assets/i.bin", b"\xff\x00"),
+        ]);
+        let after = files(&[
+            ("SKILL.md", b"a\nB\n"),
+            ("references/new.md", b"y"),
+            ("assets/i.bin", b"\xfe\x00"),
+        ]);
+        let d = diff(&before, &after);
+        let summary: Vec<(&str, Change, bool)> = d.iter().map(|f| (f.file.as_str(), f.change, f.binary)).collect();
+        assert_eq!(
+            summary,
+            vec![
+                ("SKILL.md", Change::Modified, false),
+                ("assets/i.bin", Change::Modified, true),
+                ("references/new.md", Change::Added, false),
+                ("references/old.md", Change::Removed, false),
+            ]
+        );
+        assert!(d[0].unified.contains("-b\n+B\n"));
+        assert!(diff(&before, &before).is_empty());
+    }
+}
