@@ -63,7 +63,7 @@ impl Fences {
 
 /// Words that turn an instruction into a warning, or into the description of an attack
 /// ("identify attempts to override the system prompt").
-const NEGATIONS: [&str; 16] = [
+const NEGATIONS: [&str; 12] = [
     "never",
     "don't",
     "do not",
@@ -76,18 +76,28 @@ const NEGATIONS: [&str; 16] = [
     "no ",
     "refuse",
     "without",
-    "attempts to",
-    "attempt to",
-    "tries to",
-    "trying to",
 ];
+
+/// Words that describe an attempt rather than make one ("identify attempts to override
+/// the system prompt"): they excuse prompt-injection phrases only.
+const ATTEMPTS: [&str; 4] = ["attempts to", "attempt to", "tries to", "trying to"];
+
+/// Whether the sentence before byte `at` of `line` describes an attempt (see
+/// [`ATTEMPTS`]).
+pub fn describes_attempt(line: &str, at: usize) -> bool {
+    sentence_has(line, at, &ATTEMPTS)
+}
 
 /// Whether the sentence around byte `at` of `line` is negated before `at`.
 pub fn negated(line: &str, at: usize) -> bool {
+    sentence_has(line, at, &NEGATIONS)
+}
+
+fn sentence_has(line: &str, at: usize, words: &[&str]) -> bool {
     let before = &line[..at.min(line.len())];
     let start = before.rfind(['.', '!', '?', ';']).map_or(0, |i| i + 1);
     let sentence = before[start..].to_lowercase();
-    NEGATIONS.iter().any(|n| {
+    words.iter().any(|n| {
         sentence
             .match_indices(n)
             .any(|(i, _)| i == 0 || !sentence.as_bytes()[i - 1].is_ascii_alphanumeric())
@@ -106,15 +116,37 @@ pub fn is_list_item(line: &str) -> bool {
     }
 }
 
-/// Whether `line` introduces a list negatively ("It does **not**:", "Never:"), so that
-/// every item under it is a prohibition, not an instruction.
+/// Whether `line` introduces a list of prohibitions ("It does **not**:", "Never:",
+/// "Do not:"): every item under it is a prohibition, not an instruction. A lead-in that
+/// negates skipping or forgetting ("Never skip these steps:") introduces instructions.
 pub fn negating_lead_in(line: &str) -> bool {
     let t = line.trim().trim_end_matches(['*', '_']);
     let Some(body) = t.strip_suffix(':') else {
         return false;
     };
-    let body: String = body.chars().filter(|c| !matches!(c, '*' | '_' | '`')).collect();
-    negated(&body, body.len()) || body.trim().to_lowercase().ends_with("not")
+    let body: String = body
+        .chars()
+        .filter(|c| !matches!(c, '*' | '_' | '`'))
+        .collect::<String>()
+        .trim()
+        .to_lowercase();
+    const PROHIBITIONS: [&str; 9] = [
+        "not",
+        "never",
+        "don't",
+        "do not",
+        "must not",
+        "should not",
+        "avoid",
+        "forbidden",
+        "prohibited",
+    ];
+    const DOUBLE: [&str; 5] = ["skip", "forget", "omit", "miss", "ignore"];
+    let words: Vec<&str> = body.split_whitespace().collect();
+    let prohibits = PROHIBITIONS
+        .iter()
+        .any(|p| body.ends_with(p) || body.starts_with(p) && body[p.len()..].starts_with([' ', ',']) || body == *p);
+    prohibits && !words.iter().any(|w| DOUBLE.iter().any(|d| w.starts_with(d)))
 }
 
 #[cfg(test)]
@@ -166,6 +198,10 @@ mod tests {
         assert!(negating_lead_in("**Do not:**"));
         assert!(!negating_lead_in("Steps:"));
         assert!(!negating_lead_in("It does not matter what you pick."));
+        assert!(negating_lead_in("Never:"));
+        assert!(!negating_lead_in("Never skip these steps:"));
+        assert!(!negating_lead_in("Without further ado:"));
+        assert!(!negating_lead_in("No worries, just run:"));
         assert!(is_list_item("- Upload wallet files") && is_list_item("  12. step") && !is_list_item("-x"));
     }
 }

@@ -153,6 +153,13 @@ impl Scanner {
         let Ok(text) = std::str::from_utf8(file.bytes) else {
             return;
         };
+        // `$` in multi-line patterns does not match before `\r`: read CRLF files as LF.
+        let text: std::borrow::Cow<'_, str> = if text.contains("\r\n") {
+            std::borrow::Cow::Owned(text.replace("\r\n", "\n"))
+        } else {
+            std::borrow::Cow::Borrowed(text)
+        };
+        let text = text.as_ref();
         let base = context::file_context(file.path);
         let mut fences = context::Fences::default();
         let lines = Lines::of(text);
@@ -239,7 +246,9 @@ impl Scanner {
                 let end = (whole.end() - line_start).min(line.len());
                 if rule.spec.negatable
                     && ctx == Context::Prose
-                    && (context::negated(line, start) || under_negated_lead_in(text, lines, index))
+                    && (context::negated(line, start)
+                        || under_negated_lead_in(text, lines, index)
+                        || (rule.spec.category == "prompt-injection" && context::describes_attempt(line, start)))
                 {
                     continue;
                 }
@@ -272,7 +281,7 @@ impl Scanner {
                     severity = severity.min(vendor_severity);
                 }
                 let lesson = vendor.security_training
-                    && matches!(ctx, Context::Prose | Context::Code)
+                    && ctx == Context::Prose
                     && vendor::taught_technique(&rule.spec.category)
                     && severity > Severity::Medium;
                 if lesson {
