@@ -90,6 +90,7 @@ pub fn run(request: &PatchRequest) -> Result<PatchReport> {
         );
     }
     let path = request.skill_dir.join(rel.as_str());
+    refuse_symlinks(&request.skill_dir, &rel)?;
     let bytes = std::fs::read(&path).with_context(|| format!("cannot read {}", path.display()))?;
     let content = String::from_utf8(bytes).map_err(|_| {
         anyhow::anyhow!(
@@ -133,6 +134,22 @@ pub fn run(request: &PatchRequest) -> Result<PatchReport> {
         }
     }
     Ok(report)
+}
+
+/// Refuses a file that is, or lies under, a symbolic link inside the skill: a link could
+/// point outside the skill, and writing would replace the link by a file.
+fn refuse_symlinks(skill_dir: &Path, rel: &RelPath) -> Result<()> {
+    let mut path = skill_dir.to_path_buf();
+    for segment in rel.segments() {
+        path.push(segment);
+        if std::fs::symlink_metadata(&path).is_ok_and(|m| m.file_type().is_symlink()) {
+            bail!(
+                "{} is a symbolic link: skills hold plain files; edit the file it points to directly",
+                path.display()
+            );
+        }
+    }
+    Ok(())
 }
 
 fn fill(report: &mut PatchReport, applied: &Applied) {
@@ -226,12 +243,15 @@ struct BatchOutput {
 
 /// `--batch`: one JSON object per input line (`content`, `old`, `new`, `replace_all`),
 /// one JSON object per output line (`applied`, `content`, `strategy`, `similarity`,
-/// `error`, `micros`), in order. A line that is not valid input gets an output line with
-/// its error, and the batch goes on.
+/// `error`, `micros`), in order. Blank lines are skipped; a line that is not valid input
+/// (not JSON, not UTF-8) gets an output line with its error, and the batch goes on.
 pub fn run_batch(input: impl BufRead, mut output: impl Write) -> Result<()> {
-    for (number, line) in input.lines().enumerate() {
+    for (number, line) in input.split(b'\n').enumerate() {
         let line = line.context("cannot read the batch input")?;
-        let result = match serde_json::from_str::<BatchInput>(&line) {
+        if line.iter().all(u8::is_ascii_whitespace) {
+            continue;
+        }
+        let result = match serde_json::from_slice::<BatchInput>(&line) {
             Err(e) => BatchOutput {
                 applied: false,
                 content: None,

@@ -174,3 +174,56 @@ fn batch_answers_one_line_per_line() {
     assert_eq!(lines[2]["applied"], false);
     assert!(lines[2]["error"].as_str().unwrap().contains("not found"));
 }
+
+#[cfg(unix)]
+#[test]
+fn symbolic_links_are_refused_and_left_alone() {
+    let dir = skill_dir();
+    let outside = tempfile::tempdir().unwrap();
+    std::fs::write(outside.path().join("secret.md"), "keep me\n").unwrap();
+    std::os::unix::fs::symlink(outside.path(), dir.path().join("references")).unwrap();
+    let out = cairn(&[
+        "skill",
+        "patch",
+        dir.path().to_str().unwrap(),
+        "--file",
+        "references/secret.md",
+        "--old",
+        "keep me",
+        "--new",
+        "changed",
+    ]);
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("symbolic link"));
+    assert_eq!(
+        std::fs::read_to_string(outside.path().join("secret.md")).unwrap(),
+        "keep me\n"
+    );
+}
+
+#[test]
+fn batch_skips_blank_lines_and_answers_bad_bytes_in_place() {
+    let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["skill", "patch", "--batch"])
+        .stdin(Stdio::piped())
+        .stdout(Stdio::piped())
+        .spawn()
+        .unwrap();
+    child
+        .stdin
+        .take()
+        .unwrap()
+        .write_all(b"\n{\"content\":\"a\",\"old\":\"a\",\"new\":\"b\"}\n\xff\xfe\n\n{\"content\":\"c\",\"old\":\"c\",\"new\":\"d\"}\n")
+        .unwrap();
+    let out = child.wait_with_output().unwrap();
+    assert!(out.status.success());
+    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+        .unwrap()
+        .lines()
+        .map(|l| serde_json::from_str(l).unwrap())
+        .collect();
+    assert_eq!(lines.len(), 3);
+    assert_eq!(lines[0]["content"], "b");
+    assert_eq!(lines[1]["applied"], false);
+    assert_eq!(lines[2]["content"], "d");
+}

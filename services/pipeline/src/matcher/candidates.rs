@@ -16,6 +16,8 @@ use super::{Applied, Candidate, Edit, LineDifference, MatchError, Strategy};
 pub const BLOCK_ANCHOR_MIN_SIMILARITY: f64 = 0.8;
 /// The least similarity (0–1) of a differing line for a context-aware match.
 pub const CONTEXT_LINE_MIN_SIMILARITY: f64 = 0.8;
+/// Most places the context-aware strategy weighs before it gives up.
+const MAX_CONTEXT_STARTS: usize = 100_000;
 /// How many candidates an error offers.
 const MAX_CANDIDATES: usize = 3;
 /// The least similarity (0–1) for a place to be offered as a candidate.
@@ -96,13 +98,19 @@ fn block_anchor(
     };
     let (new_lines, _) = split_lines(edit.new);
     let kept = kept_old_lines(old_lines, &new_lines);
-    if differing.iter().any(|k| kept.contains(k)) {
+    // Every differing line must be one the edit rewrites, and a close variant of the
+    // file's line: a line the agent never saw is not silently replaced.
+    let unlike = |k: usize| {
+        let (a, b) = (&wanted[k], normalize(window[k], Level::Unicode));
+        a.is_empty() != b.is_empty() || text_similarity(a, &b) < CONTEXT_LINE_MIN_SIMILARITY
+    };
+    if differing.iter().any(|&k| kept.contains(&k) || unlike(k)) {
         return Err(MatchError::Unsure { candidate });
     }
     if similarity < BLOCK_ANCHOR_MIN_SIMILARITY {
         return Ok(None);
     }
-    let mut applied = file.splice(&[start], old_lines, old_newline, edit, Level::Unicode);
+    let mut applied = file.splice(&[start], old_lines, old_newline, edit, Level::Unicode)?;
     applied.strategy = Strategy::BlockAnchor;
     applied.similarity = similarity;
     Ok(Some(applied))
@@ -129,13 +137,22 @@ fn context_aware(
     for &k in &with_text {
         at.entry(skeleton_hash(old_lines[k], &mut buffer)).or_default().push(k);
     }
-    let mut starts: Vec<usize> = skeletons
+    let mut starts: Vec<usize> = Vec::new();
+    for (i, ks) in skeletons
         .iter()
         .enumerate()
         .filter_map(|(i, l)| at.get(l).map(|ks| (i, ks)))
-        .flat_map(|(i, ks)| ks.iter().filter_map(move |&k| i.checked_sub(k)))
-        .filter(|&start| start + n <= skeletons.len())
-        .collect();
+    {
+        starts.extend(
+            ks.iter()
+                .filter_map(|&k| i.checked_sub(k))
+                .filter(|&s| s + n <= skeletons.len()),
+        );
+        if starts.len() > MAX_CONTEXT_STARTS {
+            // A file of near-identical lines: every place looks alike, so none is sure.
+            return Ok(None);
+        }
+    }
     starts.sort_unstable();
     starts.dedup();
     let (new_lines, _) = split_lines(edit.new);
@@ -158,7 +175,7 @@ fn context_aware(
         return Ok(None);
     };
     let window: Vec<&str> = (start..start + n).map(|i| file.line(i)).collect();
-    let mut applied = file.splice(&[start], old_lines, old_newline, edit, Level::Unicode);
+    let mut applied = file.splice(&[start], old_lines, old_newline, edit, Level::Unicode)?;
     applied.strategy = Strategy::ContextAware;
     applied.similarity = text_similarity(&old_lines.join("\n"), &window.join("\n"));
     Ok(Some(applied))
@@ -244,7 +261,7 @@ fn closest_blocks(file: &FileLines<'_>, wanted: &[Cow<'_, str>]) -> Vec<Candidat
         .collect()
 }
 
-fn closest_lines(file: &FileLines<'_>, wanted: &str) -> Vec<Candidate> {
+pub fn closest_lines(file: &FileLines<'_>, wanted: &str) -> Vec<Candidate> {
     let wanted_words: HashSet<String> = words(wanted).map(Cow::into_owned).collect();
     if wanted_words.is_empty() {
         return Vec::new();

@@ -16,11 +16,43 @@ pub fn unescape_new(new: &str) -> String {
     unescape(new).unwrap_or_else(|| new.to_owned())
 }
 
-/// Where `old` occurs when each literal `\n` in it may stand for a line break or for the
-/// two characters themselves (a file of code has real `\n` in its strings): byte ranges of
-/// the non-overlapping matches that use at least one line break.
+/// `new` for an `old` written with literal `\n` line breaks: its `\n` become line breaks
+/// too (only those: a `\t` or `\"` may be the file's own text), unless it already has
+/// real ones.
+pub fn decode_newlines(new: &str) -> String {
+    if new.contains('\n') {
+        return new.to_owned();
+    }
+    split_on_escaped_newlines(new).join("\n")
+}
+
+/// `text` cut at each `\n` escape; an escaped backslash (`\\`) is kept as it is and
+/// never starts one (`C:\\new` has no `\n`).
+fn split_on_escaped_newlines(text: &str) -> Vec<&str> {
+    let bytes = text.as_bytes();
+    let mut segments = Vec::new();
+    let (mut start, mut i) = (0, 0);
+    while i + 1 < bytes.len() {
+        match (bytes[i], bytes[i + 1]) {
+            (b'\\', b'\\') => i += 2,
+            (b'\\', b'n') => {
+                segments.push(&text[start..i]);
+                i += 2;
+                start = i;
+            }
+            _ => i += 1,
+        }
+    }
+    segments.push(&text[start..]);
+    segments
+}
+
+/// Where `old`, written on one line with literal `\n` for its line breaks, occurs: byte
+/// ranges of the non-overlapping matches. Each `\n` must be a line break in the file; a
+/// place where one is the file's own literal `\n` (a string in code) is not a match —
+/// which `\n` of `new` are meant literally could only be guessed.
 pub fn find_with_escaped_newlines(content: &str, old: &str) -> Vec<(usize, usize)> {
-    let segments: Vec<&str> = old.split("\\n").collect();
+    let segments = split_on_escaped_newlines(old);
     if segments.len() < 2 || segments[0].is_empty() {
         return Vec::new();
     }
@@ -28,41 +60,35 @@ pub fn find_with_escaped_newlines(content: &str, old: &str) -> Vec<(usize, usize
     let mut from = 0;
     while let Some(offset) = content[from..].find(segments[0]) {
         let start = from + offset;
-        match extend(content, start + segments[0].len(), &segments[1..], false) {
-            Some(end) => {
-                found.push((start, end));
-                from = end.max(start + 1);
+        let mut at = start + segments[0].len();
+        let mut matched = true;
+        for segment in &segments[1..] {
+            let tail = &content[at..];
+            let separator = if tail.starts_with("\r\n") {
+                2
+            } else if tail.starts_with('\n') {
+                1
+            } else {
+                matched = false;
+                break;
+            };
+            if !tail[separator..].starts_with(segment) {
+                matched = false;
+                break;
             }
-            None => from = start + segments[0].chars().next().map_or(1, char::len_utf8),
+            at += separator + segment.len();
+        }
+        if matched {
+            found.push((start, at));
+            from = at.max(start + 1);
+        } else {
+            from = start + segments[0].chars().next().map_or(1, char::len_utf8);
         }
         if from >= content.len() {
             break;
         }
     }
     found
-}
-
-/// Matches `segments` at `at`, each preceded by a line break or a literal `\n`; the end of
-/// the match, when one uses a line break.
-fn extend(content: &str, at: usize, segments: &[&str], used_break: bool) -> Option<usize> {
-    let Some((first, rest)) = segments.split_first() else {
-        return used_break.then_some(at);
-    };
-    let tail = &content[at..];
-    for (separator, is_break) in [("\n", true), ("\r\n", true), ("\\n", false)] {
-        if let Some(after) = tail.strip_prefix(separator)
-            && after.starts_with(first)
-            && let Some(end) = extend(
-                content,
-                at + separator.len() + first.len(),
-                rest,
-                used_break || is_break,
-            )
-        {
-            return Some(end);
-        }
-    }
-    None
 }
 
 /// `text` with its escape sequences decoded, or `None` when it has none.
@@ -113,12 +139,16 @@ mod tests {
     }
 
     #[test]
-    fn escaped_newlines_match_breaks_or_themselves() {
+    fn escaped_newlines_are_line_breaks_and_nothing_else() {
+        assert_eq!(find_with_escaped_newlines("one\ntwo\n", r"one\ntwo"), vec![(0, 7)]);
+        assert_eq!(find_with_escaped_newlines("one\r\ntwo\r\n", r"one\ntwo"), vec![(0, 8)]);
+        // A file's own literal `\n` is not a line break: no match (the agent retries).
         let file = "body=\"a\\n\" + x\nnext line\n";
-        let old = r#"body="a\n" + x\nnext line"#;
-        assert_eq!(find_with_escaped_newlines(file, old), vec![(0, file.len() - 1)]);
-        // Without any real break it is not this strategy's match.
+        assert!(find_with_escaped_newlines(file, r#"body="a\n" + x\nnext line"#).is_empty());
         assert!(find_with_escaped_newlines("a\\nb", r"a\nb").is_empty());
-        assert!(find_with_escaped_newlines("nothing here", r"a\nb").is_empty());
+        // An escaped backslash never starts a `\n`.
+        assert_eq!(split_on_escaped_newlines(r"C:\\new\nnext"), vec![r"C:\\new", "next"]);
+        assert_eq!(decode_newlines(r"a\tb\nc"), "a\\tb\nc");
+        assert_eq!(decode_newlines("real\nbreak \\n"), "real\nbreak \\n");
     }
 }

@@ -4,7 +4,7 @@
 
 use std::borrow::Cow;
 use std::cell::OnceCell;
-use std::collections::BTreeMap;
+use std::collections::{BTreeMap, HashMap};
 
 use similar::{Algorithm, DiffTag};
 
@@ -19,6 +19,7 @@ pub struct FileLines<'a> {
     /// first use: an exact match never needs it.
     index: OnceCell<LineIndex>,
     skeletons: OnceCell<Vec<u64>>,
+    skeleton_counts: OnceCell<HashMap<u64, usize, foldhash::fast::FixedState>>,
 }
 
 struct LineIndex {
@@ -33,6 +34,7 @@ impl<'a> FileLines<'a> {
             text,
             index: OnceCell::new(),
             skeletons: OnceCell::new(),
+            skeleton_counts: OnceCell::new(),
         }
     }
 
@@ -52,6 +54,29 @@ impl<'a> FileLines<'a> {
         })
     }
 
+    /// Whether the file's lines end with `\r\n` (most of them do).
+    pub fn crlf(&self) -> bool {
+        let crlf = memchr::memmem::find_iter(self.text.as_bytes(), b"\r\n").count();
+        crlf > 0 && crlf * 2 >= memchr::memchr_iter(b'\n', self.text.as_bytes()).count()
+    }
+
+    /// `text` with its line breaks in the file's style (`\r\n` in a CRLF file).
+    pub fn with_line_endings<'t>(&self, text: &'t str) -> Cow<'t, str> {
+        if !text.contains('\n') || !self.crlf() {
+            return Cow::Borrowed(text);
+        }
+        let mut out = String::with_capacity(text.len() + 16);
+        let mut previous = '\0';
+        for c in text.chars() {
+            if c == '\n' && previous != '\r' {
+                out.push('\r');
+            }
+            out.push(c);
+            previous = c;
+        }
+        Cow::Owned(out)
+    }
+
     /// Number of lines.
     pub fn len(&self) -> usize {
         self.index().starts.len()
@@ -69,6 +94,17 @@ impl<'a> FileLines<'a> {
             Some(lines) => lines.starts.partition_point(|&s| s <= at).saturating_sub(1),
             None => memchr::memchr_iter(b'\n', &self.text.as_bytes()[..at]).count(),
         }
+    }
+
+    /// How many lines have each skeleton hash, computed once.
+    pub fn skeleton_counts(&self) -> &HashMap<u64, usize, foldhash::fast::FixedState> {
+        self.skeleton_counts.get_or_init(|| {
+            let mut counts = HashMap::default();
+            for &h in self.skeletons() {
+                *counts.entry(h).or_insert(0) += 1;
+            }
+            counts
+        })
     }
 
     /// Every line's skeleton hash ([`skeleton_hash`]), computed once.
@@ -92,10 +128,26 @@ impl<'a> FileLines<'a> {
         if n > self.len() {
             return Vec::new();
         }
-        // Trimming borrows: compare directly. Collapsing allocates: compare skeletons
-        // (computed once per file) first.
+        // Small files: compare the first line with text directly. Large ones: anchor on
+        // the line of `old` whose skeleton is rarest in the file (computed once), so a file
+        // of near-identical lines costs no more than any other.
+        let anchor = if self.len() > RAREST_ANCHOR_FROM_LINES {
+            let counts = self.skeleton_counts();
+            let mut buffer = String::new();
+            (0..n)
+                .filter(|&k| !wanted[k].is_empty())
+                .min_by_key(|&k| {
+                    counts
+                        .get(&skeleton_hash(old_lines[k], &mut buffer))
+                        .copied()
+                        .unwrap_or(0)
+                })
+                .unwrap_or(anchor)
+        } else {
+            anchor
+        };
         let anchor_skeleton = skeleton_hash(old_lines[anchor], &mut String::new());
-        let skeletons = (level >= Level::Whitespace).then(|| self.skeletons());
+        let skeletons = (level >= Level::Whitespace || self.len() > RAREST_ANCHOR_FROM_LINES).then(|| self.skeletons());
         let anchored = |i: usize| match skeletons {
             Some(skeletons) => skeletons[i] == anchor_skeleton,
             None => normalize(self.line(i), level) == wanted[anchor],
@@ -128,7 +180,7 @@ impl<'a> FileLines<'a> {
                     lines: starts.iter().map(|s| s + 1).collect(),
                 });
             }
-            return Ok(Some(self.splice(&starts, &old_lines, old_newline, edit, level)));
+            return self.splice(&starts, &old_lines, old_newline, edit, level).map(Some);
         }
         Ok(None)
     }
@@ -141,7 +193,7 @@ impl<'a> FileLines<'a> {
         old_newline: bool,
         edit: Edit<'_>,
         level: Level,
-    ) -> Applied {
+    ) -> Result<Applied, MatchError> {
         let n = old_lines.len();
         let LineIndex {
             starts: line_starts,
@@ -162,13 +214,13 @@ impl<'a> FileLines<'a> {
                 (false, _) => (edit.new.split('\n').map(strip_cr).collect(), ends[last]),
             };
             let window: Vec<&str> = (start..=last).map(|i| self.line(i)).collect();
-            let terminator = if self.text[ends[start]..].starts_with("\r\n") {
-                "\r\n"
-            } else {
-                "\n"
-            };
+            let terminator = if self.crlf() { "\r\n" } else { "\n" };
             out.push_str(&self.text[from..region_start]);
-            out.push_str(&rebuild(&window, old_lines, &new_lines, level).join(terminator));
+            let rebuilt = rebuild(&window, old_lines, &new_lines, level).ok_or(MatchError::Indentation {
+                start_line: start + 1,
+                end_line: last + 1,
+            })?;
+            out.push_str(&rebuilt.join(terminator));
             from = region_end;
             let region = &self.text[region_start..ends[last]];
             similarity = similarity.min(if level == Level::Unicode {
@@ -178,13 +230,13 @@ impl<'a> FileLines<'a> {
             });
         }
         out.push_str(&self.text[from..]);
-        Applied {
+        Ok(Applied {
             content: out,
             strategy: level.strategy(),
             similarity,
             replacements: starts.len(),
             lines: starts.iter().map(|s| s + 1).collect(),
-        }
+        })
     }
 }
 
@@ -214,7 +266,7 @@ fn whitespace_similarity(old_lines: &[&str], region: &str) -> f64 {
 /// The edit operations turning `old_lines` into `new_lines`, computed on interned line
 /// ids (comparing ids is cheaper than comparing strings).
 pub fn line_ops<'l>(old_lines: &[&'l str], new_lines: &[&'l str]) -> Vec<similar::DiffOp> {
-    let mut ids: std::collections::HashMap<&'l str, u32> = std::collections::HashMap::new();
+    let mut ids: HashMap<&'l str, u32> = HashMap::new();
     let mut id = |line: &'l str| {
         let next = u32::try_from(ids.len()).unwrap_or(u32::MAX);
         *ids.entry(line).or_insert(next)
@@ -226,18 +278,42 @@ pub fn line_ops<'l>(old_lines: &[&'l str], new_lines: &[&'l str]) -> Vec<similar
 
 /// The replacement for one matched run: lines the edit keeps (equal in `old` and `new`)
 /// come from the file as it is; lines it writes come from `new`, re-indented to the
-/// file's indentation.
-pub fn rebuild<'t>(window: &[&'t str], old_lines: &[&str], new_lines: &[&'t str], level: Level) -> Vec<Cow<'t, str>> {
+/// file's indentation. `None` when `old`'s indentation does not map onto the file's
+/// consistently and a written line has no counterpart to take its indentation from.
+pub fn rebuild<'t>(
+    window: &[&'t str],
+    old_lines: &[&str],
+    new_lines: &[&'t str],
+    level: Level,
+) -> Option<Vec<Cow<'t, str>>> {
     let indent = Reindent::new(window, old_lines, level);
     let mut out = Vec::with_capacity(new_lines.len());
     for op in line_ops(old_lines, new_lines) {
         match op.tag() {
             DiffTag::Equal => out.extend(op.old_range().map(|k| Cow::Borrowed(window[k]))),
             DiffTag::Delete => {}
-            DiffTag::Insert | DiffTag::Replace => out.extend(op.new_range().map(|j| indent.apply(new_lines[j]))),
+            DiffTag::Insert | DiffTag::Replace if indent.consistent => {
+                out.extend(op.new_range().map(|j| indent.apply(new_lines[j])));
+            }
+            DiffTag::Replace if op.old_range().len() == op.new_range().len() => {
+                // Line by line: a rewritten line keeps the indentation of the file's line
+                // it replaces, if the agent kept its own.
+                for (k, j) in op.old_range().zip(op.new_range()) {
+                    let (old, new) = (old_lines[k], new_lines[j]);
+                    if leading(old) != leading(new) {
+                        return None;
+                    }
+                    out.push(Cow::Owned(format!(
+                        "{}{}",
+                        leading(window[k]),
+                        &new[leading(new).len()..]
+                    )));
+                }
+            }
+            DiffTag::Insert | DiffTag::Replace => return None,
         }
     }
-    out
+    Some(out)
 }
 
 /// How `old`'s indentation maps onto the file's (a shift, or a change of unit such as
@@ -247,7 +323,13 @@ struct Reindent {
     widths: BTreeMap<usize, usize>,
     tabs: bool,
     identity: bool,
+    /// Whether each old width maps to one file width, in the same order (agents that
+    /// drop all indentation make every old width 0: that maps onto nothing).
+    consistent: bool,
 }
+
+/// Files longer than this anchor line searches on `old`'s rarest line.
+const RAREST_ANCHOR_FROM_LINES: usize = 2_000;
 
 /// Columns a tab counts for when comparing indentation.
 const TAB_WIDTH: usize = 4;
@@ -257,6 +339,7 @@ impl Reindent {
         let mut widths = BTreeMap::new();
         let mut tabs = false;
         let mut identity = true;
+        let mut consistent = true;
         if level != Level::Trailing {
             for (file, old) in window.iter().zip(old_lines) {
                 if old.trim().is_empty() || file.trim().is_empty() {
@@ -265,10 +348,16 @@ impl Reindent {
                 let (fi, oi) = (leading(file), leading(old));
                 tabs |= fi.contains('\t');
                 identity &= fi == oi;
-                widths.entry(width(oi)).or_insert(width(fi));
+                consistent &= *widths.entry(width(oi)).or_insert(width(fi)) == width(fi);
             }
+            consistent &= widths.values().zip(widths.values().skip(1)).all(|(a, b)| a < b);
         }
-        Reindent { widths, tabs, identity }
+        Reindent {
+            widths,
+            tabs,
+            identity,
+            consistent,
+        }
     }
 
     fn apply<'t>(&self, line: &'t str) -> Cow<'t, str> {
@@ -287,11 +376,12 @@ impl Reindent {
     }
 
     fn target(&self, old_width: usize) -> usize {
+        let (Some((&x1, &y1)), Some((&x2, &y2))) = (self.widths.first_key_value(), self.widths.last_key_value()) else {
+            return old_width;
+        };
         if let Some(&w) = self.widths.get(&old_width) {
             return w;
         }
-        let (&x1, &y1) = self.widths.first_key_value().expect("non-empty");
-        let (&x2, &y2) = self.widths.last_key_value().expect("non-empty");
         if x1 == x2 {
             return (old_width + y1).saturating_sub(x1);
         }

@@ -143,7 +143,7 @@ pub enum MatchError {
     Unchanged,
     /// `old` is in several places and `replace_all` is off.
     #[error(
-        "`old` matches {} places ({} at lines {}): include more surrounding lines to make it unique, or set replace_all",
+        "`old` matches {} places ({} at lines {}): include more surrounding lines to make it unique, or set replace_all (`--replace-all`)",
         .lines.len(),
         .strategy.as_str(),
         join_lines(.lines)
@@ -165,6 +165,17 @@ pub enum MatchError {
     Unsure {
         /// The block and how it differs.
         candidate: Candidate,
+    },
+    /// `old` matches once indentation is ignored, but its indentation does not map onto
+    /// the file's and a rewritten line's indentation would be a guess.
+    #[error(
+        "`old` matches lines {start_line}–{end_line} once indentation is ignored, but its indentation does not map onto the file's: copy `old` and `new` with the file's indentation"
+    )]
+    Indentation {
+        /// First line of the place.
+        start_line: usize,
+        /// Last line of the place.
+        end_line: usize,
     },
     /// `old` is nowhere in the file.
     #[error("`old` was not found in the file{}", describe_candidates(.candidates))]
@@ -235,7 +246,16 @@ pub fn apply(content: &str, edit: Edit<'_>) -> Result<Applied, MatchError> {
             return Ok(applied);
         }
     }
-    if already_in_place(&file, edit.old, edit.new) {
+    if let Some((first, last)) = already_in_place(&file, edit.old, edit.new) {
+        // …unless `old`, misremembered, is still somewhere else in the file.
+        let elsewhere = |c: &Candidate| c.start_line - 1 > last || c.end_line - 1 < first;
+        for removed in removed_lines(edit.old, edit.new) {
+            let mut near = candidates::closest_lines(&file, &removed);
+            near.retain(|c| c.similarity >= STILL_THERE_SIMILARITY && elsewhere(c));
+            if !near.is_empty() {
+                return Err(MatchError::NotFound { candidates: near });
+            }
+        }
         return Ok(Applied {
             content: content.to_owned(),
             strategy: Strategy::AlreadyApplied,
@@ -259,7 +279,8 @@ fn escaped_newlines(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Optio
             lines: found.iter().map(|&(at, _)| file.line_of(at) + 1).collect(),
         });
     }
-    let new = escape::unescape_new(edit.new);
+    let new = escape::decode_newlines(edit.new);
+    let new = file.with_line_endings(&new).into_owned();
     let mut out = String::with_capacity(file.text.len() + new.len());
     let mut from = 0;
     let mut similarity = 1.0f64;
@@ -293,14 +314,10 @@ fn attempt(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied
             new: &new,
             replace_all: edit.replace_all,
         };
-        let found = match exact(file, trimmed)? {
-            Some(applied) => Some(applied),
-            None => file.replace_lines(trimmed)?,
-        };
-        if let Some(mut applied) = found {
-            if applied.strategy != Strategy::AlreadyApplied {
-                applied.strategy = Strategy::TrimmedBoundary;
-            }
+        // Whole lines only: without its padding, `old` must still be what the file's
+        // lines are, not a piece of one (`b` is not the line `bc`).
+        if let Some(mut applied) = file.replace_lines(trimmed)? {
+            applied.strategy = Strategy::TrimmedBoundary;
             return Ok(Some(applied));
         }
     }
@@ -316,6 +333,7 @@ fn exact(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>,
     if hits.is_empty() {
         return Ok(None);
     }
+    let all_hits = hits.clone();
     let offsets_in_new: Vec<usize> = find_all(edit.new, edit.old);
     if !offsets_in_new.is_empty() {
         hits.retain(|&at| {
@@ -333,17 +351,20 @@ fn exact(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>,
             }));
         }
     }
-    if hits.len() > 1 && !edit.replace_all {
+    // Several places, or one left beside places the edit already covers: which one is
+    // meant is a guess.
+    if (hits.len() > 1 || all_hits.len() > hits.len()) && !edit.replace_all {
         return Err(MatchError::Ambiguous {
             strategy: Strategy::Exact,
-            lines: hits.iter().map(|&at| file.line_of(at) + 1).collect(),
+            lines: all_hits.iter().map(|&at| file.line_of(at) + 1).collect(),
         });
     }
-    let mut out = String::with_capacity(content.len() + hits.len() * edit.new.len());
+    let new = file.with_line_endings(edit.new);
+    let mut out = String::with_capacity(content.len() + hits.len() * new.len());
     let mut from = 0;
     for &at in &hits {
         out.push_str(&content[from..at]);
-        out.push_str(edit.new);
+        out.push_str(&new);
         from = at + edit.old.len();
     }
     out.push_str(&content[from..]);
@@ -406,6 +427,19 @@ fn blank_boundary(text: &str) -> (usize, usize) {
     (start, start + text[start..].trim_end().len())
 }
 
+/// The lines with text that the edit removes or rewrites, normalised.
+fn removed_lines(old: &str, new: &str) -> Vec<String> {
+    let (old_lines, _) = lines::split_lines(old);
+    let (new_lines, _) = lines::split_lines(new);
+    lines::line_ops(&old_lines, &new_lines)
+        .into_iter()
+        .filter(|op| matches!(op.tag(), similar::DiffTag::Delete | similar::DiffTag::Replace))
+        .flat_map(|op| op.old_range())
+        .map(|k| normalize::normalize(old_lines[k], normalize::Level::Unicode).into_owned())
+        .filter(|l| !l.is_empty())
+        .collect()
+}
+
 /// Least similarity between a line `old` removes and a line near `new` in the file for
 /// the edit not to count as already applied.
 const STILL_THERE_SIMILARITY: f64 = 0.7;
@@ -413,36 +447,31 @@ const STILL_THERE_SIMILARITY: f64 = 0.7;
 /// Whether the edit is already in the file (for edits retried after they landed): `new`
 /// is there verbatim and once, substantial, and no line the edit removes or rewrites is still next
 /// to it, even misremembered. Short texts do not count: they are everywhere.
-fn already_in_place(file: &lines::FileLines<'_>, old: &str, new: &str) -> bool {
+fn already_in_place(file: &lines::FileLines<'_>, old: &str, new: &str) -> Option<(usize, usize)> {
     let substantial = new.trim().chars().count() >= 40 || new.lines().filter(|l| !l.trim().is_empty()).count() >= 2;
     if !substantial {
-        return false;
+        return None;
     }
     // Exactly once: with several copies, which one the edit meant is a guess.
     let [at] = find_all(file.text, new)[..] else {
-        return false;
+        return None;
     };
-    let (old_lines, _) = lines::split_lines(old);
-    let (new_lines, _) = lines::split_lines(new);
     let first = file.line_of(at);
     let last = file.line_of(at + new.len().saturating_sub(1));
-    let reach = old_lines.len();
+    let reach = lines::split_lines(old).0.len();
     // The lines next to `new` (not inside it: a rewritten line resembles its rewrite).
     let around: Vec<std::borrow::Cow<'_, str>> = (first.saturating_sub(reach)..first)
         .chain(last + 1..(last + reach + 1).min(file.len()))
         .map(|i| normalize::normalize(file.line(i), normalize::Level::Unicode))
         .collect();
-    lines::line_ops(&old_lines, &new_lines)
+    removed_lines(old, new)
         .into_iter()
-        .filter(|op| matches!(op.tag(), similar::DiffTag::Delete | similar::DiffTag::Replace))
-        .flat_map(|op| op.old_range())
-        .map(|k| normalize::normalize(old_lines[k], normalize::Level::Unicode))
-        .filter(|l| !l.is_empty())
         .all(|removed| {
             around
                 .iter()
                 .all(|line| lines::text_similarity(&removed, line) < STILL_THERE_SIMILARITY)
         })
+        .then_some((first, last))
 }
 
 #[cfg(test)]

@@ -258,3 +258,76 @@ fn deleting_whole_lines_removes_their_newline() {
     let a = applied("keep\n  drop me\nkeep too\n", "drop me\n", "");
     assert_eq!(a.content, "keep\n  keep too\n");
 }
+
+/// The wrong edits an independent review found; each must now be refused or right.
+#[test]
+fn review_findings_are_refused_or_right() {
+    let refused = |content: &str, old: &str, new: &str| {
+        let result = apply(content, edit(old, new));
+        assert!(result.is_err(), "{content:?} / {old:?} → {result:?}");
+    };
+    // Padding stripped, `old` must still be whole lines, not a piece of one.
+    refused("a\nbc\n", "a\nb\n", "a\nX\n");
+    refused("barfoo\n", "\nfoo\n", "\nbaz\n");
+    refused("xx = 10\n", "  x = 1  ", "  x = 2  ");
+    // Indentation dropped altogether maps onto nothing.
+    refused(
+        "metadata:\n  tags: [a]\nname: x\n",
+        "metadata:\ntags: [a]",
+        "metadata:\ntags: [a, b]\nmore: 1",
+    );
+    refused("  if a:\n\tb\n", "if a:\nb", "if a:\nc\nd");
+    let a = applied("def f():\n    if x:\n        foo()\n", "if x:\nfoo()", "if x:\nbar()");
+    assert_eq!(a.content, "def f():\n    if x:\n        bar()\n");
+    // A file's own escapes are not decoded.
+    let a = applied(
+        "s = \"a\\tb\"\nreturn s\n",
+        "s = \"a\\tb\"\\nreturn s",
+        "s = \"a\\tc\"\\nreturn s",
+    );
+    assert_eq!(a.content, "s = \"a\\tc\"\nreturn s\n");
+    refused(
+        "body=\"a\\n\" + x\nnext line\n",
+        "body=\"a\\n\" + x\\nnext line",
+        "body=\"b\\n\" + x\\nnext line",
+    );
+    let a = applied(
+        "path = C:\\\\new\nnext\n",
+        "path = C:\\\\new\\nnext",
+        "path = D:\\\\new\\nnext",
+    );
+    assert_eq!(a.content, "path = D:\\\\new\nnext\n");
+    // `new` elsewhere while the misremembered target is still there: not "already applied".
+    let filler = "filler line\n".repeat(20);
+    let file = format!("run foo --slow\nrun bar --slow\n{filler}run foo --fast\nrun bar --fast\n");
+    refused(
+        &file,
+        "run foo --slwo\nrun bar --slwo",
+        "run foo --fast\nrun bar --fast",
+    );
+    // One place left beside a place the edit already covers is ambiguous.
+    refused("x = 1\ny = 2\n\nx = 1\nz\n", "x = 1", "x = 1\ny = 2");
+    // A block anchor never replaces a line unlike the one the agent remembered.
+    let file =
+        "fn a() {\n    step(1);\n    step(2);\n    danger_call_here();\n    step(4);\n    step(5);\n    step(6);\n}\n";
+    refused(
+        file,
+        "fn a() {\n    step(1);\n    step(2);\n    step(3);\n    step(4);\n    step(5);\n    step(6);\n}",
+        "fn a() {\n    step(1);\n    step(2);\n    step(33);\n    step(4);\n    step(5);\n    step(6);\n}",
+    );
+    // CRLF files get CRLF in what is written, whatever the strategy.
+    assert_eq!(applied("a\r\nb\r\n", "a", "a\nx").content, "a\r\nx\r\nb\r\n");
+    assert_eq!(applied("a\r\nb", "b ", "b\nc").content, "a\r\nb\r\nc");
+    assert_eq!(applied("one\r\ntwo\r\n", "one\\ntwo", "1\\n2").content, "1\r\n2\r\n");
+}
+
+#[test]
+fn a_file_of_near_identical_lines_is_searched_quickly() {
+    let file = "x\n".repeat(20_000);
+    let old = format!("{}y\n{}", "x\n".repeat(1000), "x\n".repeat(1000));
+    let started = std::time::Instant::now();
+    assert!(apply(&file, edit(&old, "z")).is_err());
+    // Not a timing assertion on the machine: a guard against the quadratic path, whose
+    // cost was seconds.
+    assert!(started.elapsed() < std::time::Duration::from_secs(30));
+}
