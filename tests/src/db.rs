@@ -110,6 +110,7 @@ pub async fn table_counts(store: &Store) -> Result<BTreeMap<String, i64>> {
         "blobs",
         "index_changes",
         "audit_log",
+        "patches",
     ] {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
             .fetch_one(store.pool())

@@ -34,6 +34,9 @@ pub struct PatchInput<'a> {
     pub limits: &'a Limits,
     /// Where agents may write.
     pub roots: &'a WritableRoots,
+    /// The latest revision's scan, when the caller has it (cached by digest): only the
+    /// candidate is scanned then.
+    pub latest_scan: Option<&'a Report>,
 }
 
 /// Where the stages leave a patch.
@@ -183,7 +186,14 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
     if input.latest.is_some_and(|l| l.digest() == candidate.digest()) {
         return Err(Refusal::NoChange);
     }
-    let scan = scan_against(input.latest, &candidate);
+    let scan = match input.latest_scan {
+        Some(before) => {
+            let mut report = scan_bundle(&candidate);
+            cairn_scanner::mark_introduced(before, &mut report);
+            report
+        }
+        None => scan_against(input.latest, &candidate),
+    };
     let decision = decide(scan.verdict, input.author, input.policy);
     Ok(Processed {
         state: match decision {
@@ -214,6 +224,12 @@ fn invalid_after_merge(error: &BundleError) -> FileConflict {
 pub fn scan_against(latest: Option<&Bundle>, candidate: &Bundle) -> Report {
     let scanner = Scanner::builtin().expect("the built-in rules compile (the scanner's tests check every rule)");
     scanner.scan_delta(&scan_files(latest), &scan_files(Some(candidate)))
+}
+
+/// Scans one bundle (the report a cache keeps for [`PatchInput::latest_scan`]).
+pub fn scan_bundle(bundle: &Bundle) -> Report {
+    let scanner = Scanner::builtin().expect("the built-in rules compile (the scanner's tests check every rule)");
+    scanner.scan(&scan_files(Some(bundle)))
 }
 
 fn scan_files(bundle: Option<&Bundle>) -> Vec<ScanFile<'_>> {

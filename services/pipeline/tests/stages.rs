@@ -52,6 +52,7 @@ impl Setup {
             policy: &self.policy,
             limits: &self.limits,
             roots: &self.roots,
+            latest_scan: None,
         }
     }
 }

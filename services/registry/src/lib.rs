@@ -55,6 +55,11 @@ pub struct Services {
     pub archive_permits: Arc<tokio::sync::Semaphore>,
     /// The last readiness verdicts (database, blob store) and when they were taken.
     pub readiness: Arc<std::sync::Mutex<Option<Readiness>>>,
+    /// Bundle limits for everything written (patches, publishing).
+    pub limits: cairn_skill::limits::Limits,
+    /// Scan reports of published versions by digest: a patch's delta scan then scans
+    /// only its candidate.
+    pub scans: Arc<app::patches::ScanCache>,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -75,7 +80,17 @@ impl AppState {
             index_cache: Arc::new(http::IndexCache::default()),
             archive_permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_ARCHIVES)),
             readiness: Arc::default(),
+            limits: cairn_skill::limits::Limits::default(),
+            scans: Arc::default(),
         }))
+    }
+
+    /// The state with other bundle limits (call before the state is shared).
+    pub fn with_limits(mut self, limits: cairn_skill::limits::Limits) -> Self {
+        if let Some(services) = Arc::get_mut(&mut self.0) {
+            services.limits = limits;
+        }
+        self
     }
 }
 

@@ -148,7 +148,8 @@ async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
     let address = listener.local_addr()?;
     tracing::info!(%address, blobs = %rt.blobs.describe(), "cairn-registry serving");
     println!("Cairn registry listening on http://{address}");
-    let state = AppState::new(rt.store.clone(), rt.blobs.clone(), rt.keys.clone(), config.access);
+    let state = AppState::new(rt.store.clone(), rt.blobs.clone(), rt.keys.clone(), config.access)
+        .with_limits(config.limits.clone());
     let result = serve(listener, state, shutdown_signal()).await;
     tracing::info!("shutting down");
     rt.close().await;

@@ -115,22 +115,8 @@ impl Scanner {
     /// around does not make old findings look new.
     pub fn scan_delta(&self, base: &[ScanFile<'_>], new: &[ScanFile<'_>]) -> Report {
         let before = self.scan(base);
-        let mut old: std::collections::HashMap<(String, String, String), usize> = std::collections::HashMap::new();
-        for f in before.findings {
-            *old.entry((f.rule, f.file, f.excerpt)).or_default() += 1;
-        }
         let mut report = self.scan(new);
-        for f in &mut report.findings {
-            let key = (f.rule.clone(), f.file.clone(), f.excerpt.clone());
-            let pre_existing = match old.get_mut(&key) {
-                Some(n) if *n > 0 => {
-                    *n -= 1;
-                    true
-                }
-                _ => false,
-            };
-            f.introduced = Some(!pre_existing);
-        }
+        mark_introduced(&before, &mut report);
         report
     }
 
@@ -366,6 +352,29 @@ impl Scanner {
             }
             out.extend(inner);
         }
+    }
+}
+
+/// Marks each finding of `report` *introduced* (not in `before`) or *pre-existing*, by
+/// rule, file and excerpt (not line number: moving text does not make old findings look
+/// new). [`Scanner::scan_delta`] uses it; callers holding the base's report (a cache
+/// keyed by digest) call it directly and scan only the new bundle.
+pub fn mark_introduced(before: &Report, report: &mut Report) {
+    let mut old: std::collections::HashMap<(&str, &str, &str), usize> = std::collections::HashMap::new();
+    for f in &before.findings {
+        *old.entry((f.rule.as_str(), f.file.as_str(), f.excerpt.as_str()))
+            .or_default() += 1;
+    }
+    for f in &mut report.findings {
+        let key = (f.rule.as_str(), f.file.as_str(), f.excerpt.as_str());
+        let pre_existing = match old.get_mut(&key) {
+            Some(n) if *n > 0 => {
+                *n -= 1;
+                true
+            }
+            _ => false,
+        };
+        f.introduced = Some(!pre_existing);
     }
 }
 

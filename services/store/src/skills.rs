@@ -233,7 +233,7 @@ pub(crate) async fn lock_org_index(tx: &mut Transaction<'_, Postgres>, org_id: i
     Ok(())
 }
 
-async fn publish_in(
+pub(crate) async fn publish_in(
     tx: &mut Transaction<'_, Postgres>,
     org_id: i64,
     version: &NewVersion<'_>,

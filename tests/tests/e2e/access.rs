@@ -40,6 +40,11 @@ struct World {
     other: BTreeMap<&'static str, String>,
     file_sha: String,
     admin_token_id: String,
+    /// A member's token who is none of the sampled roles: the author of patches that
+    /// reviewers decide.
+    target_token: String,
+    /// A patch of `default`.
+    patch_id: String,
 }
 
 async fn world() -> World {
@@ -79,18 +84,27 @@ async fn world() -> World {
             .unwrap();
         other.insert(role.as_str(), token);
     }
-    app.store
+    let target = app
+        .store
         .create_user(app.org_id, "ahandle-target", Role::Member, &actor)
         .await
         .unwrap();
+    let target_token = app
+        .token_for(&target, "default", Duration::from_secs(3600), &app.keys)
+        .await
+        .unwrap();
     let (_, me) = json_of(app.get("/v1/whoami").send().await.unwrap()).await;
-    World {
+    let mut world = World {
         file_sha: Sha256Hash::of(b"askill notes").to_hex(),
         admin_token_id: me["token_id"].as_str().unwrap().to_owned(),
         app,
         own,
         other,
-    }
+        target_token,
+        patch_id: String::new(),
+    };
+    world.patch_id = submit_patch(&world, &world.target_token, 0).await.unwrap();
+    world
 }
 
 /// Whether a sample names one thing of `default` (the other organisation must get 404)
@@ -112,7 +126,35 @@ struct Sample {
 
 /// A request for every route of the table. A route added without a sample here fails
 /// the matrix test, so every route is walked by every role.
-async fn sample(world: &World, rule: &Rule, n: usize) -> Sample {
+/// Submits a patch to `askill` with `token` (one new reference file, so it always
+/// applies); its id, or `None` when the token may not submit.
+async fn submit_patch(world: &World, token: &str, n: usize) -> Option<String> {
+    let latest: i32 = sqlx::query_scalar(
+        "SELECT max(v.revision) FROM versions v JOIN skills s ON s.id = v.skill_id WHERE s.name = 'askill'",
+    )
+    .fetch_one(world.app.store.pool())
+    .await
+    .unwrap();
+    let body = json!({
+        "skill": "askill",
+        "base_revision": latest,
+        "ops": [{"op": "write_file", "file": format!("references/n{n}.md"), "content": format!("note {n}\n")}],
+        "summary": format!("note {n}"),
+    });
+    let response = world
+        .app
+        .client
+        .post(world.app.url("/v1/patches"))
+        .bearer_auth(token)
+        .json(&body)
+        .send()
+        .await
+        .unwrap();
+    let (status, body) = json_of(response).await;
+    (status == StatusCode::CREATED).then(|| body["id"].as_str().unwrap().to_owned())
+}
+
+async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
     let s = |path: &str, kind, access| Sample {
         path: path.to_owned(),
         body: None,
@@ -127,6 +169,7 @@ async fn sample(world: &World, rule: &Rule, n: usize) -> Sample {
     };
     const PUBLIC: Access = Access::Public;
     const READ: Access = Access::Scope(Scope::Read);
+    const SUBMIT: Access = Access::Scope(Scope::Submit);
     const REVIEW: Access = Access::Scope(Scope::Review);
     const ADMIN: Access = Access::Scope(Scope::Admin);
     use Kind::*;
@@ -186,6 +229,38 @@ async fn sample(world: &World, rule: &Rule, n: usize) -> Sample {
             with("/v1/users/ahandle-target", json!({ "role": "reader" }), Resource, ADMIN)
         }
         ("GET", "/v1/audit") => s("/v1/audit", Collection, ADMIN),
+        ("POST", "/v1/patches") => with(
+            "/v1/patches",
+            json!({
+                "skill": "askill", "base_revision": 1, "summary": format!("sample {n}"),
+                "ops": [{"op": "write_file", "file": format!("references/s{n}.md"), "content": "x\n"}],
+            }),
+            Resource,
+            SUBMIT,
+        ),
+        ("GET", "/v1/patches") => s("/v1/patches", Collection, READ),
+        ("GET", "/v1/patches/{id}") => s(&format!("/v1/patches/{}", world.patch_id), Resource, READ),
+        ("POST", "/v1/patches/{id}/approve") | ("POST", "/v1/patches/{id}/reject") => {
+            // A fresh patch by someone else each time, so every reviewer may decide it.
+            let id = submit_patch(world, &world.target_token, n).await.unwrap();
+            let verb = rule.path.rsplit('/').next().unwrap();
+            with(
+                &format!("/v1/patches/{id}/{verb}"),
+                json!({ "comment": "sampled" }),
+                Resource,
+                REVIEW,
+            )
+        }
+        ("POST", "/v1/patches/{id}/withdraw") => {
+            // The caller's own patch (or, for those who may not submit, the admin's).
+            let id = match submit_patch(world, token, n).await {
+                Some(id) => id,
+                None => submit_patch(world, &world.own["admin"], n).await.unwrap(),
+            };
+            s(&format!("/v1/patches/{id}/withdraw"), Resource, SUBMIT)
+        }
+        ("GET", "/v1/patch-policy") => s("/v1/patch-policy", Collection, READ),
+        ("PUT", "/v1/patch-policy") => with("/v1/patch-policy", json!({}), Collection, ADMIN),
         (method, path) => {
             panic!("no sample request for {method} {path}: add one to tests/tests/e2e/access.rs so every role walks it")
         }
@@ -203,7 +278,7 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
         for role in ROLES {
             for (org, tokens) in [("own", &world.own), ("other", &world.other)] {
                 n += 1;
-                let sample = sample(&world, rule, n).await;
+                let sample = sample(&world, rule, n, &tokens[role.as_str()]).await;
                 assert_eq!(
                     rule.access, sample.access,
                     "{} {} requires {:?} in the table but {:?} here: change both, deliberately",

@@ -7,4 +7,5 @@ mod api;
 mod blobs;
 mod fixtures;
 mod import;
+mod patches;
 mod store;

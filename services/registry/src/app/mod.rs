@@ -4,4 +4,5 @@
 pub mod accounts;
 pub mod catalog;
 pub mod import;
+pub mod patches;
 pub mod publish;

@@ -122,3 +122,19 @@ where
         }
     }
 }
+
+/// Parses a `<micros>_<uuid>` keyset cursor (newest-first lists of tokens and patches).
+pub fn time_id_cursor(raw: &str) -> Result<(chrono::DateTime<chrono::Utc>, uuid::Uuid), ApiError> {
+    let invalid = || {
+        ApiError::bad_request(format!(
+            "cursor '{raw}' is not valid: pass back the next_cursor of the previous page"
+        ))
+    };
+    let (micros, id) = raw.split_once('_').ok_or_else(invalid)?;
+    let at = micros
+        .parse::<i64>()
+        .ok()
+        .and_then(chrono::DateTime::from_timestamp_micros)
+        .ok_or_else(invalid)?;
+    Ok((at, uuid::Uuid::parse_str(id).map_err(|_| invalid())?))
+}

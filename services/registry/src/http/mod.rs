@@ -8,6 +8,7 @@ mod extract;
 pub mod guard;
 mod health;
 mod index;
+mod patches;
 pub mod routes;
 mod skills;
 mod tokens;

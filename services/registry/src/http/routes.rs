@@ -6,10 +6,10 @@ use std::collections::HashMap;
 
 use axum::Router;
 use axum::http::Method;
-use axum::routing::{MethodRouter, delete, get, patch, post};
+use axum::routing::{MethodRouter, delete, get, patch, post, put};
 
 use super::guard::AccessTable;
-use super::{audit, blobs, health, index, skills, tokens, users};
+use super::{audit, blobs, health, index, patches, skills, tokens, users};
 use crate::AppState;
 use crate::access::{Access, Scope};
 
@@ -25,6 +25,7 @@ pub struct Rule {
 }
 
 const READ: Access = Access::Scope(Scope::Read);
+const SUBMIT: Access = Access::Scope(Scope::Submit);
 const REVIEW: Access = Access::Scope(Scope::Review);
 const ADMIN: Access = Access::Scope(Scope::Admin);
 
@@ -62,6 +63,21 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
             rule(M::POST, "/v1/skills/{name}/versions/{rev}/unyank", REVIEW),
             post(skills::unyank),
         ),
+        (rule(M::POST, "/v1/patches", SUBMIT), post(patches::submit)),
+        (rule(M::GET, "/v1/patches", READ), get(patches::list)),
+        (rule(M::GET, "/v1/patches/{id}", READ), get(patches::get)),
+        (
+            rule(M::POST, "/v1/patches/{id}/approve", REVIEW),
+            post(patches::approve),
+        ),
+        (rule(M::POST, "/v1/patches/{id}/reject", REVIEW), post(patches::reject)),
+        // The author withdraws their own patch (the service checks who): `submit`.
+        (
+            rule(M::POST, "/v1/patches/{id}/withdraw", SUBMIT),
+            post(patches::withdraw),
+        ),
+        (rule(M::GET, "/v1/patch-policy", READ), get(patches::get_policy)),
+        (rule(M::PUT, "/v1/patch-policy", ADMIN), put(patches::put_policy)),
         (rule(M::GET, "/v1/index", READ), get(index::get_index)),
         (rule(M::GET, "/v1/blobs/{sha256}", READ), get(blobs::get_blob)),
         (rule(M::POST, "/v1/blobs/batch", READ), post(blobs::batch)),

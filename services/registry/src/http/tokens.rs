@@ -4,7 +4,6 @@ use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use chrono::{DateTime, Utc};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -61,7 +60,7 @@ pub async fn list(
         .cursor
         .as_deref()
         .filter(|c| !c.is_empty())
-        .map(parse_cursor)
+        .map(extract::time_id_cursor)
         .transpose()?;
     let token_query = cairn_store::TokenQuery {
         user_id,
@@ -77,21 +76,6 @@ pub async fn list(
         items: rows.into_iter().map(TokenItem::from).collect(),
         next_cursor,
     }))
-}
-
-fn parse_cursor(raw: &str) -> Result<(DateTime<Utc>, Uuid), ApiError> {
-    let invalid = || {
-        ApiError::bad_request(format!(
-            "cursor '{raw}' is not valid: pass back the next_cursor of the previous page"
-        ))
-    };
-    let (micros, id) = raw.split_once('_').ok_or_else(invalid)?;
-    let at = micros
-        .parse::<i64>()
-        .ok()
-        .and_then(DateTime::from_timestamp_micros)
-        .ok_or_else(invalid)?;
-    Ok((at, Uuid::parse_str(id).map_err(|_| invalid())?))
 }
 
 /// Body of `POST /v1/tokens`.

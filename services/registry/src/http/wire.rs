@@ -288,3 +288,122 @@ impl From<cairn_store::AuditEntry> for AuditItem {
         }
     }
 }
+
+/// A patch (`GET /v1/patches/{id}`, and the answers of submit, approve, reject and
+/// withdraw): what was proposed, what each stage found, and the decision.
+#[derive(Debug, Serialize)]
+pub struct PatchBody {
+    /// Its id.
+    pub id: String,
+    /// The skill.
+    pub skill: String,
+    /// The revision it was made against (`null`: a new skill).
+    pub base_revision: Option<i32>,
+    /// `pending_review`, `approved`, `rejected`, `blocked`, `conflict`, `withdrawn` or
+    /// `superseded`.
+    pub status: String,
+    /// Who submitted it.
+    pub author: String,
+    /// The agent that wrote it (`{name, model, session}`).
+    pub agent: serde_json::Value,
+    /// One line.
+    pub summary: String,
+    /// Why.
+    pub rationale: String,
+    /// The ops as sent.
+    pub ops: serde_json::Value,
+    /// How each op applied (strategy, similarity, lines).
+    pub match_report: serde_json::Value,
+    /// The rebase onto the latest revision (conflicts with their hunks).
+    pub rebase: serde_json::Value,
+    /// The scan of the candidate (findings `introduced` or pre-existing).
+    pub scan: serde_json::Value,
+    /// The change against the latest revision, per file.
+    pub diff: serde_json::Value,
+    /// The policy's decision.
+    pub decision: serde_json::Value,
+    /// The candidate's digest.
+    pub candidate_digest: Option<String>,
+    /// The revision approval published.
+    pub result_revision: Option<i32>,
+    /// Submitted at.
+    pub created_at: DateTime<Utc>,
+    /// Who decided.
+    pub decided_by: Option<String>,
+    /// When.
+    pub decided_at: Option<DateTime<Utc>>,
+    /// The reviewer's comment.
+    pub comment: Option<String>,
+}
+
+impl From<cairn_store::PatchRecord> for PatchBody {
+    fn from(p: cairn_store::PatchRecord) -> Self {
+        let part = |k: &str| p.report.get(k).cloned().unwrap_or(serde_json::Value::Null);
+        PatchBody {
+            id: p.id.to_string(),
+            match_report: part("ops"),
+            rebase: part("rebase"),
+            scan: part("scan"),
+            diff: part("diff"),
+            decision: part("decision"),
+            skill: p.skill_name,
+            base_revision: p.base_revision,
+            status: p.status,
+            author: p.author,
+            agent: p.agent,
+            summary: p.summary,
+            rationale: p.rationale,
+            ops: p.ops,
+            candidate_digest: p.candidate_digest,
+            result_revision: p.result_revision,
+            created_at: p.created_at,
+            decided_by: p.decided_by,
+            decided_at: p.decided_at,
+            comment: p.comment,
+        }
+    }
+}
+
+/// A patch in `GET /v1/patches`: the summary, without ops and reports.
+#[derive(Debug, Serialize)]
+pub struct PatchItem {
+    /// Its id.
+    pub id: String,
+    /// The skill.
+    pub skill: String,
+    /// The revision it was made against.
+    pub base_revision: Option<i32>,
+    /// Its state.
+    pub status: String,
+    /// Who submitted it.
+    pub author: String,
+    /// One line.
+    pub summary: String,
+    /// The scan verdict of its candidate (`null` on conflict).
+    pub verdict: Option<String>,
+    /// The revision approval published.
+    pub result_revision: Option<i32>,
+    /// Submitted at.
+    pub created_at: DateTime<Utc>,
+}
+
+impl From<cairn_store::PatchRecord> for PatchItem {
+    fn from(p: cairn_store::PatchRecord) -> Self {
+        PatchItem {
+            id: p.id.to_string(),
+            verdict: p
+                .report
+                .get("scan")
+                .and_then(|s| s.get("verdict"))
+                .and_then(|v| v.as_str())
+                .map(str::to_owned),
+            skill: p.skill_name,
+            base_revision: p.base_revision,
+            status: p.status,
+            author: p.author,
+            summary: p.summary,
+            result_revision: p.result_revision,
+            created_at: p.created_at,
+        }
+    }
+}

@@ -1,0 +1,547 @@
+//! The patch workflow: submit (the pipeline's stages, the candidate's blobs stored, the
+//! patch recorded), approve (re-staged if the latest revision moved, then published
+//! atomically), reject, withdraw.
+
+use std::collections::BTreeMap;
+
+use cairn_pipeline::ops::{Op, WritableRoots};
+use cairn_pipeline::policy::{Policy, may_approve};
+use cairn_pipeline::stages::{PatchInput, Processed, Refusal, StageState, process};
+use cairn_skill::path::RelPath;
+use cairn_skill::{Bundle, BundleFile, Category, SkillName};
+use cairn_store::{
+    Actor, ApproveOutcome, CategoryUpdate, Decision, NewPatch, NewVersion, PatchRecord, RevisionSelector, StoreError,
+    VersionSource,
+};
+use serde::Deserialize;
+use uuid::Uuid;
+
+use super::catalog::{self, CatalogError};
+use super::publish::{PublishError, upload_missing_blobs};
+use crate::Services;
+use crate::auth::Principal;
+
+/// Longest summary, in characters.
+pub const MAX_SUMMARY: usize = 500;
+/// Longest rationale or comment, in characters.
+pub const MAX_TEXT: usize = 10_000;
+/// How often an approval rebuilds its candidate when other approvals keep landing first.
+/// Each retry means another approval was published, so concurrent approvals always make
+/// progress; the bound only stops a skill that changes faster than it can be rebuilt.
+const MAX_APPROVE_ATTEMPTS: usize = 64;
+
+/// Scan reports of published versions by digest (versions are immutable, so a report
+/// never goes stale); bounded, emptied when full.
+#[derive(Debug, Default)]
+pub struct ScanCache(std::sync::Mutex<std::collections::HashMap<String, std::sync::Arc<cairn_scanner::Report>>>);
+
+/// Versions whose scan reports are kept.
+const SCAN_CACHE_ENTRIES: usize = 512;
+
+impl ScanCache {
+    /// The report of `bundle`, scanned once per digest.
+    pub fn report(&self, bundle: &Bundle) -> std::sync::Arc<cairn_scanner::Report> {
+        let digest = bundle.digest();
+        if let Some(report) = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(&digest) {
+            return report.clone();
+        }
+        let report = std::sync::Arc::new(cairn_pipeline::stages::scan_bundle(bundle));
+        let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if cache.len() >= SCAN_CACHE_ENTRIES {
+            cache.clear();
+        }
+        cache.insert(digest, report.clone());
+        report
+    }
+}
+
+/// Who or what wrote a patch.
+#[derive(Clone, Debug, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct AgentInfo {
+    /// The agent, e.g. `hermes`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The model.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// The session.
+    #[serde(default)]
+    pub session: Option<String>,
+}
+
+/// A patch as submitted.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    /// The skill.
+    pub skill: String,
+    /// The revision the ops were made against (`None`: a new skill).
+    pub base_revision: Option<i32>,
+    /// The ops, as JSON (parsed here, so their errors are the pipeline's).
+    pub ops: serde_json::Value,
+    /// One line.
+    pub summary: String,
+    /// Why.
+    pub rationale: String,
+    /// Who wrote it.
+    pub agent: AgentInfo,
+    /// For a new skill: its category.
+    pub category: Option<String>,
+}
+
+/// Why a patch request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PatchError {
+    /// The request is malformed.
+    #[error("{0}")]
+    Invalid(String),
+    /// The pipeline refused the patch: nothing was stored.
+    #[error("{0}")]
+    Refused(String),
+    /// Something does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// The caller may not do this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The patch is not in a state that allows this.
+    #[error("{0}")]
+    State(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Reading stored versions failed.
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    /// Storing blobs failed.
+    #[error(transparent)]
+    Publish(#[from] PublishError),
+}
+
+/// Submits a patch: runs the stages, stores the candidate's blobs and the patch.
+/// A `safe` patch from an author the policy trusts is approved at once.
+pub async fn submit(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    submission: Submission,
+) -> Result<PatchRecord, PatchError> {
+    let name = SkillName::parse(&submission.skill).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    check_text("summary", &submission.summary, MAX_SUMMARY)?;
+    check_text("rationale", &submission.rationale, MAX_TEXT)?;
+    let category = submission
+        .category
+        .as_deref()
+        .map(Category::parse)
+        .transpose()
+        .map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let ops: Vec<Op> = serde_json::from_value(submission.ops.clone()).map_err(|e| {
+        PatchError::Invalid(format!(
+            "ops: {e}: send a list of ops such as [{{\"op\": \"patch\", \"old\": \"…\", \"new\": \"…\"}}]"
+        ))
+    })?;
+    if ops.iter().any(|op| matches!(op, Op::Delete)) {
+        return Err(PatchError::Refused(format!(
+            "deleting a skill through a patch is not available yet: a reviewer can hide every version with POST /v1/skills/{name}/versions/{{rev}}/yank"
+        )));
+    }
+    let base = match submission.base_revision {
+        Some(revision) => Some(load(services, caller.org_id, &name, RevisionSelector::Exact(revision)).await?.ok_or_else(
+            || PatchError::NotFound(format!("skill '{name}' has no revision {revision}: send the revision your agent read (GET /v1/skills/{name}/versions)")),
+        )?),
+        None => None,
+    };
+    let latest = load(services, caller.org_id, &name, RevisionSelector::Latest).await?;
+    if let (None, Some(latest)) = (submission.base_revision, &latest) {
+        return Err(PatchError::Refused(format!(
+            "skill '{name}' already exists (digest {}): change it with edit or patch ops and the base_revision your agent read",
+            latest.digest()
+        )));
+    }
+    let policy = policy(services, caller.org_id).await?;
+    let latest_scan = latest.as_ref().map(|l| services.scans.report(l));
+    let processed = process(PatchInput {
+        ops: &ops,
+        base: base.as_ref(),
+        latest: latest.as_ref(),
+        author: &caller.handle,
+        policy: &policy,
+        limits: &services.limits,
+        roots: &WritableRoots::default(),
+        latest_scan: latest_scan.as_deref(),
+    })
+    .map_err(refusal)?;
+    if let Some(candidate) = &processed.candidate {
+        upload_missing_blobs(&services.store, services.blobs.as_ref(), std::iter::once(candidate)).await?;
+    }
+    let id = Uuid::new_v4();
+    let report = serde_json::to_value(&processed).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let onto = latest.as_ref().map(Bundle::digest);
+    let candidate = processed.candidate.as_ref().map(manifest_json);
+    let candidate_digest = processed.candidate.as_ref().map(Bundle::digest);
+    services
+        .store
+        .insert_patch(
+            &NewPatch {
+                id,
+                org_id: caller.org_id,
+                skill_name: name.as_str(),
+                base_revision: submission.base_revision,
+                status: status_of(processed.state),
+                author_id: caller.user_id,
+                agent: serde_json::to_value(&submission.agent).unwrap_or_default(),
+                summary: &submission.summary,
+                rationale: &submission.rationale,
+                category: category.as_ref().map(Category::as_str),
+                ops: submission.ops,
+                report,
+                onto_digest: onto.as_deref(),
+                candidate,
+                candidate_digest: candidate_digest.as_deref(),
+            },
+            actor,
+        )
+        .await?;
+    if processed.state == StageState::AutoApproved {
+        let system = Actor {
+            name: "policy:auto-approve".to_owned(),
+            ..actor.clone()
+        };
+        return publish(
+            services,
+            caller.org_id,
+            id,
+            None,
+            Some("approved by the organisation's policy"),
+            &system,
+        )
+        .await;
+    }
+    Ok(services.store.patch(caller.org_id, id).await?)
+}
+
+/// Approves a pending patch and publishes it as the skill's next revision.
+pub async fn approve(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    comment: Option<&str>,
+) -> Result<PatchRecord, PatchError> {
+    if let Some(comment) = comment {
+        check_text("comment", comment, MAX_TEXT)?;
+    }
+    let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+    let policy = policy(services, caller.org_id).await?;
+    may_approve(&caller.handle, &record.author, &policy).map_err(|e| PatchError::Forbidden(e.to_string()))?;
+    publish(services, caller.org_id, id, Some(caller.user_id), comment, actor).await
+}
+
+/// Publishes a pending patch: if the skill's latest revision moved since its candidate
+/// was built, the stages run again onto it first (a conflict or a `dangerous` result
+/// stops there); the database then commits the version and the patch's new state
+/// together, or reports that the latest moved again, and this repeats.
+async fn publish(
+    services: &Services,
+    org_id: i64,
+    id: Uuid,
+    reviewer: Option<i64>,
+    comment: Option<&str>,
+    actor: &Actor,
+) -> Result<PatchRecord, PatchError> {
+    for _ in 0..MAX_APPROVE_ATTEMPTS {
+        let record = services.store.patch(org_id, id).await.map_err(not_found)?;
+        if record.status != "pending_review" {
+            return Err(not_pending(&record.status, "approved"));
+        }
+        let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
+        let latest = load(services, org_id, &name, RevisionSelector::Latest).await?;
+        let latest_digest = latest.as_ref().map(Bundle::digest);
+        let candidate = if latest_digest != record.onto_digest {
+            match restage(services, org_id, &record, &name, latest.as_ref()).await? {
+                Some(bundle) => bundle,
+                None => {
+                    let now = services.store.patch(org_id, id).await?;
+                    return Err(PatchError::State(format!(
+                        "the skill changed since this patch was checked, and merged onto the latest revision the patch is now '{}': see its rebase report and scan",
+                        now.status
+                    )));
+                }
+            }
+        } else {
+            candidate_bundle(services, &record).await?
+        };
+        let category = record
+            .category
+            .as_deref()
+            .map(Category::parse)
+            .transpose()
+            .ok()
+            .flatten();
+        let version = NewVersion {
+            name: &name,
+            category: CategoryUpdate::IfNew(category.as_ref()),
+            bundle: &candidate,
+            source: VersionSource::Patch,
+            published_by: reviewer,
+        };
+        match services
+            .store
+            .approve_patch(
+                org_id,
+                id,
+                latest_digest.as_deref(),
+                &version,
+                Decision { by: reviewer, comment },
+                actor,
+            )
+            .await?
+        {
+            ApproveOutcome::Published { .. } => {
+                services.index_cache.changed(org_id);
+                return Ok(services.store.patch(org_id, id).await?);
+            }
+            ApproveOutcome::NotPending { status } => return Err(not_pending(&status, "approved")),
+            ApproveOutcome::Moved => continue,
+        }
+    }
+    Err(PatchError::State(
+        "the skill keeps changing while this patch is approved: try again in a moment".to_owned(),
+    ))
+}
+
+/// Runs the stages again onto `latest`; stores the new reports and state. The new
+/// candidate when the patch is still pending.
+async fn restage(
+    services: &Services,
+    org_id: i64,
+    record: &PatchRecord,
+    name: &SkillName,
+    latest: Option<&Bundle>,
+) -> Result<Option<Bundle>, PatchError> {
+    let ops: Vec<Op> = serde_json::from_value(record.ops.clone()).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let base = match record.base_revision {
+        Some(revision) => load(services, org_id, name, RevisionSelector::Exact(revision)).await?,
+        None => None,
+    };
+    let policy = policy(services, org_id).await?;
+    let latest_scan = latest.map(|l| services.scans.report(l));
+    let processed = process(PatchInput {
+        ops: &ops,
+        base: base.as_ref(),
+        latest,
+        author: &record.author,
+        policy: &policy,
+        limits: &services.limits,
+        roots: &WritableRoots::default(),
+        latest_scan: latest_scan.as_deref(),
+    });
+    let (status, processed): (&str, Option<Processed>) = match processed {
+        Ok(p) if p.state == StageState::PendingReview || p.state == StageState::AutoApproved => {
+            ("pending_review", Some(p))
+        }
+        Ok(p) => (status_of(p.state), Some(p)),
+        // The latest revision already has exactly this content.
+        Err(Refusal::NoChange) => ("superseded", None),
+        Err(_) => ("conflict", None),
+    };
+    let report = processed
+        .as_ref()
+        .map(|p| serde_json::to_value(p).unwrap_or_default())
+        .unwrap_or_else(|| record.report.clone());
+    let candidate = processed.as_ref().and_then(|p| p.candidate.clone());
+    if let Some(bundle) = &candidate {
+        upload_missing_blobs(&services.store, services.blobs.as_ref(), std::iter::once(bundle)).await?;
+    }
+    let onto = latest.map(Bundle::digest);
+    let still_pending = services
+        .store
+        .restage_patch(
+            org_id,
+            record.id,
+            status,
+            &report,
+            onto.as_deref(),
+            candidate.as_ref().map(manifest_json).as_ref(),
+            candidate.as_ref().map(Bundle::digest).as_deref(),
+        )
+        .await?;
+    if !still_pending {
+        return Err(not_pending("decided", "approved"));
+    }
+    Ok(if status == "pending_review" { candidate } else { None })
+}
+
+/// Rejects a patch (a comment saying why is required).
+pub async fn reject(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    comment: &str,
+) -> Result<PatchRecord, PatchError> {
+    if comment.trim().is_empty() {
+        return Err(PatchError::Invalid(
+            "a rejection needs a comment: say what the author should change".to_owned(),
+        ));
+    }
+    check_text("comment", comment, MAX_TEXT)?;
+    close(services, caller, actor, id, "rejected", Some(comment)).await
+}
+
+/// Withdraws a patch: its author (or an admin) takes it back.
+pub async fn withdraw(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+) -> Result<PatchRecord, PatchError> {
+    let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+    if record.author_id != caller.user_id && !caller.is_admin() {
+        return Err(PatchError::Forbidden(format!(
+            "only its author ({}) or an admin can withdraw this patch; reviewers reject instead",
+            record.author
+        )));
+    }
+    close(services, caller, actor, id, "withdrawn", None).await
+}
+
+async fn close(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    to: &str,
+    comment: Option<&str>,
+) -> Result<PatchRecord, PatchError> {
+    let open = ["pending_review", "conflict", "blocked"];
+    match services
+        .store
+        .close_patch(
+            caller.org_id,
+            id,
+            &open,
+            to,
+            Decision {
+                by: Some(caller.user_id),
+                comment,
+            },
+            actor,
+        )
+        .await?
+    {
+        Some(record) => Ok(record),
+        None => {
+            let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+            Err(not_pending(&record.status, to))
+        }
+    }
+}
+
+/// Loads a version of a skill as a bundle (`None` when the skill or version does not
+/// exist). Stored versions are read without re-validating limits.
+async fn load(
+    services: &Services,
+    org_id: i64,
+    name: &SkillName,
+    selector: RevisionSelector,
+) -> Result<Option<Bundle>, PatchError> {
+    let resolved = match catalog::resolve(&services.store, org_id, name.as_str(), selector).await {
+        Ok(resolved) => resolved,
+        Err(CatalogError::NotFound(_)) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let entries = services.store.version_files(resolved.version.id).await?;
+    let mut files = BTreeMap::new();
+    for entry in entries {
+        let bytes = catalog::read_blob(services.blobs.as_ref(), &entry.sha256).await?;
+        let path = RelPath::parse(&entry.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+        files.insert(path, BundleFile::new(bytes.to_vec(), entry.executable));
+    }
+    let unlimited = cairn_skill::limits::Limits {
+        max_skill_md_chars: usize::MAX,
+        max_description_chars: usize::MAX,
+        max_file_bytes: u64::MAX,
+        max_files: usize::MAX,
+        max_total_bytes: u64::MAX,
+    };
+    Bundle::from_files(files, &unlimited)
+        .map(Some)
+        .map_err(|e| CatalogError::Corrupt(e.to_string()).into())
+}
+
+/// The stored candidate of a patch, read back from its manifest and blobs.
+async fn candidate_bundle(services: &Services, record: &PatchRecord) -> Result<Bundle, PatchError> {
+    let manifest = record
+        .candidate
+        .as_ref()
+        .and_then(|m| m.as_array())
+        .ok_or_else(|| PatchError::State("this patch has no candidate to publish".to_owned()))?;
+    let mut files = BTreeMap::new();
+    for entry in manifest {
+        let field = |k: &str| entry.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        let bytes = catalog::read_blob(services.blobs.as_ref(), &field("sha256")).await?;
+        let path = RelPath::parse(&field("path")).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+        let executable = entry
+            .get("executable")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false);
+        files.insert(path, BundleFile::new(bytes.to_vec(), executable));
+    }
+    Bundle::from_files(files, &services.limits).map_err(|e| CatalogError::Corrupt(e.to_string()).into())
+}
+
+fn manifest_json(bundle: &Bundle) -> serde_json::Value {
+    serde_json::Value::Array(
+        bundle
+            .manifest()
+            .into_iter()
+            .map(|e| {
+                serde_json::json!({
+                    "path": e.path.as_str(), "sha256": e.sha256.to_hex(), "size": e.size, "executable": e.executable,
+                })
+            })
+            .collect(),
+    )
+}
+
+async fn policy(services: &Services, org_id: i64) -> Result<Policy, PatchError> {
+    let stored = services.store.patch_policy(org_id).await?;
+    // A policy that no longer parses (written by a newer version) falls back to the
+    // strictest reading: no self-approval, no auto-approval.
+    Ok(serde_json::from_value(stored).unwrap_or_default())
+}
+
+fn status_of(state: StageState) -> &'static str {
+    match state {
+        StageState::PendingReview | StageState::AutoApproved => "pending_review",
+        StageState::Blocked => "blocked",
+        StageState::Conflict => "conflict",
+    }
+}
+
+fn refusal(refusal: Refusal) -> PatchError {
+    PatchError::Refused(refusal.to_string())
+}
+
+fn check_text(field: &str, text: &str, max: usize) -> Result<(), PatchError> {
+    if text.chars().count() > max {
+        return Err(PatchError::Invalid(format!(
+            "{field} is longer than {max} characters: shorten it"
+        )));
+    }
+    Ok(())
+}
+
+fn not_found(error: StoreError) -> PatchError {
+    match error {
+        StoreError::NotFound(what) => {
+            PatchError::NotFound(format!("{what} does not exist: list patches with GET /v1/patches"))
+        }
+        other => other.into(),
+    }
+}
+
+fn not_pending(status: &str, wanted: &str) -> PatchError {
+    PatchError::State(format!("this patch is {status}: only an open patch can be {wanted}"))
+}
