@@ -6,6 +6,11 @@ use tracing::instrument;
 
 use crate::{Actor, FileEntry, PublishOutcome, SkillSummary, Store, StoreError, VersionInfo, VersionSource};
 
+/// The PostgreSQL `NOTIFY` channel told of every index change (a published version, a
+/// yank, a recategorisation), in the same transaction, with the organisation's id as
+/// the payload: replicas and live-sync streams follow it instead of polling.
+pub const INDEX_CHANNEL: &str = "cairn_index";
+
 /// Advisory-lock namespace for per-organisation index writes (see `index_changes`).
 pub(crate) const INDEX_LOCK_NAMESPACE: i32 = 0x6361_6972;
 
@@ -374,7 +379,7 @@ async fn record_skill_change(
         "WITH touched AS (UPDATE skills SET category = $3, updated_at = now() WHERE id = $2), \
          change AS (INSERT INTO index_changes (org_id, skill_id, kind, revision) VALUES ($1, $2, $4, $5)) \
          INSERT INTO audit_log (org_id, actor_id, actor, action, target, request_id, client_addr, details) \
-         VALUES ($1, $6, $7, $8, $9, $10, $11, $12)",
+         SELECT $1, $6, $7, $8, $9, $10, $11, $12 FROM (SELECT pg_notify($13, $1::text)) AS notified",
     )
     .bind(org_id)
     .bind(skill_id)
@@ -388,6 +393,7 @@ async fn record_skill_change(
     .bind(&actor.request_id)
     .bind(&actor.client_addr)
     .bind(sqlx::types::Json(details))
+    .bind(INDEX_CHANNEL)
     .execute(&mut **tx)
     .await?;
     Ok(())

@@ -464,3 +464,24 @@ async fn twenty_approvals_racing_on_one_skill_give_a_linear_history() {
         );
     }
 }
+
+#[tokio::test]
+async fn publishing_notifies_the_index_channel_when_it_commits() {
+    let team = team().await;
+    let mut listener = sqlx::postgres::PgListener::connect_with(team.app.store.pool())
+        .await
+        .unwrap();
+    listener.listen(cairn_store::INDEX_CHANNEL).await.unwrap();
+    let (_, p) = team
+        .submit(&team.member, patch(1, "3. Check the output.", "3. Check it."))
+        .await;
+    let (status, _) = team
+        .decide(&team.reviewer, p["id"].as_str().unwrap(), "approve", json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let note = tokio::time::timeout(std::time::Duration::from_secs(10), listener.recv())
+        .await
+        .expect("a notification within 10 s")
+        .unwrap();
+    assert_eq!(note.payload(), team.app.org_id.to_string());
+}
