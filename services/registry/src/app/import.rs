@@ -17,6 +17,8 @@
 //!   reported with the reason.
 //! - A frontmatter `name` that differs from the folder name is kept as metadata and
 //!   reported as a warning.
+//! - Every skill passes the security scanner, as patches do: a `dangerous` skill is
+//!   skipped with its worst finding, a `caution` one is imported with a warning.
 //! - Unchanged content is a no-op; changed content becomes the next revision.
 
 use std::collections::HashMap;
@@ -388,6 +390,22 @@ fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<(Candidate, Vec<Str
         warnings.push(format!(
             "frontmatter name '{declared}' differs from the folder name; imported as '{name}' (the folder name)"
         ));
+    }
+    // Imports pass the security scanner like patches: never around it.
+    let report = cairn_pipeline::stages::scan_bundle(&bundle);
+    let worst = report.findings.iter().max_by_key(|f| f.severity);
+    match (report.verdict, worst) {
+        (cairn_scanner::Verdict::Dangerous, Some(f)) => {
+            return Err(format!(
+                "blocked by the security scanner: {} at {}:{} ({}); see every finding with `cairn-registry scan <dir>`",
+                f.rule, f.file, f.line, f.message
+            ));
+        }
+        (cairn_scanner::Verdict::Caution, Some(f)) => warnings.push(format!(
+            "the security scanner advises caution: {} at {}:{} ({})",
+            f.rule, f.file, f.line, f.message
+        )),
+        _ => {}
     }
     Ok((Candidate { name, category, bundle }, warnings))
 }
