@@ -118,6 +118,8 @@ enum Kind {
 struct Sample {
     path: String,
     body: Option<Value>,
+    /// A gzip body instead of JSON (direct publishing).
+    bytes: Option<Vec<u8>>,
     kind: Kind,
     /// What the route must require: pinned here too, so loosening a rule in the table
     /// is a visible, reviewed change to this test.
@@ -158,12 +160,14 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
     let s = |path: &str, kind, access| Sample {
         path: path.to_owned(),
         body: None,
+        bytes: None,
         kind,
         access,
     };
     let with = |path: &str, body: Value, kind, access| Sample {
         path: path.to_owned(),
         body: Some(body),
+        bytes: None,
         kind,
         access,
     };
@@ -186,6 +190,19 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             s("/v1/skills/askill/versions/2/files/references/a.md", Resource, READ)
         }
         ("GET", "/v1/skills/{name}/versions/{rev}/bundle") => s("/v1/skills/askill/versions/1/bundle", Resource, READ),
+        ("POST", "/v1/skills/{name}/versions") => {
+            // A new skill each time, in the caller's own organisation.
+            let name = format!("made-{n}");
+            let bundle = crate::fixtures::bundle(&name, "Body.", &[]);
+            let bytes = cairn_skill::archive::pack(&bundle, Vec::new()).unwrap();
+            Sample {
+                path: format!("/v1/skills/{name}/versions"),
+                body: None,
+                bytes: Some(bytes),
+                kind: Collection,
+                access: REVIEW,
+            }
+        }
         ("POST", "/v1/skills/{name}/versions/{rev}/yank") => s("/v1/skills/askill/versions/1/yank", Resource, REVIEW),
         ("POST", "/v1/skills/{name}/versions/{rev}/unyank") => {
             s("/v1/skills/askill/versions/1/unyank", Resource, REVIEW)
@@ -291,6 +308,9 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
                     .bearer_auth(&tokens[role.as_str()]);
                 if let Some(body) = &sample.body {
                     request = request.json(body);
+                }
+                if let Some(bytes) = &sample.bytes {
+                    request = request.header("content-type", "application/gzip").body(bytes.clone());
                 }
                 let label = format!("{} {} as {org} {role}", rule.method, sample.path);
                 let allowed = match rule.access {

@@ -320,9 +320,7 @@ async fn imports_pass_the_security_scanner() {
     assert_eq!(created, vec!["careful", "fine"]);
     assert_eq!(report.skipped.len(), 1, "{:#?}", report.skipped);
     assert!(
-        report.skipped[0]
-            .reason
-            .contains("blocked by the security scanner"),
+        report.skipped[0].reason.contains("blocked by the security scanner"),
         "{:#?}",
         report.skipped
     );

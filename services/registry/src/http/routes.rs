@@ -29,6 +29,11 @@ const SUBMIT: Access = Access::Scope(Scope::Submit);
 const REVIEW: Access = Access::Scope(Scope::Review);
 const ADMIN: Access = Access::Scope(Scope::Admin);
 
+/// Largest body of a direct publish: a compressed bundle, which the 10 MiB limit on its
+/// contents bounds (archives are rarely larger than their contents; the unpacker checks
+/// the limits themselves).
+const PUBLISH_BODY_BYTES: usize = 16 << 20;
+
 /// Every route with its rule and handler.
 fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
     use Method as M;
@@ -42,6 +47,11 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
         (
             rule(M::GET, "/v1/skills/{name}/versions", READ),
             get(skills::list_versions),
+        ),
+        // Direct publishing: reviewers, with a bundle as large as the limits allow.
+        (
+            rule(M::POST, "/v1/skills/{name}/versions", REVIEW),
+            post(skills::publish).layer(axum::extract::DefaultBodyLimit::max(PUBLISH_BODY_BYTES)),
         ),
         (
             rule(M::GET, "/v1/skills/{name}/versions/{rev}", READ),

@@ -288,3 +288,56 @@ async fn set_yanked(
         latest_revision: outcome.latest_revision,
     }))
 }
+
+/// Query of `POST /v1/skills/{name}/versions`.
+#[derive(Debug, serde::Deserialize)]
+pub struct PublishQuery {
+    /// For a new skill: its category.
+    category: Option<String>,
+}
+
+/// `POST /v1/skills/{name}/versions` (reviewers): publishes a bundle (`application/gzip`,
+/// the tar.gz `GET …/bundle` returns) as the next revision, through the same validation
+/// and scan as a patch. 201 with the new revision; 200 when the content equals the
+/// latest revision (nothing written); 422 when it is not a valid bundle or is dangerous.
+pub async fn publish(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(name): ApiPath<String>,
+    ApiQuery(query): ApiQuery<PublishQuery>,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let name = extract::skill_name(&name)?;
+    let category = query
+        .category
+        .as_deref()
+        .map(cairn_skill::Category::parse)
+        .transpose()
+        .map_err(|e| ApiError::bad_request(e.to_string()))?;
+    let limits = state.limits.clone();
+    let bundle = tokio::task::spawn_blocking(move || cairn_skill::archive::unpack(body.as_ref(), &limits))
+        .await
+        .map_err(|e| ApiError::internal("unpacking a bundle", &e))?
+        .map_err(|e| {
+            ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "invalid_bundle",
+                format!("{e}: send the skill as a tar.gz (as GET /v1/skills/{{name}}/versions/{{rev}}/bundle returns)"),
+            )
+        })?;
+    let published =
+        crate::app::patches::publish_direct(&state, &caller.principal, &caller.actor(), &name, category, bundle)
+            .await?;
+    let status = if published.created {
+        StatusCode::CREATED
+    } else {
+        StatusCode::OK
+    };
+    let body = serde_json::json!({
+        "name": name.as_str(),
+        "revision": published.revision,
+        "created": published.created,
+        "scan": published.scan,
+    });
+    Ok((status, axum::Json(body)).into_response())
+}
