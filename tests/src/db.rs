@@ -111,6 +111,8 @@ pub async fn table_counts(store: &Store) -> Result<BTreeMap<String, i64>> {
         "index_changes",
         "audit_log",
         "patches",
+        "webhooks",
+        "webhook_deliveries",
     ] {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
             .fetch_one(store.pool())

@@ -100,7 +100,7 @@ const LIMITER_SWEEP: std::time::Duration = std::time::Duration::from_secs(60);
 impl AppState {
     /// The work a serving process does besides answering requests, for as long as the
     /// returned future runs: following access changes (so cached token checks stay
-    /// exact) and dropping idle rate-limit entries.
+    /// exact), dropping idle rate-limit entries, and delivering webhooks.
     pub async fn background(self) {
         let sweep = {
             let limiters = self.limiters.clone();
@@ -113,6 +113,10 @@ impl AppState {
             }
         };
         let auth = self.auth.clone();
-        tokio::join!(auth.follow_changes(self.store.clone()), sweep);
+        tokio::join!(
+            auth.follow_changes(self.store.clone()),
+            sweep,
+            app::webhooks::deliver_forever(self.store.clone())
+        );
     }
 }

@@ -16,6 +16,7 @@ mod patches;
 mod skills;
 mod tokens;
 mod users;
+mod webhooks;
 
 use sqlx::PgPool;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
@@ -28,6 +29,7 @@ pub use patches::{ApproveOutcome, Decision, NewPatch, PATCH_STATUSES, PatchQuery
 pub use skills::{CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, YankOutcome};
 pub use tokens::{NewToken, TokenQuery};
 pub use users::{AUTH_CHANNEL, AuthChange, AuthChanges, UserUpdate};
+pub use webhooks::{ClaimedDelivery, DeliveryInfo, WEBHOOK_EVENTS, WebhookInfo};
 
 /// The forward-only schema migrations in `migrations/`, embedded at build time.
 pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations");

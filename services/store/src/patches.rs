@@ -8,6 +8,7 @@ use uuid::Uuid;
 
 use crate::orgs::record_audit;
 use crate::skills::{NewVersion, lock_org_index, publish_in};
+use crate::webhooks::enqueue;
 use crate::{Actor, PublishOutcome, Store, StoreError};
 
 /// A patch's state (DESIGN §4).
@@ -229,6 +230,13 @@ impl Store {
         .bind(patch.candidate_digest)
         .execute(&mut *tx)
         .await?;
+        let event = if patch.status == "blocked" {
+            "patch.blocked"
+        } else {
+            "patch.submitted"
+        };
+        let data = serde_json::json!({ "patch": patch.id, "skill": patch.skill_name, "status": patch.status });
+        enqueue(&mut tx, patch.org_id, event, data).await?;
         record_audit(
             &mut tx,
             Some(patch.org_id),
@@ -308,6 +316,10 @@ impl Store {
         if changed == 0 {
             return Ok(None);
         }
+        if to == "rejected" || to == "blocked" {
+            let data = serde_json::json!({ "patch": id, "status": to, "comment": comment });
+            enqueue(&mut tx, org_id, &format!("patch.{to}"), data).await?;
+        }
         record_audit(
             &mut tx,
             Some(org_id),
@@ -334,6 +346,7 @@ impl Store {
         candidate: Option<&serde_json::Value>,
         candidate_digest: Option<&str>,
     ) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
         let changed = sqlx::query(
             "UPDATE patches SET status = $3, report = $4, onto_digest = $5, candidate = $6, candidate_digest = $7, \
              updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'pending_review'",
@@ -345,9 +358,19 @@ impl Store {
         .bind(onto_digest)
         .bind(candidate.map(Json))
         .bind(candidate_digest)
-        .execute(&self.pool)
+        .execute(&mut *tx)
         .await?
         .rows_affected();
+        if changed == 1 && status == "blocked" {
+            enqueue(
+                &mut tx,
+                org_id,
+                "patch.blocked",
+                serde_json::json!({ "patch": id, "status": status }),
+            )
+            .await?;
+        }
+        tx.commit().await?;
         Ok(changed == 1)
     }
 
@@ -408,6 +431,8 @@ impl Store {
         .bind(comment)
         .execute(&mut *tx)
         .await?;
+        let data = serde_json::json!({ "patch": id, "skill": version.name.as_str(), "revision": revision });
+        enqueue(&mut tx, org_id, "patch.approved", data).await?;
         record_audit(
             &mut tx,
             Some(org_id),

@@ -357,6 +357,10 @@ pub(crate) async fn publish_in(
         details,
     )
     .await?;
+    let event = serde_json::json!({
+        "skill": name, "revision": revision, "digest": digest, "source": version.source.as_str(),
+    });
+    crate::webhooks::enqueue(tx, org_id, "version.published", event).await?;
     Ok(PublishOutcome::Created { revision, new_skill })
 }
 

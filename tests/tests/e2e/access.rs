@@ -45,6 +45,8 @@ struct World {
     target_token: String,
     /// A patch of `default`.
     patch_id: String,
+    /// A webhook of `default`.
+    webhook_id: String,
 }
 
 async fn world() -> World {
@@ -102,7 +104,21 @@ async fn world() -> World {
         other,
         target_token,
         patch_id: String::new(),
+        webhook_id: String::new(),
     };
+    world.webhook_id = cairn_registry::app::webhooks::create(
+        &world.app.store,
+        world.app.org_id,
+        "http://127.0.0.1:9/kept",
+        &["version.published".to_owned()],
+        None,
+        &actor,
+    )
+    .await
+    .unwrap()
+    .info
+    .id
+    .to_string();
     world.patch_id = submit_patch(&world, &world.target_token, 0).await.unwrap();
     world
 }
@@ -246,6 +262,32 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             with("/v1/users/ahandle-target", json!({ "role": "reader" }), Resource, ADMIN)
         }
         ("GET", "/v1/audit") => s("/v1/audit", Collection, ADMIN),
+        ("GET", "/v1/webhooks") => s("/v1/webhooks", Collection, ADMIN),
+        ("POST", "/v1/webhooks") => with(
+            "/v1/webhooks",
+            json!({ "url": format!("http://127.0.0.1:9/made-{n}"), "events": ["patch.approved"] }),
+            Collection,
+            ADMIN,
+        ),
+        ("DELETE", "/v1/webhooks/{id}") => {
+            // A fresh webhook of `default` each time.
+            let hook = cairn_registry::app::webhooks::create(
+                &world.app.store,
+                world.app.org_id,
+                "http://127.0.0.1:9/hook",
+                &["patch.approved".to_owned()],
+                None,
+                &Actor::cli("test"),
+            )
+            .await
+            .unwrap();
+            s(&format!("/v1/webhooks/{}", hook.info.id), Resource, ADMIN)
+        }
+        ("GET", "/v1/webhooks/{id}/deliveries") => s(
+            &format!("/v1/webhooks/{}/deliveries", world.webhook_id),
+            Resource,
+            ADMIN,
+        ),
         ("POST", "/v1/patches") => with(
             "/v1/patches",
             json!({

@@ -9,3 +9,4 @@ mod fixtures;
 mod import;
 mod patches;
 mod store;
+mod webhooks;

@@ -6,3 +6,4 @@ pub mod catalog;
 pub mod import;
 pub mod patches;
 pub mod publish;
+pub mod webhooks;

@@ -13,6 +13,7 @@ pub mod routes;
 mod skills;
 mod tokens;
 mod users;
+mod webhooks;
 pub mod wire;
 
 use std::future::Future;

@@ -9,7 +9,7 @@ use axum::http::Method;
 use axum::routing::{MethodRouter, delete, get, patch, post, put};
 
 use super::guard::AccessTable;
-use super::{audit, blobs, health, index, patches, skills, tokens, users};
+use super::{audit, blobs, health, index, patches, skills, tokens, users, webhooks};
 use crate::AppState;
 use crate::access::{Access, Scope};
 
@@ -102,6 +102,13 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
         (rule(M::GET, "/v1/users/{handle}", ADMIN), get(users::get)),
         (rule(M::PATCH, "/v1/users/{handle}", ADMIN), patch(users::update)),
         (rule(M::GET, "/v1/audit", ADMIN), get(audit::list)),
+        (rule(M::GET, "/v1/webhooks", ADMIN), get(webhooks::list)),
+        (rule(M::POST, "/v1/webhooks", ADMIN), post(webhooks::create)),
+        (rule(M::DELETE, "/v1/webhooks/{id}", ADMIN), delete(webhooks::delete)),
+        (
+            rule(M::GET, "/v1/webhooks/{id}/deliveries", ADMIN),
+            get(webhooks::deliveries),
+        ),
     ]
 }
 
