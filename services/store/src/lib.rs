@@ -25,7 +25,7 @@ pub use audit::AuditQuery;
 pub use error::StoreError;
 pub use models::*;
 pub use orgs::AdminToken;
-pub use patches::{ApproveOutcome, Decision, NewPatch, PATCH_STATUSES, PatchQuery, PatchRecord};
+pub use patches::{Approval, ApproveOutcome, Decision, NewPatch, PATCH_STATUSES, PatchQuery, PatchRecord};
 pub use skills::{CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, YankOutcome};
 pub use tokens::{NewToken, TokenQuery};
 pub use users::{AUTH_CHANNEL, AuthChange, AuthChanges, UserUpdate};

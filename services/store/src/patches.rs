@@ -7,7 +7,7 @@ use tracing::instrument;
 use uuid::Uuid;
 
 use crate::orgs::record_audit;
-use crate::skills::{NewVersion, lock_org_index, publish_in};
+use crate::skills::{NewVersion, lock_org_index, publish_in, yank_all_in};
 use crate::webhooks::enqueue;
 use crate::{Actor, PublishOutcome, Store, StoreError};
 
@@ -180,13 +180,23 @@ pub struct Decision<'a> {
     pub comment: Option<&'a str>,
 }
 
+/// What approving a patch writes.
+#[derive(Clone, Copy, Debug)]
+pub enum Approval<'a> {
+    /// Publish its candidate as the next revision.
+    Publish(&'a NewVersion<'a>),
+    /// Delete the skill: every version is yanked (readable by number, gone from `latest`
+    /// and the index; an unyank brings one back).
+    Delete(&'a cairn_skill::SkillName),
+}
+
 /// What an approval did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApproveOutcome {
-    /// Published as this revision.
+    /// Published as this revision (`None`: the skill was deleted).
     Published {
         /// The new revision.
-        revision: i32,
+        revision: Option<i32>,
     },
     /// The latest revision moved since the candidate was built: rebuild it and retry.
     Moved,
@@ -384,7 +394,7 @@ impl Store {
         org_id: i64,
         id: Uuid,
         onto_digest: Option<&str>,
-        version: &NewVersion<'_>,
+        approval: Approval<'_>,
         decision: Decision<'_>,
         actor: &Actor,
     ) -> Result<ApproveOutcome, StoreError> {
@@ -411,14 +421,25 @@ impl Store {
              WHERE s.org_id = $1 AND s.name = $2 AND NOT v.yanked ORDER BY v.revision DESC LIMIT 1",
         )
         .bind(org_id)
-        .bind(version.name.as_str())
+        .bind(match approval {
+            Approval::Publish(version) => version.name.as_str(),
+            Approval::Delete(name) => name.as_str(),
+        })
         .fetch_optional(&mut *tx)
         .await?;
         if latest.as_deref() != onto_digest {
             return Ok(ApproveOutcome::Moved);
         }
-        let revision = match publish_in(&mut tx, org_id, version, actor).await? {
-            PublishOutcome::Created { revision, .. } | PublishOutcome::Unchanged { revision, .. } => revision,
+        let (skill, revision) = match approval {
+            Approval::Publish(version) => match publish_in(&mut tx, org_id, version, actor).await? {
+                PublishOutcome::Created { revision, .. } | PublishOutcome::Unchanged { revision, .. } => {
+                    (version.name.as_str(), Some(revision))
+                }
+            },
+            Approval::Delete(name) => {
+                yank_all_in(&mut tx, org_id, name, actor).await?;
+                (name.as_str(), None)
+            }
         };
         sqlx::query(
             "UPDATE patches SET status = 'approved', result_revision = $3, decided_by = $4, decided_at = now(), \
@@ -431,7 +452,8 @@ impl Store {
         .bind(comment)
         .execute(&mut *tx)
         .await?;
-        let data = serde_json::json!({ "patch": id, "skill": version.name.as_str(), "revision": revision });
+        let data =
+            serde_json::json!({ "patch": id, "skill": skill, "revision": revision, "deleted": revision.is_none() });
         enqueue(&mut tx, org_id, "patch.approved", data).await?;
         record_audit(
             &mut tx,
@@ -439,7 +461,7 @@ impl Store {
             actor,
             "patch.approve",
             &format!("patch:{id}"),
-            serde_json::json!({ "skill": version.name.as_str(), "revision": revision }),
+            serde_json::json!({ "skill": skill, "revision": revision }),
         )
         .await?;
         tx.commit().await?;

@@ -509,6 +509,43 @@ impl Store {
 }
 
 /// The highest non-yanked revision of a skill, if any.
+/// Yanks every version of a skill that is not yanked yet, each with its index change
+/// and audit row (a deleted skill leaves the index; its versions stay readable by
+/// number, and an unyank brings one back).
+pub(crate) async fn yank_all_in(
+    tx: &mut Transaction<'_, Postgres>,
+    org_id: i64,
+    skill: &SkillName,
+    actor: &Actor,
+) -> Result<(), StoreError> {
+    let name = skill.as_str();
+    let rows: Vec<(i64, Option<String>, i32)> = sqlx::query_as(
+        "UPDATE versions v SET yanked = true FROM skills s \
+         WHERE s.id = v.skill_id AND s.org_id = $1 AND s.name = $2 AND NOT v.yanked \
+         RETURNING s.id, s.category, v.revision",
+    )
+    .bind(org_id)
+    .bind(name)
+    .fetch_all(&mut **tx)
+    .await?;
+    for (skill_id, category, revision) in rows {
+        record_skill_change(
+            tx,
+            org_id,
+            skill_id,
+            category.as_deref(),
+            "yanked",
+            revision,
+            actor,
+            "version.yank",
+            &format!("skill:{name}@{revision}"),
+            serde_json::json!({ "reason": "skill deleted by a patch" }),
+        )
+        .await?;
+    }
+    Ok(())
+}
+
 async fn latest_unyanked(tx: &mut Transaction<'_, Postgres>, skill_id: i64) -> Result<Option<i32>, StoreError> {
     Ok(
         sqlx::query_scalar("SELECT max(revision) FROM versions WHERE skill_id = $1 AND NOT yanked")

@@ -364,11 +364,6 @@ async fn every_bad_submission_is_refused_and_changes_nothing() {
             "summary",
         ),
         (
-            json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "delete"}]}),
-            StatusCode::UNPROCESSABLE_ENTITY,
-            "yank",
-        ),
-        (
             patch(1, "4. Nothing like this.", "x"),
             StatusCode::UNPROCESSABLE_ENTITY,
             "not found",
@@ -524,4 +519,43 @@ async fn reviewers_publish_bundles_directly_through_the_same_scan() {
         before,
         "a refused publish changed something"
     );
+}
+
+#[tokio::test]
+async fn deleting_a_skill_through_a_patch_yanks_every_version() {
+    let team = team().await;
+    let (status, p) = team
+        .submit(
+            &team.member,
+            json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "delete"}]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    assert_eq!(p["status"], "pending_review");
+    assert_eq!(p["diff"][0]["change"], "removed");
+    let (status, body) = team
+        .decide(&team.reviewer, p["id"].as_str().unwrap(), "approve", json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(
+        (body["status"].as_str(), body["result_revision"].as_i64()),
+        (Some("approved"), None)
+    );
+    let (_, skill) = send(team.app.get("/v1/skills/demo")).await;
+    assert_eq!(skill["latest_revision"], Value::Null);
+    let (_, index) = send(team.app.get("/v1/index")).await;
+    assert!(index["skills"].as_array().unwrap().is_empty(), "{index}");
+    // Still readable by number; a second delete has nothing left to delete.
+    assert!(team.skill_md("1").await.contains("Run it on the data"));
+    let (status, body) = team
+        .submit(
+            &team.member,
+            json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "delete"}]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (status, _) = team
+        .decide(&team.reviewer, body["id"].as_str().unwrap(), "approve", json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
 }

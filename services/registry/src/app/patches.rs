@@ -10,8 +10,8 @@ use cairn_pipeline::stages::{PatchInput, Processed, Refusal, StageState, process
 use cairn_skill::path::RelPath;
 use cairn_skill::{Bundle, BundleFile, Category, SkillName};
 use cairn_store::{
-    Actor, ApproveOutcome, CategoryUpdate, Decision, NewPatch, NewVersion, PatchRecord, RevisionSelector, StoreError,
-    VersionSource,
+    Actor, Approval, ApproveOutcome, CategoryUpdate, Decision, NewPatch, NewVersion, PatchRecord, RevisionSelector,
+    StoreError, VersionSource,
 };
 use serde::Deserialize;
 use uuid::Uuid;
@@ -140,11 +140,6 @@ pub async fn submit(
             "ops: {e}: send a list of ops such as [{{\"op\": \"patch\", \"old\": \"…\", \"new\": \"…\"}}]"
         ))
     })?;
-    if ops.iter().any(|op| matches!(op, Op::Delete)) {
-        return Err(PatchError::Refused(format!(
-            "deleting a skill through a patch is not available yet: a reviewer can hide every version with POST /v1/skills/{name}/versions/{{rev}}/yank"
-        )));
-    }
     let base = match submission.base_revision {
         Some(revision) => Some(load(services, caller.org_id, &name, RevisionSelector::Exact(revision)).await?.ok_or_else(
             || PatchError::NotFound(format!("skill '{name}' has no revision {revision}: send the revision your agent read (GET /v1/skills/{name}/versions)")),
@@ -257,6 +252,33 @@ async fn publish(
         let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
         let latest = load(services, org_id, &name, RevisionSelector::Latest).await?;
         let latest_digest = latest.as_ref().map(Bundle::digest);
+        if record.report.get("deletes").and_then(serde_json::Value::as_bool) == Some(true) {
+            // Deleting needs no rebase: whatever the latest revision is, it goes.
+            if latest.is_none() {
+                return Err(PatchError::State(
+                    "the skill is already deleted (no version is left): withdraw or reject this patch".to_owned(),
+                ));
+            }
+            let outcome = services
+                .store
+                .approve_patch(
+                    org_id,
+                    id,
+                    latest_digest.as_deref(),
+                    Approval::Delete(&name),
+                    Decision { by: reviewer, comment },
+                    actor,
+                )
+                .await?;
+            match outcome {
+                ApproveOutcome::Published { .. } => {
+                    services.index_cache.changed(org_id);
+                    return Ok(services.store.patch(org_id, id).await?);
+                }
+                ApproveOutcome::NotPending { status } => return Err(not_pending(&status, "approved")),
+                ApproveOutcome::Moved => continue,
+            }
+        }
         let candidate = if latest_digest != record.onto_digest {
             match restage(services, org_id, &record, &name, latest.as_ref()).await? {
                 Some(bundle) => bundle,
@@ -291,7 +313,7 @@ async fn publish(
                 org_id,
                 id,
                 latest_digest.as_deref(),
-                &version,
+                Approval::Publish(&version),
                 Decision { by: reviewer, comment },
                 actor,
             )
