@@ -559,3 +559,32 @@ async fn deleting_a_skill_through_a_patch_yanks_every_version() {
         .await;
     assert_eq!(status, StatusCode::CONFLICT);
 }
+
+#[tokio::test]
+async fn the_workflow_runs_on_the_s3_blob_store_too() {
+    let s3 = cairn_e2e::s3::TestS3::start().await.unwrap();
+    let blobs = std::sync::Arc::new(cairn_store::blob::S3BlobStore::new(s3.settings()).unwrap());
+    let app = TestApp::spawn_with(tempfile::tempdir().unwrap(), blobs).await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(tree.path(), "ops/demo", "demo", BODY, &[]);
+    app.import(tree.path()).await.unwrap();
+    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
+    let team = Team { app, member, reviewer };
+    let (status, p) = team
+        .submit(
+            &team.member,
+            patch(1, "2. Run it on the data.", "2. Run it on a copy of the data."),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    let (status, body) = team
+        .decide(&team.reviewer, p["id"].as_str().unwrap(), "approve", json!({}))
+        .await;
+    assert_eq!(
+        (status, body["result_revision"].as_i64()),
+        (StatusCode::OK, Some(2)),
+        "{body}"
+    );
+    assert!(team.skill_md("2").await.contains("on a copy of the data"));
+}
