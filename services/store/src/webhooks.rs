@@ -222,10 +222,12 @@ impl Store {
     }
 
     /// Records a delivery attempt: delivered, or retried after `retry_in`, or failed for
-    /// good when `retry_in` is `None`.
+    /// good when `retry_in` is `None`. Fenced by the attempt number: a worker whose lease
+    /// ran out (and whose delivery another worker claimed) changes nothing.
     pub async fn finish_delivery(
         &self,
         id: i64,
+        attempt: i32,
         delivered: bool,
         status_code: Option<i32>,
         error: Option<&str>,
@@ -239,13 +241,15 @@ impl Store {
         sqlx::query(
             "UPDATE webhook_deliveries SET status = $2, last_status_code = $3, last_error = $4, \
              next_attempt_at = now() + make_interval(secs => $5), \
-             delivered_at = CASE WHEN $2 = 'delivered' THEN now() END WHERE id = $1",
+             delivered_at = CASE WHEN $2 = 'delivered' THEN now() END \
+             WHERE id = $1 AND status = 'pending' AND attempts = $6",
         )
         .bind(id)
         .bind(status)
         .bind(status_code)
         .bind(error)
         .bind(retry_in.map_or(0.0, |d| d.as_secs_f64()))
+        .bind(attempt)
         .execute(&self.pool)
         .await?;
         Ok(())

@@ -159,6 +159,7 @@ async fn bad_subscriptions_are_refused_and_change_nothing() {
         json!({"url": "https://example.com/x", "events": ["patch.exploded"]}),
         json!({"url": "https://example.com/x", "events": ["patch.approved"], "secret": "short"}),
         json!({"url": "https://example.com/x", "events": ["patch.approved"], "extra": true}),
+        json!({"url": "https://user:pw@example.com/x", "events": ["patch.approved"]}),
     ] {
         let (status, answer) = send(app.post("/v1/webhooks").json(&body)).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{body}: {answer}");
@@ -173,4 +174,34 @@ async fn bad_subscriptions_are_refused_and_change_nothing() {
     let (status, _) = send(app.get("/v1/webhooks/nope/deliveries")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
     assert_eq!(app.state_snapshot().await.unwrap(), before);
+}
+
+#[tokio::test]
+async fn urls_are_stored_normalised_and_https_is_delivered_over_tls() {
+    let app = TestApp::spawn().await.unwrap();
+    let (status, hook) = send(app.post("/v1/webhooks").json(&json!({
+        "url": "HTTPS://127.0.0.1:1/Hook", "events": ["version.published"],
+    })))
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{hook}");
+    assert_eq!(hook["url"], "https://127.0.0.1:1/Hook");
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(tree.path(), "ops/demo", "demo", "1. Run it.", &[]);
+    app.import(tree.path()).await.unwrap();
+    let path = format!("/v1/webhooks/{}/deliveries", hook["id"].as_str().unwrap());
+    let mut entry = Value::Null;
+    for _ in 0..100 {
+        let (_, log) = send(app.get(&path)).await;
+        entry = log["items"][0].clone();
+        if !entry["last_error"].is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    // Nothing listens there: a connection error, not "scheme is not http" (TLS is built in).
+    let error = entry["last_error"].as_str().unwrap_or_default();
+    assert!(
+        error.contains("could not deliver") && !error.contains("scheme"),
+        "{entry}"
+    );
 }

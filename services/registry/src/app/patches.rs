@@ -202,15 +202,12 @@ pub async fn submit(
             name: "policy:auto-approve".to_owned(),
             ..actor.clone()
         };
-        return publish(
-            services,
-            caller.org_id,
-            id,
-            None,
-            Some("approved by the organisation's policy"),
-            &system,
-        )
-        .await;
+        // Best effort: the patch is stored either way, and the answer says where it
+        // stands (approved, or left for a reviewer when publishing could not finish).
+        let comment = Some("approved by the organisation's policy");
+        if let Err(error) = publish(services, caller.org_id, id, None, comment, &system).await {
+            tracing::warn!(%error, patch = %id, "auto-approval did not publish; the patch waits for a reviewer");
+        }
     }
     Ok(services.store.patch(caller.org_id, id).await?)
 }
@@ -280,7 +277,21 @@ async fn publish(
             }
         }
         let candidate = if latest_digest != record.onto_digest {
-            match restage(services, org_id, &record, &name, latest.as_ref()).await? {
+            let reviewed = verdict_of(&record.report);
+            let restaged = restage(services, org_id, &record, &name, latest.as_ref()).await?;
+            if reviewer.is_none() && restaged.state != Some(StageState::AutoApproved) {
+                // Auto-approval holds only for what the policy approves: after the
+                // merge this patch needs a reviewer.
+                return Ok(services.store.patch(org_id, id).await?);
+            }
+            if reviewer.is_some() && restaged.verdict.is_some() && restaged.verdict > reviewed {
+                return Err(PatchError::State(format!(
+                    "merged onto the latest revision, the patch now scans '{}' (it was reviewed as '{}'): review it again",
+                    restaged.verdict.map_or("unknown", |v| v.as_str()),
+                    reviewed.map_or("unknown", |v| v.as_str())
+                )));
+            }
+            match restaged.candidate {
                 Some(bundle) => bundle,
                 None => {
                     let now = services.store.patch(org_id, id).await?;
@@ -332,15 +343,29 @@ async fn publish(
     ))
 }
 
-/// Runs the stages again onto `latest`; stores the new reports and state. The new
-/// candidate when the patch is still pending.
+/// What running the stages again produced.
+struct Restaged {
+    /// The new candidate, when the patch is still pending.
+    candidate: Option<Bundle>,
+    /// The stages' state (`None`: refused, now `conflict` or `superseded`).
+    state: Option<StageState>,
+    /// The new candidate's scan verdict.
+    verdict: Option<cairn_scanner::Verdict>,
+}
+
+/// The scan verdict stored in a patch's report.
+fn verdict_of(report: &serde_json::Value) -> Option<cairn_scanner::Verdict> {
+    serde_json::from_value(report.get("scan")?.get("verdict")?.clone()).ok()
+}
+
+/// Runs the stages again onto `latest`; stores the new reports and state.
 async fn restage(
     services: &Services,
     org_id: i64,
     record: &PatchRecord,
     name: &SkillName,
     latest: Option<&Bundle>,
-) -> Result<Option<Bundle>, PatchError> {
+) -> Result<Restaged, PatchError> {
     let ops: Vec<Op> = serde_json::from_value(record.ops.clone()).map_err(|e| PatchError::Invalid(e.to_string()))?;
     let base = match record.base_revision {
         Some(revision) => load(services, org_id, name, RevisionSelector::Exact(revision)).await?,
@@ -358,6 +383,8 @@ async fn restage(
         roots: &WritableRoots::default(),
         latest_scan: latest_scan.as_deref(),
     });
+    let state = processed.as_ref().ok().map(|p| p.state);
+    let verdict = processed.as_ref().ok().and_then(|p| p.scan.as_ref()).map(|r| r.verdict);
     let (status, processed): (&str, Option<Processed>) = match processed {
         Ok(p) if p.state == StageState::PendingReview || p.state == StageState::AutoApproved => {
             ("pending_review", Some(p))
@@ -391,7 +418,11 @@ async fn restage(
     if !still_pending {
         return Err(not_pending("decided", "approved"));
     }
-    Ok(if status == "pending_review" { candidate } else { None })
+    Ok(Restaged {
+        candidate: if status == "pending_review" { candidate } else { None },
+        state,
+        verdict,
+    })
 }
 
 /// Rejects a patch (a comment saying why is required).

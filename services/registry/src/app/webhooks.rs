@@ -12,8 +12,11 @@ use uuid::Uuid;
 
 /// How often an idle worker looks for due deliveries.
 const POLL: Duration = Duration::from_millis(500);
-/// How long a claimed delivery is reserved for its worker.
-const LEASE: Duration = Duration::from_secs(60);
+/// How long a claimed delivery is reserved for its worker: longer than a whole batch
+/// can take (deliveries of a batch are sent concurrently, each within [`TIMEOUT`]).
+const LEASE: Duration = Duration::from_secs(300);
+/// Deliveries of a batch in flight at once.
+const CONCURRENCY: usize = 16;
 /// How long a receiver may take to answer.
 const TIMEOUT: Duration = Duration::from_secs(10);
 /// Attempts before a delivery is given up (about 21 hours of backoff in all).
@@ -82,8 +85,13 @@ pub async fn create(
     let mut events = events.to_vec();
     events.sort();
     events.dedup();
+    if !parsed.username().is_empty() || parsed.password().is_some() {
+        return Err(WebhookError::Invalid(
+            "url carries credentials: put the receiver's secret in `secret` (deliveries are signed with it)".to_owned(),
+        ));
+    }
     let info = store
-        .create_webhook(org_id, Uuid::new_v4(), url, &secret, &events, actor)
+        .create_webhook(org_id, Uuid::new_v4(), parsed.as_str(), &secret, &events, actor)
         .await?;
     Ok(CreatedWebhook { info, secret })
 }
@@ -104,7 +112,12 @@ pub fn backoff(attempts: i32) -> Duration {
 
 /// Delivers due webhooks for as long as the future runs.
 pub async fn deliver_forever(store: Store) {
-    let client = match reqwest::Client::builder().timeout(TIMEOUT).build() {
+    // No redirects: a receiver cannot bounce the registry's request somewhere else.
+    let client = match reqwest::Client::builder()
+        .timeout(TIMEOUT)
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+    {
         Ok(client) => client,
         Err(e) => {
             tracing::error!(error = %e, "webhook delivery is off: cannot build an HTTP client");
@@ -114,9 +127,10 @@ pub async fn deliver_forever(store: Store) {
     loop {
         match store.claim_deliveries(BATCH, LEASE).await {
             Ok(batch) if !batch.is_empty() => {
-                for delivery in batch {
-                    deliver(&store, &client, delivery).await;
-                }
+                use futures::StreamExt as _;
+                futures::stream::iter(batch)
+                    .for_each_concurrent(CONCURRENCY, |delivery| deliver(&store, &client, delivery))
+                    .await;
             }
             Ok(_) => tokio::time::sleep(POLL).await,
             Err(e) => {
@@ -150,7 +164,14 @@ async fn deliver(store: &Store, client: &reqwest::Client, delivery: ClaimedDeliv
     };
     let retry_in = (!delivered && delivery.attempts < MAX_ATTEMPTS).then(|| backoff(delivery.attempts));
     if let Err(e) = store
-        .finish_delivery(delivery.id, delivered, status, error.as_deref(), retry_in)
+        .finish_delivery(
+            delivery.id,
+            delivery.attempts,
+            delivered,
+            status,
+            error.as_deref(),
+            retry_in,
+        )
         .await
     {
         tracing::warn!(error = %e, delivery = delivery.id, "recording a webhook delivery failed");
