@@ -267,13 +267,9 @@ async fn publish(
                     actor,
                 )
                 .await?;
-            match outcome {
-                ApproveOutcome::Published { .. } => {
-                    services.index_cache.changed(org_id);
-                    return Ok(services.store.patch(org_id, id).await?);
-                }
-                ApproveOutcome::NotPending { status } => return Err(not_pending(&status, "approved")),
-                ApproveOutcome::Moved => continue,
+            match settle(services, org_id, id, outcome).await? {
+                Some(record) => return Ok(record),
+                None => continue,
             }
         }
         let candidate = if latest_digest != record.onto_digest {
@@ -318,7 +314,7 @@ async fn publish(
             source: VersionSource::Patch,
             published_by: reviewer,
         };
-        match services
+        let outcome = services
             .store
             .approve_patch(
                 org_id,
@@ -328,19 +324,32 @@ async fn publish(
                 Decision { by: reviewer, comment },
                 actor,
             )
-            .await?
-        {
-            ApproveOutcome::Published { .. } => {
-                services.index_cache.changed(org_id);
-                return Ok(services.store.patch(org_id, id).await?);
-            }
-            ApproveOutcome::NotPending { status } => return Err(not_pending(&status, "approved")),
-            ApproveOutcome::Moved => continue,
+            .await?;
+        if let Some(record) = settle(services, org_id, id, outcome).await? {
+            return Ok(record);
         }
     }
     Err(PatchError::State(
         "the skill keeps changing while this patch is approved: try again in a moment".to_owned(),
     ))
+}
+
+/// After one approval attempt: the patch when it is done, `None` to try again (the
+/// latest revision moved).
+async fn settle(
+    services: &Services,
+    org_id: i64,
+    id: Uuid,
+    outcome: ApproveOutcome,
+) -> Result<Option<PatchRecord>, PatchError> {
+    match outcome {
+        ApproveOutcome::Published { .. } => {
+            services.index_cache.changed(org_id);
+            Ok(Some(services.store.patch(org_id, id).await?))
+        }
+        ApproveOutcome::NotPending { status } => Err(not_pending(&status, "approved")),
+        ApproveOutcome::Moved => Ok(None),
+    }
 }
 
 /// What running the stages again produced.
