@@ -344,7 +344,8 @@ impl Store {
     }
 
     /// Replaces a pending patch's reports and candidate after the stages ran again onto a
-    /// newer latest revision; `false` when it is no longer pending.
+    /// newer latest revision, if they are still the ones built on `from_onto`; `false`
+    /// when it is no longer pending or another restage got there first.
     #[allow(clippy::too_many_arguments)]
     pub async fn restage_patch(
         &self,
@@ -355,11 +356,15 @@ impl Store {
         onto_digest: Option<&str>,
         candidate: Option<&serde_json::Value>,
         candidate_digest: Option<&str>,
+        from_onto: Option<&str>,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
+        // Compare-and-swap on the revision the reports were built on: a slower restage
+        // never overwrites a newer one.
         let changed = sqlx::query(
             "UPDATE patches SET status = $3, report = $4, onto_digest = $5, candidate = $6, candidate_digest = $7, \
-             updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'pending_review'",
+             updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'pending_review' \
+             AND onto_digest IS NOT DISTINCT FROM $8",
         )
         .bind(org_id)
         .bind(id)
@@ -368,6 +373,7 @@ impl Store {
         .bind(onto_digest)
         .bind(candidate.map(Json))
         .bind(candidate_digest)
+        .bind(from_onto)
         .execute(&mut *tx)
         .await?
         .rows_affected();

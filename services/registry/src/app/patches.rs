@@ -275,6 +275,9 @@ async fn publish(
         let candidate = if latest_digest != record.onto_digest {
             let reviewed = verdict_of(&record.report);
             let restaged = restage(services, org_id, &record, &name, latest.as_ref()).await?;
+            if restaged.raced {
+                continue;
+            }
             if reviewer.is_none() && restaged.state != Some(StageState::AutoApproved) {
                 // Auto-approval holds only for what the policy approves: after the
                 // merge this patch needs a reviewer.
@@ -360,6 +363,8 @@ struct Restaged {
     state: Option<StageState>,
     /// The new candidate's scan verdict.
     verdict: Option<cairn_scanner::Verdict>,
+    /// Another approval re-staged the patch first: nothing was stored, start over.
+    raced: bool,
 }
 
 /// The scan verdict stored in a patch's report.
@@ -422,12 +427,24 @@ async fn restage(
             onto.as_deref(),
             candidate.as_ref().map(manifest_json).as_ref(),
             candidate.as_ref().map(Bundle::digest).as_deref(),
+            record.onto_digest.as_deref(),
         )
         .await?;
     if !still_pending {
-        return Err(not_pending("decided", "approved"));
+        let now = services.store.patch(org_id, record.id).await?;
+        if now.status != "pending_review" {
+            return Err(not_pending(&now.status, "approved"));
+        }
+        // Another approval re-staged it first: start over from what it stored.
+        return Ok(Restaged {
+            candidate: None,
+            state: None,
+            verdict: None,
+            raced: true,
+        });
     }
     Ok(Restaged {
+        raced: false,
         candidate: if status == "pending_review" { candidate } else { None },
         state,
         verdict,
