@@ -20,6 +20,7 @@ pub struct FileLines<'a> {
     index: OnceCell<LineIndex>,
     skeletons: OnceCell<Vec<u64>>,
     skeleton_counts: OnceCell<HashMap<u64, usize, foldhash::fast::FixedState>>,
+    crlf: OnceCell<bool>,
 }
 
 struct LineIndex {
@@ -35,6 +36,7 @@ impl<'a> FileLines<'a> {
             index: OnceCell::new(),
             skeletons: OnceCell::new(),
             skeleton_counts: OnceCell::new(),
+            crlf: OnceCell::new(),
         }
     }
 
@@ -54,10 +56,12 @@ impl<'a> FileLines<'a> {
         })
     }
 
-    /// Whether the file's lines end with `\r\n` (most of them do).
+    /// Whether the file's lines end with `\r\n` (most of them do), found once.
     pub fn crlf(&self) -> bool {
-        let crlf = memchr::memmem::find_iter(self.text.as_bytes(), b"\r\n").count();
-        crlf > 0 && crlf * 2 >= memchr::memchr_iter(b'\n', self.text.as_bytes()).count()
+        *self.crlf.get_or_init(|| {
+            let crlf = memchr::memmem::find_iter(self.text.as_bytes(), b"\r\n").count();
+            crlf > 0 && crlf * 2 >= memchr::memchr_iter(b'\n', self.text.as_bytes()).count()
+        })
     }
 
     /// `text` with its line breaks in the file's style (`\r\n` in a CRLF file).
@@ -94,6 +98,24 @@ impl<'a> FileLines<'a> {
             Some(lines) => lines.starts.partition_point(|&s| s <= at).saturating_sub(1),
             None => memchr::memchr_iter(b'\n', &self.text.as_bytes()[..at]).count(),
         }
+    }
+
+    /// The 1-based lines holding the bytes `offsets` (ascending), in one pass over the
+    /// file when its line index is not built.
+    pub fn line_numbers(&self, offsets: &[usize]) -> Vec<usize> {
+        if self.index.get().is_some() {
+            return offsets.iter().map(|&at| self.line_of(at) + 1).collect();
+        }
+        let bytes = self.text.as_bytes();
+        let (mut line, mut from) = (0, 0);
+        offsets
+            .iter()
+            .map(|&at| {
+                line += memchr::memchr_iter(b'\n', &bytes[from..at.max(from)]).count();
+                from = from.max(at);
+                line + 1
+            })
+            .collect()
     }
 
     /// How many lines have each skeleton hash, computed once.
@@ -426,6 +448,13 @@ mod tests {
         assert_eq!(f.len(), 4);
         assert_eq!((f.line(0), f.line(1), f.line(2), f.line(3)), ("a", "b", "", "c"));
         assert_eq!((f.line_of(0), f.line_of(3), f.line_of(7)), (0, 1, 3));
+        let fresh = FileLines::new("a\r\nb\n\nc");
+        assert_eq!(
+            fresh.line_numbers(&[0, 3, 7]),
+            vec![1, 2, 4],
+            "one pass, before the index exists"
+        );
+        assert_eq!(f.line_numbers(&[0, 3, 7]), vec![1, 2, 4]);
         assert_eq!(split_lines("x\ny\n"), (vec!["x", "y"], true));
         assert_eq!(split_lines("x\r\ny"), (vec!["x", "y"], false));
     }

@@ -273,10 +273,11 @@ fn escaped_newlines(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Optio
     if found.is_empty() {
         return Ok(None);
     }
+    let at_lines = file.line_numbers(&found.iter().map(|&(at, _)| at).collect::<Vec<_>>());
     if found.len() > 1 && !edit.replace_all {
         return Err(MatchError::Ambiguous {
             strategy: Strategy::EscapeNormalized,
-            lines: found.iter().map(|&(at, _)| file.line_of(at) + 1).collect(),
+            lines: at_lines,
         });
     }
     let new = escape::decode_newlines(edit.new);
@@ -296,7 +297,7 @@ fn escaped_newlines(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Optio
         strategy: Strategy::EscapeNormalized,
         similarity,
         replacements: found.len(),
-        lines: found.iter().map(|&(at, _)| file.line_of(at) + 1).collect(),
+        lines: at_lines,
     }))
 }
 
@@ -356,7 +357,7 @@ fn exact(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>,
     if (hits.len() > 1 || all_hits.len() > hits.len()) && !edit.replace_all {
         return Err(MatchError::Ambiguous {
             strategy: Strategy::Exact,
-            lines: all_hits.iter().map(|&at| file.line_of(at) + 1).collect(),
+            lines: file.line_numbers(&all_hits),
         });
     }
     let new = file.with_line_endings(edit.new);
@@ -373,7 +374,7 @@ fn exact(file: &lines::FileLines<'_>, edit: Edit<'_>) -> Result<Option<Applied>,
         strategy: Strategy::Exact,
         similarity: 1.0,
         replacements: hits.len(),
-        lines: hits.iter().map(|&at| file.line_of(at) + 1).collect(),
+        lines: file.line_numbers(&hits),
     }))
 }
 
