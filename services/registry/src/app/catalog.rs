@@ -107,17 +107,26 @@ pub async fn bundle_archive(
     blobs: &dyn BlobStore,
     resolved: &ResolvedVersion,
 ) -> Result<Vec<u8>, CatalogError> {
+    let contents = read_files(store, blobs, resolved).await?;
+    let entries = contents
+        .iter()
+        .map(|(entry, bytes)| (entry.path.as_str(), bytes.as_ref(), entry.executable));
+    cairn_skill::archive::pack_entries(entries, Vec::new()).map_err(|e| CatalogError::Corrupt(e.to_string()))
+}
+
+/// Every file of a version with its bytes, in manifest order (blobs read a few at a time).
+pub async fn read_files(
+    store: &Store,
+    blobs: &dyn BlobStore,
+    resolved: &ResolvedVersion,
+) -> Result<Vec<(FileEntry, Bytes)>, CatalogError> {
     let files = store.version_files(resolved.version.id).await?;
-    let contents: Vec<(String, Bytes, bool)> = futures::stream::iter(files)
+    futures::stream::iter(files)
         .map(|f| async move {
             let bytes = read_blob(blobs, &f.sha256).await?;
-            Ok::<_, CatalogError>((f.path, bytes, f.executable))
+            Ok::<_, CatalogError>((f, bytes))
         })
         .buffered(8)
         .try_collect()
-        .await?;
-    let entries = contents
-        .iter()
-        .map(|(path, bytes, executable)| (path.as_str(), bytes.as_ref(), *executable));
-    cairn_skill::archive::pack_entries(entries, Vec::new()).map_err(|e| CatalogError::Corrupt(e.to_string()))
+        .await
 }

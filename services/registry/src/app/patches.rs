@@ -140,13 +140,16 @@ pub async fn submit(
             "ops: {e}: send a list of ops such as [{{\"op\": \"patch\", \"old\": \"…\", \"new\": \"…\"}}]"
         ))
     })?;
+    let latest = load_revision(services, caller.org_id, &name, RevisionSelector::Latest).await?;
     let base = match submission.base_revision {
+        // The usual case: the agent read the latest revision; it is read once.
+        Some(revision) if latest.as_ref().is_some_and(|(r, _)| *r == revision) => latest.as_ref().map(|(_, b)| b.clone()),
         Some(revision) => Some(load(services, caller.org_id, &name, RevisionSelector::Exact(revision)).await?.ok_or_else(
             || PatchError::NotFound(format!("skill '{name}' has no revision {revision}: send the revision your agent read (GET /v1/skills/{name}/versions)")),
         )?),
         None => None,
     };
-    let latest = load(services, caller.org_id, &name, RevisionSelector::Latest).await?;
+    let latest = latest.map(|(_, bundle)| bundle);
     if let (None, Some(latest)) = (submission.base_revision, &latest) {
         return Err(PatchError::Refused(format!(
             "skill '{name}' already exists (digest {}): change it with edit or patch ops and the base_revision your agent read",
@@ -249,73 +252,65 @@ async fn publish(
         let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
         let latest = load(services, org_id, &name, RevisionSelector::Latest).await?;
         let latest_digest = latest.as_ref().map(Bundle::digest);
-        if record.report.get("deletes").and_then(serde_json::Value::as_bool) == Some(true) {
+        let deletes = record.report.get("deletes").and_then(serde_json::Value::as_bool) == Some(true);
+        let candidate;
+        let category;
+        let version;
+        let approval = if deletes {
             // Deleting needs no rebase: whatever the latest revision is, it goes.
             if latest.is_none() {
                 return Err(PatchError::State(
                     "the skill is already deleted (no version is left): withdraw or reject this patch".to_owned(),
                 ));
             }
-            let outcome = services
-                .store
-                .approve_patch(
-                    org_id,
-                    id,
-                    latest_digest.as_deref(),
-                    Approval::Delete(&name),
-                    Decision { by: reviewer, comment },
-                    actor,
-                )
-                .await?;
-            match settle(services, org_id, id, outcome).await? {
-                Some(record) => return Ok(record),
-                None => continue,
-            }
-        }
-        let candidate = if latest_digest != record.onto_digest {
-            let reviewed = verdict_of(&record.report);
-            let restaged = restage(services, org_id, &record, &name, latest.as_ref()).await?;
-            if restaged.raced {
-                continue;
-            }
-            if reviewer.is_none() && restaged.state != Some(StageState::AutoApproved) {
-                // Auto-approval holds only for what the policy approves: after the
-                // merge this patch needs a reviewer.
-                return Ok(services.store.patch(org_id, id).await?);
-            }
-            if reviewer.is_some() && restaged.verdict.is_some() && restaged.verdict > reviewed {
-                return Err(PatchError::State(format!(
-                    "merged onto the latest revision, the patch now scans '{}' (it was reviewed as '{}'): review it again",
-                    restaged.verdict.map_or("unknown", |v| v.as_str()),
-                    reviewed.map_or("unknown", |v| v.as_str())
-                )));
-            }
-            match restaged.candidate {
-                Some(bundle) => bundle,
-                None => {
-                    let now = services.store.patch(org_id, id).await?;
+            Approval::Delete(&name)
+        } else {
+            candidate = if latest_digest != record.onto_digest {
+                let reviewed = verdict_of(&record.report);
+                let restaged = restage(services, org_id, &record, &name, latest.as_ref()).await?;
+                if restaged.raced {
+                    continue;
+                }
+                if reviewer.is_none() && restaged.state != Some(StageState::AutoApproved) {
+                    // Auto-approval holds only for what the policy approves: after the
+                    // merge this patch needs a reviewer.
+                    return Ok(services.store.patch(org_id, id).await?);
+                }
+                if reviewer.is_some() && restaged.verdict.is_some() && restaged.verdict > reviewed {
                     return Err(PatchError::State(format!(
-                        "the skill changed since this patch was checked, and merged onto the latest revision the patch is now '{}': see its rebase report and scan",
-                        now.status
+                        "merged onto the latest revision, the patch now scans '{}' (it was reviewed as '{}'): review it again",
+                        restaged.verdict.map_or("unknown", |v| v.as_str()),
+                        reviewed.map_or("unknown", |v| v.as_str())
                     )));
                 }
-            }
-        } else {
-            candidate_bundle(services, &record).await?
-        };
-        let category = record
-            .category
-            .as_deref()
-            .map(Category::parse)
-            .transpose()
-            .ok()
-            .flatten();
-        let version = NewVersion {
-            name: &name,
-            category: CategoryUpdate::IfNew(category.as_ref()),
-            bundle: &candidate,
-            source: VersionSource::Patch,
-            published_by: reviewer,
+                match restaged.candidate {
+                    Some(bundle) => bundle,
+                    None => {
+                        let now = services.store.patch(org_id, id).await?;
+                        return Err(PatchError::State(format!(
+                            "the skill changed since this patch was checked, and merged onto the latest revision the patch is now '{}': see its rebase report and scan",
+                            now.status
+                        )));
+                    }
+                }
+            } else {
+                candidate_bundle(services, &record).await?
+            };
+            category = record
+                .category
+                .as_deref()
+                .map(Category::parse)
+                .transpose()
+                .ok()
+                .flatten();
+            version = NewVersion {
+                name: &name,
+                category: CategoryUpdate::IfNew(category.as_ref()),
+                bundle: &candidate,
+                source: VersionSource::Patch,
+                published_by: reviewer,
+            };
+            Approval::Publish(&version)
         };
         let outcome = services
             .store
@@ -323,7 +318,7 @@ async fn publish(
                 org_id,
                 id,
                 latest_digest.as_deref(),
-                Approval::Publish(&version),
+                approval,
                 Decision { by: reviewer, comment },
                 actor,
             )
@@ -525,15 +520,25 @@ async fn load(
     name: &SkillName,
     selector: RevisionSelector,
 ) -> Result<Option<Bundle>, PatchError> {
+    Ok(load_revision(services, org_id, name, selector)
+        .await?
+        .map(|(_, bundle)| bundle))
+}
+
+/// [`load`], with the revision it found.
+async fn load_revision(
+    services: &Services,
+    org_id: i64,
+    name: &SkillName,
+    selector: RevisionSelector,
+) -> Result<Option<(i32, Bundle)>, PatchError> {
     let resolved = match catalog::resolve(&services.store, org_id, name.as_str(), selector).await {
         Ok(resolved) => resolved,
         Err(CatalogError::NotFound(_)) => return Ok(None),
         Err(e) => return Err(e.into()),
     };
-    let entries = services.store.version_files(resolved.version.id).await?;
     let mut files = BTreeMap::new();
-    for entry in entries {
-        let bytes = catalog::read_blob(services.blobs.as_ref(), &entry.sha256).await?;
+    for (entry, bytes) in catalog::read_files(&services.store, services.blobs.as_ref(), &resolved).await? {
         let path = RelPath::parse(&entry.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
         files.insert(path, BundleFile::new(bytes.to_vec(), entry.executable));
     }
@@ -544,9 +549,8 @@ async fn load(
         max_files: usize::MAX,
         max_total_bytes: u64::MAX,
     };
-    Bundle::from_files(files, &unlimited)
-        .map(Some)
-        .map_err(|e| CatalogError::Corrupt(e.to_string()).into())
+    let bundle = Bundle::from_files(files, &unlimited).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+    Ok(Some((resolved.version.revision, bundle)))
 }
 
 /// The stored candidate of a patch, read back from its manifest and blobs.
