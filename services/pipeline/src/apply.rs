@@ -104,7 +104,7 @@ pub fn apply_ops(base: Option<&Bundle>, ops: &[ValidOp], limits: &Limits) -> Res
     for (index, op) in ops.iter().enumerate() {
         let mut report = OpReport {
             index,
-            op: kind(op),
+            op: op.kind(),
             file: None,
             strategy: None,
             similarity: None,
@@ -134,7 +134,7 @@ pub fn apply_ops(base: Option<&Bundle>, ops: &[ValidOp], limits: &Limits) -> Res
                 });
             }
             _ => {
-                let files = files.as_mut().ok_or(ApplyError::NoSkill { index, op: kind(op) })?;
+                let files = files.as_mut().ok_or(ApplyError::NoSkill { index, op: op.kind() })?;
                 apply_one(files, index, op, &mut report)?;
             }
         }
@@ -216,15 +216,4 @@ fn apply_one(
         ValidOp::Create { .. } | ValidOp::Delete => unreachable!("handled by apply_ops"),
     }
     Ok(())
-}
-
-fn kind(op: &ValidOp) -> &'static str {
-    match op {
-        ValidOp::Create { .. } => "create",
-        ValidOp::Edit { .. } => "edit",
-        ValidOp::Patch { .. } => "patch",
-        ValidOp::WriteFile { .. } => "write_file",
-        ValidOp::RemoveFile { .. } => "remove_file",
-        ValidOp::Delete => "delete",
-    }
 }

@@ -148,6 +148,20 @@ pub enum ValidOp {
     Delete,
 }
 
+impl ValidOp {
+    /// The op's name as sent (`patch`, `write_file`, …).
+    pub fn kind(&self) -> &'static str {
+        match self {
+            ValidOp::Create { .. } => "create",
+            ValidOp::Edit { .. } => "edit",
+            ValidOp::Patch { .. } => "patch",
+            ValidOp::WriteFile { .. } => "write_file",
+            ValidOp::RemoveFile { .. } => "remove_file",
+            ValidOp::Delete => "delete",
+        }
+    }
+}
+
 /// Why ops are not valid; `index` is the op's position (0-based) in the patch.
 #[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
 pub enum OpError {

@@ -186,14 +186,15 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
     if input.latest.is_some_and(|l| l.digest() == candidate.digest()) {
         return Err(Refusal::NoChange);
     }
-    let scan = match input.latest_scan {
-        Some(before) => {
-            let mut report = scan_bundle(&candidate);
-            cairn_scanner::mark_introduced(before, &mut report);
-            report
-        }
-        None => scan_against(input.latest, &candidate),
+    // Findings are introduced unless the latest revision had them (scanned here unless
+    // the caller has its report).
+    let mut scan = scan_bundle(&candidate);
+    let before = match (input.latest_scan, input.latest) {
+        (Some(report), _) => std::borrow::Cow::Borrowed(report),
+        (None, Some(latest)) => std::borrow::Cow::Owned(scan_bundle(latest)),
+        (None, None) => std::borrow::Cow::Owned(Report::new(Vec::new())),
     };
+    cairn_scanner::mark_introduced(&before, &mut scan);
     let decision = decide(scan.verdict, input.author, input.policy);
     Ok(Processed {
         state: match decision {
@@ -220,22 +221,16 @@ fn invalid_after_merge(error: &BundleError) -> FileConflict {
     }
 }
 
-/// Scans `candidate`, marking findings introduced relative to `latest`.
-pub fn scan_against(latest: Option<&Bundle>, candidate: &Bundle) -> Report {
-    let scanner = Scanner::builtin().expect("the built-in rules compile (the scanner's tests check every rule)");
-    scanner.scan_delta(&scan_files(latest), &scan_files(Some(candidate)))
-}
-
 /// Scans one bundle (the report a cache keeps for [`PatchInput::latest_scan`]).
 pub fn scan_bundle(bundle: &Bundle) -> Report {
     let scanner = Scanner::builtin().expect("the built-in rules compile (the scanner's tests check every rule)");
-    scanner.scan(&scan_files(Some(bundle)))
+    scanner.scan(&scan_files(bundle))
 }
 
-fn scan_files(bundle: Option<&Bundle>) -> Vec<ScanFile<'_>> {
+fn scan_files(bundle: &Bundle) -> Vec<ScanFile<'_>> {
     bundle
-        .into_iter()
-        .flat_map(|b| b.files().iter())
+        .files()
+        .iter()
         .map(|(path, file)| ScanFile {
             path: path.as_str(),
             bytes: &file.bytes,
