@@ -39,6 +39,8 @@ pub struct TestApp {
     pub data_dir: tempfile::TempDir,
     /// The server's authenticator (to wait until it follows access changes).
     pub auth: Arc<cairn_registry::auth::Authenticator>,
+    /// The server's live feed (to observe watchers).
+    pub live: Arc<cairn_registry::app::live::LiveFeed>,
     shutdown: Option<oneshot::Sender<()>>,
     server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
     /// Declared last: dropped after the server stopped.
@@ -56,14 +58,14 @@ impl TestApp {
     /// Starts a registry on the given blob store, without rate limits (tests that are
     /// about rate limits use [`TestApp::spawn_with_settings`]).
     pub async fn spawn_with(data_dir: tempfile::TempDir, blobs: Arc<dyn BlobStore>) -> Result<Self> {
-        let settings = AccessSettings {
-            rate_limits: RateLimits {
-                per_token: None,
-                per_address: None,
-            },
-            ..AccessSettings::default()
-        };
-        Self::spawn_with_settings(data_dir, blobs, settings).await
+        Self::spawn_with_settings(data_dir, blobs, no_rate_limits()).await
+    }
+
+    /// Starts a registry whose watchers send a heartbeat after `heartbeat` of quiet.
+    pub async fn spawn_with_heartbeat(heartbeat: Duration) -> Result<Self> {
+        let data_dir = tempfile::tempdir()?;
+        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        Self::start(data_dir, blobs, no_rate_limits(), Some(heartbeat)).await
     }
 
     /// Starts a registry with explicit access settings (rate limits, token lifetimes).
@@ -71,6 +73,15 @@ impl TestApp {
         data_dir: tempfile::TempDir,
         blobs: Arc<dyn BlobStore>,
         settings: AccessSettings,
+    ) -> Result<Self> {
+        Self::start(data_dir, blobs, settings, None).await
+    }
+
+    async fn start(
+        data_dir: tempfile::TempDir,
+        blobs: Arc<dyn BlobStore>,
+        settings: AccessSettings,
+        heartbeat: Option<Duration>,
     ) -> Result<Self> {
         let db = TestDb::new().await?;
         let store = db.store().await?;
@@ -81,8 +92,12 @@ impl TestApp {
             .await?
             .ok_or_else(|| anyhow::anyhow!("a fresh database must bootstrap"))?;
         let org_id = store.org_by_slug(bootstrap::DEFAULT_ORG).await?.id;
-        let state = AppState::new(store.clone(), blobs.clone(), keys.clone(), settings);
+        let mut state = AppState::new(store.clone(), blobs.clone(), keys.clone(), settings);
+        if let Some(heartbeat) = heartbeat {
+            state = state.with_heartbeat(heartbeat);
+        }
         let auth = state.auth.clone();
+        let live = state.live.clone();
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let base_url = format!("http://{}", listener.local_addr()?);
         let (tx, rx) = oneshot::channel::<()>();
@@ -101,6 +116,7 @@ impl TestApp {
             shutdown: Some(tx),
             server: Some(server),
             auth,
+            live,
             db,
         })
     }
@@ -115,6 +131,29 @@ impl TestApp {
             tokio::time::sleep(Duration::from_millis(10)).await;
         }
         anyhow::bail!("the server did not subscribe to access changes within 5 s")
+    }
+
+    /// Starts a second registry process-alike on the same database, blob store and keys
+    /// (a replica behind the same load balancer): its own pool, caches and live feed.
+    pub async fn replica(&self) -> Result<Replica> {
+        let store = self.db.store().await?;
+        let state = AppState::new(store, self.blobs.clone(), self.keys.clone(), no_rate_limits());
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let base_url = format!("http://{}", listener.local_addr()?);
+        let (tx, rx) = oneshot::channel::<()>();
+        let server = tokio::spawn(cairn_registry::serve(listener, state, async {
+            let _ = rx.await;
+        }));
+        Ok(Replica {
+            base_url,
+            shutdown: Some(tx),
+            server: Some(server),
+        })
+    }
+
+    /// A gRPC client of this registry sending `token` (none: no `authorization`).
+    pub async fn grpc(&self, token: Option<&str>) -> Result<GrpcClient> {
+        grpc_client(&self.base_url, token).await
     }
 
     /// The absolute URL of `path`.
@@ -208,6 +247,83 @@ impl Drop for TestApp {
             server.abort();
         }
     }
+}
+
+fn no_rate_limits() -> AccessSettings {
+    AccessSettings {
+        rate_limits: RateLimits {
+            per_token: None,
+            per_address: None,
+        },
+        ..AccessSettings::default()
+    }
+}
+
+/// A second server on a [`TestApp`]'s database (see [`TestApp::replica`]).
+pub struct Replica {
+    /// `http://127.0.0.1:<port>`.
+    pub base_url: String,
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+impl Replica {
+    /// A gRPC client of this replica.
+    pub async fn grpc(&self, token: Option<&str>) -> Result<GrpcClient> {
+        grpc_client(&self.base_url, token).await
+    }
+
+    /// Stops the server and waits for it to drain (live streams included).
+    pub async fn stop(mut self) -> Result<()> {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.await??;
+        }
+        Ok(())
+    }
+}
+
+impl Drop for Replica {
+    fn drop(&mut self) {
+        if let Some(tx) = self.shutdown.take() {
+            let _ = tx.send(());
+        }
+        if let Some(server) = self.server.take() {
+            server.abort();
+        }
+    }
+}
+
+/// Adds `authorization: Bearer <token>` to every call.
+#[derive(Clone)]
+pub struct Bearer(Option<tonic::metadata::MetadataValue<tonic::metadata::Ascii>>);
+
+impl tonic::service::Interceptor for Bearer {
+    fn call(&mut self, mut request: tonic::Request<()>) -> Result<tonic::Request<()>, tonic::Status> {
+        if let Some(value) = &self.0 {
+            request.metadata_mut().insert("authorization", value.clone());
+        }
+        Ok(request)
+    }
+}
+
+/// The registry's gRPC client as the tests use it.
+pub type GrpcClient = cairn_proto::v1::registry_client::RegistryClient<
+    tonic::service::interceptor::InterceptedService<tonic::transport::Channel, Bearer>,
+>;
+
+/// A gRPC connection to `base_url` (HTTP/2 without TLS) sending `token`.
+pub async fn grpc_client(base_url: &str, token: Option<&str>) -> Result<GrpcClient> {
+    let channel = tonic::transport::Endpoint::from_shared(base_url.to_owned())?
+        .connect()
+        .await?;
+    let bearer = Bearer(token.map(|t| format!("Bearer {t}").parse()).transpose()?);
+    Ok(
+        cairn_proto::v1::registry_client::RegistryClient::with_interceptor(channel, bearer)
+            .max_decoding_message_size(64 << 20),
+    )
 }
 
 fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {

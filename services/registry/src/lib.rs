@@ -1,5 +1,5 @@
-//! The Cairn registry: configuration, application services, the REST API and the admin
-//! commands of the `cairn-registry` binary.
+//! The Cairn registry: configuration, application services, the REST and gRPC APIs and
+//! the admin commands of the `cairn-registry` binary.
 //!
 //! `main` and the end-to-end tests share [`serve`]: the tests bind `127.0.0.1:0`, build an
 //! [`AppState`] and run the real server in-process.
@@ -9,6 +9,7 @@ pub mod app;
 pub mod auth;
 pub mod bootstrap;
 pub mod config;
+pub mod grpc;
 pub mod http;
 pub mod private_file;
 pub mod ratelimit;
@@ -48,8 +49,10 @@ pub struct Services {
     pub access: config::AccessSettings,
     /// Request rate limiters.
     pub limiters: Arc<ratelimit::RateLimiters>,
-    /// Index response cache.
-    pub index_cache: Arc<http::IndexCache>,
+    /// The index's cursor and full-index cache (`app::index`).
+    pub index_cache: Arc<app::index::IndexCache>,
+    /// The full index's JSON, per organisation (REST).
+    pub index_json: Arc<http::IndexJson>,
     /// Bounds how many bundle archives are built at once (each holds a whole bundle in
     /// memory, up to the 10 MiB limit).
     pub archive_permits: Arc<tokio::sync::Semaphore>,
@@ -60,6 +63,10 @@ pub struct Services {
     /// Scan reports of published versions by digest: a patch's delta scan then scans
     /// only its candidate.
     pub scans: Arc<app::patches::ScanCache>,
+    /// Live index changes for watchers (gRPC `WatchIndex`, `GET /v1/events`).
+    pub live: Arc<app::live::LiveFeed>,
+    /// The statuses the gRPC health service answers (kept in line with readiness).
+    pub grpc_health: tonic_health::server::HealthReporter,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -77,12 +84,24 @@ impl AppState {
             auth: Arc::new(auth::Authenticator::new(keys)),
             access,
             limiters: Arc::new(ratelimit::RateLimiters::new(access.rate_limits)),
-            index_cache: Arc::new(http::IndexCache::default()),
+            index_cache: Arc::default(),
+            index_json: Arc::default(),
             archive_permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_ARCHIVES)),
             readiness: Arc::default(),
             limits: cairn_skill::limits::Limits::default(),
             scans: Arc::default(),
+            live: Arc::default(),
+            grpc_health: tonic_health::server::HealthReporter::new(),
         }))
+    }
+
+    /// The state with another heartbeat interval for watchers (call before the state is
+    /// shared).
+    pub fn with_heartbeat(mut self, heartbeat: std::time::Duration) -> Self {
+        if let Some(services) = Arc::get_mut(&mut self.0) {
+            services.live = Arc::new(app::live::LiveFeed::new(heartbeat));
+        }
+        self
     }
 
     /// The state with other bundle limits (call before the state is shared).
@@ -100,7 +119,8 @@ const LIMITER_SWEEP: std::time::Duration = std::time::Duration::from_secs(60);
 impl AppState {
     /// The work a serving process does besides answering requests, for as long as the
     /// returned future runs: following access changes (so cached token checks stay
-    /// exact), dropping idle rate-limit entries, and delivering webhooks.
+    /// exact), following index changes for watchers, dropping idle rate-limit entries, and
+    /// delivering webhooks.
     pub async fn background(self) {
         let sweep = {
             let limiters = self.limiters.clone();
@@ -113,8 +133,11 @@ impl AppState {
             }
         };
         let auth = self.auth.clone();
+        let live = self.live.clone();
         tokio::join!(
+            grpc::report_health(self.clone()),
             auth.follow_changes(self.store.clone()),
+            live.follow(self.store.clone()),
             sweep,
             app::webhooks::deliver_forever(self.store.clone())
         );

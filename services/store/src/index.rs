@@ -113,3 +113,117 @@ impl Store {
         })
     }
 }
+
+/// One row of an organisation's change log with the skill's index entry as read.
+#[derive(Clone, Debug)]
+pub struct IndexChangeRecord {
+    /// The change's cursor.
+    pub cursor: i64,
+    /// `published`, `yanked`, `unyanked` or `recategorized`.
+    pub kind: String,
+    /// The skill.
+    pub name: String,
+    /// The revision the change concerned, if any.
+    pub revision: Option<i32>,
+    /// The skill's entry when read; `None` when it has no non-yanked version.
+    pub entry: Option<IndexEntry>,
+}
+
+#[derive(sqlx::FromRow)]
+struct ChangeRow {
+    cursor: i64,
+    kind: String,
+    revision: Option<i32>,
+    name: String,
+    category: Option<String>,
+    version_id: Option<i64>,
+    latest_revision: Option<i32>,
+    digest: Option<String>,
+    description: Option<String>,
+    updated_at: DateTime<Utc>,
+}
+
+impl Store {
+    /// The organisation's changes after cursor `after`, oldest first, at most `limit`,
+    /// each with its skill's current entry. Runs in one repeatable-read transaction so
+    /// entries and manifests agree.
+    #[instrument(skip_all)]
+    pub async fn index_changes(
+        &self,
+        org_id: i64,
+        after: i64,
+        limit: i64,
+    ) -> Result<Vec<IndexChangeRecord>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SET TRANSACTION ISOLATION LEVEL REPEATABLE READ READ ONLY")
+            .execute(&mut *tx)
+            .await?;
+        let rows = sqlx::query_as::<_, ChangeRow>(
+            "SELECT c.cursor, c.kind, c.revision, s.name, s.category, v.id AS version_id, \
+                    v.revision AS latest_revision, v.digest, v.description, s.updated_at \
+             FROM index_changes c \
+             JOIN skills s ON s.id = c.skill_id \
+             LEFT JOIN LATERAL (SELECT id, revision, digest, description FROM versions v \
+                                WHERE v.skill_id = s.id AND NOT v.yanked ORDER BY revision DESC LIMIT 1) v ON TRUE \
+             WHERE c.org_id = $1 AND c.cursor > $2 \
+             ORDER BY c.cursor LIMIT $3",
+        )
+        .bind(org_id)
+        .bind(after)
+        .bind(limit)
+        .fetch_all(&mut *tx)
+        .await?;
+        let mut version_ids: Vec<i64> = rows.iter().filter_map(|r| r.version_id).collect();
+        version_ids.sort_unstable();
+        version_ids.dedup();
+        let files = sqlx::query_as::<_, VersionFileRow>(
+            "SELECT version_id, path, sha256, size, executable FROM version_files \
+             WHERE version_id = ANY($1) ORDER BY version_id, path",
+        )
+        .bind(&version_ids)
+        .fetch_all(&mut *tx)
+        .await?;
+        tx.commit().await?;
+
+        let mut files_by_version: HashMap<i64, Vec<FileEntry>> = HashMap::with_capacity(version_ids.len());
+        for f in files {
+            files_by_version.entry(f.version_id).or_default().push(FileEntry {
+                path: f.path,
+                sha256: f.sha256,
+                size: f.size,
+                executable: f.executable,
+            });
+        }
+        Ok(rows
+            .into_iter()
+            .map(|row| {
+                let entry = match (row.version_id, row.latest_revision, row.digest, row.description) {
+                    (Some(version_id), Some(revision), Some(digest), Some(description)) => Some(IndexEntry {
+                        name: row.name.clone(),
+                        category: row.category,
+                        description,
+                        revision,
+                        digest,
+                        updated_at: row.updated_at,
+                        files: files_by_version.get(&version_id).cloned().unwrap_or_default(),
+                    }),
+                    _ => None,
+                };
+                IndexChangeRecord {
+                    cursor: row.cursor,
+                    kind: row.kind,
+                    name: row.name,
+                    revision: row.revision,
+                    entry,
+                }
+            })
+            .collect())
+    }
+
+    /// Subscribes to index changes committed by any process on this database: each
+    /// notification's payload is the organisation's id.
+    #[instrument(skip_all)]
+    pub async fn index_notifications(&self) -> Result<crate::notify::Notifications, StoreError> {
+        crate::notify::Notifications::subscribe(&self.pool, crate::INDEX_CHANNEL).await
+    }
+}

@@ -11,6 +11,7 @@ pub mod embedded;
 mod error;
 mod index;
 pub mod models;
+pub mod notify;
 mod orgs;
 mod patches;
 mod skills;
@@ -23,6 +24,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 pub use audit::AuditQuery;
 pub use error::StoreError;
+pub use index::IndexChangeRecord;
 pub use models::*;
 pub use orgs::AdminToken;
 pub use patches::{Approval, ApproveOutcome, Decision, NewPatch, PATCH_STATUSES, PatchQuery, PatchRecord};

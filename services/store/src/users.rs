@@ -125,36 +125,11 @@ pub(crate) async fn notify_auth_change(tx: &mut Transaction<'_, Postgres>, what:
     Ok(())
 }
 
-/// One event of an [`AuthChanges`] subscription.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub enum AuthChange {
-    /// Something changed: `user:<id>` or `token:<id>`.
-    Changed(String),
-    /// The connection dropped and was re-established: changes may have been missed.
-    Reconnected,
-}
+/// One event of an access-change subscription (see [`Store::auth_changes`]).
+pub type AuthChange = crate::notify::Notification;
 
 /// A live subscription to access changes (see [`Store::auth_changes`]).
-pub struct AuthChanges {
-    listener: sqlx::postgres::PgListener,
-}
-
-impl std::fmt::Debug for AuthChanges {
-    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
-        f.write_str("AuthChanges")
-    }
-}
-
-impl AuthChanges {
-    /// Waits for the next change. An error means the subscription failed: callers must
-    /// stop trusting what they cached and subscribe again.
-    pub async fn next(&mut self) -> Result<AuthChange, StoreError> {
-        Ok(match self.listener.try_recv().await? {
-            Some(notification) => AuthChange::Changed(notification.payload().to_owned()),
-            None => AuthChange::Reconnected,
-        })
-    }
-}
+pub type AuthChanges = crate::notify::Notifications;
 
 impl Store {
     /// Sends `ping:<nonce>` on [`AUTH_CHANNEL`]: a subscriber that hears its own ping
@@ -172,8 +147,6 @@ impl Store {
     /// Subscribes to access changes made by any process on this database.
     #[instrument(skip_all)]
     pub async fn auth_changes(&self) -> Result<AuthChanges, StoreError> {
-        let mut listener = sqlx::postgres::PgListener::connect_with(&self.pool).await?;
-        listener.listen(AUTH_CHANNEL).await?;
-        Ok(AuthChanges { listener })
+        crate::notify::Notifications::subscribe(&self.pool, AUTH_CHANNEL).await
     }
 }

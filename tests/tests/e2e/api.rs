@@ -152,7 +152,7 @@ async fn index_supports_etag_and_deltas_after_reimport() {
     assert_eq!(third.updated[0].revision, 2);
     assert_eq!(third.unchanged.len(), count - 1);
 
-    tokio::time::sleep(cairn_registry::http::CURSOR_TTL + Duration::from_millis(100)).await;
+    tokio::time::sleep(cairn_registry::app::index::CURSOR_TTL + Duration::from_millis(100)).await;
     let response = app
         .get("/v1/index")
         .header("if-none-match", &etag)
@@ -207,7 +207,7 @@ async fn index_supports_etag_and_deltas_after_reimport() {
     .execute(app.store.pool())
     .await
     .unwrap();
-    tokio::time::sleep(cairn_registry::http::CURSOR_TTL + Duration::from_millis(100)).await;
+    tokio::time::sleep(cairn_registry::app::index::CURSOR_TTL + Duration::from_millis(100)).await;
     let (_, patched) = json(app.get("/v1/index").send().await.unwrap()).await;
     assert_eq!(patched, from_scratch(app.store.index(app.org_id, None).await.unwrap()));
     assert_eq!(patched["skills"].as_array().unwrap().len(), count - 1);

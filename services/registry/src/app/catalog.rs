@@ -77,6 +77,18 @@ pub async fn resolve(
     Ok(ResolvedVersion { skill, version })
 }
 
+/// A skill's version with its manifest.
+pub async fn version_with_files(
+    store: &Store,
+    org_id: i64,
+    name: &str,
+    selector: RevisionSelector,
+) -> Result<(ResolvedVersion, Vec<FileEntry>), CatalogError> {
+    let resolved = resolve(store, org_id, name, selector).await?;
+    let files = store.version_files(resolved.version.id).await?;
+    Ok((resolved, files))
+}
+
 /// Reads one blob that the database says exists.
 pub async fn read_blob(blobs: &dyn BlobStore, sha256: &str) -> Result<Bytes, CatalogError> {
     let id = Sha256Hash::parse_hex(sha256).map_err(|_| CatalogError::MissingBlob(sha256.to_owned()))?;

@@ -1,9 +1,13 @@
 //! Application services: what the registry does, independent of the transport that asks.
-//! HTTP handlers (and later gRPC) extract input, call these, and map the result.
+//! REST and gRPC handlers extract input, call these, and map the result.
 
 pub mod accounts;
+pub mod blobs;
 pub mod catalog;
 pub mod import;
+pub mod index;
+pub mod live;
+pub mod paging;
 pub mod patches;
 pub mod publish;
 pub mod webhooks;

@@ -17,6 +17,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::catalog::{self, CatalogError};
+use super::paging;
 use super::publish::{PublishError, upload_missing_blobs};
 use crate::Services;
 use crate::auth::Principal;
@@ -605,6 +606,69 @@ fn status_of(state: StageState) -> &'static str {
 
 fn refusal(refusal: Refusal) -> PatchError {
     PatchError::Refused(refusal.to_string())
+}
+
+/// Parses a patch id.
+pub fn parse_id(raw: &str) -> Result<Uuid, PatchError> {
+    Uuid::parse_str(raw).map_err(|_| {
+        PatchError::Invalid(format!(
+            "'{raw}' is not a patch id: ids are UUIDs, as the patch list shows them"
+        ))
+    })
+}
+
+/// What a patch list asks for.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// Only patches in this state.
+    pub status: Option<String>,
+    /// Only patches of this skill.
+    pub skill: Option<String>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+    /// Page size (`None`: the default).
+    pub limit: Option<i64>,
+}
+
+/// The organisation's patches, newest first, and the cursor of the next page.
+pub async fn list(
+    services: &Services,
+    caller: &Principal,
+    listing: Listing,
+) -> Result<(Vec<PatchRecord>, Option<String>), PatchError> {
+    let limit = paging::limit(listing.limit).map_err(PatchError::Invalid)?;
+    if let Some(status) = listing.status.as_deref()
+        && !cairn_store::PATCH_STATUSES.contains(&status)
+    {
+        return Err(PatchError::Invalid(format!(
+            "status '{status}' is not a patch state: use one of {}",
+            cairn_store::PATCH_STATUSES.join(", ")
+        )));
+    }
+    if let Some(skill) = listing.skill.as_deref() {
+        SkillName::parse(skill).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    }
+    let before = listing
+        .cursor
+        .as_deref()
+        .filter(|c| !c.is_empty())
+        .map(paging::time_id_cursor)
+        .transpose()
+        .map_err(PatchError::Invalid)?;
+    let query = cairn_store::PatchQuery {
+        status: listing.status,
+        skill: listing.skill,
+        before,
+        limit: limit + 1,
+    };
+    let mut rows = services.store.list_patches(caller.org_id, &query).await?;
+    let next = paging::cut_page(&mut rows, limit, |p| paging::time_id_key(p.created_at, p.id));
+    Ok((rows, next))
+}
+
+/// One patch of the caller's organisation.
+pub async fn get(services: &Services, caller: &Principal, id: Uuid) -> Result<PatchRecord, PatchError> {
+    services.store.patch(caller.org_id, id).await.map_err(not_found)
 }
 
 fn check_text(field: &str, text: &str, max: usize) -> Result<(), PatchError> {

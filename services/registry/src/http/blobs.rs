@@ -1,15 +1,12 @@
 //! Blob downloads: one by id, or many in one streamed response so a cold sync is not one
 //! round trip per file. Only blobs referenced by the caller's organisation are served.
 
-use std::collections::HashSet;
-
 use axum::body::Body;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use axum::{Extension, Json};
 use bytes::Bytes;
-use cairn_skill::Sha256Hash;
 use futures::StreamExt;
 use serde::Deserialize;
 
@@ -18,21 +15,9 @@ use super::error::ApiError;
 use super::extract::ApiPath;
 use super::skills::{if_none_match, not_modified};
 use crate::AppState;
+use crate::app::blobs::{self, BlobsError};
 use crate::app::catalog::read_blob;
 use crate::auth::Principal;
-
-/// Most blobs one batch request may ask for.
-pub const MAX_BATCH: usize = 1000;
-/// Blobs read from the store at once while streaming a batch.
-const BATCH_READ_AHEAD: usize = 8;
-
-fn parse_id(raw: &str) -> Result<Sha256Hash, ApiError> {
-    Sha256Hash::parse_hex(raw).map_err(|_| {
-        ApiError::bad_request(format!(
-            "'{raw}' is not a blob id: use the 64-character lowercase hex sha256 from a manifest"
-        ))
-    })
-}
 
 /// `GET /v1/blobs/{sha256}`: immutable, cacheable forever.
 pub async fn get_blob(
@@ -41,15 +26,7 @@ pub async fn get_blob(
     ApiPath(sha256): ApiPath<String>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let id = parse_id(&sha256)?;
-    let hex = id.to_hex();
-    let visible = state
-        .store
-        .blobs_visible_to_org(principal.org_id, std::slice::from_ref(&hex))
-        .await?;
-    if visible.is_empty() {
-        return Err(ApiError::not_found(format!("blob {hex} does not exist")));
-    }
+    let hex = blobs::visible(&state, principal.org_id, &sha256).await?;
     let etag = format!("\"{hex}\"");
     if if_none_match(&headers, &etag) {
         return Ok(not_modified(&etag, IMMUTABLE));
@@ -70,7 +47,7 @@ pub async fn get_blob(
 #[derive(Debug, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
-    /// Blob ids (hex sha256), at most [`MAX_BATCH`]; duplicates are sent once.
+    /// Blob ids (hex sha256), at most `app::blobs::MAX_BATCH`; duplicates are sent once.
     sha256: Vec<String>,
 }
 
@@ -98,53 +75,15 @@ pub async fn batch(
             e.body_text()
         ))
     })?;
-    if request.sha256.is_empty() {
-        return Err(ApiError::bad_request("sha256 is empty: list at least one blob id"));
-    }
-    if request.sha256.len() > MAX_BATCH {
-        return Err(ApiError::bad_request(format!(
-            "{} blob ids requested; at most {MAX_BATCH} per request: split the list",
-            request.sha256.len()
-        )));
-    }
-    let mut seen = HashSet::new();
-    let mut ids = Vec::new();
-    for raw in &request.sha256 {
-        let hex = parse_id(raw)?.to_hex();
-        if seen.insert(hex.clone()) {
-            ids.push(hex);
-        }
-    }
-    let visible: HashSet<String> = state
-        .store
-        .blobs_visible_to_org(principal.org_id, &ids)
-        .await?
-        .into_iter()
-        .map(|(sha, _)| sha)
-        .collect();
-    let missing: Vec<&String> = ids.iter().filter(|id| !visible.contains(*id)).collect();
-    if !missing.is_empty() {
-        let shown: Vec<&str> = missing.iter().take(10).map(|s| s.as_str()).collect();
-        return Err(ApiError::not_found(format!(
-            "{} requested blob(s) do not exist: {}{}",
-            missing.len(),
-            shown.join(", "),
-            if missing.len() > shown.len() { ", …" } else { "" }
-        )));
-    }
-    let blobs = state.blobs.clone();
-    let entries = futures::stream::iter(ids)
-        .map(move |hex| {
-            let blobs = blobs.clone();
-            async move {
-                let bytes = read_blob(blobs.as_ref(), &hex).await.map_err(|e| {
-                    tracing::error!(error = %e, "streaming a blob batch failed");
-                    std::io::Error::other(e.to_string())
-                })?;
-                Ok::<Bytes, std::io::Error>(tar_entry(&hex, &bytes))
+    let ids = blobs::visible_batch(&state, principal.org_id, &request.sha256).await?;
+    let entries = blobs::read_all(state.blobs.clone(), ids)
+        .map(|read| match read {
+            Ok((hex, bytes)) => Ok(tar_entry(&hex, &bytes)),
+            Err(e) => {
+                tracing::error!(error = %e, "streaming a blob batch failed");
+                Err(std::io::Error::other(e.to_string()))
             }
         })
-        .buffered(BATCH_READ_AHEAD)
         .chain(futures::stream::once(async { Ok(Bytes::from_static(&[0u8; 1024])) }));
     Ok((
         [(header::CONTENT_TYPE, "application/x-tar")],
@@ -169,4 +108,14 @@ fn tar_entry(name: &str, content: &[u8]) -> Bytes {
     out.extend_from_slice(content);
     out.resize(out.len() + padding, 0);
     Bytes::from(out)
+}
+
+impl From<BlobsError> for ApiError {
+    fn from(error: BlobsError) -> Self {
+        match error {
+            BlobsError::Invalid(message) => ApiError::bad_request(message),
+            BlobsError::NotFound(message) => ApiError::not_found(message),
+            BlobsError::Store(e) => e.into(),
+        }
+    }
 }

@@ -64,6 +64,16 @@ impl ApiError {
     pub fn status(&self) -> StatusCode {
         self.status
     }
+
+    /// The machine-readable code (`not_found`, `patch_refused`, …).
+    pub fn code(&self) -> &'static str {
+        self.code
+    }
+
+    /// The message for the caller.
+    pub fn message(&self) -> &str {
+        &self.message
+    }
 }
 
 impl IntoResponse for ApiError {

@@ -23,34 +23,19 @@ pub fn revision(raw: &str) -> Result<RevisionSelector, ApiError> {
     }
 }
 
-/// Page sizes: default and maximum.
-pub const DEFAULT_LIMIT: i64 = 50;
-/// The largest page a client may ask for.
-pub const MAX_LIMIT: i64 = 200;
-
-/// Parses `limit`.
+/// Parses `limit` from a query string.
 pub fn limit(raw: Option<&str>) -> Result<i64, ApiError> {
-    match raw {
-        None => Ok(DEFAULT_LIMIT),
-        Some(v) => match v.parse::<i64>() {
-            Ok(n) if (1..=MAX_LIMIT).contains(&n) => Ok(n),
-            _ => Err(ApiError::bad_request(format!(
-                "limit '{v}' is not valid: use a number from 1 to {MAX_LIMIT}"
-            ))),
-        },
-    }
+    use crate::app::paging::{self, MAX_LIMIT};
+    let parsed = match raw {
+        None => None,
+        Some(v) => Some(v.parse::<i64>().map_err(|_| {
+            ApiError::bad_request(format!("limit '{v}' is not valid: use a number from 1 to {MAX_LIMIT}"))
+        })?),
+    };
+    paging::limit(parsed).map_err(ApiError::bad_request)
 }
 
-/// Handlers fetch `limit + 1` rows; this cuts the extra one off and returns the cursor of
-/// the next page (the last kept row's key), or `None` on the last page.
-pub fn cut_page<T>(rows: &mut Vec<T>, limit: i64, key: impl Fn(&T) -> String) -> Option<String> {
-    let limit = usize::try_from(limit).unwrap_or(0);
-    if rows.len() <= limit {
-        return None;
-    }
-    rows.truncate(limit);
-    rows.last().map(key)
-}
+pub use crate::app::paging::cut_page;
 
 /// `Path` whose rejections (e.g. invalid UTF-8 in a percent-escape) answer in the API's
 /// JSON error shape instead of axum's plain text.
@@ -125,16 +110,5 @@ where
 
 /// Parses a `<micros>_<uuid>` keyset cursor (newest-first lists of tokens and patches).
 pub fn time_id_cursor(raw: &str) -> Result<(chrono::DateTime<chrono::Utc>, uuid::Uuid), ApiError> {
-    let invalid = || {
-        ApiError::bad_request(format!(
-            "cursor '{raw}' is not valid: pass back the next_cursor of the previous page"
-        ))
-    };
-    let (micros, id) = raw.split_once('_').ok_or_else(invalid)?;
-    let at = micros
-        .parse::<i64>()
-        .ok()
-        .and_then(chrono::DateTime::from_timestamp_micros)
-        .ok_or_else(invalid)?;
-    Ok((at, uuid::Uuid::parse_str(id).map_err(|_| invalid())?))
+    crate::app::paging::time_id_cursor(raw).map_err(ApiError::bad_request)
 }

@@ -32,6 +32,11 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
         .into_response()
 }
 
+/// Whether PostgreSQL and the blob store answer (the verdict of `/readyz`).
+pub async fn ready(state: &AppState) -> bool {
+    checks(state).await == ("ok", "ok")
+}
+
 /// How long a readiness verdict is reused: probes and load balancers poll often, and an
 /// unauthenticated endpoint must not turn each request into database and S3 calls.
 const READY_CACHE: std::time::Duration = std::time::Duration::from_secs(1);

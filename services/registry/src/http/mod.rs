@@ -4,6 +4,7 @@
 mod audit;
 mod blobs;
 pub mod error;
+mod events;
 mod extract;
 pub mod guard;
 mod health;
@@ -33,7 +34,8 @@ use tower_http::trace::TraceLayer;
 
 use crate::AppState;
 use error::ApiError;
-pub use index::{CURSOR_TTL, IndexCache};
+pub use health::ready;
+pub use index::IndexJson;
 
 /// The header carrying each request's id (set when the client did not send one).
 static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
@@ -47,7 +49,7 @@ pub(crate) const MAX_BODY_BYTES: usize = 256 * 1024;
 /// Builds the whole HTTP application: the routes of the authorization table behind the
 /// gate, and the layers every response passes through.
 pub fn router(state: AppState) -> Router {
-    let (routes, access) = routes::build();
+    let (routes, access) = routes::build(&state);
     let gate = guard::Gate::new(&state, access);
     routes
         .route_layer(middleware::from_fn_with_state(gate.clone(), guard::gate))
@@ -75,17 +77,28 @@ pub fn router(state: AppState) -> Router {
             tracing::info_span!("http", method = %request.method(), route, request_id)
         }))
         .layer(tower::util::MapRequestLayer::new(guard::assign_request_id))
+        .layer(middleware::from_fn(crate::grpc::status::reshape_errors))
         .with_state(state)
 }
 
-/// Serves the registry on `listener` until `shutdown` completes, then drains in-flight
-/// requests. `main` and the end-to-end tests both run the server through this.
+/// Serves the registry (REST and gRPC, HTTP/1.1 and HTTP/2) on `listener` until
+/// `shutdown` completes, then ends the live streams and drains in-flight requests. `main`
+/// and the end-to-end tests both run the server through this.
 pub async fn serve(
     listener: TcpListener,
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let background = tokio::spawn(state.clone().background());
+    let live = state.live.clone();
+    let health = state.grpc_health.clone();
+    let shutdown = async move {
+        shutdown.await;
+        health
+            .set_service_status("", tonic_health::ServingStatus::NotServing)
+            .await;
+        live.close();
+    };
     let auth = state.auth.clone();
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
     let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
@@ -95,10 +108,25 @@ pub async fn serve(
 }
 
 /// Answers 503 `timeout` (in the API's JSON shape) when a handler takes longer than
-/// [`REQUEST_TIMEOUT`] to produce its response; streaming bodies may take longer.
+/// [`REQUEST_TIMEOUT`] to produce its response; streaming bodies may take longer. A gRPC
+/// call's own deadline (`grpc-timeout`) shortens the limit, and passing it answers 504
+/// `deadline_exceeded` (DEADLINE_EXCEEDED once reshaped for gRPC).
 async fn deadline(request: Request, next: Next) -> Response {
-    match tokio::time::timeout(REQUEST_TIMEOUT, next.run(request)).await {
+    let client_deadline = request
+        .headers()
+        .get("grpc-timeout")
+        .and_then(|v| v.to_str().ok())
+        .and_then(parse_grpc_timeout)
+        .filter(|d| *d < REQUEST_TIMEOUT);
+    let limit = client_deadline.unwrap_or(REQUEST_TIMEOUT);
+    match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
+        Err(_) if client_deadline.is_some() => ApiError::new(
+            StatusCode::GATEWAY_TIMEOUT,
+            "deadline_exceeded",
+            format!("the call's deadline ({limit:?}) passed before the registry finished: allow more time"),
+        )
+        .into_response(),
         Err(_) => ApiError::new(
             StatusCode::SERVICE_UNAVAILABLE,
             "timeout",
@@ -111,7 +139,33 @@ async fn deadline(request: Request, next: Next) -> Response {
     }
 }
 
-async fn not_found() -> ApiError {
+/// Parses a gRPC `grpc-timeout` value: up to 8 digits and a unit (`H`, `M`, `S`, `m`,
+/// `u`, `n`).
+fn parse_grpc_timeout(value: &str) -> Option<Duration> {
+    let (digits, unit) = value.split_at(value.len().checked_sub(1)?);
+    if digits.is_empty() || digits.len() > 8 {
+        return None;
+    }
+    let amount: u64 = digits.parse().ok()?;
+    Some(match unit {
+        "H" => Duration::from_secs(amount.checked_mul(3600)?),
+        "M" => Duration::from_secs(amount.checked_mul(60)?),
+        "S" => Duration::from_secs(amount),
+        "m" => Duration::from_millis(amount),
+        "u" => Duration::from_micros(amount),
+        "n" => Duration::from_nanos(amount),
+        _ => return None,
+    })
+}
+
+async fn not_found(headers: axum::http::HeaderMap) -> ApiError {
+    if crate::grpc::status::is_grpc(&headers) {
+        return ApiError::new(
+            StatusCode::NOT_IMPLEMENTED,
+            "unimplemented",
+            "no such gRPC method: see proto/cairn/v1/registry.proto for the methods served",
+        );
+    }
     ApiError::not_found("no such endpoint: see the API reference in docs/API.md")
 }
 
@@ -133,3 +187,19 @@ fn json_ok<T: serde::Serialize>(value: T) -> Response {
 
 /// How long `/readyz` waits for a dependency.
 const READY_TIMEOUT: Duration = Duration::from_secs(3);
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn grpc_timeouts_parse_by_unit_and_reject_nonsense() {
+        assert_eq!(parse_grpc_timeout("5S"), Some(Duration::from_secs(5)));
+        assert_eq!(parse_grpc_timeout("250m"), Some(Duration::from_millis(250)));
+        assert_eq!(parse_grpc_timeout("2H"), Some(Duration::from_secs(7200)));
+        assert_eq!(parse_grpc_timeout("100u"), Some(Duration::from_micros(100)));
+        for bad in ["", "S", "5", "5x", "123456789S", "-1S", "1.5S"] {
+            assert_eq!(parse_grpc_timeout(bad), None, "{bad}");
+        }
+    }
+}

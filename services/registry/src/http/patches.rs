@@ -5,7 +5,6 @@ use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
-use uuid::Uuid;
 
 use super::error::ApiError;
 use super::extract::{self, ApiJson, ApiPath, ApiQuery};
@@ -73,34 +72,13 @@ pub async fn list(
     caller: Caller,
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Response, ApiError> {
-    let limit = extract::limit(query.limit.as_deref())?;
-    if let Some(status) = query.status.as_deref()
-        && !cairn_store::PATCH_STATUSES.contains(&status)
-    {
-        return Err(ApiError::bad_request(format!(
-            "status '{status}' is not a patch state: use one of {}",
-            cairn_store::PATCH_STATUSES.join(", ")
-        )));
-    }
-    if let Some(skill) = query.skill.as_deref() {
-        extract::skill_name(skill)?;
-    }
-    let before = query
-        .cursor
-        .as_deref()
-        .filter(|c| !c.is_empty())
-        .map(extract::time_id_cursor)
-        .transpose()?;
-    let patch_query = cairn_store::PatchQuery {
+    let listing = patches::Listing {
+        limit: Some(extract::limit(query.limit.as_deref())?),
         status: query.status,
         skill: query.skill,
-        before,
-        limit: limit + 1,
+        cursor: query.cursor,
     };
-    let mut rows = state.store.list_patches(caller.principal.org_id, &patch_query).await?;
-    let next_cursor = extract::cut_page(&mut rows, limit, |p| {
-        format!("{}_{}", p.created_at.timestamp_micros(), p.id)
-    });
+    let (rows, next_cursor) = patches::list(&state, &caller.principal, listing).await?;
     Ok(json_ok(Page {
         items: rows.into_iter().map(PatchItem::from).collect(),
         next_cursor,
@@ -113,12 +91,7 @@ pub async fn get(
     caller: Caller,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
-    let id = patch_id(&id)?;
-    let record = state
-        .store
-        .patch(caller.principal.org_id, id)
-        .await
-        .map_err(|e| ApiError::from(e).hint("list patches with GET /v1/patches"))?;
+    let record = patches::get(&state, &caller.principal, patches::parse_id(&id)?).await?;
     Ok(json_ok(PatchBody::from(record)))
 }
 
@@ -137,7 +110,7 @@ pub async fn approve(
     ApiPath(id): ApiPath<String>,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    let id = patch_id(&id)?;
+    let id = patches::parse_id(&id)?;
     let comment = decision(&body)?.comment;
     let record = patches::approve(&state, &caller.principal, &caller.actor(), id, comment.as_deref()).await?;
     Ok(json_ok(PatchBody::from(record)))
@@ -150,7 +123,7 @@ pub async fn reject(
     ApiPath(id): ApiPath<String>,
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
-    let id = patch_id(&id)?;
+    let id = patches::parse_id(&id)?;
     let comment = decision(&body)?.comment.unwrap_or_default();
     let record = patches::reject(&state, &caller.principal, &caller.actor(), id, &comment).await?;
     Ok(json_ok(PatchBody::from(record)))
@@ -162,7 +135,7 @@ pub async fn withdraw(
     caller: Caller,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
-    let id = patch_id(&id)?;
+    let id = patches::parse_id(&id)?;
     let record = patches::withdraw(&state, &caller.principal, &caller.actor(), id).await?;
     Ok(json_ok(PatchBody::from(record)))
 }
@@ -203,14 +176,6 @@ fn decision(body: &[u8]) -> Result<DecisionBody, ApiError> {
     serde_json::from_slice(body).map_err(|e| {
         ApiError::bad_request(format!(
             "the body is not valid: {e}; send {{\"comment\": \"…\"}} or nothing"
-        ))
-    })
-}
-
-fn patch_id(raw: &str) -> Result<Uuid, ApiError> {
-    Uuid::parse_str(raw).map_err(|_| {
-        ApiError::bad_request(format!(
-            "'{raw}' is not a patch id: ids are UUIDs, as listed by GET /v1/patches"
         ))
     })
 }

@@ -9,7 +9,7 @@ use axum::http::Method;
 use axum::routing::{MethodRouter, delete, get, patch, post, put};
 
 use super::guard::AccessTable;
-use super::{audit, blobs, health, index, patches, skills, tokens, users, webhooks};
+use super::{audit, blobs, events, health, index, patches, skills, tokens, users, webhooks};
 use crate::AppState;
 use crate::access::{Access, Scope};
 
@@ -89,6 +89,7 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
         (rule(M::GET, "/v1/patch-policy", READ), get(patches::get_policy)),
         (rule(M::PUT, "/v1/patch-policy", ADMIN), put(patches::put_policy)),
         (rule(M::GET, "/v1/index", READ), get(index::get_index)),
+        (rule(M::GET, "/v1/events", READ), get(events::events)),
         (rule(M::GET, "/v1/blobs/{sha256}", READ), get(blobs::get_blob)),
         (rule(M::POST, "/v1/blobs/batch", READ), post(blobs::batch)),
         // Token routes need only `read`: everyone manages their own tokens; admins see
@@ -112,18 +113,24 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
     ]
 }
 
-/// The rules alone (for the tests that walk every route, and for the documentation).
+/// Every rule, REST and gRPC (for the tests that walk every route, and for the
+/// documentation).
 pub fn rules() -> Vec<Rule> {
-    table().into_iter().map(|(rule, _)| rule).collect()
+    let mut rules: Vec<Rule> = table().into_iter().map(|(rule, _)| rule).collect();
+    rules.extend(crate::grpc::rules());
+    rules
 }
 
-/// The routes, and the table the gate consults.
-pub(super) fn build() -> (Router<AppState>, AccessTable) {
+/// The routes (REST and gRPC), and the table the gate consults.
+pub(super) fn build(state: &AppState) -> (Router<AppState>, AccessTable) {
     let mut router = Router::new();
     let mut access: AccessTable = HashMap::new();
     for (rule, handler) in table() {
         router = router.route(rule.path, handler);
         access.entry(rule.path).or_default().push((rule.method, rule.access));
     }
-    (router, access)
+    for rule in crate::grpc::rules() {
+        access.entry(rule.path).or_default().push((rule.method, rule.access));
+    }
+    (router.merge(crate::grpc::router(state)), access)
 }

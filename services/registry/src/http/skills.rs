@@ -112,8 +112,8 @@ pub async fn get_version(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
-    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
-    let files = state.store.version_files(resolved.version.id).await?;
+    let (resolved, files) =
+        catalog::version_with_files(&state.store, principal.org_id, name.as_str(), selector).await?;
     Ok(json_ok(VersionItem::new(name.as_str(), resolved.version, Some(files))))
 }
 

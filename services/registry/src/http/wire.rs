@@ -129,23 +129,25 @@ pub struct IndexEntryBody {
     pub files: Vec<cairn_store::FileEntry>,
 }
 
+impl From<&cairn_store::IndexEntry> for IndexEntryBody {
+    fn from(e: &cairn_store::IndexEntry) -> Self {
+        IndexEntryBody {
+            name: e.name.clone(),
+            category: e.category.clone(),
+            description: e.description.clone(),
+            revision: e.revision,
+            digest: e.digest.clone(),
+            updated_at: e.updated_at,
+            files: e.files.clone(),
+        }
+    }
+}
+
 impl From<cairn_store::IndexSnapshot> for IndexBody {
     fn from(snapshot: cairn_store::IndexSnapshot) -> Self {
         IndexBody {
             cursor: snapshot.cursor,
-            skills: snapshot
-                .skills
-                .into_iter()
-                .map(|e| IndexEntryBody {
-                    name: e.name,
-                    category: e.category,
-                    description: e.description,
-                    revision: e.revision,
-                    digest: e.digest,
-                    updated_at: e.updated_at,
-                    files: e.files,
-                })
-                .collect(),
+            skills: snapshot.skills.iter().map(IndexEntryBody::from).collect(),
             removed: None,
         }
     }

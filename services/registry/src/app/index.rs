@@ -1,0 +1,157 @@
+//! The team index, for every transport: the organisation's newest cursor (cached for
+//! [`CURSOR_TTL`]), the full index (kept per organisation and patched with the changes
+//! since its cursor, so a change costs one small read), and deltas since a cursor.
+//!
+//! REST (`GET /v1/index`), gRPC (`GetIndex`) and the live feed read the index only
+//! through this module.
+
+use std::collections::{BTreeMap, HashMap};
+use std::sync::{Arc, Mutex};
+use std::time::{Duration, Instant};
+
+use cairn_store::{IndexEntry, IndexSnapshot, StoreError};
+
+use crate::Services;
+
+/// How long a cached organisation cursor is trusted: a change committed by another
+/// process or replica shows in index reads within this time (this process's own changes
+/// show at once, see [`IndexCache::changed`]).
+pub const CURSOR_TTL: Duration = Duration::from_secs(1);
+
+/// Why an index read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum IndexError {
+    /// The client's cursor is newer than the newest change: the registry was restored or
+    /// reset, and continuing from that cursor would silently miss changes.
+    #[error(
+        "cursor {since} is newer than this registry's newest change ({newest}); the registry was restored or \
+         reset: fetch the full index (without a cursor) and continue from its cursor"
+    )]
+    CursorExpired {
+        /// The client's cursor.
+        since: i64,
+        /// The newest cursor.
+        newest: i64,
+    },
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+}
+
+/// Per-organisation newest cursor and full index.
+#[derive(Default)]
+pub struct IndexCache {
+    cursors: Mutex<HashMap<i64, (i64, Instant)>>,
+    full: Mutex<HashMap<i64, Arc<FullIndex>>>,
+}
+
+/// An organisation's full index as of `cursor`: each skill's entry, by name in byte
+/// order (like the database's). Entries unchanged between two versions of the index are
+/// the same `Arc`, so renderers can keep per-entry encodings.
+#[derive(Debug)]
+pub struct FullIndex {
+    /// The newest change included.
+    pub cursor: i64,
+    /// The entries, by name.
+    pub entries: BTreeMap<String, Arc<IndexEntry>>,
+}
+
+impl IndexCache {
+    /// Forgets the organisation's cached cursor after a change made by this process, so
+    /// its next index read sees the new cursor (read-your-writes on this replica).
+    pub fn changed(&self, org_id: i64) {
+        self.cursors.lock().unwrap_or_else(|e| e.into_inner()).remove(&org_id);
+    }
+
+    fn cursor(&self, org_id: i64) -> Option<i64> {
+        let cursors = self.cursors.lock().unwrap_or_else(|e| e.into_inner());
+        cursors
+            .get(&org_id)
+            .filter(|(_, at)| at.elapsed() < CURSOR_TTL)
+            .map(|(c, _)| *c)
+    }
+
+    fn remember_cursor(&self, org_id: i64, cursor: i64) {
+        self.cursors
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .insert(org_id, (cursor, Instant::now()));
+    }
+
+    fn full(&self, org_id: i64) -> Option<Arc<FullIndex>> {
+        self.full
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&org_id)
+            .cloned()
+    }
+
+    fn remember_full(&self, org_id: i64, index: Arc<FullIndex>) {
+        let mut full = self.full.lock().unwrap_or_else(|e| e.into_inner());
+        // Never replace a newer index with an older one built concurrently.
+        if full.get(&org_id).is_none_or(|current| current.cursor <= index.cursor) {
+            full.insert(org_id, index);
+        }
+    }
+}
+
+/// The organisation's newest cursor (cached for [`CURSOR_TTL`]). With the client's
+/// `since`, a cursor beyond the newest is re-checked against the database (the cached one
+/// may be stale) and then refused as [`IndexError::CursorExpired`].
+pub async fn current_cursor(services: &Services, org_id: i64, since: Option<i64>) -> Result<i64, IndexError> {
+    let cursor = match services.index_cache.cursor(org_id) {
+        Some(cursor) => cursor,
+        None => {
+            let cursor = services.store.index_cursor(org_id).await?;
+            services.index_cache.remember_cursor(org_id, cursor);
+            cursor
+        }
+    };
+    match since {
+        Some(since) if since > cursor => {
+            let newest = services.store.index_cursor(org_id).await?;
+            services.index_cache.remember_cursor(org_id, newest);
+            if since > newest {
+                return Err(IndexError::CursorExpired { since, newest });
+            }
+            Ok(newest)
+        }
+        _ => Ok(cursor),
+    }
+}
+
+/// The full index as of at least `cursor`: from the cache, by patching the cached index
+/// with the changes since its cursor, or (first time) by reading everything.
+pub async fn full(services: &Services, org_id: i64, cursor: i64) -> Result<Arc<FullIndex>, IndexError> {
+    let cached = services.index_cache.full(org_id);
+    if let Some(index) = &cached
+        && index.cursor >= cursor
+    {
+        return Ok(Arc::clone(index));
+    }
+    let (mut entries, since) = match cached {
+        Some(index) => (index.entries.clone(), Some(index.cursor)),
+        None => (BTreeMap::new(), None),
+    };
+    let snapshot = services.store.index(org_id, since).await?;
+    for name in &snapshot.removed {
+        entries.remove(name);
+    }
+    for entry in snapshot.skills {
+        entries.insert(entry.name.clone(), Arc::new(entry));
+    }
+    let index = Arc::new(FullIndex {
+        cursor: snapshot.cursor,
+        entries,
+    });
+    services.index_cache.remember_full(org_id, Arc::clone(&index));
+    services.index_cache.remember_cursor(org_id, index.cursor);
+    Ok(index)
+}
+
+/// The skills changed after `since` (current entries, and the removed names).
+pub async fn delta(services: &Services, org_id: i64, since: i64) -> Result<IndexSnapshot, IndexError> {
+    let snapshot = services.store.index(org_id, Some(since)).await?;
+    services.index_cache.remember_cursor(org_id, snapshot.cursor);
+    Ok(snapshot)
+}

@@ -1,0 +1,408 @@
+//! Live index changes for every transport (gRPC `WatchIndex`, `GET /v1/events`).
+//!
+//! One [`LiveFeed`] per process listens on the database's index channel (PostgreSQL
+//! `LISTEN/NOTIFY`, so a change committed through any replica is heard by all). On each
+//! notification it reads the organisation's new change-log rows once and broadcasts them
+//! to that organisation's watchers: a thousand watchers cost one query per change.
+//!
+//! A watcher first reads the changes after its cursor from the database, then follows
+//! the broadcast; it forwards each change once, in cursor order (the change log's cursor
+//! order is its commit order). The broadcast is bounded: a watcher too slow to keep up
+//! loses its place in it and reads what it missed from the database instead, so a slow
+//! client neither stalls the others nor makes the server buffer for it.
+
+use std::collections::{HashMap, VecDeque};
+use std::sync::{Arc, Mutex};
+use std::time::Duration;
+
+use cairn_store::{IndexChangeRecord, IndexEntry, Store, StoreError};
+use futures::Stream;
+use tokio::sync::broadcast;
+use tokio::time::Instant;
+
+/// How long a watch stays quiet before a heartbeat is sent.
+pub const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(15);
+/// Change batches an organisation's broadcast holds for slow watchers.
+const BROADCAST_CAPACITY: usize = 256;
+/// Changes read from the database at once (catching up, or after a notification).
+const PAGE: i64 = 256;
+/// How often the feed re-reads every followed organisation even without notifications,
+/// so a subscription that died silently delays changes by at most this long.
+const SAFETY_POLL: Duration = Duration::from_secs(5);
+
+/// The kinds of index change.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum ChangeKind {
+    /// A new revision.
+    Published,
+    /// A revision was yanked.
+    Yanked,
+    /// A yanked revision was restored.
+    Unyanked,
+    /// The category changed.
+    Recategorized,
+}
+
+impl ChangeKind {
+    fn parse(kind: &str) -> Option<Self> {
+        Some(match kind {
+            "published" => ChangeKind::Published,
+            "yanked" => ChangeKind::Yanked,
+            "unyanked" => ChangeKind::Unyanked,
+            "recategorized" => ChangeKind::Recategorized,
+            _ => return None,
+        })
+    }
+}
+
+/// One change of one skill in the index.
+#[derive(Clone, Debug)]
+pub struct Change {
+    /// Its cursor in the organisation's change log.
+    pub cursor: i64,
+    /// What happened.
+    pub kind: ChangeKind,
+    /// The skill.
+    pub name: String,
+    /// The revision concerned, if any.
+    pub revision: Option<i32>,
+    /// The skill's entry when the change was read (`None`: no non-yanked version left).
+    pub entry: Option<Arc<IndexEntry>>,
+}
+
+impl Change {
+    fn from_record(record: IndexChangeRecord) -> Option<Self> {
+        Some(Change {
+            cursor: record.cursor,
+            kind: ChangeKind::parse(&record.kind)?,
+            name: record.name,
+            revision: record.revision,
+            entry: record.entry.map(Arc::new),
+        })
+    }
+}
+
+/// What a watcher receives.
+#[derive(Clone, Debug)]
+pub enum WatchEvent {
+    /// A change.
+    Change(Arc<Change>),
+    /// Nothing happened for a while; `cursor` is the last change sent.
+    Heartbeat {
+        /// The cursor to resume from.
+        cursor: i64,
+    },
+}
+
+/// Why a watch could not start or continue.
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    /// The cursor is newer than the newest change (the registry was restored or reset).
+    #[error(
+        "cursor {since} is newer than this registry's newest change ({newest}); the registry was restored or \
+         reset: fetch the full index and watch from its cursor"
+    )]
+    CursorExpired {
+        /// The client's cursor.
+        since: i64,
+        /// The newest cursor.
+        newest: i64,
+    },
+    /// The database failed; the client should reconnect with its last cursor.
+    #[error("reading index changes failed: {0}")]
+    Store(#[from] StoreError),
+}
+
+type Batch = Arc<[Arc<Change>]>;
+
+/// One organisation's broadcast and the newest change it carried.
+struct OrgFeed {
+    sender: broadcast::Sender<Batch>,
+    cursor: i64,
+}
+
+/// The process's live index feed (see the module documentation).
+pub struct LiveFeed {
+    orgs: Mutex<HashMap<i64, OrgFeed>>,
+    heartbeat: Duration,
+    /// Set when the server shuts down: every watch ends, so draining can finish.
+    closing: tokio::sync::watch::Sender<bool>,
+    /// Times a watcher fell behind the broadcast and read from the database instead.
+    lagged: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Default for LiveFeed {
+    fn default() -> Self {
+        LiveFeed::new(DEFAULT_HEARTBEAT)
+    }
+}
+
+impl LiveFeed {
+    /// A feed whose watchers send a heartbeat after `heartbeat` of quiet.
+    pub fn new(heartbeat: Duration) -> Self {
+        LiveFeed {
+            orgs: Mutex::default(),
+            heartbeat,
+            closing: tokio::sync::watch::Sender::new(false),
+            lagged: Arc::default(),
+        }
+    }
+
+    /// How often a watcher fell behind the broadcast and caught up from the database.
+    pub fn lagged(&self) -> u64 {
+        self.lagged.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// Ends every watch (server shutdown); watches started later end at once.
+    pub fn close(&self) {
+        self.closing.send_replace(true);
+    }
+
+    /// Watchers currently following the organisation on this process.
+    pub fn watchers(&self, org_id: i64) -> usize {
+        self.orgs
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(&org_id)
+            .map_or(0, |feed| feed.sender.receiver_count())
+    }
+
+    /// Follows the database's index notifications for as long as the returned future
+    /// runs, re-subscribing with backoff when the connection fails.
+    pub async fn follow(&self, store: Store) {
+        let mut backoff = Duration::from_millis(100);
+        loop {
+            match store.index_notifications().await {
+                Ok(mut notifications) => {
+                    backoff = Duration::from_millis(100);
+                    // Changes may have been committed while nobody listened.
+                    self.refresh_all(&store).await;
+                    let mut poll = tokio::time::interval(SAFETY_POLL);
+                    poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
+                    loop {
+                        tokio::select! {
+                            next = notifications.next() => match next {
+                                Ok(cairn_store::notify::Notification::Changed(payload)) => {
+                                    match payload.parse::<i64>() {
+                                        Ok(org_id) => self.refresh(&store, org_id).await,
+                                        Err(_) => tracing::warn!(%payload, "ignoring a malformed index notification"),
+                                    }
+                                }
+                                Ok(cairn_store::notify::Notification::Reconnected) => self.refresh_all(&store).await,
+                                Err(e) => {
+                                    tracing::warn!(error = %e, "lost the index-change subscription; resubscribing");
+                                    break;
+                                }
+                            },
+                            _ = poll.tick() => self.refresh_all(&store).await,
+                        }
+                    }
+                }
+                Err(e) => tracing::warn!(error = %e, "cannot subscribe to index changes; retrying"),
+            }
+            tokio::time::sleep(backoff).await;
+            backoff = (backoff * 2).min(Duration::from_secs(10));
+        }
+    }
+
+    /// Re-reads every followed organisation; forgets those nobody watches any more.
+    async fn refresh_all(&self, store: &Store) {
+        let orgs: Vec<i64> = {
+            let mut orgs = self.orgs.lock().unwrap_or_else(|e| e.into_inner());
+            orgs.retain(|_, feed| feed.sender.receiver_count() > 0);
+            orgs.keys().copied().collect()
+        };
+        for org_id in orgs {
+            self.refresh(store, org_id).await;
+        }
+    }
+
+    /// Reads the organisation's changes after the last one broadcast and broadcasts them.
+    /// Only the feed's own task calls this, so reads of one organisation never overlap.
+    async fn refresh(&self, store: &Store, org_id: i64) {
+        loop {
+            let after = {
+                let orgs = self.orgs.lock().unwrap_or_else(|e| e.into_inner());
+                match orgs.get(&org_id) {
+                    Some(feed) if feed.sender.receiver_count() > 0 => feed.cursor,
+                    _ => return,
+                }
+            };
+            let records = match store.index_changes(org_id, after, PAGE).await {
+                Ok(records) => records,
+                Err(e) => {
+                    // Watchers are not told: the next notification or poll reads again.
+                    tracing::warn!(error = %e, org_id, "reading index changes for watchers failed");
+                    return;
+                }
+            };
+            let full_page = records.len() as i64 >= PAGE;
+            let Some(last) = records.last().map(|r| r.cursor) else {
+                return;
+            };
+            let batch: Batch = records
+                .into_iter()
+                .filter_map(Change::from_record)
+                .map(Arc::new)
+                .collect();
+            {
+                let mut orgs = self.orgs.lock().unwrap_or_else(|e| e.into_inner());
+                if let Some(feed) = orgs.get_mut(&org_id) {
+                    feed.cursor = feed.cursor.max(last);
+                    // No receivers left is not an error: the next refresh forgets the feed.
+                    let _ = feed.sender.send(batch);
+                }
+            }
+            if !full_page {
+                return;
+            }
+        }
+    }
+
+    /// A receiver of the organisation's broadcast, creating the feed (from the newest
+    /// cursor) for its first watcher.
+    async fn subscribe(&self, store: &Store, org_id: i64) -> Result<broadcast::Receiver<Batch>, StoreError> {
+        if let Some(feed) = self.orgs.lock().unwrap_or_else(|e| e.into_inner()).get(&org_id) {
+            return Ok(feed.sender.subscribe());
+        }
+        let cursor = store.index_cursor(org_id).await?;
+        let mut orgs = self.orgs.lock().unwrap_or_else(|e| e.into_inner());
+        let feed = orgs.entry(org_id).or_insert_with(|| OrgFeed {
+            sender: broadcast::channel(BROADCAST_CAPACITY).0,
+            cursor,
+        });
+        Ok(feed.sender.subscribe())
+    }
+}
+
+/// Starts watching the organisation's index: every change after `since` (none before
+/// now when `None`), then new changes as they commit, with heartbeats in quiet periods.
+/// The stream ends after an error (the client resumes from its last cursor).
+pub async fn watch(
+    store: &Store,
+    feed: &Arc<LiveFeed>,
+    org_id: i64,
+    since: Option<i64>,
+) -> Result<impl Stream<Item = Result<WatchEvent, WatchError>> + Send + 'static, WatchError> {
+    // Subscribe before reading the database: whatever commits after the read is then
+    // in the broadcast, and the overlap is dropped by cursor.
+    let receiver = feed.subscribe(store, org_id).await?;
+    let newest = store.index_cursor(org_id).await?;
+    if let Some(since) = since
+        && since > newest
+    {
+        return Err(WatchError::CursorExpired { since, newest });
+    }
+    let watcher = Watcher {
+        store: store.clone(),
+        org_id,
+        receiver,
+        pending: VecDeque::new(),
+        queued_upto: since.unwrap_or(newest),
+        sent_upto: since.unwrap_or(newest),
+        catching_up: since.is_some_and(|s| s < newest),
+        heartbeat: feed.heartbeat,
+        quiet_since: Instant::now(),
+        failed: false,
+        closing: feed.closing.subscribe(),
+        lagged: Arc::clone(&feed.lagged),
+    };
+    Ok(futures::stream::unfold(watcher, |mut watcher| async move {
+        let event = watcher.next().await?;
+        Some((event, watcher))
+    }))
+}
+
+/// One watcher's state: the changes queued to send and where it stands.
+struct Watcher {
+    store: Store,
+    org_id: i64,
+    receiver: broadcast::Receiver<Batch>,
+    pending: VecDeque<Arc<Change>>,
+    /// The newest cursor queued (or sent): anything at or below it is a duplicate.
+    queued_upto: i64,
+    /// The newest cursor sent.
+    sent_upto: i64,
+    /// Whether changes after `queued_upto` must be read from the database.
+    catching_up: bool,
+    heartbeat: Duration,
+    quiet_since: Instant,
+    failed: bool,
+    closing: tokio::sync::watch::Receiver<bool>,
+    lagged: Arc<std::sync::atomic::AtomicU64>,
+}
+
+impl Watcher {
+    fn queue(&mut self, change: Arc<Change>) {
+        if change.cursor > self.queued_upto {
+            self.queued_upto = change.cursor;
+            self.pending.push_back(change);
+        }
+    }
+
+    async fn next(&mut self) -> Option<Result<WatchEvent, WatchError>> {
+        if self.failed || *self.closing.borrow() {
+            return None;
+        }
+        loop {
+            if let Some(change) = self.pending.pop_front() {
+                self.sent_upto = change.cursor;
+                self.quiet_since = Instant::now();
+                return Some(Ok(WatchEvent::Change(change)));
+            }
+            if self.catching_up {
+                let records = match self.store.index_changes(self.org_id, self.queued_upto, PAGE).await {
+                    Ok(records) => records,
+                    Err(e) => {
+                        self.failed = true;
+                        return Some(Err(e.into()));
+                    }
+                };
+                self.catching_up = records.len() as i64 >= PAGE;
+                let last = records.last().map(|r| r.cursor);
+                for change in records.into_iter().filter_map(Change::from_record) {
+                    self.queue(Arc::new(change));
+                }
+                // Rows of unknown kinds still move the position.
+                if let Some(last) = last {
+                    self.queued_upto = self.queued_upto.max(last);
+                }
+                continue;
+            }
+            let quiet_until = self.quiet_since + self.heartbeat;
+            let woke = tokio::select! {
+                received = self.receiver.recv() => Wake::Received(received),
+                _ = self.closing.wait_for(|closing| *closing) => Wake::Closing,
+                () = tokio::time::sleep_until(quiet_until) => Wake::Quiet,
+            };
+            match woke {
+                Wake::Received(Ok(batch)) => {
+                    for change in batch.iter() {
+                        self.queue(Arc::clone(change));
+                    }
+                }
+                // Too slow for the broadcast: read what was missed from the database.
+                Wake::Received(Err(broadcast::error::RecvError::Lagged(_))) => {
+                    self.lagged.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    self.catching_up = true;
+                }
+                Wake::Received(Err(broadcast::error::RecvError::Closed)) | Wake::Closing => {
+                    self.failed = true;
+                    return None;
+                }
+                Wake::Quiet => {
+                    self.quiet_since = Instant::now();
+                    return Some(Ok(WatchEvent::Heartbeat { cursor: self.sent_upto }));
+                }
+            }
+        }
+    }
+}
+
+/// What woke a waiting watcher.
+enum Wake {
+    Received(Result<Batch, broadcast::error::RecvError>),
+    Closing,
+    Quiet,
+}

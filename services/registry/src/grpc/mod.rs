@@ -1,0 +1,122 @@
+//! The gRPC API (`proto/cairn/v1/registry.proto`), served on the REST port.
+//!
+//! Each RPC is a route of the same axum router as REST, so every gRPC call passes the
+//! same middleware: request ids, rate limits, and the gate that authenticates the
+//! `authorization: Bearer` metadata and checks the one authorization table, which lists
+//! the gRPC methods beside the REST routes. The gRPC health service (probes, no token)
+//! and server reflection (with a token) are served beside the registry.
+
+mod convert;
+pub mod service;
+pub mod status;
+
+use axum::Router;
+use axum::http::Method;
+use cairn_proto::v1::registry_server::RegistryServer;
+
+use crate::AppState;
+use crate::access::{Access, Scope};
+use crate::http::routes::Rule;
+
+/// Largest request message: the same bound as a REST request body (a patch's ops are
+/// the largest request).
+pub const MAX_REQUEST_MESSAGE: usize = crate::http::MAX_BODY_BYTES;
+/// Largest response message: a full index of tens of thousands of skills fits; blobs
+/// stream in 1 MiB chunks.
+pub const MAX_RESPONSE_MESSAGE: usize = 64 << 20;
+
+/// The registry's methods and what each requires.
+const REGISTRY_METHODS: [(&str, Access); 9] = [
+    ("GetIndex", Access::Scope(Scope::Read)),
+    ("WatchIndex", Access::Scope(Scope::Read)),
+    ("GetBlobs", Access::Scope(Scope::Read)),
+    ("GetSkill", Access::Scope(Scope::Read)),
+    ("SubmitPatch", Access::Scope(Scope::Submit)),
+    ("GetPatch", Access::Scope(Scope::Read)),
+    ("ListPatches", Access::Scope(Scope::Read)),
+    ("ReviewPatch", Access::Scope(Scope::Review)),
+    // The author withdraws their own patch (the service checks who).
+    ("WithdrawPatch", Access::Scope(Scope::Submit)),
+];
+
+const HEALTH_PATHS: [&str; 2] = ["/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"];
+const REFLECTION_PATHS: [&str; 2] = [
+    "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
+    "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
+];
+
+/// The gRPC rows of the authorization table.
+pub fn rules() -> Vec<Rule> {
+    let rule = |path: String, access: Access| Rule {
+        method: Method::POST,
+        path: Box::leak(path.into_boxed_str()),
+        access,
+    };
+    let mut rules: Vec<Rule> = REGISTRY_METHODS
+        .iter()
+        .map(|(method, access)| rule(format!("/{}/{method}", cairn_proto::REGISTRY_SERVICE), *access))
+        .collect();
+    rules.extend(HEALTH_PATHS.iter().map(|p| rule((*p).to_owned(), Access::Public)));
+    rules.extend(
+        REFLECTION_PATHS
+            .iter()
+            .map(|p| rule((*p).to_owned(), Access::Scope(Scope::Read))),
+    );
+    rules
+}
+
+/// The gRPC routes (one per method path, so the gate sees which method is called).
+pub fn router(state: &AppState) -> Router<AppState> {
+    let registry = RegistryServer::new(service::RegistryService::new(state.clone()))
+        .max_decoding_message_size(MAX_REQUEST_MESSAGE)
+        .max_encoding_message_size(MAX_RESPONSE_MESSAGE);
+    let health = tonic_health::pb::health_server::HealthServer::new(
+        tonic_health::server::HealthService::from_health_reporter(state.grpc_health.clone()),
+    );
+    let reflection = || {
+        tonic_reflection::server::Builder::configure()
+            .register_encoded_file_descriptor_set(cairn_proto::FILE_DESCRIPTOR_SET)
+    };
+    let mut router = Router::new();
+    for (method, _) in REGISTRY_METHODS {
+        router = router.route_service(
+            &format!("/{}/{method}", cairn_proto::REGISTRY_SERVICE),
+            registry.clone(),
+        );
+    }
+    for path in HEALTH_PATHS {
+        router = router.route_service(path, health.clone());
+    }
+    match (reflection().build_v1(), reflection().build_v1alpha()) {
+        (Ok(v1), Ok(v1alpha)) => {
+            router = router
+                .route_service(REFLECTION_PATHS[0], v1)
+                .route_service(REFLECTION_PATHS[1], v1alpha);
+        }
+        (Err(e), _) | (_, Err(e)) => {
+            tracing::error!(error = %e, "gRPC reflection is off: the descriptor set did not load")
+        }
+    }
+    router
+}
+
+/// Keeps the health service's answers in line with readiness (PostgreSQL and the blob
+/// store) for as long as the returned future runs.
+pub async fn report_health(state: AppState) {
+    use tonic_health::ServingStatus;
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+    loop {
+        tick.tick().await;
+        let ready = crate::http::ready(&state).await;
+        let status = if ready {
+            ServingStatus::Serving
+        } else {
+            ServingStatus::NotServing
+        };
+        state.grpc_health.set_service_status("", status).await;
+        state
+            .grpc_health
+            .set_service_status(cairn_proto::REGISTRY_SERVICE, status)
+            .await;
+    }
+}

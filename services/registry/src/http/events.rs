@@ -1,0 +1,103 @@
+//! `GET /v1/events`: the organisation's index changes as Server-Sent Events, from
+//! `app::live` (the same feed as gRPC `WatchIndex`).
+//!
+//! Each change is `id: <cursor>`, `event: change`, `data: {"cursor", "kind", "name",
+//! "revision", "entry"}`; quiet periods bring `event: heartbeat` with the last cursor.
+//! A client that reconnects sends `Last-Event-ID` (browsers do it themselves) or
+//! `?since=` and receives every change after it, once.
+
+use std::convert::Infallible;
+
+use axum::Extension;
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue};
+use axum::response::sse::{Event, Sse};
+use axum::response::{IntoResponse, Response};
+use futures::StreamExt;
+use serde::{Deserialize, Serialize};
+
+use super::error::ApiError;
+use super::extract::ApiQuery;
+use super::index::parse_cursor;
+use super::wire::IndexEntryBody;
+use crate::AppState;
+use crate::app::live::{self, ChangeKind, WatchError, WatchEvent};
+use crate::auth::Principal;
+
+/// Query of `GET /v1/events`.
+#[derive(Debug, Deserialize)]
+pub struct EventsQuery {
+    since: Option<String>,
+}
+
+/// The `data` of a `change` event.
+#[derive(Debug, Serialize)]
+struct ChangeData<'a> {
+    cursor: i64,
+    kind: ChangeKind,
+    name: &'a str,
+    revision: Option<i32>,
+    /// The skill's index entry; `null` when it has no non-yanked version left.
+    entry: Option<IndexEntryBody>,
+}
+
+/// `GET /v1/events[?since=<cursor>]` (or `Last-Event-ID: <cursor>`).
+pub async fn events(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    ApiQuery(query): ApiQuery<EventsQuery>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let last_event_id = headers.get("last-event-id").map(|v| v.to_str().unwrap_or("invalid"));
+    let since = match last_event_id {
+        Some(raw) => parse_cursor(Some(raw), "Last-Event-ID")?,
+        None => parse_cursor(query.since.as_deref(), "since")?,
+    };
+    let changes = live::watch(&state.store, &state.live, principal.org_id, since).await?;
+    let events = changes.map(|event| {
+        Ok::<_, Infallible>(match event {
+            Ok(WatchEvent::Change(change)) => {
+                let data = ChangeData {
+                    cursor: change.cursor,
+                    kind: change.kind,
+                    name: &change.name,
+                    revision: change.revision,
+                    entry: change.entry.as_deref().map(IndexEntryBody::from),
+                };
+                match Event::default().event("change").id(change.cursor.to_string()).json_data(&data) {
+                    Ok(event) => event,
+                    Err(e) => error_event(&format!("serializing a change failed: {e}")),
+                }
+            }
+            Ok(WatchEvent::Heartbeat { cursor }) => Event::default()
+                .event("heartbeat")
+                .data(format!("{{\"cursor\":{cursor}}}")),
+            Err(e) => {
+                tracing::warn!(error = %e, "an event stream ended");
+                error_event("the registry could not read further changes: reconnect with Last-Event-ID set to the last id received")
+            }
+        })
+    });
+    let mut response = Sse::new(events).into_response();
+    // Proxies such as nginx must pass events on at once.
+    response
+        .headers_mut()
+        .insert("x-accel-buffering", HeaderValue::from_static("no"));
+    Ok(response)
+}
+
+fn error_event(message: &str) -> Event {
+    let data = serde_json::json!({ "error": { "code": "unavailable", "message": message } });
+    Event::default().event("error").data(data.to_string())
+}
+
+impl From<WatchError> for ApiError {
+    fn from(error: WatchError) -> Self {
+        match error {
+            e @ WatchError::CursorExpired { .. } => {
+                ApiError::new(axum::http::StatusCode::GONE, "cursor_expired", e.to_string())
+            }
+            WatchError::Store(e) => e.into(),
+        }
+    }
+}
