@@ -8,6 +8,7 @@ use std::time::Duration;
 use anyhow::Result;
 use cairn_registry::access::ScopeSet;
 use cairn_registry::app::import::{ImportReport, import_tree};
+use cairn_registry::app::live::LiveSettings;
 use cairn_registry::auth::{TokenKeys, TokenRequest, issue_token};
 use cairn_registry::config::AccessSettings;
 use cairn_registry::ratelimit::RateLimits;
@@ -61,11 +62,11 @@ impl TestApp {
         Self::spawn_with_settings(data_dir, blobs, no_rate_limits()).await
     }
 
-    /// Starts a registry whose watchers send a heartbeat after `heartbeat` of quiet.
-    pub async fn spawn_with_heartbeat(heartbeat: Duration) -> Result<Self> {
+    /// Starts a registry with these live-feed settings (heartbeats, limits).
+    pub async fn spawn_with_live(settings: LiveSettings) -> Result<Self> {
         let data_dir = tempfile::tempdir()?;
         let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
-        Self::start(data_dir, blobs, no_rate_limits(), Some(heartbeat)).await
+        Self::start(data_dir, blobs, no_rate_limits(), Some(settings)).await
     }
 
     /// Starts a registry with explicit access settings (rate limits, token lifetimes).
@@ -81,7 +82,7 @@ impl TestApp {
         data_dir: tempfile::TempDir,
         blobs: Arc<dyn BlobStore>,
         settings: AccessSettings,
-        heartbeat: Option<Duration>,
+        live: Option<LiveSettings>,
     ) -> Result<Self> {
         let db = TestDb::new().await?;
         let store = db.store().await?;
@@ -93,8 +94,8 @@ impl TestApp {
             .ok_or_else(|| anyhow::anyhow!("a fresh database must bootstrap"))?;
         let org_id = store.org_by_slug(bootstrap::DEFAULT_ORG).await?.id;
         let mut state = AppState::new(store.clone(), blobs.clone(), keys.clone(), settings);
-        if let Some(heartbeat) = heartbeat {
-            state = state.with_heartbeat(heartbeat);
+        if let Some(live) = live {
+            state = state.with_live_settings(live);
         }
         let auth = state.auth.clone();
         let live = state.live.clone();
@@ -154,6 +155,17 @@ impl TestApp {
     /// A gRPC client of this registry sending `token` (none: no `authorization`).
     pub async fn grpc(&self, token: Option<&str>) -> Result<GrpcClient> {
         grpc_client(&self.base_url, token).await
+    }
+
+    /// `DELETE /v1/tokens/{id}` with `token`; the status.
+    pub async fn delete_token(&self, token: &str, id: &str) -> reqwest::StatusCode {
+        self.client
+            .delete(self.url(&format!("/v1/tokens/{id}")))
+            .bearer_auth(token)
+            .send()
+            .await
+            .map(|r| r.status())
+            .unwrap_or(reqwest::StatusCode::INTERNAL_SERVER_ERROR)
     }
 
     /// The absolute URL of `path`.

@@ -77,6 +77,9 @@ pub struct AccessSettings {
     /// How many reverse proxies in front of the registry append to `X-Forwarded-For`
     /// (`CAIRN_TRUSTED_PROXY_HOPS`); 0 uses the connection's address.
     pub trusted_proxy_hops: usize,
+    /// Live-change streams (`WatchIndex`, `GET /v1/events`) one token may hold open at
+    /// once (`CAIRN_MAX_WATCHES_PER_TOKEN`).
+    pub max_watches_per_token: usize,
 }
 
 impl Default for AccessSettings {
@@ -86,6 +89,7 @@ impl Default for AccessSettings {
             max_token_ttl: Duration::from_secs(366 * 24 * 3600),
             rate_limits: RateLimits::default(),
             trusted_proxy_hops: 0,
+            max_watches_per_token: 256,
         }
     }
 }
@@ -224,6 +228,18 @@ fn access_settings(env: &impl Fn(&str) -> Option<String>) -> Result<AccessSettin
             hint: "use the number of reverse proxies in front of the registry (0 when clients connect directly)",
         })?;
     }
+    if let Some(value) = env("CAIRN_MAX_WATCHES_PER_TOKEN") {
+        match value.trim().parse::<usize>() {
+            Ok(n) if n > 0 => settings.max_watches_per_token = n,
+            _ => {
+                return Err(ConfigError::Invalid {
+                    variable: "CAIRN_MAX_WATCHES_PER_TOKEN",
+                    value,
+                    hint: "use a positive number of streams, e.g. 256",
+                });
+            }
+        }
+    }
     Ok(settings)
 }
 
@@ -284,7 +300,10 @@ mod tests {
         assert_eq!(c.access.rate_limits.per_token, None);
         assert_eq!(c.access.rate_limits.per_address.unwrap().to_string(), "50/s");
         assert_eq!(c.access.trusted_proxy_hops, 1);
+        assert_eq!(c.access.max_watches_per_token, 256);
         for (variable, value) in [
+            ("CAIRN_MAX_WATCHES_PER_TOKEN", "0"),
+            ("CAIRN_MAX_WATCHES_PER_TOKEN", "many"),
             ("CAIRN_TOKEN_MAX_TTL", "forever"),
             ("CAIRN_RATE_LIMIT_TOKEN", "lots"),
             ("CAIRN_TRUSTED_PROXY_HOPS", "-1"),

@@ -90,16 +90,17 @@ impl AppState {
             readiness: Arc::default(),
             limits: cairn_skill::limits::Limits::default(),
             scans: Arc::default(),
-            live: Arc::default(),
+            live: Arc::new(app::live::LiveFeed::new(app::live::LiveSettings::new(
+                access.max_watches_per_token,
+            ))),
             grpc_health: tonic_health::server::HealthReporter::new(),
         }))
     }
 
-    /// The state with another heartbeat interval for watchers (call before the state is
-    /// shared).
-    pub fn with_heartbeat(mut self, heartbeat: std::time::Duration) -> Self {
+    /// The state with other live-feed settings (call before the state is shared).
+    pub fn with_live_settings(mut self, settings: app::live::LiveSettings) -> Self {
         if let Some(services) = Arc::get_mut(&mut self.0) {
-            services.live = Arc::new(app::live::LiveFeed::new(heartbeat));
+            services.live = Arc::new(app::live::LiveFeed::new(settings));
         }
         self
     }

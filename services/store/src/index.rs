@@ -220,6 +220,20 @@ impl Store {
             .collect())
     }
 
+    /// How many of the organisation's changes come after cursor `after`, counting at most
+    /// to `cap` (so a far-behind cursor costs no more than `cap` index rows).
+    #[instrument(skip_all)]
+    pub async fn index_changes_after(&self, org_id: i64, after: i64, cap: i64) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT count(*) FROM (SELECT 1 FROM index_changes WHERE org_id = $1 AND cursor > $2 LIMIT $3) AS later",
+        )
+        .bind(org_id)
+        .bind(after)
+        .bind(cap)
+        .fetch_one(&self.pool)
+        .await?)
+    }
+
     /// Subscribes to index changes committed by any process on this database: each
     /// notification's payload is the organisation's id.
     #[instrument(skip_all)]

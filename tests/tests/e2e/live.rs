@@ -7,6 +7,7 @@ use std::time::Duration;
 use cairn_e2e::app::TestApp;
 use cairn_proto::v1 as pb;
 use cairn_proto::v1::index_change::Kind;
+use cairn_registry::app::live::LiveSettings;
 use cairn_skill::SkillName;
 use cairn_store::{Actor, Role};
 use futures::StreamExt;
@@ -18,9 +19,9 @@ use crate::fixtures::write_skill;
 
 const WAIT: Duration = Duration::from_secs(15);
 
-async fn app_with(heartbeat: Option<Duration>) -> TestApp {
-    let app = match heartbeat {
-        Some(heartbeat) => TestApp::spawn_with_heartbeat(heartbeat).await.unwrap(),
+async fn app_with(settings: Option<LiveSettings>) -> TestApp {
+    let app = match settings {
+        Some(settings) => TestApp::spawn_with_live(settings).await.unwrap(),
         None => TestApp::spawn().await.unwrap(),
     };
     let tree = tempfile::tempdir().unwrap();
@@ -256,7 +257,11 @@ async fn reconnecting_with_the_last_cursor_gives_every_later_change_exactly_once
 
 #[tokio::test]
 async fn quiet_streams_carry_heartbeats_with_the_last_cursor() {
-    let app = app_with(Some(Duration::from_millis(200))).await;
+    let app = app_with(Some(LiveSettings {
+        heartbeat: Duration::from_millis(200),
+        ..LiveSettings::new(256)
+    }))
+    .await;
     let mut grpc = app.grpc(Some(&app.admin_token)).await.unwrap();
     let cursor = grpc
         .get_index(pb::GetIndexRequest { since: None })
@@ -435,4 +440,160 @@ async fn stopping_a_replica_ends_its_streams_and_drains() {
     assert!(end.is_none() || end.unwrap().is_err());
     let end = tokio::time::timeout(WAIT, events.body.next()).await.unwrap();
     assert!(end.is_none() || end.unwrap().is_err());
+}
+
+#[tokio::test]
+async fn streams_end_when_their_token_is_revoked_or_its_user_disabled() {
+    let app = app_with(Some(LiveSettings {
+        heartbeat: Duration::from_millis(200),
+        ..LiveSettings::new(256)
+    }))
+    .await;
+    app.wait_following().await.unwrap();
+    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let (_, reader) = app.user_with_token("rita", Role::Reader).await.unwrap();
+    let mut grpc = app.grpc(Some(&member)).await.unwrap();
+    let mut changes = grpc
+        .watch_index(pb::WatchIndexRequest { since: None })
+        .await
+        .unwrap()
+        .into_inner();
+    let mut events = Events::open(&app.base_url, &reader, None, None).await.unwrap();
+    assert_eq!(events.next().await.0, "heartbeat", "the stream works before");
+
+    let whoami: Value = app
+        .client
+        .get(app.url("/v1/whoami"))
+        .bearer_auth(&member)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let revoked = app.delete_token(&member, whoami["token_id"].as_str().unwrap()).await;
+    assert_eq!(revoked, StatusCode::OK);
+    let ended = loop {
+        match tokio::time::timeout(WAIT, changes.next()).await.unwrap() {
+            Some(Ok(change)) if change.kind == Kind::Heartbeat as i32 => continue,
+            other => break other,
+        }
+    };
+    let status = ended.expect("an error, not a silent end").unwrap_err();
+    assert_eq!(status.code(), Code::Unauthenticated, "{status:?}");
+    assert!(status.message().contains("revoked"), "{}", status.message());
+
+    let disabled = app
+        .client
+        .patch(app.url("/v1/users/rita"))
+        .bearer_auth(&app.admin_token)
+        .json(&json!({"disabled": true}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(disabled.status(), StatusCode::OK);
+    let (event, _, data) = loop {
+        let event = events.next().await;
+        if event.0 != "heartbeat" {
+            break event;
+        }
+    };
+    assert_eq!(event, "error");
+    assert_eq!(data["error"]["code"], "unauthorized");
+    assert!(
+        data["error"]["message"].as_str().unwrap().contains("disabled"),
+        "{data}"
+    );
+}
+
+#[tokio::test]
+async fn watches_per_token_and_replays_are_bounded() {
+    let app = app_with(Some(LiveSettings {
+        heartbeat: Duration::from_millis(200),
+        max_watches_per_token: 2,
+        max_replay: 3,
+    }))
+    .await;
+    let token = app.admin_token.clone();
+    let mut grpc = app.grpc(Some(&token)).await.unwrap();
+    let start = grpc
+        .get_index(pb::GetIndexRequest { since: None })
+        .await
+        .unwrap()
+        .into_inner()
+        .cursor;
+    let first = grpc
+        .watch_index(pb::WatchIndexRequest { since: None })
+        .await
+        .unwrap()
+        .into_inner();
+    let _second = Events::open(&app.base_url, &token, None, None).await.unwrap();
+    let third = grpc
+        .watch_index(pb::WatchIndexRequest { since: None })
+        .await
+        .unwrap_err();
+    assert_eq!(third.code(), Code::ResourceExhausted);
+    assert!(third.message().contains("already holds 2"), "{}", third.message());
+    let (status, body) = Events::open(&app.base_url, &token, None, None).await.err().unwrap();
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (StatusCode::TOO_MANY_REQUESTS, Some("rate_limited"))
+    );
+    // Another token is not affected; closing a stream frees its slot.
+    let (_, other) = app.user_with_token("olga", Role::Reader).await.unwrap();
+    let mut other_client = app.grpc(Some(&other)).await.unwrap();
+    let _theirs = other_client
+        .watch_index(pb::WatchIndexRequest { since: None })
+        .await
+        .unwrap();
+    drop(first);
+    let mut reopened = None;
+    for _ in 0..100 {
+        match grpc.watch_index(pb::WatchIndexRequest { since: None }).await {
+            Ok(stream) => {
+                reopened = Some(stream);
+                break;
+            }
+            Err(status) if status.code() == Code::ResourceExhausted => {
+                tokio::time::sleep(Duration::from_millis(50)).await;
+            }
+            Err(status) => panic!("{status:?}"),
+        }
+    }
+    assert!(reopened.is_some(), "the closed stream's slot never came back");
+    drop(reopened);
+
+    // Four changes: replaying all of them is over the limit of 3, the last three are not.
+    for yanked in [true, false, true, false] {
+        toggle(&app, yanked).await;
+    }
+    let (_, other_token) = app.user_with_token("otto", Role::Reader).await.unwrap();
+    let mut fresh = app.grpc(Some(&other_token)).await.unwrap();
+    let behind = fresh
+        .watch_index(pb::WatchIndexRequest { since: Some(start) })
+        .await
+        .unwrap_err();
+    assert_eq!(behind.code(), Code::FailedPrecondition);
+    assert!(
+        behind.message().contains("more than 3 changes behind"),
+        "{}",
+        behind.message()
+    );
+    let (status, _) = Events::open(&app.base_url, &other_token, Some(start), None)
+        .await
+        .err()
+        .unwrap();
+    assert_eq!(status, StatusCode::GONE);
+    // (Straight from the store: the changes above bypassed this process's cursor cache.)
+    let newest = app.store.index_cursor(app.org_id).await.unwrap();
+    let mut recent = fresh
+        .watch_index(pb::WatchIndexRequest {
+            since: Some(newest - 3),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    for _ in 0..3 {
+        next_change(&mut recent).await;
+    }
 }

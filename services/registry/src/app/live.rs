@@ -17,15 +17,49 @@ use std::time::Duration;
 
 use cairn_store::{IndexChangeRecord, IndexEntry, Store, StoreError};
 use futures::Stream;
-use tokio::sync::broadcast;
+use tokio::sync::{Semaphore, broadcast};
 use tokio::time::Instant;
+use uuid::Uuid;
+
+use crate::access::Scope;
+use crate::auth::{AuthError, Authenticator, Principal};
 
 /// How long a watch stays quiet before a heartbeat is sent.
 pub const DEFAULT_HEARTBEAT: Duration = Duration::from_secs(15);
 /// Change batches an organisation's broadcast holds for slow watchers.
 const BROADCAST_CAPACITY: usize = 256;
-/// Changes read from the database at once (catching up, or after a notification).
+/// Changes the feed reads at once after a notification (one broadcast batch at most):
+/// with the capacity above, the broadcast holds at most 16,384 changes per organisation.
+const FEED_PAGE: i64 = 64;
+/// Changes a watcher reads at once while catching up.
 const PAGE: i64 = 256;
+/// Most changes a watcher may ask to replay by default; further behind, it reads the
+/// index instead.
+pub const DEFAULT_MAX_REPLAY: i64 = 10_000;
+/// Watchers reading the database at once per process (catching up); the others wait.
+const CATCH_UP_CONCURRENCY: usize = 8;
+/// The settings of a [`LiveFeed`].
+#[derive(Clone, Copy, Debug)]
+pub struct LiveSettings {
+    /// Quiet time before a heartbeat; also how often a stream re-checks its token
+    /// (revocation, expiry, role changes end the stream within this time).
+    pub heartbeat: Duration,
+    /// Streams one token may hold open.
+    pub max_watches_per_token: usize,
+    /// Most changes a watcher may ask to replay.
+    pub max_replay: i64,
+}
+
+impl LiveSettings {
+    /// The defaults, with the per-token limit of the access settings.
+    pub fn new(max_watches_per_token: usize) -> Self {
+        LiveSettings {
+            heartbeat: DEFAULT_HEARTBEAT,
+            max_watches_per_token,
+            max_replay: DEFAULT_MAX_REPLAY,
+        }
+    }
+}
 /// How often the feed re-reads every followed organisation even without notifications,
 /// so a subscription that died silently delays changes by at most this long.
 const SAFETY_POLL: Duration = Duration::from_secs(5);
@@ -109,6 +143,26 @@ pub enum WatchError {
         /// The newest cursor.
         newest: i64,
     },
+    /// The cursor is so far behind that replaying is costlier than reading the index.
+    #[error(
+        "cursor {since} is more than {limit} changes behind: fetch the index (GetIndex or GET /v1/index) \
+         and watch from its cursor"
+    )]
+    TooFarBehind {
+        /// The client's cursor.
+        since: i64,
+        /// The most changes replayed.
+        limit: i64,
+    },
+    /// The token holds as many streams open as it may.
+    #[error("this token already holds {limit} live-change streams open: close one, or use another token")]
+    TooManyWatches {
+        /// The limit per token.
+        limit: usize,
+    },
+    /// The token was revoked or expired, or no longer allows reading, while streaming.
+    #[error(transparent)]
+    Unauthorized(AuthError),
     /// The database failed; the client should reconnect with its last cursor.
     #[error("reading index changes failed: {0}")]
     Store(#[from] StoreError),
@@ -125,25 +179,25 @@ struct OrgFeed {
 /// The process's live index feed (see the module documentation).
 pub struct LiveFeed {
     orgs: Mutex<HashMap<i64, OrgFeed>>,
-    heartbeat: Duration,
+    settings: LiveSettings,
+    /// Open watches per token.
+    watches: Mutex<HashMap<Uuid, usize>>,
+    /// Bounds the watchers reading the database at once.
+    catch_ups: Arc<Semaphore>,
     /// Set when the server shuts down: every watch ends, so draining can finish.
     closing: tokio::sync::watch::Sender<bool>,
     /// Times a watcher fell behind the broadcast and read from the database instead.
     lagged: Arc<std::sync::atomic::AtomicU64>,
 }
 
-impl Default for LiveFeed {
-    fn default() -> Self {
-        LiveFeed::new(DEFAULT_HEARTBEAT)
-    }
-}
-
 impl LiveFeed {
-    /// A feed whose watchers send a heartbeat after `heartbeat` of quiet.
-    pub fn new(heartbeat: Duration) -> Self {
+    /// A feed with these settings.
+    pub fn new(settings: LiveSettings) -> Self {
         LiveFeed {
             orgs: Mutex::default(),
-            heartbeat,
+            settings,
+            watches: Mutex::default(),
+            catch_ups: Arc::new(Semaphore::new(CATCH_UP_CONCURRENCY)),
             closing: tokio::sync::watch::Sender::new(false),
             lagged: Arc::default(),
         }
@@ -152,6 +206,11 @@ impl LiveFeed {
     /// How often a watcher fell behind the broadcast and caught up from the database.
     pub fn lagged(&self) -> u64 {
         self.lagged.load(std::sync::atomic::Ordering::Relaxed)
+    }
+
+    /// The settings.
+    pub fn settings(&self) -> LiveSettings {
+        self.settings
     }
 
     /// Ends every watch (server shutdown); watches started later end at once.
@@ -229,7 +288,7 @@ impl LiveFeed {
                     _ => return,
                 }
             };
-            let records = match store.index_changes(org_id, after, PAGE).await {
+            let records = match store.index_changes(org_id, after, FEED_PAGE).await {
                 Ok(records) => records,
                 Err(e) => {
                     // Watchers are not told: the next notification or poll reads again.
@@ -237,7 +296,7 @@ impl LiveFeed {
                     return;
                 }
             };
-            let full_page = records.len() as i64 >= PAGE;
+            let full_page = records.len() as i64 >= FEED_PAGE;
             let Some(last) = records.last().map(|r| r.cursor) else {
                 return;
             };
@@ -276,23 +335,72 @@ impl LiveFeed {
     }
 }
 
-/// Starts watching the organisation's index: every change after `since` (none before
+/// Counts one open watch of a token; dropping it (the stream ends) gives the slot back.
+struct WatchSlot {
+    feed: Arc<LiveFeed>,
+    token_id: Uuid,
+}
+
+impl WatchSlot {
+    fn take(feed: &Arc<LiveFeed>, token_id: Uuid) -> Result<Self, WatchError> {
+        let mut watches = feed.watches.lock().unwrap_or_else(|e| e.into_inner());
+        let open = watches.entry(token_id).or_default();
+        let limit = feed.settings.max_watches_per_token;
+        if *open >= limit {
+            return Err(WatchError::TooManyWatches { limit });
+        }
+        *open += 1;
+        Ok(WatchSlot {
+            feed: Arc::clone(feed),
+            token_id,
+        })
+    }
+}
+
+impl Drop for WatchSlot {
+    fn drop(&mut self) {
+        let mut watches = self.feed.watches.lock().unwrap_or_else(|e| e.into_inner());
+        if let Some(open) = watches.get_mut(&self.token_id) {
+            *open -= 1;
+            if *open == 0 {
+                watches.remove(&self.token_id);
+            }
+        }
+    }
+}
+
+/// Who is watching: the caller, re-checked while the stream lasts.
+pub struct Viewer {
+    /// Checks the caller's token again.
+    pub auth: Arc<Authenticator>,
+    /// The caller.
+    pub principal: Principal,
+}
+
+/// Starts watching the caller's organisation: every change after `since` (none before
 /// now when `None`), then new changes as they commit, with heartbeats in quiet periods.
-/// The stream ends after an error (the client resumes from its last cursor).
+/// The stream ends after an error (the client resumes from its last cursor), when the
+/// caller's token stops allowing it, and at shutdown.
 pub async fn watch(
     store: &Store,
     feed: &Arc<LiveFeed>,
-    org_id: i64,
+    viewer: Viewer,
     since: Option<i64>,
 ) -> Result<impl Stream<Item = Result<WatchEvent, WatchError>> + Send + 'static, WatchError> {
+    let org_id = viewer.principal.org_id;
+    let slot = WatchSlot::take(feed, viewer.principal.token_id)?;
     // Subscribe before reading the database: whatever commits after the read is then
     // in the broadcast, and the overlap is dropped by cursor.
     let receiver = feed.subscribe(store, org_id).await?;
     let newest = store.index_cursor(org_id).await?;
-    if let Some(since) = since
-        && since > newest
-    {
-        return Err(WatchError::CursorExpired { since, newest });
+    if let Some(since) = since {
+        if since > newest {
+            return Err(WatchError::CursorExpired { since, newest });
+        }
+        let limit = feed.settings.max_replay;
+        if store.index_changes_after(org_id, since, limit + 1).await? > limit {
+            return Err(WatchError::TooFarBehind { since, limit });
+        }
     }
     let watcher = Watcher {
         store: store.clone(),
@@ -302,11 +410,15 @@ pub async fn watch(
         queued_upto: since.unwrap_or(newest),
         sent_upto: since.unwrap_or(newest),
         catching_up: since.is_some_and(|s| s < newest),
-        heartbeat: feed.heartbeat,
+        heartbeat: feed.settings.heartbeat,
         quiet_since: Instant::now(),
         failed: false,
         closing: feed.closing.subscribe(),
         lagged: Arc::clone(&feed.lagged),
+        catch_ups: Arc::clone(&feed.catch_ups),
+        viewer,
+        next_recheck: Instant::now() + feed.settings.heartbeat,
+        _slot: slot,
     };
     Ok(futures::stream::unfold(watcher, |mut watcher| async move {
         let event = watcher.next().await?;
@@ -331,6 +443,10 @@ struct Watcher {
     failed: bool,
     closing: tokio::sync::watch::Receiver<bool>,
     lagged: Arc<std::sync::atomic::AtomicU64>,
+    catch_ups: Arc<Semaphore>,
+    viewer: Viewer,
+    next_recheck: Instant,
+    _slot: WatchSlot,
 }
 
 impl Watcher {
@@ -346,13 +462,31 @@ impl Watcher {
             return None;
         }
         loop {
+            if Instant::now() >= self.next_recheck {
+                self.next_recheck = Instant::now() + self.heartbeat;
+                let viewer = &self.viewer;
+                match viewer.auth.recheck(&self.store, &viewer.principal, Scope::Read).await {
+                    Ok(()) => {}
+                    // The database is down: keep streaming what is known, check again later.
+                    Err(AuthError::Unavailable(e)) => {
+                        tracing::warn!(error = %e, "re-checking a watcher's token failed")
+                    }
+                    Err(denied) => {
+                        self.failed = true;
+                        return Some(Err(WatchError::Unauthorized(denied)));
+                    }
+                }
+            }
             if let Some(change) = self.pending.pop_front() {
                 self.sent_upto = change.cursor;
                 self.quiet_since = Instant::now();
                 return Some(Ok(WatchEvent::Change(change)));
             }
             if self.catching_up {
-                let records = match self.store.index_changes(self.org_id, self.queued_upto, PAGE).await {
+                let permit = Arc::clone(&self.catch_ups).acquire_owned().await;
+                let read = self.store.index_changes(self.org_id, self.queued_upto, PAGE).await;
+                drop(permit);
+                let records = match read {
                     Ok(records) => records,
                     Err(e) => {
                         self.failed = true;

@@ -22,7 +22,7 @@ use uuid::Uuid;
 
 pub use keys::{PREVIOUS_FILE, SECRET_FILE, TokenKeys, rotate};
 
-use crate::access::ScopeSet;
+use crate::access::{Scope, ScopeSet};
 
 /// The claims Cairn puts in (and requires of) every token.
 #[derive(Debug, Serialize, Deserialize)]
@@ -175,7 +175,7 @@ pub struct Principal {
 impl Principal {
     /// Whether the caller acts with admin powers (sees and manages everyone's tokens).
     pub fn is_admin(&self) -> bool {
-        self.scopes.contains(crate::access::Scope::Admin)
+        self.scopes.contains(Scope::Admin)
     }
 }
 
@@ -204,6 +204,9 @@ pub enum AuthError {
     /// The user is disabled.
     #[error("the token's user is disabled: ask an admin of your organisation")]
     Disabled,
+    /// The user's role or the token's scopes no longer allow what the stream does.
+    #[error("the token no longer allows this ({0} is needed): ask an admin, then reconnect")]
+    NoLongerAllowed(&'static str),
     /// The database could not be asked.
     #[error("could not check the token right now: retry in a moment")]
     Unavailable(#[source] StoreError),
@@ -309,6 +312,30 @@ impl Authenticator {
             scopes,
             expires_at: row.expires_at,
         })
+    }
+
+    /// Checks again a caller authenticated earlier, for requests that outlive their start
+    /// (live-change streams): the token still unrevoked and unexpired, its user enabled,
+    /// and `scope` still granted. Reads the cached row while access changes are followed,
+    /// so calling it every few seconds per stream is cheap.
+    pub async fn recheck(&self, store: &Store, principal: &Principal, scope: Scope) -> Result<(), AuthError> {
+        let (row, _) = self.principal_row(store, principal.token_id).await?;
+        if row.revoked_at.is_some() {
+            return Err(AuthError::Revoked);
+        }
+        if row.expires_at <= Utc::now() {
+            return Err(AuthError::Expired);
+        }
+        if row.disabled {
+            return Err(AuthError::Disabled);
+        }
+        if !ScopeSet::from_stored(&row.scopes)
+            .intersect(ScopeSet::of_role(row.role))
+            .contains(scope)
+        {
+            return Err(AuthError::NoLongerAllowed(scope.as_str()));
+        }
+        Ok(())
     }
 
     /// Checks signature, algorithm and time claims with the current key, then with the

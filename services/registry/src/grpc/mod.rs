@@ -12,6 +12,7 @@ pub mod status;
 
 use axum::Router;
 use axum::http::Method;
+use axum::routing::post_service;
 use cairn_proto::v1::registry_server::RegistryServer;
 
 use crate::AppState;
@@ -39,7 +40,8 @@ const REGISTRY_METHODS: [(&str, Access); 9] = [
     ("WithdrawPatch", Access::Scope(Scope::Submit)),
 ];
 
-const HEALTH_PATHS: [&str; 2] = ["/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"];
+/// The health service's methods (unauthenticated and not rate-limited, like `/healthz`).
+pub const HEALTH_PATHS: [&str; 2] = ["/grpc.health.v1.Health/Check", "/grpc.health.v1.Health/Watch"];
 const REFLECTION_PATHS: [&str; 2] = [
     "/grpc.reflection.v1.ServerReflection/ServerReflectionInfo",
     "/grpc.reflection.v1alpha.ServerReflection/ServerReflectionInfo",
@@ -65,7 +67,8 @@ pub fn rules() -> Vec<Rule> {
     rules
 }
 
-/// The gRPC routes (one per method path, so the gate sees which method is called).
+/// The gRPC routes (one per method path, so the gate sees which method is called; POST
+/// only, as gRPC is).
 pub fn router(state: &AppState) -> Router<AppState> {
     let registry = RegistryServer::new(service::RegistryService::new(state.clone()))
         .max_decoding_message_size(MAX_REQUEST_MESSAGE)
@@ -79,19 +82,19 @@ pub fn router(state: &AppState) -> Router<AppState> {
     };
     let mut router = Router::new();
     for (method, _) in REGISTRY_METHODS {
-        router = router.route_service(
+        router = router.route(
             &format!("/{}/{method}", cairn_proto::REGISTRY_SERVICE),
-            registry.clone(),
+            post_service(registry.clone()),
         );
     }
     for path in HEALTH_PATHS {
-        router = router.route_service(path, health.clone());
+        router = router.route(path, post_service(health.clone()));
     }
     match (reflection().build_v1(), reflection().build_v1alpha()) {
         (Ok(v1), Ok(v1alpha)) => {
             router = router
-                .route_service(REFLECTION_PATHS[0], v1)
-                .route_service(REFLECTION_PATHS[1], v1alpha);
+                .route(REFLECTION_PATHS[0], post_service(v1))
+                .route(REFLECTION_PATHS[1], post_service(v1alpha));
         }
         (Err(e), _) | (_, Err(e)) => {
             tracing::error!(error = %e, "gRPC reflection is off: the descriptor set did not load")

@@ -13,7 +13,7 @@ use tonic::{Request, Response, Status};
 
 use super::convert;
 use crate::AppState;
-use crate::app::live::WatchEvent;
+use crate::app::live::{Viewer, WatchError, WatchEvent};
 use crate::app::patches::{self, Listing, Submission};
 use crate::app::{blobs, catalog, index, live};
 use crate::auth::Principal;
@@ -103,12 +103,17 @@ impl Registry for RegistryService {
     ) -> Result<Response<Self::WatchIndexStream>, Status> {
         let caller = caller(&request)?;
         let since = cursor(request.into_inner().since)?;
-        let changes = live::watch(&self.state.store, &self.state.live, caller.principal.org_id, since)
+        let viewer = Viewer {
+            auth: self.state.auth.clone(),
+            principal: caller.principal,
+        };
+        let changes = live::watch(&self.state.store, &self.state.live, viewer, since)
             .await
             .map_err(fail)?;
         let stream = changes.map(|event| match event {
             Ok(WatchEvent::Change(change)) => Ok(convert::change(&change)),
             Ok(WatchEvent::Heartbeat { cursor }) => Ok(convert::heartbeat(cursor)),
+            Err(WatchError::Unauthorized(denied)) => Err(fail(denied)),
             Err(e) => {
                 tracing::warn!(error = %e, "a watch ended");
                 Err(Status::unavailable(

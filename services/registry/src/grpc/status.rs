@@ -74,10 +74,13 @@ const KEPT_HEADERS: [&str; 6] = [
 /// Outermost middleware: a gRPC request answered by a JSON error (from a middleware or
 /// the fallback) gets the same error as a gRPC status instead, so gRPC clients always
 /// see a status they understand.
-pub async fn reshape_errors(request: Request, next: Next) -> Response {
+pub async fn reshape_errors(mut request: Request, next: Next) -> Response {
     if !is_grpc(request.headers()) {
         return next.run(request).await;
     }
+    // gRPC compresses messages itself (`grpc-encoding`); an HTTP content coding would
+    // only hide the JSON errors re-shaped below.
+    request.headers_mut().remove(header::ACCEPT_ENCODING);
     let response = next.run(request).await;
     if is_grpc(response.headers()) {
         return response;

@@ -117,6 +117,7 @@ impl From<AuthError> for ApiError {
                     AuthError::Unavailable(e).to_string(),
                 )
             }
+            e @ AuthError::NoLongerAllowed(_) => ApiError::new(StatusCode::FORBIDDEN, "forbidden", e.to_string()),
             other => ApiError::new(StatusCode::UNAUTHORIZED, "unauthorized", other.to_string()),
         }
     }

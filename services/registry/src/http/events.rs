@@ -21,7 +21,7 @@ use super::extract::ApiQuery;
 use super::index::parse_cursor;
 use super::wire::IndexEntryBody;
 use crate::AppState;
-use crate::app::live::{self, ChangeKind, WatchError, WatchEvent};
+use crate::app::live::{self, ChangeKind, Viewer, WatchError, WatchEvent};
 use crate::auth::Principal;
 
 /// Query of `GET /v1/events`.
@@ -48,12 +48,20 @@ pub async fn events(
     ApiQuery(query): ApiQuery<EventsQuery>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let last_event_id = headers.get("last-event-id").map(|v| v.to_str().unwrap_or("invalid"));
+    // An empty Last-Event-ID (nothing received yet) falls back to `since`.
+    let last_event_id = headers
+        .get("last-event-id")
+        .map(|v| v.to_str().unwrap_or("invalid"))
+        .filter(|v| !v.trim().is_empty());
     let since = match last_event_id {
-        Some(raw) => parse_cursor(Some(raw), "Last-Event-ID")?,
+        Some(raw) => parse_cursor(Some(raw.trim()), "Last-Event-ID")?,
         None => parse_cursor(query.since.as_deref(), "since")?,
     };
-    let changes = live::watch(&state.store, &state.live, principal.org_id, since).await?;
+    let viewer = Viewer {
+        auth: state.auth.clone(),
+        principal,
+    };
+    let changes = live::watch(&state.store, &state.live, viewer, since).await?;
     let events = changes.map(|event| {
         Ok::<_, Infallible>(match event {
             Ok(WatchEvent::Change(change)) => {
@@ -66,15 +74,22 @@ pub async fn events(
                 };
                 match Event::default().event("change").id(change.cursor.to_string()).json_data(&data) {
                     Ok(event) => event,
-                    Err(e) => error_event(&format!("serializing a change failed: {e}")),
+                    Err(e) => error_event("internal", &format!("serializing a change failed: {e}")),
                 }
             }
             Ok(WatchEvent::Heartbeat { cursor }) => Event::default()
                 .event("heartbeat")
                 .data(format!("{{\"cursor\":{cursor}}}")),
+            Err(WatchError::Unauthorized(denied)) => {
+                let error = ApiError::from(denied);
+                error_event(error.code(), error.message())
+            }
             Err(e) => {
                 tracing::warn!(error = %e, "an event stream ended");
-                error_event("the registry could not read further changes: reconnect with Last-Event-ID set to the last id received")
+                error_event(
+                    "unavailable",
+                    "the registry could not read further changes: reconnect with Last-Event-ID set to the last id received",
+                )
             }
         })
     });
@@ -86,17 +101,21 @@ pub async fn events(
     Ok(response)
 }
 
-fn error_event(message: &str) -> Event {
-    let data = serde_json::json!({ "error": { "code": "unavailable", "message": message } });
+fn error_event(code: &str, message: &str) -> Event {
+    let data = serde_json::json!({ "error": { "code": code, "message": message } });
     Event::default().event("error").data(data.to_string())
 }
 
 impl From<WatchError> for ApiError {
     fn from(error: WatchError) -> Self {
         match error {
-            e @ WatchError::CursorExpired { .. } => {
+            e @ (WatchError::CursorExpired { .. } | WatchError::TooFarBehind { .. }) => {
                 ApiError::new(axum::http::StatusCode::GONE, "cursor_expired", e.to_string())
             }
+            e @ WatchError::TooManyWatches { .. } => {
+                ApiError::new(axum::http::StatusCode::TOO_MANY_REQUESTS, "rate_limited", e.to_string())
+            }
+            WatchError::Unauthorized(e) => e.into(),
             WatchError::Store(e) => e.into(),
         }
     }

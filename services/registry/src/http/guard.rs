@@ -105,7 +105,12 @@ fn rule(table: &AccessTable, path: &str, method: &Method) -> Option<Access> {
 }
 
 /// The paths never rate-limited: probes from orchestrators and load balancers.
-const PROBES: [&str; 2] = ["/healthz", "/readyz"];
+const PROBES: [&str; 4] = [
+    "/healthz",
+    "/readyz",
+    crate::grpc::HEALTH_PATHS[0],
+    crate::grpc::HEALTH_PATHS[1],
+];
 
 /// The budget the per-token limit left, handed from [`gate`] back to [`limit_address`].
 #[derive(Clone, Copy, Debug)]

@@ -17,7 +17,7 @@ mod users;
 mod webhooks;
 pub mod wire;
 
-use std::future::Future;
+use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::time::Duration;
 
@@ -42,6 +42,9 @@ static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// Longest a handler may take to produce its response (bodies may stream longer).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
+
+/// How long shutdown waits for open connections (streams included) to finish.
+const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
 /// Largest request body accepted (the batch blob request is the biggest: a list of ids).
 pub(crate) const MAX_BODY_BYTES: usize = 256 * 1024;
@@ -90,18 +93,43 @@ pub async fn serve(
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
     let background = tokio::spawn(state.clone().background());
+    let stop_background = background.abort_handle();
     let live = state.live.clone();
     let health = state.grpc_health.clone();
+    let (draining_tx, draining) = tokio::sync::oneshot::channel::<()>();
     let shutdown = async move {
         shutdown.await;
-        health
-            .set_service_status("", tonic_health::ServingStatus::NotServing)
-            .await;
+        // Stop reporting readiness first, so nothing marks us serving again.
+        stop_background.abort();
+        for service in ["", cairn_proto::REGISTRY_SERVICE] {
+            health
+                .set_service_status(service, tonic_health::ServingStatus::NotServing)
+                .await;
+        }
         live.close();
+        let _ = draining_tx.send(());
     };
     let auth = state.auth.clone();
     let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
-    let result = axum::serve(listener, app).with_graceful_shutdown(shutdown).await;
+    let server = axum::serve(listener, app)
+        .with_graceful_shutdown(shutdown)
+        .into_future();
+    // Draining waits for every open connection; a client that stopped reading (or holds a
+    // health watch open) must not keep the process alive forever.
+    let deadline = async {
+        if draining.await.is_ok() {
+            tokio::time::sleep(DRAIN_TIMEOUT).await;
+        } else {
+            std::future::pending::<()>().await;
+        }
+    };
+    let result = tokio::select! {
+        result = server => result,
+        () = deadline => {
+            tracing::warn!("connections still open {DRAIN_TIMEOUT:?} after shutdown began; closing them");
+            Ok(())
+        }
+    };
     background.abort();
     auth.stop_following();
     result
@@ -119,12 +147,18 @@ async fn deadline(request: Request, next: Next) -> Response {
         .and_then(parse_grpc_timeout)
         .filter(|d| *d < REQUEST_TIMEOUT);
     let limit = client_deadline.unwrap_or(REQUEST_TIMEOUT);
+    // A gRPC call that timed out may have committed: DEADLINE_EXCEEDED (unlike UNAVAILABLE)
+    // does not tell the client a retry is safe.
+    let grpc = crate::grpc::status::is_grpc(request.headers());
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
-        Err(_) if client_deadline.is_some() => ApiError::new(
+        Err(_) if client_deadline.is_some() || grpc => ApiError::new(
             StatusCode::GATEWAY_TIMEOUT,
             "deadline_exceeded",
-            format!("the call's deadline ({limit:?}) passed before the registry finished: allow more time"),
+            format!(
+                "the request did not finish within {limit:?} (the call's deadline or the registry's limit); it may \
+                 still have taken effect: check before retrying, or allow more time"
+            ),
         )
         .into_response(),
         Err(_) => ApiError::new(
