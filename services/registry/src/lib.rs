@@ -52,7 +52,9 @@ pub struct Services {
     /// The index's cursor and full-index cache (`app::index`).
     pub index_cache: Arc<app::index::IndexCache>,
     /// The full index's JSON, per organisation (REST).
-    pub index_json: Arc<http::IndexJson>,
+    pub index_json: Arc<app::index::EncodedIndex>,
+    /// The full index's protobuf encoding, per organisation (gRPC `GetIndex`).
+    pub index_proto: Arc<app::index::EncodedIndex>,
     /// Bounds how many bundle archives are built at once (each holds a whole bundle in
     /// memory, up to the 10 MiB limit).
     pub archive_permits: Arc<tokio::sync::Semaphore>,
@@ -86,6 +88,7 @@ impl AppState {
             limiters: Arc::new(ratelimit::RateLimiters::new(access.rate_limits)),
             index_cache: Arc::default(),
             index_json: Arc::default(),
+            index_proto: Arc::default(),
             archive_permits: Arc::new(tokio::sync::Semaphore::new(MAX_CONCURRENT_ARCHIVES)),
             readiness: Arc::default(),
             limits: cairn_skill::limits::Limits::default(),

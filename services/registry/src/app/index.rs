@@ -9,6 +9,7 @@ use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
 use std::time::{Duration, Instant};
 
+use bytes::Bytes;
 use cairn_store::{IndexEntry, IndexSnapshot, StoreError};
 
 use crate::Services;
@@ -154,4 +155,64 @@ pub async fn delta(services: &Services, org_id: i64, since: i64) -> Result<Index
     let snapshot = services.store.index(org_id, Some(since)).await?;
     services.index_cache.remember_cursor(org_id, snapshot.cursor);
     Ok(snapshot)
+}
+
+/// The full index encoded for one transport (JSON for REST, protobuf for gRPC), per
+/// organisation, keeping each entry's encoding: after a change only the changed entries
+/// (a new `Arc` in [`FullIndex::entries`]) are encoded again, and the body is reassembled.
+#[derive(Default)]
+pub struct EncodedIndex(Mutex<HashMap<i64, Arc<Encoded>>>);
+
+/// One organisation's encoded index.
+struct Encoded {
+    cursor: i64,
+    entries: BTreeMap<String, (Arc<IndexEntry>, Bytes)>,
+    body: Bytes,
+}
+
+impl EncodedIndex {
+    /// The body of `index`: `entry` encodes one entry, `assemble` the whole body from the
+    /// cursor and the encoded entries in name order.
+    pub fn encode<E>(
+        &self,
+        org_id: i64,
+        index: &FullIndex,
+        entry: impl Fn(&IndexEntry) -> Result<Bytes, E>,
+        assemble: impl Fn(i64, &[&Bytes]) -> Bytes,
+    ) -> Result<Bytes, E> {
+        let previous = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(&org_id).cloned();
+        if let Some(previous) = &previous
+            && previous.cursor == index.cursor
+        {
+            return Ok(previous.body.clone());
+        }
+        let mut entries = BTreeMap::new();
+        for (name, current) in &index.entries {
+            let reused = previous
+                .as_ref()
+                .and_then(|p| p.entries.get(name))
+                .filter(|(old, _)| Arc::ptr_eq(old, current))
+                .map(|(_, encoded)| encoded.clone());
+            let encoded = match reused {
+                Some(encoded) => encoded,
+                None => entry(current)?,
+            };
+            entries.insert(name.clone(), (Arc::clone(current), encoded));
+        }
+        let parts: Vec<&Bytes> = entries.values().map(|(_, encoded)| encoded).collect();
+        let body = assemble(index.cursor, &parts);
+        let encoded = Arc::new(Encoded {
+            cursor: index.cursor,
+            entries,
+            body: body.clone(),
+        });
+        let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if cache
+            .get(&org_id)
+            .is_none_or(|current| current.cursor <= encoded.cursor)
+        {
+            cache.insert(org_id, encoded);
+        }
+        Ok(body)
+    }
 }

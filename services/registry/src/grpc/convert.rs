@@ -43,6 +43,15 @@ pub fn index_entry(e: &IndexEntry) -> pb::IndexEntry {
     }
 }
 
+/// A delta of the index.
+pub fn index_delta(delta: cairn_store::IndexSnapshot) -> pb::GetIndexResponse {
+    pb::GetIndexResponse {
+        cursor: delta.cursor,
+        skills: delta.skills.iter().map(index_entry).collect(),
+        removed: delta.removed,
+    }
+}
+
 /// A live change.
 pub fn change(c: &Change) -> pb::IndexChange {
     use pb::index_change::Kind;

@@ -7,6 +7,7 @@
 //! and server reflection (with a token) are served beside the registry.
 
 mod convert;
+mod index_route;
 pub mod service;
 pub mod status;
 
@@ -80,8 +81,11 @@ pub fn router(state: &AppState) -> Router<AppState> {
         tonic_reflection::server::Builder::configure()
             .register_encoded_file_descriptor_set(cairn_proto::FILE_DESCRIPTOR_SET)
     };
-    let mut router = Router::new();
-    for (method, _) in REGISTRY_METHODS {
+    let mut router = Router::new().route(
+        &format!("/{}/GetIndex", cairn_proto::REGISTRY_SERVICE),
+        post_service(index_route::GetIndexRoute::new(state.clone())),
+    );
+    for (method, _) in REGISTRY_METHODS.iter().filter(|(method, _)| *method != "GetIndex") {
         router = router.route(
             &format!("/{}/{method}", cairn_proto::REGISTRY_SERVICE),
             post_service(registry.clone()),

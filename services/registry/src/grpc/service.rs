@@ -40,7 +40,7 @@ impl RegistryService {
 type ServerStream<T> = Pin<Box<dyn Stream<Item = Result<T, Status>> + Send + 'static>>;
 
 /// The caller the gate established for this request.
-fn caller<T>(request: &Request<T>) -> Result<Caller, Status> {
+pub(super) fn caller<T>(request: &Request<T>) -> Result<Caller, Status> {
     let principal = request.extensions().get::<Principal>().cloned();
     let context = request.extensions().get::<RequestContext>().cloned();
     match (principal, context) {
@@ -50,11 +50,12 @@ fn caller<T>(request: &Request<T>) -> Result<Caller, Status> {
 }
 
 /// Maps any error the REST handlers map, the same way.
-fn fail(error: impl Into<ApiError>) -> Status {
+pub(super) fn fail(error: impl Into<ApiError>) -> Status {
     Status::from(error.into())
 }
 
-fn cursor(since: Option<i64>) -> Result<Option<i64>, Status> {
+/// Checks a client's cursor.
+pub(super) fn cursor(since: Option<i64>) -> Result<Option<i64>, Status> {
     match since {
         Some(since) if since < 0 => Err(super::status::invalid(format!(
             "since {since} is not valid: pass the cursor of a previous index response or change, or omit it"
@@ -69,28 +70,23 @@ fn skill_name(raw: &str) -> Result<SkillName, Status> {
 
 #[tonic::async_trait]
 impl Registry for RegistryService {
+    /// The typed answer. The router serves `GetIndex` from the pre-encoded index instead
+    /// (`index_route`), which encodes exactly this message.
     async fn get_index(&self, request: Request<pb::GetIndexRequest>) -> Result<Response<pb::GetIndexResponse>, Status> {
         let caller = caller(&request)?;
         let since = cursor(request.into_inner().since)?;
         let org_id = caller.principal.org_id;
-        let cursor = index::current_cursor(&self.state, org_id, since).await.map_err(fail)?;
+        let newest = index::current_cursor(&self.state, org_id, since).await.map_err(fail)?;
         let response = match since {
             None => {
-                let full = index::full(&self.state, org_id, cursor).await.map_err(fail)?;
+                let full = index::full(&self.state, org_id, newest).await.map_err(fail)?;
                 pb::GetIndexResponse {
                     cursor: full.cursor,
                     skills: full.entries.values().map(|e| convert::index_entry(e)).collect(),
                     removed: Vec::new(),
                 }
             }
-            Some(since) => {
-                let delta = index::delta(&self.state, org_id, since).await.map_err(fail)?;
-                pb::GetIndexResponse {
-                    cursor: delta.cursor,
-                    skills: delta.skills.iter().map(convert::index_entry).collect(),
-                    removed: delta.removed,
-                }
-            }
+            Some(since) => convert::index_delta(index::delta(&self.state, org_id, since).await.map_err(fail)?),
         };
         Ok(Response::new(response))
     }

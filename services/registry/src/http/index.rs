@@ -3,17 +3,14 @@
 //! Clients poll this, so the unchanged case must be cheap: the cursor comes from
 //! `app::index` (cached), and a matching `If-None-Match` is answered before anything is
 //! read. The full index's JSON is kept per organisation with each entry's serialized
-//! form: after a change only the changed entries are serialized again.
-
-use std::collections::{BTreeMap, HashMap};
-use std::sync::{Arc, Mutex};
+//! form (`app::index::EncodedIndex`): after a change only the changed entries are
+//! serialized again.
 
 use axum::Extension;
 use axum::extract::State;
 use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
-use cairn_store::IndexEntry;
 use serde::Deserialize;
 
 use super::error::ApiError;
@@ -27,66 +24,26 @@ use crate::auth::Principal;
 /// Caching policy of index responses: always revalidate, never share.
 const INDEX_CACHE_CONTROL: &str = "private, no-cache";
 
-/// The JSON of each organisation's full index, with every entry's serialized form.
-#[derive(Default)]
-pub struct IndexJson(Mutex<HashMap<i64, Arc<RenderedIndex>>>);
-
-/// A full index rendered as JSON.
-struct RenderedIndex {
-    cursor: i64,
-    entries: BTreeMap<String, (Arc<IndexEntry>, Bytes)>,
-    body: Bytes,
-}
-
-impl IndexJson {
-    /// The JSON body of `index`, serializing only the entries that changed since the
-    /// last rendering.
-    fn render(&self, org_id: i64, index: &FullIndex) -> Result<Bytes, ApiError> {
-        let previous = self.0.lock().unwrap_or_else(|e| e.into_inner()).get(&org_id).cloned();
-        if let Some(previous) = &previous
-            && previous.cursor == index.cursor
-        {
-            return Ok(previous.body.clone());
-        }
-        let mut entries = BTreeMap::new();
-        for (name, entry) in &index.entries {
-            let reused = previous
-                .as_ref()
-                .and_then(|p| p.entries.get(name))
-                .filter(|(old, _)| Arc::ptr_eq(old, entry))
-                .map(|(_, json)| json.clone());
-            let json = match reused {
-                Some(json) => json,
-                None => Bytes::from(
-                    serde_json::to_vec(&IndexEntryBody::from(entry.as_ref()))
-                        .map_err(|e| ApiError::internal("serializing the index", &e))?,
-                ),
-            };
-            entries.insert(name.clone(), (Arc::clone(entry), json));
-        }
-        let rendered = Arc::new(RenderedIndex {
-            cursor: index.cursor,
-            body: assemble(index.cursor, entries.values().map(|(_, json)| json)),
-            entries,
-        });
-        let body = rendered.body.clone();
-        let mut cache = self.0.lock().unwrap_or_else(|e| e.into_inner());
-        if cache
-            .get(&org_id)
-            .is_none_or(|current| current.cursor <= rendered.cursor)
-        {
-            cache.insert(org_id, rendered);
-        }
-        Ok(body)
-    }
+/// The JSON body of the full index, from the shared per-entry cache.
+fn render(state: &AppState, org_id: i64, index: &FullIndex) -> Result<Bytes, ApiError> {
+    state.index_json.encode(
+        org_id,
+        index,
+        |entry| {
+            serde_json::to_vec(&IndexEntryBody::from(entry))
+                .map(Bytes::from)
+                .map_err(|e| ApiError::internal("serializing the index", &e))
+        },
+        assemble,
+    )
 }
 
 /// `{"cursor":N,"skills":[entry,…]}` from serialized entries (the shape of [`IndexBody`]).
-fn assemble<'a>(cursor: i64, entries: impl ExactSizeIterator<Item = &'a Bytes> + Clone) -> Bytes {
-    let size: usize = entries.clone().map(Bytes::len).sum::<usize>() + entries.len() + 64;
+fn assemble(cursor: i64, entries: &[&Bytes]) -> Bytes {
+    let size: usize = entries.iter().map(|e| e.len()).sum::<usize>() + entries.len() + 64;
     let mut body = Vec::with_capacity(size);
     body.extend_from_slice(format!("{{\"cursor\":{cursor},\"skills\":[").as_bytes());
-    for (i, entry) in entries.enumerate() {
+    for (i, entry) in entries.iter().enumerate() {
         if i > 0 {
             body.push(b',');
         }
@@ -137,7 +94,7 @@ pub async fn get_index(
     }
     let Some(since) = since else {
         let full = index::full(&state, org_id, cursor).await?;
-        let body = state.index_json.render(org_id, &full)?;
+        let body = render(&state, org_id, &full)?;
         return Ok(index_response(&etag(None, full.cursor), body));
     };
     let snapshot = index::delta(&state, org_id, since).await?;

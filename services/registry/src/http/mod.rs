@@ -35,7 +35,6 @@ use tower_http::trace::TraceLayer;
 use crate::AppState;
 use error::ApiError;
 pub use health::ready;
-pub use index::IndexJson;
 
 /// The header carrying each request's id (set when the client did not send one).
 static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
