@@ -42,8 +42,7 @@ pub struct TestApp {
     pub auth: Arc<cairn_registry::auth::Authenticator>,
     /// The server's live feed (to observe watchers).
     pub live: Arc<cairn_registry::app::live::LiveFeed>,
-    shutdown: Option<oneshot::Sender<()>>,
-    server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    server: Running,
     /// Declared last: dropped after the server stopped.
     pub db: TestDb,
 }
@@ -99,12 +98,7 @@ impl TestApp {
         }
         let auth = state.auth.clone();
         let live = state.live.clone();
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let base_url = format!("http://{}", listener.local_addr()?);
-        let (tx, rx) = oneshot::channel::<()>();
-        let server = tokio::spawn(cairn_registry::serve(listener, state, async {
-            let _ = rx.await;
-        }));
+        let (base_url, server) = Running::start(state).await?;
         Ok(TestApp {
             base_url,
             admin_token,
@@ -114,8 +108,7 @@ impl TestApp {
             org_id,
             client: reqwest::Client::builder().timeout(Duration::from_secs(60)).build()?,
             data_dir,
-            shutdown: Some(tx),
-            server: Some(server),
+            server,
             auth,
             live,
             db,
@@ -139,17 +132,8 @@ impl TestApp {
     pub async fn replica(&self) -> Result<Replica> {
         let store = self.db.store().await?;
         let state = AppState::new(store, self.blobs.clone(), self.keys.clone(), no_rate_limits());
-        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
-        let base_url = format!("http://{}", listener.local_addr()?);
-        let (tx, rx) = oneshot::channel::<()>();
-        let server = tokio::spawn(cairn_registry::serve(listener, state, async {
-            let _ = rx.await;
-        }));
-        Ok(Replica {
-            base_url,
-            shutdown: Some(tx),
-            server: Some(server),
-        })
+        let (base_url, server) = Running::start(state).await?;
+        Ok(Replica { base_url, server })
     }
 
     /// A gRPC client of this registry sending `token` (none: no `authorization`).
@@ -240,6 +224,35 @@ impl TestApp {
 
     /// Stops the server and waits for it to drain.
     pub async fn stop(mut self) -> Result<()> {
+        self.server.stop().await
+    }
+}
+
+/// A server running in this process until stopped or dropped.
+struct Running {
+    shutdown: Option<oneshot::Sender<()>>,
+    server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+}
+
+impl Running {
+    /// Serves `state` on a random loopback port; returns its base URL.
+    async fn start(state: AppState) -> Result<(String, Running)> {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
+        let base_url = format!("http://{}", listener.local_addr()?);
+        let (tx, rx) = oneshot::channel::<()>();
+        let server = tokio::spawn(cairn_registry::serve(listener, state, async {
+            let _ = rx.await;
+        }));
+        Ok((
+            base_url,
+            Running {
+                shutdown: Some(tx),
+                server: Some(server),
+            },
+        ))
+    }
+
+    async fn stop(&mut self) -> Result<()> {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
         }
@@ -250,7 +263,7 @@ impl TestApp {
     }
 }
 
-impl Drop for TestApp {
+impl Drop for Running {
     fn drop(&mut self) {
         if let Some(tx) = self.shutdown.take() {
             let _ = tx.send(());
@@ -275,8 +288,7 @@ fn no_rate_limits() -> AccessSettings {
 pub struct Replica {
     /// `http://127.0.0.1:<port>`.
     pub base_url: String,
-    shutdown: Option<oneshot::Sender<()>>,
-    server: Option<tokio::task::JoinHandle<std::io::Result<()>>>,
+    server: Running,
 }
 
 impl Replica {
@@ -287,24 +299,7 @@ impl Replica {
 
     /// Stops the server and waits for it to drain (live streams included).
     pub async fn stop(mut self) -> Result<()> {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        if let Some(server) = self.server.take() {
-            server.await??;
-        }
-        Ok(())
-    }
-}
-
-impl Drop for Replica {
-    fn drop(&mut self) {
-        if let Some(tx) = self.shutdown.take() {
-            let _ = tx.send(());
-        }
-        if let Some(server) = self.server.take() {
-            server.abort();
-        }
+        self.server.stop().await
     }
 }
 

@@ -28,6 +28,20 @@ struct VersionFileRow {
     executable: bool,
 }
 
+/// Manifest rows grouped by version.
+fn by_version(files: Vec<VersionFileRow>) -> HashMap<i64, Vec<FileEntry>> {
+    let mut grouped: HashMap<i64, Vec<FileEntry>> = HashMap::new();
+    for f in files {
+        grouped.entry(f.version_id).or_default().push(FileEntry {
+            path: f.path,
+            sha256: f.sha256,
+            size: f.size,
+            executable: f.executable,
+        });
+    }
+    grouped
+}
+
 impl Store {
     /// The organisation's newest change-log cursor (0 when nothing was ever published).
     #[instrument(skip_all)]
@@ -80,15 +94,7 @@ impl Store {
         .await?;
         tx.commit().await?;
 
-        let mut files_by_version: HashMap<i64, Vec<FileEntry>> = HashMap::with_capacity(version_ids.len());
-        for f in files {
-            files_by_version.entry(f.version_id).or_default().push(FileEntry {
-                path: f.path,
-                sha256: f.sha256,
-                size: f.size,
-                executable: f.executable,
-            });
-        }
+        let mut files_by_version = by_version(files);
         let mut skills = Vec::with_capacity(rows.len());
         let mut removed = Vec::new();
         for row in rows {
@@ -185,15 +191,7 @@ impl Store {
         .await?;
         tx.commit().await?;
 
-        let mut files_by_version: HashMap<i64, Vec<FileEntry>> = HashMap::with_capacity(version_ids.len());
-        for f in files {
-            files_by_version.entry(f.version_id).or_default().push(FileEntry {
-                path: f.path,
-                sha256: f.sha256,
-                size: f.size,
-                executable: f.executable,
-            });
-        }
+        let files_by_version = by_version(files);
         Ok(rows
             .into_iter()
             .map(|row| {

@@ -281,15 +281,7 @@ impl Authenticator {
         let claims = self.verify(token.trim())?;
         let token_id = Uuid::parse_str(&claims.jti).map_err(|_| AuthError::Invalid)?;
         let (row, needs_touch) = self.principal_row(store, token_id).await?;
-        if row.revoked_at.is_some() {
-            return Err(AuthError::Revoked);
-        }
-        if row.expires_at <= Utc::now() {
-            return Err(AuthError::Expired);
-        }
-        if row.disabled {
-            return Err(AuthError::Disabled);
-        }
+        usable(&row)?;
         if row.handle != claims.sub || row.org_slug != claims.org {
             return Err(AuthError::Invalid);
         }
@@ -320,15 +312,7 @@ impl Authenticator {
     /// so calling it every few seconds per stream is cheap.
     pub async fn recheck(&self, store: &Store, principal: &Principal, scope: Scope) -> Result<(), AuthError> {
         let (row, _) = self.principal_row(store, principal.token_id).await?;
-        if row.revoked_at.is_some() {
-            return Err(AuthError::Revoked);
-        }
-        if row.expires_at <= Utc::now() {
-            return Err(AuthError::Expired);
-        }
-        if row.disabled {
-            return Err(AuthError::Disabled);
-        }
+        usable(&row)?;
         if !ScopeSet::from_stored(&row.scopes)
             .intersect(ScopeSet::of_role(row.role))
             .contains(scope)
@@ -476,6 +460,20 @@ impl Authenticator {
         }
         Ok((row, touch))
     }
+}
+
+/// Whether a token row still works: not revoked, not expired, its user enabled.
+fn usable(row: &TokenPrincipal) -> Result<(), AuthError> {
+    if row.revoked_at.is_some() {
+        return Err(AuthError::Revoked);
+    }
+    if row.expires_at <= Utc::now() {
+        return Err(AuthError::Expired);
+    }
+    if row.disabled {
+        return Err(AuthError::Disabled);
+    }
+    Ok(())
 }
 
 #[cfg(test)]
