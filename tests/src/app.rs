@@ -18,6 +18,9 @@ use cairn_store::blob::{BlobStore, FsBlobStore};
 use cairn_store::{Actor, Role, Store, User};
 use tokio::sync::oneshot;
 
+/// HTTP statuses, as the harness's helpers return them.
+pub use reqwest::StatusCode;
+
 use crate::db::{TestDb, table_counts};
 
 /// A running registry with its own database, blob store and admin token.
@@ -142,14 +145,14 @@ impl TestApp {
     }
 
     /// `DELETE /v1/tokens/{id}` with `token`; the status.
-    pub async fn delete_token(&self, token: &str, id: &str) -> reqwest::StatusCode {
+    pub async fn delete_token(&self, token: &str, id: &str) -> StatusCode {
         self.client
             .delete(self.url(&format!("/v1/tokens/{id}")))
             .bearer_auth(token)
             .send()
             .await
             .map(|r| r.status())
-            .unwrap_or(reqwest::StatusCode::INTERNAL_SERVER_ERROR)
+            .unwrap_or(StatusCode::INTERNAL_SERVER_ERROR)
     }
 
     /// The absolute URL of `path`.
