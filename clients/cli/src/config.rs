@@ -108,6 +108,16 @@ pub fn parse_token(raw: &str) -> Result<String, ConfigError> {
 /// The profile from the environment (`CAIRN_SERVER`, `CAIRN_TOKEN`) over the saved login
 /// in `dir`.
 pub fn load(dir: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Profile, ConfigError> {
+    load_or(dir, env, None)
+}
+
+/// Like [`load`], with a server to use when neither the environment nor a saved login
+/// names one (a lock file's).
+pub fn load_or(
+    dir: &Path,
+    env: impl Fn(&str) -> Option<String>,
+    default_server: Option<&str>,
+) -> Result<Profile, ConfigError> {
     let env = |key: &str| env(key).filter(|v| !v.trim().is_empty());
     let config_path = dir.join("config.toml");
     let saved_server = match read_optional(&config_path)? {
@@ -122,7 +132,9 @@ pub fn load(dir: &Path, env: impl Fn(&str) -> Option<String>) -> Result<Profile,
         None => None,
     };
     let saved_token = read_optional(&dir.join("token"))?;
-    let server = env("CAIRN_SERVER").or(saved_server);
+    let server = env("CAIRN_SERVER")
+        .or(saved_server)
+        .or(default_server.map(str::to_owned));
     let token = env("CAIRN_TOKEN").or(saved_token);
     match (server, token) {
         (None, None) => Err(ConfigError::NotLoggedIn),

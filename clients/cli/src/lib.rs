@@ -1,8 +1,10 @@
 //! The `cairn` client: local skill tools ([`patch`]) and the registry client — today the
-//! login ([`config`], [`remote`]); pulling and pushing skills land with the sync milestone.
+//! login ([`config`], [`remote`]) and pinned pulls for CI ([`ci`]); pulling and pushing
+//! skills to agents land with the rest of the sync milestone.
 
 #![forbid(unsafe_code)]
 
+pub mod ci;
 pub mod config;
 pub mod patch;
 pub mod remote;

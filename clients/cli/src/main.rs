@@ -40,9 +40,47 @@ enum Command {
     },
     /// Show who the configured token belongs to, and what it may do.
     Whoami,
+    /// Pinned, verified skills for CI.
+    #[command(subcommand)]
+    Ci(CiCommand),
     /// Work on a local skill folder.
     #[command(subcommand)]
     Skill(SkillCommand),
+}
+
+#[derive(Debug, Subcommand)]
+enum CiCommand {
+    /// Write a lock file of the registry's index as it is now: per skill the revision,
+    /// the version digest and every file's sha256.
+    ///
+    /// Example: cairn ci lock --out cairn.lock --skill deploy --skill triage
+    Lock {
+        /// Where to write it.
+        #[arg(long, default_value = "cairn.lock")]
+        out: PathBuf,
+        /// Lock only these skills (default: all).
+        #[arg(long = "skill", value_name = "NAME")]
+        skills: Vec<String>,
+    },
+    /// Fetch exactly the locked versions into DEST/<name>/, verifying every file's sha256
+    /// and each version's digest. Exit 0 verified, 4 a mismatch (yanked version, changed
+    /// registry content, edited lock, or with --frozen a folder that differs), 2 error.
+    ///
+    /// A `reader` token is enough. The server is CAIRN_SERVER, the saved login's, or the
+    /// lock's; the token CAIRN_TOKEN or the saved login's.
+    ///
+    /// Example: CAIRN_TOKEN=$CI_TOKEN cairn ci pull --lock cairn.lock --dest .skills --frozen
+    Pull {
+        /// The lock file.
+        #[arg(long, default_value = "cairn.lock")]
+        lock: PathBuf,
+        /// The folder to fill.
+        #[arg(long)]
+        dest: PathBuf,
+        /// Never replace a skill folder that differs from the lock: fail instead.
+        #[arg(long)]
+        frozen: bool,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -85,6 +123,8 @@ fn main() -> ExitCode {
         Command::Skill(SkillCommand::Patch(args)) => skill_patch(args, json),
         Command::Login { server, token } => online(login(&server, &token, json)),
         Command::Whoami => online(whoami(json)),
+        Command::Ci(CiCommand::Lock { out, skills }) => online(ci_lock(&out, &skills, json)),
+        Command::Ci(CiCommand::Pull { lock, dest, frozen }) => online(ci_pull(&lock, &dest, frozen, json)),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -138,6 +178,71 @@ async fn whoami(json: bool) -> Result<u8> {
         println!("may: {}", me.scopes.join(", "));
     }
     Ok(0)
+}
+
+/// `cairn ci lock`.
+async fn ci_lock(out: &std::path::Path, skills: &[String], json: bool) -> Result<u8> {
+    let registry = Registry::new(config::load(&config::config_dir()?, |key| std::env::var(key).ok())?);
+    let lock = match cairn::ci::lock(&registry, skills).await {
+        Ok(lock) => lock,
+        Err(e) => return fail(e),
+    };
+    if let Err(e) = cairn::ci::write_lock(out, &lock) {
+        return fail(e);
+    }
+    if json {
+        print_json(
+            &serde_json::json!({ "lock": out, "server": lock.server, "cursor": lock.cursor,
+            "skills": lock.skills.iter().map(|(name, s)| serde_json::json!({"name": name, "revision": s.revision, "digest": s.digest})).collect::<Vec<_>>() }),
+        )?;
+    } else {
+        println!(
+            "Locked {} skills of {} (cursor {}) in {}",
+            lock.skills.len(),
+            lock.server,
+            lock.cursor,
+            out.display()
+        );
+    }
+    Ok(0)
+}
+
+/// `cairn ci pull`.
+async fn ci_pull(lock_path: &std::path::Path, dest: &std::path::Path, frozen: bool, json: bool) -> Result<u8> {
+    let lock = match cairn::ci::read_lock(lock_path) {
+        Ok(lock) => lock,
+        Err(e) => return fail(e),
+    };
+    let profile = config::load_or(
+        &config::config_dir()?,
+        |key| std::env::var(key).ok(),
+        Some(&lock.server),
+    )?;
+    let registry = Registry::new(profile);
+    let pulled = match cairn::ci::pull(&registry, &lock, dest, frozen).await {
+        Ok(pulled) => pulled,
+        Err(e) => return fail(e),
+    };
+    if json {
+        print_json(&serde_json::json!({ "dest": dest, "skills": pulled }))?;
+    } else {
+        let count = |action: &str| pulled.iter().filter(|p| p.action == action).count();
+        println!(
+            "{} skills verified in {}: {} fetched, {} replaced, {} unchanged",
+            pulled.len(),
+            dest.display(),
+            count("fetched"),
+            count("replaced"),
+            count("unchanged")
+        );
+    }
+    Ok(0)
+}
+
+/// Prints a `ci` failure and answers its exit code.
+fn fail(error: cairn::ci::CiError) -> Result<u8> {
+    eprintln!("error: {error}");
+    Ok(error.exit_code())
 }
 
 fn describe(me: &WhoAmI) -> String {

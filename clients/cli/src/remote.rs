@@ -40,6 +40,18 @@ pub enum RemoteError {
         /// The API's message.
         message: String,
     },
+    /// Content that does not hash to what was asked for.
+    #[error(
+        "{url} sent {what} whose sha256 is {actual}: the transfer or the registry's storage is corrupt; retry, and report it if it persists"
+    )]
+    Corrupt {
+        /// The URL called.
+        url: String,
+        /// What was corrupt.
+        what: String,
+        /// Its actual hash.
+        actual: String,
+    },
     /// An answer that is not the registry's (a proxy, another service at that URL).
     #[error("{url} did not answer like a Cairn registry ({reason}): check the server URL")]
     NotARegistry {
@@ -65,6 +77,56 @@ pub struct WhoAmI {
     pub token_id: String,
     /// When it expires (RFC 3339).
     pub expires_at: String,
+}
+
+/// One file of a manifest.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord)]
+pub struct FileEntry {
+    /// Path in the skill folder.
+    pub path: String,
+    /// Hex sha256 of the contents.
+    pub sha256: String,
+    /// Size in bytes.
+    pub size: i64,
+    /// Whether it is executable.
+    pub executable: bool,
+}
+
+/// The team index (`GET /v1/index`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Index {
+    /// The newest change included.
+    pub cursor: i64,
+    /// Every skill's latest non-yanked version.
+    pub skills: Vec<IndexEntry>,
+}
+
+/// One skill of the index.
+#[derive(Clone, Debug, Deserialize)]
+pub struct IndexEntry {
+    /// The skill.
+    pub name: String,
+    /// Its category path.
+    pub category: Option<String>,
+    /// The revision.
+    pub revision: i32,
+    /// The version digest.
+    pub digest: String,
+    /// The manifest.
+    pub files: Vec<FileEntry>,
+}
+
+/// One version (`GET /v1/skills/{name}/versions/{rev}`).
+#[derive(Clone, Debug, Deserialize)]
+pub struct Version {
+    /// The revision.
+    pub revision: i32,
+    /// The version digest.
+    pub digest: String,
+    /// Whether it is yanked.
+    pub yanked: bool,
+    /// The manifest.
+    pub files: Vec<FileEntry>,
 }
 
 /// A registry, as one profile reaches it.
@@ -95,28 +157,83 @@ impl Registry {
         self.get_json("/v1/whoami").await
     }
 
+    /// `GET /v1/index`: the full index.
+    pub async fn index(&self) -> Result<Index, RemoteError> {
+        self.get_json("/v1/index").await
+    }
+
+    /// `GET /v1/skills/{name}/versions/{revision}`: one version with its manifest.
+    pub async fn version(&self, name: &str, revision: i32) -> Result<Version, RemoteError> {
+        self.get_json(&format!("/v1/skills/{name}/versions/{revision}")).await
+    }
+
+    /// `POST /v1/blobs/batch`: the blobs' bytes (at most 1,000 ids per call), each checked
+    /// against its id.
+    pub async fn blobs(&self, ids: &[String]) -> Result<Vec<(String, Vec<u8>)>, RemoteError> {
+        let url = format!("{}/v1/blobs/batch", self.profile.server);
+        let request = self
+            .http
+            .post(&url)
+            .bearer_auth(&self.profile.token)
+            .json(&serde_json::json!({ "sha256": ids }));
+        let body = self.send(&url, request).await?;
+        let mut blobs = Vec::with_capacity(ids.len());
+        let mut archive = tar::Archive::new(body.as_ref());
+        let entries = archive.entries().map_err(|e| RemoteError::NotARegistry {
+            url: url.clone(),
+            reason: format!("the blob batch is not a tar stream: {e}"),
+        })?;
+        for entry in entries {
+            let mut entry = entry.map_err(|e| RemoteError::NotARegistry {
+                url: url.clone(),
+                reason: format!("the blob batch is cut short: {e}"),
+            })?;
+            let id = entry
+                .path()
+                .map(|p| p.to_string_lossy().into_owned())
+                .unwrap_or_default();
+            let mut bytes = Vec::with_capacity(usize::try_from(entry.size()).unwrap_or(0));
+            std::io::Read::read_to_end(&mut entry, &mut bytes).map_err(|e| RemoteError::NotARegistry {
+                url: url.clone(),
+                reason: format!("reading blob {id}: {e}"),
+            })?;
+            let actual = cairn_skill::Sha256Hash::of(&bytes).to_hex();
+            if actual != id {
+                return Err(RemoteError::Corrupt {
+                    url,
+                    what: format!("blob {id}"),
+                    actual,
+                });
+            }
+            blobs.push((id, bytes));
+        }
+        Ok(blobs)
+    }
+
     async fn get_json<T: serde::de::DeserializeOwned>(&self, path: &str) -> Result<T, RemoteError> {
         let url = format!("{}{path}", self.profile.server);
-        let response = self
-            .http
-            .get(&url)
-            .bearer_auth(&self.profile.token)
-            .send()
-            .await
-            .map_err(|e| RemoteError::Unreachable {
-                url: url.clone(),
-                reason: describe(&e),
-            })?;
+        let request = self.http.get(&url).bearer_auth(&self.profile.token);
+        let body = self.send(&url, request).await?;
+        serde_json::from_slice(&body).map_err(|e| RemoteError::NotARegistry {
+            url,
+            reason: format!("unexpected body: {e}"),
+        })
+    }
+
+    /// Sends a request; a success's body, or the registry's error.
+    async fn send(&self, url: &str, request: reqwest::RequestBuilder) -> Result<bytes::Bytes, RemoteError> {
+        let url = url.to_owned();
+        let response = request.send().await.map_err(|e| RemoteError::Unreachable {
+            url: url.clone(),
+            reason: describe(&e),
+        })?;
         let status = response.status();
         let body = response.bytes().await.map_err(|e| RemoteError::Unreachable {
             url: url.clone(),
             reason: describe(&e),
         })?;
         if status.is_success() {
-            return serde_json::from_slice(&body).map_err(|e| RemoteError::NotARegistry {
-                url,
-                reason: format!("unexpected body: {e}"),
-            });
+            return Ok(body);
         }
         let error: Option<ApiErrorBody> = serde_json::from_slice(&body).ok();
         let Some(ApiErrorBody { error }) = error else {

@@ -1,0 +1,406 @@
+//! Pinned skills for CI: `cairn ci lock` records the team index as it is (server, and per
+//! skill the revision, version digest and every file's sha256); `cairn ci pull` fetches
+//! exactly those versions into a folder, verifying every byte, and fails precisely on any
+//! difference — a yanked version, a registry that answers another manifest, a tampered
+//! lock or a tampered file.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use cairn_skill::{RelPath, Sha256Hash};
+use serde::{Deserialize, Serialize};
+
+use crate::remote::{FileEntry, Registry, RemoteError};
+
+/// Exit code of a verification failure (yanked, digest or file mismatch).
+pub const EXIT_MISMATCH: u8 = 4;
+/// The lock format written and read.
+pub const LOCK_VERSION: u32 = 1;
+/// Blob ids per batch request (the registry's limit).
+const BATCH: usize = 1000;
+
+/// `cairn.lock`.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Lock {
+    /// Always [`LOCK_VERSION`].
+    pub version: u32,
+    /// The registry it was made against.
+    pub server: String,
+    /// The index cursor it reflects.
+    pub cursor: i64,
+    /// Skill → pinned version.
+    pub skills: BTreeMap<String, LockedSkill>,
+}
+
+/// One pinned version.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LockedSkill {
+    /// The revision.
+    pub revision: i32,
+    /// The version digest over the files.
+    pub digest: String,
+    /// Every file.
+    pub files: Vec<FileEntry>,
+}
+
+/// Why `ci` failed.
+#[derive(Debug, thiserror::Error)]
+pub enum CiError {
+    /// The registry could not be asked.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
+    /// The lock file cannot be read or used.
+    #[error("{path}: {reason}")]
+    Lock {
+        /// The lock file.
+        path: PathBuf,
+        /// What is wrong, and what to do.
+        reason: String,
+    },
+    /// A file could not be read or written.
+    #[error("{path}: {source}")]
+    Io {
+        /// The file.
+        path: PathBuf,
+        /// What failed.
+        source: std::io::Error,
+    },
+    /// The request cannot be carried out as asked (what to do instead is said).
+    #[error("{0}")]
+    Usage(String),
+    /// Something differs from the lock: nothing further was written.
+    #[error("{0}")]
+    Mismatch(String),
+}
+
+impl CiError {
+    /// The process exit code: [`EXIT_MISMATCH`] for verification failures, else 2.
+    pub fn exit_code(&self) -> u8 {
+        match self {
+            CiError::Mismatch(_) => EXIT_MISMATCH,
+            _ => 2,
+        }
+    }
+}
+
+fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CiError + '_ {
+    move |source| CiError::Io {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Makes the lock of the registry's current index (every skill, or those named).
+pub async fn lock(registry: &Registry, only: &[String]) -> Result<Lock, CiError> {
+    let index = registry.index().await?;
+    let mut skills = BTreeMap::new();
+    for entry in index.skills {
+        if only.is_empty() || only.contains(&entry.name) {
+            let mut files = entry.files;
+            files.sort();
+            skills.insert(
+                entry.name,
+                LockedSkill {
+                    revision: entry.revision,
+                    digest: entry.digest,
+                    files,
+                },
+            );
+        }
+    }
+    if let Some(missing) = only.iter().find(|name| !skills.contains_key(*name)) {
+        return Err(CiError::Usage(format!(
+            "skill '{missing}' is not in the registry's index (it does not exist, or every version is yanked)"
+        )));
+    }
+    Ok(Lock {
+        version: LOCK_VERSION,
+        server: registry.server().to_owned(),
+        cursor: index.cursor,
+        skills,
+    })
+}
+
+/// Reads and checks a lock file: its format, and each skill's digest against its files
+/// (a hand-edited lock is caught here, before anything is fetched).
+pub fn read_lock(path: &Path) -> Result<Lock, CiError> {
+    let bad = |reason: String| CiError::Lock {
+        path: path.to_owned(),
+        reason,
+    };
+    let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{e}: write it with `cairn ci lock`")))?;
+    let lock: Lock = serde_json::from_str(&text)
+        .map_err(|e| bad(format!("not a Cairn lock file ({e}): write it with `cairn ci lock`")))?;
+    if lock.version != LOCK_VERSION {
+        return Err(bad(format!(
+            "lock format {} is not supported (this cairn reads {LOCK_VERSION}): write it again with this cairn",
+            lock.version
+        )));
+    }
+    for (name, skill) in &lock.skills {
+        cairn_skill::SkillName::parse(name).map_err(|e| bad(format!("skill '{name}': {e}")))?;
+        let mut hashes = Vec::with_capacity(skill.files.len());
+        for file in &skill.files {
+            let rel = RelPath::parse(&file.path).map_err(|e| bad(format!("skill '{name}': {e}")))?;
+            let hash = Sha256Hash::parse_hex(&file.sha256)
+                .map_err(|_| bad(format!("skill '{name}' file {}: the sha256 is not valid", file.path)))?;
+            hashes.push((rel, hash));
+        }
+        let digest = cairn_skill::digest::version_digest(hashes.iter().map(|(p, h)| (p, h)));
+        if digest != skill.digest {
+            return Err(CiError::Mismatch(format!(
+                "{}: skill '{name}' lists files whose digest is {digest}, not the locked {}: the lock was edited; \
+                 write it again with `cairn ci lock`",
+                path.display(),
+                skill.digest
+            )));
+        }
+    }
+    Ok(lock)
+}
+
+/// What `ci pull` did with one skill.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct Pulled {
+    /// The skill.
+    pub name: String,
+    /// The pinned revision.
+    pub revision: i32,
+    /// `fetched` (new), `replaced` (differed, not frozen) or `unchanged` (already exact).
+    pub action: &'static str,
+}
+
+/// Fetches exactly the locked versions into `dest/<name>/`. Every version is checked with
+/// the registry first (not yanked, same digest and manifest), then every blob against its
+/// sha256; a skill folder already in `dest` is kept when it matches the lock exactly, and
+/// otherwise replaced — or, with `frozen`, the pull fails naming the first difference.
+/// Nothing is written before every check that needs no download has passed; each skill
+/// folder is swapped in whole.
+pub async fn pull(registry: &Registry, lock: &Lock, dest: &Path, frozen: bool) -> Result<Vec<Pulled>, CiError> {
+    if registry.server() != lock.server {
+        return Err(CiError::Usage(format!(
+            "the lock was made against {} but the configured registry is {}: log in to that registry (or set \
+             CAIRN_SERVER), or write the lock again",
+            lock.server,
+            registry.server()
+        )));
+    }
+    let mut plan = Vec::new();
+    for (name, locked) in &lock.skills {
+        let version = match registry.version(name, locked.revision).await {
+            Ok(version) => version,
+            Err(RemoteError::Refused {
+                status: 404, message, ..
+            }) => {
+                return Err(CiError::Mismatch(format!(
+                    "skill '{name}' revision {} is not in the registry ({message}): the registry was reset, or the \
+                     lock belongs to another one",
+                    locked.revision
+                )));
+            }
+            Err(e) => return Err(e.into()),
+        };
+        if version.yanked {
+            return Err(CiError::Mismatch(format!(
+                "skill '{name}' revision {} is yanked: find out why, then lock another revision with `cairn ci lock`",
+                locked.revision
+            )));
+        }
+        let mut files = version.files;
+        files.sort();
+        if version.digest != locked.digest || files != locked.files {
+            return Err(CiError::Mismatch(format!(
+                "skill '{name}' revision {} in the registry has digest {}, the lock {}: the registry's content \
+                 changed under this revision; do not trust it until you know why",
+                locked.revision, version.digest, locked.digest
+            )));
+        }
+        let folder = dest.join(name);
+        let action = match existing_difference(&folder, &locked.files)? {
+            None if folder.exists() => "unchanged",
+            None => "fetched",
+            Some(difference) if frozen => {
+                return Err(CiError::Mismatch(format!(
+                    "{difference}: the folder differs from the lock and --frozen forbids replacing it; remove {} to \
+                     fetch it again, or pull without --frozen",
+                    folder.display()
+                )));
+            }
+            Some(_) => "replaced",
+        };
+        plan.push((name, locked, action));
+    }
+    std::fs::create_dir_all(dest).map_err(io(dest))?;
+    remove_leftovers(dest)?;
+    let mut needed: Vec<String> = plan
+        .iter()
+        .filter(|(_, _, action)| *action != "unchanged")
+        .flat_map(|(_, locked, _)| locked.files.iter().map(|f| f.sha256.clone()))
+        .collect();
+    needed.sort();
+    needed.dedup();
+    let mut blobs = std::collections::HashMap::with_capacity(needed.len());
+    for batch in needed.chunks(BATCH) {
+        blobs.extend(registry.blobs(batch).await?);
+    }
+    let mut pulled = Vec::with_capacity(plan.len());
+    for (name, locked, action) in plan {
+        if action != "unchanged" {
+            install(dest, name, &locked.files, &blobs)?;
+        }
+        pulled.push(Pulled {
+            name: name.clone(),
+            revision: locked.revision,
+            action,
+        });
+    }
+    Ok(pulled)
+}
+
+/// Removes the staging folders (`.cairn-…`) an interrupted pull left in `dest`.
+fn remove_leftovers(dest: &Path) -> Result<(), CiError> {
+    for entry in std::fs::read_dir(dest).map_err(io(dest))? {
+        let entry = entry.map_err(io(dest))?;
+        if entry.file_name().to_string_lossy().starts_with(".cairn-") && entry.path().is_dir() {
+            std::fs::remove_dir_all(entry.path()).map_err(io(&entry.path()))?;
+        }
+    }
+    Ok(())
+}
+
+/// How `folder` differs from `files` (`None`: it is exactly them, or it does not exist).
+fn existing_difference(folder: &Path, files: &[FileEntry]) -> Result<Option<String>, CiError> {
+    if !folder.exists() {
+        return Ok(None);
+    }
+    let mut on_disk = Vec::new();
+    list(folder, folder, &mut on_disk)?;
+    on_disk.sort();
+    let expected: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
+    if let Some(extra) = on_disk.iter().find(|p| !expected.contains(&p.as_str())) {
+        return Ok(Some(format!(
+            "{} is not in the locked version",
+            folder.join(extra).display()
+        )));
+    }
+    for file in files {
+        let path = folder.join(&file.path);
+        let bytes = match std::fs::read(&path) {
+            Ok(bytes) => bytes,
+            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
+                return Ok(Some(format!("{} is missing", path.display())));
+            }
+            Err(e) => return Err(io(&path)(e)),
+        };
+        let actual = Sha256Hash::of(&bytes).to_hex();
+        if actual != file.sha256 {
+            return Ok(Some(format!(
+                "{} has sha256 {actual}, the lock {}",
+                path.display(),
+                file.sha256
+            )));
+        }
+        if is_executable(&path)? != file.executable {
+            return Ok(Some(format!(
+                "{} has another executable bit than the lock",
+                path.display()
+            )));
+        }
+    }
+    Ok(None)
+}
+
+/// Relative paths of the regular files under `dir` (symbolic links count as files, so they
+/// show up as differences).
+fn list(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), CiError> {
+    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+        let entry = entry.map_err(io(dir))?;
+        let path = entry.path();
+        let kind = entry.file_type().map_err(io(&path))?;
+        if kind.is_dir() {
+            list(root, &path, out)?;
+        } else {
+            let rel = path.strip_prefix(root).unwrap_or(&path);
+            out.push(rel.to_string_lossy().replace('\\', "/"));
+        }
+    }
+    Ok(())
+}
+
+/// Writes a skill into a temporary folder in `dest`, then swaps it in for any old one.
+fn install(
+    dest: &Path,
+    name: &str,
+    files: &[FileEntry],
+    blobs: &std::collections::HashMap<String, Vec<u8>>,
+) -> Result<(), CiError> {
+    let staging = tempfile::Builder::new()
+        .prefix(&format!(".cairn-{name}-"))
+        .tempdir_in(dest)
+        .map_err(io(dest))?;
+    for file in files {
+        let rel = RelPath::parse(&file.path).map_err(|e| CiError::Mismatch(e.to_string()))?;
+        let path = staging.path().join(rel.as_str());
+        if let Some(parent) = path.parent() {
+            std::fs::create_dir_all(parent).map_err(io(parent))?;
+        }
+        let bytes = blobs
+            .get(&file.sha256)
+            .ok_or_else(|| CiError::Mismatch(format!("the registry did not send blob {}", file.sha256)))?;
+        std::fs::write(&path, bytes).map_err(io(&path))?;
+        set_executable(&path, file.executable)?;
+    }
+    let folder = dest.join(name);
+    let staged = staging.keep();
+    if folder.exists() {
+        let old = dest.join(format!(".cairn-old-{name}-{}", std::process::id()));
+        std::fs::rename(&folder, &old).map_err(io(&folder))?;
+        std::fs::rename(&staged, &folder).map_err(io(&folder))?;
+        std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    } else {
+        std::fs::rename(&staged, &folder).map_err(io(&folder))?;
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> Result<bool, CiError> {
+    use std::os::unix::fs::PermissionsExt as _;
+    Ok(std::fs::metadata(path).map_err(io(path))?.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(_path: &Path) -> Result<bool, CiError> {
+    Ok(false)
+}
+
+#[cfg(unix)]
+fn set_executable(path: &Path, executable: bool) -> Result<(), CiError> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = if executable { 0o755 } else { 0o644 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(io(path))
+}
+
+#[cfg(not(unix))]
+fn set_executable(_path: &Path, _executable: bool) -> Result<(), CiError> {
+    Ok(())
+}
+
+/// Writes the lock file atomically.
+pub fn write_lock(path: &Path, lock: &Lock) -> Result<(), CiError> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut text = serde_json::to_string_pretty(lock).map_err(|e| CiError::Lock {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    })?;
+    text.push('\n');
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
+    std::io::Write::write_all(&mut file, text.as_bytes()).map_err(io(path))?;
+    file.persist(path).map_err(|e| io(path)(e.error))?;
+    Ok(())
+}

@@ -1,0 +1,264 @@
+//! `cairn ci lock` and `cairn ci pull` against a live registry: exact, verified, pinned
+//! versions with a `reader` token, and every mismatch refused with its exit code and
+//! nothing written.
+
+use std::path::Path;
+use std::process::Output;
+
+use cairn_e2e::app::{StatusCode, TestApp};
+use cairn_store::Role;
+use serde_json::Value;
+
+async fn cairn(env: &[(&str, &str)], args: &[&str]) -> Output {
+    let home = tempfile::tempdir().unwrap();
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
+    command
+        .args(args)
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env_remove("CAIRN_SERVER")
+        .env_remove("CAIRN_TOKEN");
+    for (key, value) in env {
+        command.env(key, value);
+    }
+    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    drop(home);
+    out
+}
+
+fn text(bytes: &[u8]) -> String {
+    String::from_utf8_lossy(bytes).into_owned()
+}
+
+fn write(root: &Path, rel: &str, content: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+}
+
+fn skill(name: &str, body: &str) -> String {
+    format!("---\nname: {name}\ndescription: The {name} skill.\n---\n# {name}\n\n{body}\n")
+}
+
+/// Every file under `dir` with its bytes and executable bit.
+fn snapshot(dir: &Path) -> Vec<(String, Vec<u8>, bool)> {
+    let mut out = Vec::new();
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return out;
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        if path.is_dir() {
+            out.extend(snapshot(&path));
+        } else {
+            #[cfg(unix)]
+            let executable = {
+                use std::os::unix::fs::PermissionsExt as _;
+                std::fs::metadata(&path).unwrap().permissions().mode() & 0o111 != 0
+            };
+            #[cfg(not(unix))]
+            let executable = false;
+            out.push((path.display().to_string(), std::fs::read(&path).unwrap(), executable));
+        }
+    }
+    out.sort();
+    out
+}
+
+#[tokio::test]
+async fn ci_pulls_exactly_the_locked_versions_and_refuses_every_mismatch() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "alpha/SKILL.md", &skill("alpha", "1. Run scripts/run.sh."));
+    write(tree.path(), "alpha/scripts/run.sh", "#!/bin/sh\necho run\n");
+    #[cfg(unix)]
+    {
+        use std::os::unix::fs::PermissionsExt as _;
+        std::fs::set_permissions(
+            tree.path().join("alpha/scripts/run.sh"),
+            std::fs::Permissions::from_mode(0o755),
+        )
+        .unwrap();
+    }
+    write(tree.path(), "beta/SKILL.md", &skill("beta", "1. Beta."));
+    app.import(tree.path()).await.unwrap();
+    let (_, reader) = app.user_with_token("ci", Role::Reader).await.unwrap();
+    let env = [
+        ("CAIRN_SERVER", app.base_url.as_str()),
+        ("CAIRN_TOKEN", reader.as_str()),
+    ];
+    let work = tempfile::tempdir().unwrap();
+    let lock = work.path().join("cairn.lock");
+    let dest = work.path().join("skills");
+    let lock_arg = lock.to_str().unwrap();
+    let dest_arg = dest.to_str().unwrap();
+
+    let out = cairn(&env, &["ci", "lock", "--out", lock_arg]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+    assert_eq!(locked["server"], app.base_url.as_str());
+    assert_eq!(locked["skills"]["alpha"]["revision"], 1);
+    assert_eq!(locked["skills"]["alpha"]["files"].as_array().unwrap().len(), 2);
+
+    // A reader token, the server from the lock alone: fetched, byte for byte, modes too.
+    let token_only = [("CAIRN_TOKEN", reader.as_str())];
+    let out = cairn(
+        &token_only,
+        &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg, "--json"],
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report["skills"][0]["action"], "fetched");
+    let pulled = snapshot(&dest);
+    let expected = snapshot(tree.path());
+    let strip = |files: Vec<(String, Vec<u8>, bool)>, root: &Path| -> Vec<(String, Vec<u8>, bool)> {
+        files
+            .into_iter()
+            .map(|(p, b, x)| (p.strip_prefix(root.to_str().unwrap()).unwrap().to_owned(), b, x))
+            .collect()
+    };
+    assert_eq!(strip(pulled.clone(), &dest), strip(expected, tree.path()));
+    assert!(
+        pulled
+            .iter()
+            .any(|(p, _, x)| p.ends_with("run.sh") && (*x || cfg!(not(unix))))
+    );
+
+    // A newer revision upstream changes nothing: the lock pins revision 1.
+    write(
+        tree.path(),
+        "alpha/SKILL.md",
+        &skill("alpha", "1. Run scripts/run.sh twice."),
+    );
+    app.import(tree.path()).await.unwrap();
+    let out = cairn(&env, &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(
+        text(&out.stdout).contains("0 fetched, 0 replaced, 2 unchanged"),
+        "{}",
+        text(&out.stdout)
+    );
+    assert_eq!(snapshot(&dest), pulled);
+
+    // A tampered file: --frozen refuses (exit 4) and leaves it; without, it is repaired.
+    let skill_md = dest.join("alpha/SKILL.md");
+    std::fs::write(&skill_md, "tampered\n").unwrap();
+    let tampered = snapshot(&dest);
+    let out = cairn(
+        &env,
+        &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg, "--frozen"],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+    let stderr = text(&out.stderr);
+    assert!(
+        stderr.contains("alpha/SKILL.md has sha256") && stderr.contains("--frozen"),
+        "{stderr}"
+    );
+    assert_eq!(snapshot(&dest), tampered, "a refused pull writes nothing");
+    std::fs::write(dest.join("beta/extra.md"), "extra\n").unwrap();
+    // What an interrupted pull leaves behind is cleared by the next one.
+    write(&dest, ".cairn-alpha-interrupted/SKILL.md", "half\n");
+    let out = cairn(&env, &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("2 replaced"), "{}", text(&out.stdout));
+    assert_eq!(snapshot(&dest), pulled);
+    let leftovers: Vec<_> = std::fs::read_dir(&dest)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name())
+        .collect();
+    assert_eq!(leftovers.len(), 2, "no staging folders left: {leftovers:?}");
+
+    // An edited lock is caught before anything is fetched.
+    let edited = work.path().join("edited.lock");
+    let mut bad = locked.clone();
+    bad["skills"]["beta"]["files"][0]["sha256"] = Value::from("0".repeat(64));
+    std::fs::write(&edited, serde_json::to_string(&bad).unwrap()).unwrap();
+    let fresh = work.path().join("fresh");
+    let out = cairn(
+        &env,
+        &[
+            "ci",
+            "pull",
+            "--lock",
+            edited.to_str().unwrap(),
+            "--dest",
+            fresh.to_str().unwrap(),
+        ],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(4));
+    assert!(
+        text(&out.stderr).contains("the lock was edited"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert!(!fresh.exists());
+
+    // Bad lock files and arguments: exit 2, naming the file.
+    let missing = work.path().join("nope.lock");
+    let out = cairn(
+        &env,
+        &["ci", "pull", "--lock", missing.to_str().unwrap(), "--dest", dest_arg],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("nope.lock") && text(&out.stderr).contains("cairn ci lock"),
+        "{}",
+        text(&out.stderr)
+    );
+    std::fs::write(&edited, "{not json").unwrap();
+    let out = cairn(
+        &env,
+        &["ci", "pull", "--lock", edited.to_str().unwrap(), "--dest", dest_arg],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("not a Cairn lock file"),
+        "{}",
+        text(&out.stderr)
+    );
+    let out = cairn(
+        &env,
+        &["ci", "lock", "--out", edited.to_str().unwrap(), "--skill", "gamma"],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("skill 'gamma' is not in the registry's index"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(
+        std::fs::read_to_string(&edited).unwrap(),
+        "{not json",
+        "a refused lock writes nothing"
+    );
+    let elsewhere = [("CAIRN_SERVER", "http://127.0.0.1:9"), ("CAIRN_TOKEN", reader.as_str())];
+    let out = cairn(&elsewhere, &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        text(&out.stderr).contains("the lock was made against"),
+        "{}",
+        text(&out.stderr)
+    );
+
+    // A yanked version: exit 4, named.
+    let yank = app.post("/v1/skills/alpha/versions/1/yank").send().await.unwrap();
+    assert_eq!(yank.status(), StatusCode::OK);
+    let before = snapshot(&dest);
+    let out = cairn(&env, &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg]).await;
+    assert_eq!(out.status.code(), Some(4));
+    assert!(
+        text(&out.stderr).contains("skill 'alpha' revision 1 is yanked"),
+        "{}",
+        text(&out.stderr)
+    );
+    assert_eq!(snapshot(&dest), before);
+}
