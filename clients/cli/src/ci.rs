@@ -8,6 +8,8 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 
 use cairn_skill::{RelPath, Sha256Hash};
+
+use crate::folder::NewFile;
 use serde::{Deserialize, Serialize};
 
 use crate::remote::{FileEntry, Registry, RemoteError};
@@ -70,6 +72,9 @@ pub enum CiError {
     /// The request cannot be carried out as asked (what to do instead is said).
     #[error("{0}")]
     Usage(String),
+    /// A skill folder could not be read or written.
+    #[error(transparent)]
+    Folder(#[from] crate::folder::FolderError),
     /// Something differs from the lock: nothing further was written.
     #[error("{0}")]
     Mismatch(String),
@@ -233,7 +238,7 @@ pub async fn pull(registry: &Registry, lock: &Lock, dest: &Path, frozen: bool) -
         plan.push((name, locked, action));
     }
     std::fs::create_dir_all(dest).map_err(io(dest))?;
-    remove_leftovers(dest)?;
+    crate::folder::remove_leftovers(dest)?;
     let mut needed: Vec<String> = plan
         .iter()
         .filter(|(_, _, action)| *action != "unchanged")
@@ -259,27 +264,12 @@ pub async fn pull(registry: &Registry, lock: &Lock, dest: &Path, frozen: bool) -
     Ok(pulled)
 }
 
-/// Removes the staging folders (`.cairn-…`) an interrupted pull left in `dest`.
-fn remove_leftovers(dest: &Path) -> Result<(), CiError> {
-    for entry in std::fs::read_dir(dest).map_err(io(dest))? {
-        let entry = entry.map_err(io(dest))?;
-        if entry.file_name().to_string_lossy().starts_with(".cairn-") && entry.path().is_dir() {
-            std::fs::remove_dir_all(entry.path()).map_err(io(&entry.path()))?;
-        }
-    }
-    Ok(())
-}
-
 /// How `folder` differs from `files` (`None`: it is exactly them, or it does not exist).
 fn existing_difference(folder: &Path, files: &[FileEntry]) -> Result<Option<String>, CiError> {
-    if !folder.exists() {
+    let Some(on_disk) = crate::folder::read(folder)? else {
         return Ok(None);
-    }
-    let mut on_disk = Vec::new();
-    list(folder, folder, &mut on_disk)?;
-    on_disk.sort();
-    let expected: Vec<&str> = files.iter().map(|f| f.path.as_str()).collect();
-    if let Some(extra) = on_disk.iter().find(|p| !expected.contains(&p.as_str())) {
+    };
+    if let Some(extra) = on_disk.keys().find(|p| !files.iter().any(|f| &f.path == *p)) {
         return Ok(Some(format!(
             "{} is not in the locked version",
             folder.join(extra).display()
@@ -287,104 +277,47 @@ fn existing_difference(folder: &Path, files: &[FileEntry]) -> Result<Option<Stri
     }
     for file in files {
         let path = folder.join(&file.path);
-        let bytes = match std::fs::read(&path) {
-            Ok(bytes) => bytes,
-            Err(e) if e.kind() == std::io::ErrorKind::NotFound => {
-                return Ok(Some(format!("{} is missing", path.display())));
+        match on_disk.get(&file.path) {
+            None => return Ok(Some(format!("{} is missing", path.display()))),
+            Some(found) if found.sha256 != file.sha256 => {
+                return Ok(Some(format!(
+                    "{} has sha256 {}, the lock {}",
+                    path.display(),
+                    found.sha256,
+                    file.sha256
+                )));
             }
-            Err(e) => return Err(io(&path)(e)),
-        };
-        let actual = Sha256Hash::of(&bytes).to_hex();
-        if actual != file.sha256 {
-            return Ok(Some(format!(
-                "{} has sha256 {actual}, the lock {}",
-                path.display(),
-                file.sha256
-            )));
-        }
-        if is_executable(&path)? != file.executable {
-            return Ok(Some(format!(
-                "{} has another executable bit than the lock",
-                path.display()
-            )));
+            Some(found) if found.executable != file.executable => {
+                return Ok(Some(format!(
+                    "{} has another executable bit than the lock",
+                    path.display()
+                )));
+            }
+            Some(_) => {}
         }
     }
     Ok(None)
 }
 
-/// Relative paths of the regular files under `dir` (symbolic links count as files, so they
-/// show up as differences).
-fn list(root: &Path, dir: &Path, out: &mut Vec<String>) -> Result<(), CiError> {
-    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
-        let entry = entry.map_err(io(dir))?;
-        let path = entry.path();
-        let kind = entry.file_type().map_err(io(&path))?;
-        if kind.is_dir() {
-            list(root, &path, out)?;
-        } else {
-            let rel = path.strip_prefix(root).unwrap_or(&path);
-            out.push(rel.to_string_lossy().replace('\\', "/"));
-        }
-    }
-    Ok(())
-}
-
-/// Writes a skill into a temporary folder in `dest`, then swaps it in for any old one.
+/// Writes a skill's files from the fetched blobs as `dest/<name>/`.
 fn install(
     dest: &Path,
     name: &str,
     files: &[FileEntry],
     blobs: &std::collections::HashMap<String, Vec<u8>>,
 ) -> Result<(), CiError> {
-    let staging = tempfile::Builder::new()
-        .prefix(&format!(".cairn-{name}-"))
-        .tempdir_in(dest)
-        .map_err(io(dest))?;
+    let mut new_files = Vec::with_capacity(files.len());
     for file in files {
-        let rel = RelPath::parse(&file.path).map_err(|e| CiError::Mismatch(e.to_string()))?;
-        let path = staging.path().join(rel.as_str());
-        if let Some(parent) = path.parent() {
-            std::fs::create_dir_all(parent).map_err(io(parent))?;
-        }
         let bytes = blobs
             .get(&file.sha256)
             .ok_or_else(|| CiError::Mismatch(format!("the registry did not send blob {}", file.sha256)))?;
-        std::fs::write(&path, bytes).map_err(io(&path))?;
-        set_executable(&path, file.executable)?;
+        new_files.push(NewFile {
+            path: &file.path,
+            bytes,
+            executable: file.executable,
+        });
     }
-    let folder = dest.join(name);
-    let staged = staging.keep();
-    if folder.exists() {
-        let old = dest.join(format!(".cairn-old-{name}-{}", std::process::id()));
-        std::fs::rename(&folder, &old).map_err(io(&folder))?;
-        std::fs::rename(&staged, &folder).map_err(io(&folder))?;
-        std::fs::remove_dir_all(&old).map_err(io(&old))?;
-    } else {
-        std::fs::rename(&staged, &folder).map_err(io(&folder))?;
-    }
-    Ok(())
-}
-
-#[cfg(unix)]
-fn is_executable(path: &Path) -> Result<bool, CiError> {
-    use std::os::unix::fs::PermissionsExt as _;
-    Ok(std::fs::metadata(path).map_err(io(path))?.permissions().mode() & 0o111 != 0)
-}
-
-#[cfg(not(unix))]
-fn is_executable(_path: &Path) -> Result<bool, CiError> {
-    Ok(false)
-}
-
-#[cfg(unix)]
-fn set_executable(path: &Path, executable: bool) -> Result<(), CiError> {
-    use std::os::unix::fs::PermissionsExt as _;
-    let mode = if executable { 0o755 } else { 0o644 };
-    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(io(path))
-}
-
-#[cfg(not(unix))]
-fn set_executable(_path: &Path, _executable: bool) -> Result<(), CiError> {
+    crate::folder::replace(&dest.join(name), &new_files)?;
     Ok(())
 }
 

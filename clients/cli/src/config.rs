@@ -64,6 +64,25 @@ pub struct Profile {
 #[serde(deny_unknown_fields)]
 struct ConfigFile {
     server: Option<String>,
+    /// The targets `cairn pull` syncs when none is named.
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    targets: Vec<String>,
+}
+
+fn read_config(dir: &Path) -> Result<ConfigFile, ConfigError> {
+    let path = dir.join("config.toml");
+    match read_optional(&path)? {
+        Some(text) => toml::from_str(&text).map_err(|e| ConfigError::Invalid {
+            path,
+            reason: e.message().to_owned(),
+        }),
+        None => Ok(ConfigFile::default()),
+    }
+}
+
+/// The targets listed in `config.toml` (`targets = ["hermes", "/srv/skills"]`).
+pub fn targets(dir: &Path) -> Result<Vec<String>, ConfigError> {
+    Ok(read_config(dir)?.targets)
 }
 
 /// The client's configuration folder: `$XDG_CONFIG_HOME/cairn` (or `~/.config/cairn`).
@@ -119,18 +138,7 @@ pub fn load_or(
     default_server: Option<&str>,
 ) -> Result<Profile, ConfigError> {
     let env = |key: &str| env(key).filter(|v| !v.trim().is_empty());
-    let config_path = dir.join("config.toml");
-    let saved_server = match read_optional(&config_path)? {
-        Some(text) => {
-            toml::from_str::<ConfigFile>(&text)
-                .map_err(|e| ConfigError::Invalid {
-                    path: config_path.clone(),
-                    reason: e.message().to_owned(),
-                })?
-                .server
-        }
-        None => None,
-    };
+    let saved_server = read_config(dir)?.server;
     let saved_token = read_optional(&dir.join("token"))?;
     let server = env("CAIRN_SERVER")
         .or(saved_server)
@@ -156,8 +164,11 @@ pub fn save(dir: &Path, profile: &Profile) -> Result<(), ConfigError> {
     };
     std::fs::create_dir_all(dir).map_err(io(dir))?;
     set_mode(dir, 0o700).map_err(io(dir))?;
+    // Other settings (targets) are kept; a broken file is replaced.
+    let targets = read_config(dir).map(|c| c.targets).unwrap_or_default();
     let config = toml::to_string(&ConfigFile {
         server: Some(profile.server.clone()),
+        targets,
     })
     .map_err(|e| ConfigError::Invalid {
         path: dir.join("config.toml"),

@@ -40,6 +40,23 @@ enum Command {
     },
     /// Show who the configured token belongs to, and what it may do.
     Whoami,
+    /// Bring the team's approved skills into your agents' skills folders.
+    ///
+    /// Reads only what changed since the last pull and downloads only blobs not already
+    /// cached (~/.cache/cairn/blobs). A folder you edited is merged with the upstream
+    /// change; a conflicting file keeps your text, with the upstream one beside it as
+    /// <file>.upstream. Folders of skills never synced are never touched; skills removed
+    /// upstream are removed here only if unedited. Nothing else in the agent's home is
+    /// read. Targets: hermes ($HERMES_HOME or ~/.hermes, skills/<category>/<name>/),
+    /// claude (~/.claude/skills), codex (~/.codex/skills), openclaw
+    /// (~/.openclaw/workspace/skills), or a folder; default: `targets` in config.toml.
+    ///
+    /// Example: cairn pull --target hermes --target ~/team-skills
+    Pull {
+        /// A target (repeat for several).
+        #[arg(long = "target", value_name = "TARGET")]
+        targets: Vec<String>,
+    },
     /// Pinned, verified skills for CI.
     #[command(subcommand)]
     Ci(CiCommand),
@@ -123,6 +140,7 @@ fn main() -> ExitCode {
         Command::Skill(SkillCommand::Patch(args)) => skill_patch(args, json),
         Command::Login { server, token } => online(login(&server, &token, json)),
         Command::Whoami => online(whoami(json)),
+        Command::Pull { targets } => online(pull(&targets, json)),
         Command::Ci(CiCommand::Lock { out, skills }) => online(ci_lock(&out, &skills, json)),
         Command::Ci(CiCommand::Pull { lock, dest, frozen }) => online(ci_pull(&lock, &dest, frozen, json)),
     };
@@ -176,6 +194,69 @@ async fn whoami(json: bool) -> Result<u8> {
     } else {
         println!("{} at {}", describe(&me), registry.server());
         println!("may: {}", me.scopes.join(", "));
+    }
+    Ok(0)
+}
+
+/// `cairn pull`.
+async fn pull(targets: &[String], json: bool) -> Result<u8> {
+    use cairn::sync::pull::Action;
+    let dir = config::config_dir()?;
+    let registry = Registry::new(config::load(&dir, |key| std::env::var(key).ok())?);
+    let names = if targets.is_empty() {
+        config::targets(&dir)?
+    } else {
+        targets.to_vec()
+    };
+    if names.is_empty() {
+        anyhow::bail!(
+            "name a target: --target hermes|claude|codex|openclaw|<folder>, or list them in {} as targets = [\"hermes\"]",
+            dir.join("config.toml").display()
+        );
+    }
+    let cache = dirs::cache_dir()
+        .context("cannot tell where to cache blobs: set XDG_CACHE_HOME or HOME")?
+        .join("cairn/blobs");
+    let mut reports = Vec::new();
+    for name in &names {
+        let target = cairn::sync::target::Target::resolve(name, |key| std::env::var(key).ok())?;
+        let report = cairn::sync::pull::pull(&registry, &target, &cache)
+            .await
+            .with_context(|| format!("pulling into {} ({})", target.label, target.root.display()))?;
+        if !json {
+            let count = |action: Action| report.skills.iter().filter(|o| o.action == action).count();
+            println!(
+                "{} ({}): {} added, {} updated, {} merged, {} in conflict, {} removed; {} blobs downloaded; at cursor {}",
+                report.target,
+                report.root.display(),
+                count(Action::Added),
+                count(Action::Updated),
+                count(Action::Merged),
+                count(Action::Conflict),
+                count(Action::Removed),
+                report.blobs_fetched,
+                report.cursor
+            );
+            for outcome in &report.skills {
+                let note = match outcome.action {
+                    Action::Conflict => format!(
+                        "conflict in {}: your text is kept; the upstream side is beside it as <file>.upstream",
+                        outcome.conflicts.join(", ")
+                    ),
+                    Action::KeptModified => "removed upstream; kept because you edited it".to_owned(),
+                    Action::KeptLocalOnly => {
+                        "a folder of that name was never synced from the registry: not touched".to_owned()
+                    }
+                    Action::KeptDeleted => "you deleted it after syncing: not restored".to_owned(),
+                    _ => continue,
+                };
+                println!("  {}: {note} ({})", outcome.name, outcome.folder.display());
+            }
+        }
+        reports.push(report);
+    }
+    if json {
+        print_json(&serde_json::to_value(&reports)?)?;
     }
     Ok(0)
 }

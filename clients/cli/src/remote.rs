@@ -97,8 +97,11 @@ pub struct FileEntry {
 pub struct Index {
     /// The newest change included.
     pub cursor: i64,
-    /// Every skill's latest non-yanked version.
+    /// Every skill's latest non-yanked version (a delta: those changed).
     pub skills: Vec<IndexEntry>,
+    /// A delta only: changed skills with no non-yanked version left.
+    #[serde(default)]
+    pub removed: Vec<String>,
 }
 
 /// One skill of the index.
@@ -160,6 +163,19 @@ impl Registry {
     /// `GET /v1/index`: the full index.
     pub async fn index(&self) -> Result<Index, RemoteError> {
         self.get_json("/v1/index").await
+    }
+
+    /// `GET /v1/index?since=`: the changes after `since` (with `removed`), or the full
+    /// index when `since` is `None` or the registry no longer knows the cursor (410).
+    pub async fn index_since(&self, since: Option<i64>) -> Result<(Index, bool), RemoteError> {
+        let Some(since) = since else {
+            return Ok((self.index().await?, true));
+        };
+        match self.get_json(&format!("/v1/index?since={since}")).await {
+            Ok(delta) => Ok((delta, false)),
+            Err(RemoteError::Refused { status: 410, .. }) => Ok((self.index().await?, true)),
+            Err(e) => Err(e),
+        }
     }
 
     /// `GET /v1/skills/{name}/versions/{revision}`: one version with its manifest.

@@ -1,0 +1,157 @@
+//! Skill folders on disk: reading one as a manifest, and replacing one whole (staged in a
+//! sibling folder, then renamed into place), shared by `ci pull` and `pull`.
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use cairn_skill::{RelPath, Sha256Hash};
+
+/// Prefix of the staging folders written beside skill folders.
+pub const STAGING_PREFIX: &str = ".cairn-";
+
+/// A file's content digest and mode, as a folder holds it.
+#[derive(Clone, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+pub struct FileState {
+    /// Hex sha256 of the contents.
+    pub sha256: String,
+    /// Whether it is executable.
+    pub executable: bool,
+}
+
+/// One file to write.
+pub struct NewFile<'a> {
+    /// Path in the skill folder.
+    pub path: &'a str,
+    /// Its bytes.
+    pub bytes: &'a [u8],
+    /// Whether it is executable.
+    pub executable: bool,
+}
+
+/// A file operation failed.
+#[derive(Debug, thiserror::Error)]
+#[error("{path}: {source}")]
+pub struct FolderError {
+    /// The file or folder.
+    pub path: PathBuf,
+    /// What failed.
+    pub source: std::io::Error,
+}
+
+/// Wraps an I/O error with its path.
+pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> FolderError + '_ {
+    move |source| FolderError {
+        path: path.to_owned(),
+        source,
+    }
+}
+
+/// Every file under `folder` (relative `/`-separated path → digest and mode); `None` when
+/// the folder does not exist. Symbolic links are read as the file they point to.
+pub fn read(folder: &Path) -> Result<Option<BTreeMap<String, FileState>>, FolderError> {
+    if !folder.is_dir() {
+        return Ok(None);
+    }
+    let mut files = BTreeMap::new();
+    walk(folder, folder, &mut files)?;
+    Ok(Some(files))
+}
+
+fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, FileState>) -> Result<(), FolderError> {
+    for entry in std::fs::read_dir(dir).map_err(io(dir))? {
+        let entry = entry.map_err(io(dir))?;
+        let path = entry.path();
+        if path.is_dir() {
+            walk(root, &path, out)?;
+            continue;
+        }
+        let bytes = std::fs::read(&path).map_err(io(&path))?;
+        let rel = path
+            .strip_prefix(root)
+            .unwrap_or(&path)
+            .to_string_lossy()
+            .replace('\\', "/");
+        out.insert(
+            rel,
+            FileState {
+                sha256: Sha256Hash::of(&bytes).to_hex(),
+                executable: is_executable(&path)?,
+            },
+        );
+    }
+    Ok(())
+}
+
+/// Writes `files` as the folder `target` (replacing what is there): staged in a sibling
+/// folder first, so an interruption leaves the old folder or the new one, plus at most a
+/// staging folder that [`remove_leftovers`] clears.
+pub fn replace(target: &Path, files: &[NewFile<'_>]) -> Result<(), FolderError> {
+    let parent = target.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(parent).map_err(io(parent))?;
+    let name = target
+        .file_name()
+        .map(|n| n.to_string_lossy().into_owned())
+        .unwrap_or_default();
+    let staging = tempfile::Builder::new()
+        .prefix(&format!("{STAGING_PREFIX}{name}-"))
+        .tempdir_in(parent)
+        .map_err(io(parent))?;
+    for file in files {
+        let rel = RelPath::parse(file.path).map_err(|e| FolderError {
+            path: target.join(file.path),
+            source: std::io::Error::new(std::io::ErrorKind::InvalidInput, e.to_string()),
+        })?;
+        let path = staging.path().join(rel.as_str());
+        if let Some(dir) = path.parent() {
+            std::fs::create_dir_all(dir).map_err(io(dir))?;
+        }
+        std::fs::write(&path, file.bytes).map_err(io(&path))?;
+        set_executable(&path, file.executable)?;
+    }
+    let staged = staging.keep();
+    if target.exists() {
+        let old = parent.join(format!("{STAGING_PREFIX}old-{name}-{}", std::process::id()));
+        std::fs::rename(target, &old).map_err(io(target))?;
+        std::fs::rename(&staged, target).map_err(io(target))?;
+        std::fs::remove_dir_all(&old).map_err(io(&old))?;
+    } else {
+        std::fs::rename(&staged, target).map_err(io(target))?;
+    }
+    Ok(())
+}
+
+/// Removes the staging folders an interrupted run left directly in `dir`.
+pub fn remove_leftovers(dir: &Path) -> Result<(), FolderError> {
+    let Ok(entries) = std::fs::read_dir(dir) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        if entry.file_name().to_string_lossy().starts_with(STAGING_PREFIX) && entry.path().is_dir() {
+            std::fs::remove_dir_all(entry.path()).map_err(io(&entry.path()))?;
+        }
+    }
+    Ok(())
+}
+
+#[cfg(unix)]
+fn is_executable(path: &Path) -> Result<bool, FolderError> {
+    use std::os::unix::fs::PermissionsExt as _;
+    Ok(std::fs::metadata(path).map_err(io(path))?.permissions().mode() & 0o111 != 0)
+}
+
+#[cfg(not(unix))]
+fn is_executable(_path: &Path) -> Result<bool, FolderError> {
+    Ok(false)
+}
+
+#[cfg(unix)]
+fn set_executable(path: &Path, executable: bool) -> Result<(), FolderError> {
+    use std::os::unix::fs::PermissionsExt as _;
+    let mode = if executable { 0o755 } else { 0o644 };
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(io(path))
+}
+
+#[cfg(not(unix))]
+fn set_executable(_path: &Path, _executable: bool) -> Result<(), FolderError> {
+    Ok(())
+}

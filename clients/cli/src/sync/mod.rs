@@ -1,0 +1,9 @@
+//! Syncing an agent's skills folder with the team index (`cairn pull`).
+//!
+//! Only skill folders are read or written — never anything else in the agent's home
+//! (`MEMORY.md`, `USER.md`, `memories/`, configuration) — and only the registry's index,
+//! manifests and blobs are fetched; a pull sends nothing but its requests for them.
+
+pub mod pull;
+pub mod state;
+pub mod target;

@@ -1,0 +1,456 @@
+//! `cairn pull`: the index delta since the last pull, only the blobs not already cached,
+//! fetched in batches; each skill folder replaced whole. A local edit is never lost: an
+//! unmodified folder is updated, a modified one is merged three-way with the upstream
+//! change (a conflicting file keeps the local text, with the upstream one beside it as
+//! `<file>.upstream`), and folders of skills never synced are never touched.
+
+use std::collections::{BTreeMap, HashMap};
+use std::path::{Path, PathBuf};
+
+use cairn_skill::Sha256Hash;
+use serde::Serialize;
+
+use super::state::{self, StateError, SyncedSkill, TargetState};
+use super::target::Target;
+use crate::folder::{self, FileState, FolderError, NewFile};
+use crate::remote::{FileEntry, IndexEntry, Registry, RemoteError};
+
+/// Skills handled per round of blob fetching (bounds the memory of a cold pull).
+const SKILLS_PER_ROUND: usize = 200;
+/// Blob ids per batch request (the registry's limit).
+const BATCH: usize = 1000;
+/// Suffix of the upstream side of a conflicting file.
+pub const UPSTREAM_SUFFIX: &str = ".upstream";
+
+/// Why a pull failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PullError {
+    /// The registry could not be asked.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
+    /// A skill folder could not be read or written.
+    #[error(transparent)]
+    Folder(#[from] FolderError),
+    /// The sync state cannot be used.
+    #[error(transparent)]
+    State(#[from] StateError),
+    /// The target was synced from another registry.
+    #[error(
+        "{root} was synced from {synced} and you are pulling from {now}: pull it from {synced} (CAIRN_SERVER), or \
+         move its state file {state} away to start over"
+    )]
+    OtherRegistry {
+        /// The target root.
+        root: String,
+        /// Where it was synced from.
+        synced: String,
+        /// Where this pull goes.
+        now: String,
+        /// The state file.
+        state: String,
+    },
+    /// The registry sent something that does not add up.
+    #[error("{0}")]
+    Inconsistent(String),
+}
+
+/// What a pull did to one skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[serde(rename_all = "snake_case")]
+pub enum Action {
+    /// New in the target.
+    Added,
+    /// Replaced by a newer revision (it had no local edits).
+    Updated,
+    /// Local edits merged with the newer revision, cleanly.
+    Merged,
+    /// Local edits and the newer revision conflict in some files (see `conflicts`).
+    Conflict,
+    /// Removed or yanked upstream, and removed here (it had no local edits).
+    Removed,
+    /// Removed or yanked upstream, and kept here because it has local edits.
+    KeptModified,
+    /// A folder of that name exists here but was never synced: not touched.
+    KeptLocalOnly,
+    /// Deleted here after it was synced: not restored.
+    KeptDeleted,
+}
+
+/// One skill's outcome.
+#[derive(Clone, Debug, Serialize)]
+pub struct Outcome {
+    /// The skill.
+    pub name: String,
+    /// What happened.
+    pub action: Action,
+    /// The revision it is at now (upstream), if any.
+    pub revision: Option<i32>,
+    /// Its folder.
+    pub folder: PathBuf,
+    /// Conflicting files (their upstream side is beside them as `<file>.upstream`).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<String>,
+}
+
+/// What a pull did.
+#[derive(Clone, Debug, Serialize)]
+pub struct PullReport {
+    /// The target as named.
+    pub target: String,
+    /// Its skills folder.
+    pub root: PathBuf,
+    /// The index cursor now.
+    pub cursor: i64,
+    /// Whether the whole index was read (first pull, or an expired cursor).
+    pub full: bool,
+    /// Every skill that changed or was left alone for a reason, by name.
+    pub skills: Vec<Outcome>,
+    /// Blobs downloaded (the others came from the local cache).
+    pub blobs_fetched: usize,
+}
+
+/// Pulls the index into `target`, with blobs cached in `cache`.
+pub async fn pull(registry: &Registry, target: &Target, cache: &Path) -> Result<PullReport, PullError> {
+    std::fs::create_dir_all(&target.root).map_err(folder::io(&target.root))?;
+    let state_path = state::path_for(&target.root)?;
+    let mut state = state::load(&state_path)?;
+    if !state.server.is_empty() && state.server != registry.server() {
+        return Err(PullError::OtherRegistry {
+            root: target.root.display().to_string(),
+            synced: state.server.clone(),
+            now: registry.server().to_owned(),
+            state: state_path.display().to_string(),
+        });
+    }
+    let (index, full) = registry.index_since(state.cursor).await?;
+    let mut removed: Vec<String> = index.removed.clone();
+    if full {
+        removed.extend(
+            state
+                .skills
+                .keys()
+                .filter(|name| !index.skills.iter().any(|e| &e.name == *name))
+                .cloned(),
+        );
+    }
+    let mut outcomes = Vec::new();
+    let mut fetched = 0;
+    for round in index.skills.chunks(SKILLS_PER_ROUND) {
+        let mut plans = Vec::new();
+        for entry in round {
+            if let Some(plan) = plan(target, &state, entry, &mut outcomes)? {
+                plans.push(plan);
+            }
+        }
+        let needed: Vec<String> = plans.iter().flat_map(Plan::blobs).collect();
+        let (blobs, downloaded) = blobs(registry, cache, needed).await?;
+        fetched += downloaded;
+        for plan in plans {
+            let outcome = apply(target, &mut state, plan, &blobs)?;
+            outcomes.push(outcome);
+        }
+    }
+    for name in removed {
+        if let Some(outcome) = remove(target, &mut state, &name)? {
+            outcomes.push(outcome);
+        }
+    }
+    state.version = state::STATE_VERSION;
+    state.server = registry.server().to_owned();
+    state.root = target.root.clone();
+    state.cursor = Some(index.cursor);
+    state::save(&state_path, &state)?;
+    outcomes.sort_by(|a, b| a.name.cmp(&b.name));
+    Ok(PullReport {
+        target: target.label.clone(),
+        root: target.root.clone(),
+        cursor: index.cursor,
+        full,
+        skills: outcomes,
+        blobs_fetched: fetched,
+    })
+}
+
+/// What to do with one changed skill.
+struct Plan {
+    entry: IndexEntry,
+    folder: PathBuf,
+    /// The local files and what they were synced from, when the folder has local edits.
+    merge: Option<(BTreeMap<String, FileState>, SyncedSkill)>,
+    added: bool,
+}
+
+impl Plan {
+    fn blobs(&self) -> Vec<String> {
+        let mut ids: Vec<String> = self.entry.files.iter().map(|f| f.sha256.clone()).collect();
+        if let Some((_, base)) = &self.merge {
+            ids.extend(base.files.values().map(|f| f.sha256.clone()));
+        }
+        ids
+    }
+}
+
+fn upstream_files(entry: &IndexEntry) -> BTreeMap<String, FileState> {
+    entry
+        .files
+        .iter()
+        .map(|f| {
+            (
+                f.path.clone(),
+                FileState {
+                    sha256: f.sha256.clone(),
+                    executable: f.executable,
+                },
+            )
+        })
+        .collect()
+}
+
+/// Decides what a changed index entry means here; skills left alone are reported at once.
+fn plan(
+    target: &Target,
+    state: &TargetState,
+    entry: &IndexEntry,
+    outcomes: &mut Vec<Outcome>,
+) -> Result<Option<Plan>, PullError> {
+    let synced = state.skills.get(&entry.name);
+    let folder = match synced {
+        Some(synced) => target.root.join(&synced.folder),
+        None => target.folder_for(&entry.name, entry.category.as_deref()),
+    };
+    let local = folder::read(&folder)?;
+    let report = |action| Outcome {
+        name: entry.name.clone(),
+        action,
+        revision: Some(entry.revision),
+        folder: folder.clone(),
+        conflicts: Vec::new(),
+    };
+    match (synced, local) {
+        (None, Some(_)) => {
+            outcomes.push(report(Action::KeptLocalOnly));
+            Ok(None)
+        }
+        (None, None) => Ok(Some(Plan {
+            entry: entry.clone(),
+            folder,
+            merge: None,
+            added: true,
+        })),
+        (Some(synced), _) if synced.revision == entry.revision && synced.digest == entry.digest => Ok(None),
+        (Some(_), None) => {
+            outcomes.push(report(Action::KeptDeleted));
+            Ok(None)
+        }
+        (Some(synced), Some(local)) => {
+            let edited = local != synced.files;
+            Ok(Some(Plan {
+                entry: entry.clone(),
+                folder,
+                merge: edited.then(|| (local, synced.clone())),
+                added: false,
+            }))
+        }
+    }
+}
+
+/// Writes a planned skill and records it in the state.
+fn apply(
+    target: &Target,
+    state: &mut TargetState,
+    plan: Plan,
+    blobs: &HashMap<String, Vec<u8>>,
+) -> Result<Outcome, PullError> {
+    let blob = |sha: &str| {
+        blobs
+            .get(sha)
+            .ok_or_else(|| PullError::Inconsistent(format!("the registry did not send blob {sha}")))
+    };
+    let mut conflicts = Vec::new();
+    let action = match &plan.merge {
+        None => {
+            let mut files = Vec::with_capacity(plan.entry.files.len());
+            for f in &plan.entry.files {
+                files.push(NewFile {
+                    path: &f.path,
+                    bytes: blob(&f.sha256)?,
+                    executable: f.executable,
+                });
+            }
+            folder::replace(&plan.folder, &files)?;
+            if plan.added { Action::Added } else { Action::Updated }
+        }
+        Some((local, base)) => {
+            let merged = merge(
+                &plan.folder,
+                local,
+                &base.files,
+                &plan.entry.files,
+                blobs,
+                &mut conflicts,
+            )?;
+            let files: Vec<NewFile<'_>> = merged
+                .iter()
+                .map(|(path, (bytes, executable))| NewFile {
+                    path,
+                    bytes,
+                    executable: *executable,
+                })
+                .collect();
+            folder::replace(&plan.folder, &files)?;
+            if conflicts.is_empty() {
+                Action::Merged
+            } else {
+                Action::Conflict
+            }
+        }
+    };
+    state.skills.insert(
+        plan.entry.name.clone(),
+        SyncedSkill {
+            folder: target.relative(&plan.folder),
+            revision: plan.entry.revision,
+            digest: plan.entry.digest.clone(),
+            files: upstream_files(&plan.entry),
+            conflicts: conflicts.clone(),
+        },
+    );
+    Ok(Outcome {
+        name: plan.entry.name,
+        action,
+        revision: Some(plan.entry.revision),
+        folder: plan.folder,
+        conflicts,
+    })
+}
+
+/// Three-way merge of a skill folder, file by file: what only one side changed is taken
+/// from it; text changed on both sides is merged line by line; anything else conflicts,
+/// keeping the local file and writing the upstream one beside it.
+fn merge(
+    folder: &Path,
+    local: &BTreeMap<String, FileState>,
+    base: &BTreeMap<String, FileState>,
+    upstream: &[FileEntry],
+    blobs: &HashMap<String, Vec<u8>>,
+    conflicts: &mut Vec<String>,
+) -> Result<BTreeMap<String, (Vec<u8>, bool)>, PullError> {
+    let upstream: BTreeMap<&str, FileState> = upstream
+        .iter()
+        .map(|f| {
+            (
+                f.path.as_str(),
+                FileState {
+                    sha256: f.sha256.clone(),
+                    executable: f.executable,
+                },
+            )
+        })
+        .collect();
+    let mut paths: Vec<&str> = local.keys().map(String::as_str).collect();
+    paths.extend(base.keys().map(String::as_str));
+    paths.extend(upstream.keys().copied());
+    paths.sort_unstable();
+    paths.dedup();
+    let read_local = |path: &str| std::fs::read(folder.join(path)).map_err(folder::io(&folder.join(path)));
+    let from_blob = |state: &FileState| {
+        blobs
+            .get(&state.sha256)
+            .cloned()
+            .ok_or_else(|| PullError::Inconsistent(format!("the registry did not send blob {}", state.sha256)))
+    };
+    let mut out = BTreeMap::new();
+    for path in paths {
+        let (l, b, u) = (local.get(path), base.get(path), upstream.get(path));
+        if l == b {
+            if let Some(u) = u {
+                out.insert(path.to_owned(), (from_blob(u)?, u.executable));
+            }
+        } else if u == b || l == u {
+            if let Some(l) = l {
+                out.insert(path.to_owned(), (read_local(path)?, l.executable));
+            }
+        } else {
+            let local_bytes = l.map(|_| read_local(path)).transpose()?;
+            let upstream_bytes = u.map(from_blob).transpose()?;
+            let base_bytes = b.map(from_blob).transpose()?;
+            let texts = (
+                base_bytes.as_deref().map(std::str::from_utf8),
+                local_bytes.as_deref().map(std::str::from_utf8),
+                upstream_bytes.as_deref().map(std::str::from_utf8),
+            );
+            if let (Some(Ok(base)), Some(Ok(mine)), Some(Ok(theirs))) = texts
+                && let Ok(merged) = diffy::merge(base, mine, theirs)
+            {
+                let executable = l.is_some_and(|l| l.executable);
+                out.insert(path.to_owned(), (merged.into_bytes(), executable));
+                continue;
+            }
+            conflicts.push(path.to_owned());
+            if let (Some(l), Some(bytes)) = (l, local_bytes) {
+                out.insert(path.to_owned(), (bytes, l.executable));
+            }
+            if let (Some(u), Some(bytes)) = (u, upstream_bytes) {
+                out.insert(format!("{path}{UPSTREAM_SUFFIX}"), (bytes, u.executable));
+            }
+        }
+    }
+    Ok(out)
+}
+
+/// A skill removed (or wholly yanked) upstream: removed here unless edited.
+fn remove(target: &Target, state: &mut TargetState, name: &str) -> Result<Option<Outcome>, PullError> {
+    let Some(synced) = state.skills.remove(name) else {
+        return Ok(None);
+    };
+    let folder = target.root.join(&synced.folder);
+    let action = match folder::read(&folder)? {
+        None => return Ok(None),
+        Some(local) if local == synced.files => {
+            std::fs::remove_dir_all(&folder).map_err(folder::io(&folder))?;
+            Action::Removed
+        }
+        Some(_) => Action::KeptModified,
+    };
+    Ok(Some(Outcome {
+        name: name.to_owned(),
+        action,
+        revision: None,
+        folder,
+        conflicts: Vec::new(),
+    }))
+}
+
+/// The blobs' bytes: from the local cache, the rest fetched in batches, checked against
+/// their ids and added to the cache. Returns them and how many were downloaded.
+async fn blobs(
+    registry: &Registry,
+    cache: &Path,
+    mut ids: Vec<String>,
+) -> Result<(HashMap<String, Vec<u8>>, usize), PullError> {
+    ids.sort_unstable();
+    ids.dedup();
+    let mut found = HashMap::with_capacity(ids.len());
+    let mut missing = Vec::new();
+    for id in ids {
+        match std::fs::read(cache.join(&id)) {
+            Ok(bytes) if Sha256Hash::of(&bytes).to_hex() == id => {
+                found.insert(id, bytes);
+            }
+            _ => missing.push(id),
+        }
+    }
+    if !missing.is_empty() {
+        std::fs::create_dir_all(cache).map_err(folder::io(cache))?;
+    }
+    for batch in missing.chunks(BATCH) {
+        for (id, bytes) in registry.blobs(batch).await? {
+            let path = cache.join(&id);
+            let mut file = tempfile::NamedTempFile::new_in(cache).map_err(folder::io(cache))?;
+            std::io::Write::write_all(&mut file, &bytes).map_err(folder::io(&path))?;
+            file.persist(&path).map_err(|e| folder::io(&path)(e.error))?;
+            found.insert(id, bytes);
+        }
+    }
+    Ok((found, missing.len()))
+}

@@ -1,0 +1,110 @@
+//! What the client remembers per target: the registry, the index cursor, and for each
+//! synced skill the folder, revision and file digests it was synced from — so a local
+//! edit is told apart from an upstream change. Kept outside the agent's folder, in
+//! `$XDG_STATE_HOME/cairn/targets/` (`~/.local/state/cairn/targets/`).
+
+use std::collections::BTreeMap;
+use std::path::{Path, PathBuf};
+
+use serde::{Deserialize, Serialize};
+
+use crate::folder::FileState;
+
+/// The state format written and read.
+pub const STATE_VERSION: u32 = 1;
+
+/// One target's sync state.
+#[derive(Clone, Debug, Default, Deserialize, Serialize, PartialEq, Eq)]
+pub struct TargetState {
+    /// Always [`STATE_VERSION`] once written.
+    pub version: u32,
+    /// The registry the skills came from.
+    pub server: String,
+    /// The skills folder.
+    pub root: PathBuf,
+    /// The index cursor of the last pull (`None`: never pulled).
+    pub cursor: Option<i64>,
+    /// Skill → what it was synced from.
+    pub skills: BTreeMap<String, SyncedSkill>,
+}
+
+/// What one skill was synced from.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct SyncedSkill {
+    /// Its folder, relative to the root.
+    pub folder: String,
+    /// The revision.
+    pub revision: i32,
+    /// The version digest.
+    pub digest: String,
+    /// The files as the registry had them.
+    pub files: BTreeMap<String, FileState>,
+    /// Files left in conflict by the last merge (the upstream side is beside them as
+    /// `<file>.upstream`).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub conflicts: Vec<String>,
+}
+
+/// Why the state cannot be used.
+#[derive(Debug, thiserror::Error)]
+pub enum StateError {
+    /// No state folder is known.
+    #[error("cannot tell where to keep the sync state: set XDG_STATE_HOME or HOME")]
+    NoStateDir,
+    /// Reading or writing failed.
+    #[error(transparent)]
+    Io(#[from] crate::folder::FolderError),
+    /// The file is not valid.
+    #[error(
+        "{path} is not a valid sync state ({reason}): move it away to start the target over (local edits are kept; every skill then counts as local-only)"
+    )]
+    Invalid {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
+}
+
+/// The state file of the target at `root`.
+pub fn path_for(root: &Path) -> Result<PathBuf, StateError> {
+    let base = dirs::state_dir().ok_or(StateError::NoStateDir)?;
+    let canonical = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
+    let id = cairn_skill::Sha256Hash::of(canonical.to_string_lossy().as_bytes()).to_hex();
+    Ok(base.join("cairn/targets").join(format!("{}.json", &id[..16])))
+}
+
+/// Reads a target's state (empty when none was written).
+pub fn load(path: &Path) -> Result<TargetState, StateError> {
+    let text = match std::fs::read_to_string(path) {
+        Ok(text) => text,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(TargetState::default()),
+        Err(e) => return Err(crate::folder::io(path)(e).into()),
+    };
+    let state: TargetState = serde_json::from_str(&text).map_err(|e| StateError::Invalid {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    })?;
+    if state.version != STATE_VERSION {
+        return Err(StateError::Invalid {
+            path: path.to_owned(),
+            reason: format!("format {} (this cairn reads {STATE_VERSION})", state.version),
+        });
+    }
+    Ok(state)
+}
+
+/// Writes a target's state atomically.
+pub fn save(path: &Path, state: &TargetState) -> Result<(), StateError> {
+    let dir = path.parent().unwrap_or(Path::new("."));
+    std::fs::create_dir_all(dir).map_err(crate::folder::io(dir))?;
+    let text = serde_json::to_string_pretty(state).map_err(|e| StateError::Invalid {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    })?;
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(crate::folder::io(dir))?;
+    std::io::Write::write_all(&mut file, text.as_bytes()).map_err(crate::folder::io(path))?;
+    file.as_file().sync_all().map_err(crate::folder::io(path))?;
+    file.persist(path).map_err(|e| crate::folder::io(path)(e.error))?;
+    Ok(())
+}

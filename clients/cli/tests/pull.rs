@@ -1,0 +1,338 @@
+//! `cairn pull` against a live registry: first pull, no-op, upstream updates, local edits
+//! merged or kept in conflict, skills never synced left alone, removals, and nothing
+//! outside the skill folders touched.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+
+use cairn_e2e::app::{StatusCode, TestApp};
+use cairn_store::Role;
+use serde_json::{Value, json};
+
+const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n## Steps\n\n1. Install the tool.\n2. Run it on the data.\n3. Check the output.\n\n## Pitfalls\n\n- None yet.\n";
+
+struct Member {
+    home: tempfile::TempDir,
+    env: Vec<(String, String)>,
+}
+
+impl Member {
+    fn new(app: &TestApp, token: &str) -> Member {
+        let home = tempfile::tempdir().unwrap();
+        let env = vec![
+            ("HOME".to_owned(), home.path().display().to_string()),
+            (
+                "XDG_CONFIG_HOME".to_owned(),
+                home.path().join("config").display().to_string(),
+            ),
+            (
+                "XDG_STATE_HOME".to_owned(),
+                home.path().join("state").display().to_string(),
+            ),
+            (
+                "XDG_CACHE_HOME".to_owned(),
+                home.path().join("cache").display().to_string(),
+            ),
+            (
+                "HERMES_HOME".to_owned(),
+                home.path().join(".hermes").display().to_string(),
+            ),
+            ("CAIRN_SERVER".to_owned(), app.base_url.clone()),
+            ("CAIRN_TOKEN".to_owned(), token.to_owned()),
+        ];
+        Member { home, env }
+    }
+
+    fn skills(&self) -> PathBuf {
+        self.home.path().join(".hermes/skills")
+    }
+
+    async fn cairn(&self, args: &[&str]) -> Output {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
+        command
+            .args(args)
+            .env_clear()
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
+        tokio::task::spawn_blocking(move || command.output().unwrap())
+            .await
+            .unwrap()
+    }
+
+    async fn pull(&self) -> Value {
+        let out = self.cairn(&["pull", "--target", "hermes", "--json"]).await;
+        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()[0].clone()
+    }
+}
+
+fn actions(report: &Value) -> Vec<(String, String)> {
+    report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_owned(),
+                o["action"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+fn write(root: &Path, rel: &str, content: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+}
+
+async fn skill_md(app: &TestApp, name: &str, rev: &str) -> String {
+    let response = app
+        .get(&format!("/v1/skills/{name}/versions/{rev}/files/SKILL.md"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    response.text().await.unwrap()
+}
+
+/// A member's patch approved by the admin; the new revision.
+async fn publish_patch(app: &TestApp, member: &str, base: i64, old: &str, new: &str) -> i64 {
+    let submitted: Value = app
+        .client
+        .post(app.url("/v1/patches"))
+        .bearer_auth(member)
+        .json(&json!({"skill": "demo", "base_revision": base, "ops": [{"op": "patch", "old": old, "new": new}]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = submitted["id"].as_str().unwrap_or_else(|| panic!("{submitted}"));
+    let approved: Value = app
+        .post(&format!("/v1/patches/{id}/approve"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    approved["result_revision"]
+        .as_i64()
+        .unwrap_or_else(|| panic!("{approved}"))
+}
+
+#[tokio::test]
+async fn pulls_bring_upstream_changes_and_never_lose_a_local_edit() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "ops/demo/SKILL.md", DEMO);
+    write(tree.path(), "ops/demo/references/notes.md", "notes\n");
+    write(
+        tree.path(),
+        "other/SKILL.md",
+        "---\nname: other\ndescription: Other.\n---\n# Other\n",
+    );
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let mia = Member::new(&app, &token);
+    // The agent's own things, which a pull must never touch.
+    let hermes = mia.home.path().join(".hermes");
+    write(&hermes, "MEMORY.md", "private memory\n");
+    write(&hermes, "memories/2026.md", "private\n");
+    write(&hermes, "config.yaml", "model: x\n");
+
+    // First pull: everything, in the Hermes layout.
+    let report = mia.pull().await;
+    assert_eq!(report["full"], true);
+    assert_eq!(
+        actions(&report),
+        vec![("demo".into(), "added".into()), ("other".into(), "added".into())]
+    );
+    let demo = mia.skills().join("ops/demo");
+    assert_eq!(std::fs::read_to_string(demo.join("SKILL.md")).unwrap(), DEMO);
+    assert_eq!(
+        std::fs::read_to_string(demo.join("references/notes.md")).unwrap(),
+        "notes\n"
+    );
+    assert!(mia.skills().join("other/SKILL.md").is_file());
+
+    // A no-op pull reads the delta only and downloads nothing.
+    let report = mia.pull().await;
+    assert_eq!(
+        (report["full"].clone(), report["blobs_fetched"].clone()),
+        (json!(false), json!(0))
+    );
+    assert!(actions(&report).is_empty());
+
+    // Upstream change, no local edit: updated; only the new blob is downloaded.
+    let rev2 = publish_patch(
+        &app,
+        &token,
+        1,
+        "2. Run it on the data.",
+        "2. Run it on a copy of the data.",
+    )
+    .await;
+    let report = mia.pull().await;
+    assert_eq!(actions(&report), vec![("demo".into(), "updated".into())]);
+    assert_eq!(report["blobs_fetched"], 1);
+    assert_eq!(
+        std::fs::read_to_string(demo.join("SKILL.md")).unwrap(),
+        skill_md(&app, "demo", "2").await
+    );
+
+    // A local edit and an upstream change elsewhere in the file: merged, both kept.
+    let local = std::fs::read_to_string(demo.join("SKILL.md"))
+        .unwrap()
+        .replace("- None yet.", "- Check the disk first.");
+    std::fs::write(demo.join("SKILL.md"), &local).unwrap();
+    std::fs::write(demo.join("references/mine.md"), "my own notes\n").unwrap();
+    let rev3 = publish_patch(
+        &app,
+        &token,
+        rev2,
+        "1. Install the tool.",
+        "1. Install the tool (version 2).",
+    )
+    .await;
+    let report = mia.pull().await;
+    assert_eq!(actions(&report), vec![("demo".into(), "merged".into())]);
+    let merged = std::fs::read_to_string(demo.join("SKILL.md")).unwrap();
+    assert!(
+        merged.contains("- Check the disk first.") && merged.contains("(version 2)"),
+        "{merged}"
+    );
+    assert_eq!(
+        std::fs::read_to_string(demo.join("references/mine.md")).unwrap(),
+        "my own notes\n"
+    );
+
+    // Both sides change the same line: the local text stays, upstream is beside it.
+    let local = merged.replace("3. Check the output.", "3. Check the output by hand.");
+    std::fs::write(demo.join("SKILL.md"), &local).unwrap();
+    publish_patch(
+        &app,
+        &token,
+        rev3,
+        "3. Check the output.",
+        "3. Check the output with the checker.",
+    )
+    .await;
+    let report = mia.pull().await;
+    assert_eq!(actions(&report), vec![("demo".into(), "conflict".into())]);
+    assert_eq!(report["skills"][0]["conflicts"], json!(["SKILL.md"]));
+    assert_eq!(std::fs::read_to_string(demo.join("SKILL.md")).unwrap(), local);
+    assert_eq!(
+        std::fs::read_to_string(demo.join("SKILL.md.upstream")).unwrap(),
+        skill_md(&app, "demo", "4").await
+    );
+
+    // A skill published upstream under the name of a folder never synced: left alone.
+    write(&mia.skills(), "fresh/SKILL.md", "mine\n");
+    let more = tempfile::tempdir().unwrap();
+    write(
+        more.path(),
+        "fresh/SKILL.md",
+        "---\nname: fresh\ndescription: Fresh.\n---\n# Fresh\n",
+    );
+    app.import(more.path()).await.unwrap();
+    let report = mia.pull().await;
+    assert_eq!(actions(&report), vec![("fresh".into(), "kept_local_only".into())]);
+    assert_eq!(
+        std::fs::read_to_string(mia.skills().join("fresh/SKILL.md")).unwrap(),
+        "mine\n"
+    );
+
+    // Removed upstream: an unedited folder goes, an edited one stays.
+    let yank = app.post("/v1/skills/other/versions/1/yank").send().await.unwrap();
+    assert_eq!(yank.status(), StatusCode::OK);
+    let report = mia.pull().await;
+    assert_eq!(actions(&report), vec![("other".into(), "removed".into())]);
+    assert!(!mia.skills().join("other").exists());
+    let unyank = app.post("/v1/skills/other/versions/1/unyank").send().await.unwrap();
+    assert_eq!(unyank.status(), StatusCode::OK);
+    assert_eq!(actions(&mia.pull().await), vec![("other".into(), "added".into())]);
+    std::fs::write(mia.skills().join("other/SKILL.md"), "edited\n").unwrap();
+    app.post("/v1/skills/other/versions/1/yank").send().await.unwrap();
+    let report = mia.pull().await;
+    assert_eq!(actions(&report), vec![("other".into(), "kept_modified".into())]);
+    assert_eq!(
+        std::fs::read_to_string(mia.skills().join("other/SKILL.md")).unwrap(),
+        "edited\n"
+    );
+
+    // The agent's own files are exactly as they were; no staging folders are left.
+    assert_eq!(
+        std::fs::read_to_string(hermes.join("MEMORY.md")).unwrap(),
+        "private memory\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(hermes.join("memories/2026.md")).unwrap(),
+        "private\n"
+    );
+    assert_eq!(
+        std::fs::read_to_string(hermes.join("config.yaml")).unwrap(),
+        "model: x\n"
+    );
+    let stray: Vec<_> = std::fs::read_dir(mia.skills().join("ops"))
+        .unwrap()
+        .flatten()
+        .filter(|e| e.file_name().to_string_lossy().starts_with(".cairn-"))
+        .collect();
+    assert!(stray.is_empty(), "{stray:?}");
+}
+
+#[tokio::test]
+async fn pull_refusals_say_what_to_do_and_change_nothing() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
+    let mia = Member::new(&app, &token);
+
+    let out = mia.cairn(&["pull"]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(
+        String::from_utf8_lossy(&out.stderr).contains("name a target: --target hermes"),
+        "{}",
+        String::from_utf8_lossy(&out.stderr)
+    );
+
+    // A folder target, then the same folder from another registry: refused.
+    let folder = mia.home.path().join("team");
+    let target = folder.to_str().unwrap();
+    let out = mia.cairn(&["pull", "--target", target]).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    assert!(folder.join("demo/SKILL.md").is_file());
+    let other = TestApp::spawn().await.unwrap();
+    let mut elsewhere = Member::new(&other, &other.admin_token);
+    elsewhere.env = mia
+        .env
+        .iter()
+        .map(|(k, v)| match k.as_str() {
+            "CAIRN_SERVER" => (k.clone(), other.base_url.clone()),
+            "CAIRN_TOKEN" => (k.clone(), other.admin_token.clone()),
+            _ => (k.clone(), v.clone()),
+        })
+        .collect();
+    let out = elsewhere.cairn(&["pull", "--target", target]).await;
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(
+        stderr.contains("was synced from") && stderr.contains(&app.base_url),
+        "{stderr}"
+    );
+    assert_eq!(std::fs::read_to_string(folder.join("demo/SKILL.md")).unwrap(), DEMO);
+
+    // An unreachable registry: the URL is named.
+    let mut offline = Member::new(&app, &token);
+    offline.env.retain(|(k, _)| k != "CAIRN_SERVER");
+    offline
+        .env
+        .push(("CAIRN_SERVER".to_owned(), "http://127.0.0.1:9".to_owned()));
+    let out = offline.cairn(&["pull", "--target", "claude"]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("cannot reach the registry at http://127.0.0.1:9"));
+}
