@@ -57,6 +57,29 @@ enum Command {
         #[arg(long = "target", value_name = "TARGET")]
         targets: Vec<String>,
     },
+    /// How each synced skill stands: up to date, behind, modified locally, in conflict,
+    /// deleted locally, or local-only. Works offline (then `behind` is unknown).
+    ///
+    /// Example: cairn status --target hermes
+    Status {
+        /// A target (repeat for several; default: `targets` in config.toml).
+        #[arg(long = "target", value_name = "TARGET")]
+        targets: Vec<String>,
+        /// Do not ask the registry for newer revisions.
+        #[arg(long)]
+        offline: bool,
+    },
+    /// Show local edits of synced skills as unified diffs against the synced version
+    /// (offline; colored on a terminal).
+    ///
+    /// Example: cairn diff deploy --target hermes
+    Diff {
+        /// Only this skill.
+        name: Option<String>,
+        /// A target (repeat for several; default: `targets` in config.toml).
+        #[arg(long = "target", value_name = "TARGET")]
+        targets: Vec<String>,
+    },
     /// Pinned, verified skills for CI.
     #[command(subcommand)]
     Ci(CiCommand),
@@ -141,6 +164,8 @@ fn main() -> ExitCode {
         Command::Login { server, token } => online(login(&server, &token, json)),
         Command::Whoami => online(whoami(json)),
         Command::Pull { targets } => online(pull(&targets, json)),
+        Command::Status { targets, offline } => online(status(&targets, offline, json)),
+        Command::Diff { name, targets } => diff(name.as_deref(), &targets, json),
         Command::Ci(CiCommand::Lock { out, skills }) => online(ci_lock(&out, &skills, json)),
         Command::Ci(CiCommand::Pull { lock, dest, frozen }) => online(ci_pull(&lock, &dest, frozen, json)),
     };
@@ -198,11 +223,9 @@ async fn whoami(json: bool) -> Result<u8> {
     Ok(0)
 }
 
-/// `cairn pull`.
-async fn pull(targets: &[String], json: bool) -> Result<u8> {
-    use cairn::sync::pull::Action;
+/// The targets named, else those of `config.toml`.
+fn resolve_targets(targets: &[String]) -> Result<Vec<cairn::sync::target::Target>> {
     let dir = config::config_dir()?;
-    let registry = Registry::new(config::load(&dir, |key| std::env::var(key).ok())?);
     let names = if targets.is_empty() {
         config::targets(&dir)?
     } else {
@@ -214,12 +237,150 @@ async fn pull(targets: &[String], json: bool) -> Result<u8> {
             dir.join("config.toml").display()
         );
     }
-    let cache = dirs::cache_dir()
+    names
+        .iter()
+        .map(|name| {
+            Ok(cairn::sync::target::Target::resolve(name, |key| {
+                std::env::var(key).ok()
+            })?)
+        })
+        .collect()
+}
+
+/// The local blob cache.
+fn blob_cache() -> Result<PathBuf> {
+    Ok(dirs::cache_dir()
         .context("cannot tell where to cache blobs: set XDG_CACHE_HOME or HOME")?
-        .join("cairn/blobs");
+        .join("cairn/blobs"))
+}
+
+/// `cairn status`.
+async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
+    use cairn::sync::status::{self, Standing};
+    let targets = resolve_targets(targets)?;
+    let registry = if offline {
+        None
+    } else {
+        config::load(&config::config_dir()?, |key| std::env::var(key).ok())
+            .ok()
+            .map(Registry::new)
+    };
     let mut reports = Vec::new();
-    for name in &names {
-        let target = cairn::sync::target::Target::resolve(name, |key| std::env::var(key).ok())?;
+    for target in &targets {
+        let state = status::target_state(target)?;
+        let mut note = None;
+        let upstream = match (&registry, state.cursor) {
+            (Some(registry), Some(cursor)) if registry.server() == state.server => {
+                match tokio::time::timeout(std::time::Duration::from_secs(5), registry.index_since(Some(cursor))).await
+                {
+                    Ok(Ok((index, _))) => Some(index),
+                    Ok(Err(e)) => {
+                        note = Some(format!("upstream not checked: {e}"));
+                        None
+                    }
+                    Err(_) => {
+                        note = Some(format!(
+                            "upstream not checked: {} did not answer within 5 s",
+                            registry.server()
+                        ));
+                        None
+                    }
+                }
+            }
+            (Some(registry), Some(_)) => {
+                note = Some(format!(
+                    "upstream not checked: this target syncs with {}, not {}",
+                    state.server,
+                    registry.server()
+                ));
+                None
+            }
+            _ => None,
+        };
+        let report = status::status(target, &state, upstream.as_ref())?;
+        if !json {
+            println!("{} ({}):", report.target, report.root.display());
+            if let Some(note) = &note {
+                println!("  ({note})");
+            }
+            if report.skills.is_empty() {
+                println!("  no skills yet: run `cairn pull --target {}`", report.target);
+            }
+            for skill in &report.skills {
+                let what = match skill.standing {
+                    Standing::UpToDate => "up to date".to_owned(),
+                    Standing::Behind => format!(
+                        "behind: revision {} upstream, {} here",
+                        skill.upstream_revision.unwrap_or_default(),
+                        skill.revision.unwrap_or_default()
+                    ),
+                    Standing::ModifiedLocally => format!("modified locally: {}", skill.changed.join(", ")),
+                    Standing::Conflict => "conflict: resolve the <file>.upstream files, then delete them".to_owned(),
+                    Standing::DeletedLocally => "deleted locally".to_owned(),
+                    Standing::LocalOnly => "local-only (never synced)".to_owned(),
+                };
+                println!("  {:<32} {what}", skill.name);
+            }
+        }
+        reports.push(report);
+    }
+    if json {
+        print_json(&serde_json::to_value(&reports)?)?;
+    }
+    Ok(0)
+}
+
+/// `cairn diff`.
+fn diff(name: Option<&str>, targets: &[String], json: bool) -> Result<u8> {
+    use std::io::IsTerminal as _;
+    let cache = blob_cache()?;
+    let color = !json && std::io::stdout().is_terminal() && std::env::var_os("NO_COLOR").is_none();
+    let resolved = resolve_targets(targets)?;
+    let several = resolved.len() > 1;
+    let mut all = Vec::new();
+    for target in resolved {
+        let state = cairn::sync::status::target_state(&target)?;
+        let changes = match cairn::sync::diff::diff(&target, &state, name, &cache) {
+            Err(cairn::sync::diff::DiffError::NotSynced(_)) if several => continue,
+            other => other?,
+        };
+        if !json {
+            for change in &changes {
+                if change.binary {
+                    println!("binary file {}/{} {}", change.skill, change.file, change.change);
+                    continue;
+                }
+                for line in change.unified.lines() {
+                    let paint = match line.as_bytes().first() {
+                        _ if !color => "",
+                        Some(b'+') if !line.starts_with("+++") => "\x1b[32m",
+                        Some(b'-') if !line.starts_with("---") => "\x1b[31m",
+                        Some(b'@') => "\x1b[36m",
+                        _ => "",
+                    };
+                    if paint.is_empty() {
+                        println!("{line}");
+                    } else {
+                        println!("{paint}{line}\x1b[0m");
+                    }
+                }
+            }
+        }
+        all.extend(changes);
+    }
+    if json {
+        print_json(&serde_json::to_value(&all)?)?;
+    }
+    Ok(0)
+}
+/// `cairn pull`.
+async fn pull(targets: &[String], json: bool) -> Result<u8> {
+    use cairn::sync::pull::Action;
+    let dir = config::config_dir()?;
+    let registry = Registry::new(config::load(&dir, |key| std::env::var(key).ok())?);
+    let cache = blob_cache()?;
+    let mut reports = Vec::new();
+    for target in resolve_targets(targets)? {
         let report = cairn::sync::pull::pull(&registry, &target, &cache)
             .await
             .with_context(|| format!("pulling into {} ({})", target.label, target.root.display()))?;

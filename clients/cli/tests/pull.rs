@@ -336,3 +336,109 @@ async fn pull_refusals_say_what_to_do_and_change_nothing() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot reach the registry at http://127.0.0.1:9"));
 }
+
+fn standings(report: &Value) -> Vec<(String, String)> {
+    report[0]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| {
+            (
+                s["name"].as_str().unwrap().to_owned(),
+                s["standing"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn status_and_diff_tell_local_edits_and_work_offline() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "ops/demo/SKILL.md", DEMO);
+    write(
+        tree.path(),
+        "other/SKILL.md",
+        "---\nname: other\ndescription: Other.\n---\n# Other\n",
+    );
+    write(
+        tree.path(),
+        "third/SKILL.md",
+        "---\nname: third\ndescription: Third.\n---\n# Third\n",
+    );
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let mia = Member::new(&app, &token);
+    mia.pull().await;
+
+    let demo = mia.skills().join("ops/demo");
+    std::fs::write(
+        demo.join("SKILL.md"),
+        DEMO.replace("- None yet.", "- Check the disk first."),
+    )
+    .unwrap();
+    write(
+        &mia.skills(),
+        "mine/SKILL.md",
+        "---\nname: mine\ndescription: Mine.\n---\n# Mine\n",
+    );
+    std::fs::remove_dir_all(mia.skills().join("third")).unwrap();
+    write(
+        tree.path(),
+        "other/SKILL.md",
+        "---\nname: other\ndescription: Other, improved.\n---\n# Other\n",
+    );
+    app.import(tree.path()).await.unwrap();
+
+    let out = mia.cairn(&["status", "--target", "hermes", "--json"]).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report[0]["checked_upstream"], true);
+    assert_eq!(
+        standings(&report),
+        vec![
+            ("demo".into(), "modified_locally".into()),
+            ("mine".into(), "local_only".into()),
+            ("other".into(), "behind".into()),
+            ("third".into(), "deleted_locally".into()),
+        ]
+    );
+    assert_eq!(report[0]["skills"][0]["changed"], json!(["SKILL.md"]));
+    assert_eq!(report[0]["skills"][2]["upstream_revision"], 2);
+
+    // --offline: the same, but nothing can be known to be behind.
+    let out = mia
+        .cairn(&["status", "--target", "hermes", "--offline", "--json"])
+        .await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(report[0]["checked_upstream"], false);
+    assert_eq!(standings(&report)[2], ("other".into(), "up_to_date".into()));
+
+    // The registry gone: status says so and still answers; diff needs no registry.
+    app.stop().await.unwrap();
+    let text = mia.cairn(&["status", "--target", "hermes"]).await;
+    assert!(text.status.success());
+    let stdout = String::from_utf8_lossy(&text.stdout).into_owned();
+    assert!(
+        stdout.contains("upstream not checked: cannot reach the registry"),
+        "{stdout}"
+    );
+    assert!(stdout.contains("modified locally: SKILL.md"), "{stdout}");
+    let out = mia.cairn(&["diff", "demo", "--target", "hermes", "--json"]).await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let changes: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(changes.as_array().unwrap().len(), 1);
+    assert_eq!(changes[0]["file"], "SKILL.md");
+    assert_eq!(changes[0]["change"], "modified");
+    let unified = changes[0]["unified"].as_str().unwrap();
+    assert!(
+        unified.contains("-- None yet.") && unified.contains("+- Check the disk first."),
+        "{unified}"
+    );
+    let out = mia.cairn(&["diff", "--target", "hermes"]).await;
+    assert!(String::from_utf8_lossy(&out.stdout).contains("+- Check the disk first."));
+    let out = mia.cairn(&["diff", "nope", "--target", "hermes"]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("never synced to this target"));
+}

@@ -1,9 +1,11 @@
-//! Syncing an agent's skills folder with the team index (`cairn pull`).
+//! Syncing an agent's skills folder with the team index (`cairn pull`, `status`, `diff`).
 //!
 //! Only skill folders are read or written — never anything else in the agent's home
 //! (`MEMORY.md`, `USER.md`, `memories/`, configuration) — and only the registry's index,
 //! manifests and blobs are fetched; a pull sends nothing but its requests for them.
 
+pub mod diff;
 pub mod pull;
 pub mod state;
+pub mod status;
 pub mod target;
