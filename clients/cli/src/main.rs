@@ -57,6 +57,38 @@ enum Command {
         #[arg(long = "target", value_name = "TARGET")]
         targets: Vec<String>,
     },
+    /// Propose your agent's edits to the team: each edited skill becomes a patch against
+    /// the revision it was synced from, each local-only skill a `create` proposal. The
+    /// content is checked and scanned locally first; the registry then runs its pipeline
+    /// and a reviewer decides. Only the files of those skill folders are sent. Exit 0 all
+    /// sent (or skipped), 3 something refused, 2 error.
+    ///
+    /// Example: CAIRN_AGENT=hermes cairn push deploy -m "Check the disk before deploying"
+    Push {
+        /// Only these skills (default: every edited and local-only one).
+        names: Vec<String>,
+        /// One line saying what changed.
+        #[arg(short = 'm', long = "message")]
+        message: Option<String>,
+        /// Why the agent changed it.
+        #[arg(long, default_value = "")]
+        rationale: String,
+        /// The agent that made the edits.
+        #[arg(long, env = "CAIRN_AGENT")]
+        agent: Option<String>,
+        /// Its model.
+        #[arg(long, env = "CAIRN_MODEL")]
+        model: Option<String>,
+        /// Its session.
+        #[arg(long, env = "CAIRN_SESSION")]
+        session: Option<String>,
+        /// A target (repeat for several; default: `targets` in config.toml).
+        #[arg(long = "target", value_name = "TARGET")]
+        targets: Vec<String>,
+        /// Show what would be sent, and the local scan; send nothing.
+        #[arg(long)]
+        dry_run: bool,
+    },
     /// How each synced skill stands: up to date, behind, modified locally, in conflict,
     /// deleted locally, or local-only. Works offline (then `behind` is unknown).
     ///
@@ -165,6 +197,29 @@ fn main() -> ExitCode {
         Command::Whoami => online(whoami(json)),
         Command::Pull { targets } => online(pull(&targets, json)),
         Command::Status { targets, offline } => online(status(&targets, offline, json)),
+        Command::Push {
+            names,
+            message,
+            rationale,
+            agent,
+            model,
+            session,
+            targets,
+            dry_run,
+        } => {
+            let options = cairn::sync::push::PushOptions {
+                names,
+                summary: message,
+                rationale,
+                agent: cairn::sync::push::Provenance {
+                    name: agent,
+                    model,
+                    session,
+                },
+                dry_run,
+            };
+            online(push(&targets, &options, json))
+        }
         Command::Diff { name, targets } => diff(name.as_deref(), &targets, json),
         Command::Ci(CiCommand::Lock { out, skills }) => online(ci_lock(&out, &skills, json)),
         Command::Ci(CiCommand::Pull { lock, dest, frozen }) => online(ci_pull(&lock, &dest, frozen, json)),
@@ -252,6 +307,62 @@ fn blob_cache() -> Result<PathBuf> {
     Ok(dirs::cache_dir()
         .context("cannot tell where to cache blobs: set XDG_CACHE_HOME or HOME")?
         .join("cairn/blobs"))
+}
+
+/// `cairn push`.
+async fn push(targets: &[String], options: &cairn::sync::push::PushOptions, json: bool) -> Result<u8> {
+    let registry = Registry::new(config::load(&config::config_dir()?, |key| std::env::var(key).ok())?);
+    let mut all = Vec::new();
+    for target in resolve_targets(targets)? {
+        let pushed = cairn::sync::push::push(&registry, &target, options)
+            .await
+            .with_context(|| format!("pushing from {} ({})", target.label, target.root.display()))?;
+        if !json {
+            if pushed.is_empty() {
+                println!(
+                    "{}: nothing to push (no local edits, no local-only skills)",
+                    target.label
+                );
+            }
+            for p in &pushed {
+                let verdict = p.preflight["verdict"].as_str().unwrap_or("not scanned");
+                println!("{} ({}): {}", p.name, p.ops.join(", "), p.action);
+                println!("  local scan: {verdict}");
+                for finding in p.preflight["findings"].as_array().into_iter().flatten() {
+                    println!(
+                        "    {} {} {}:{} {}",
+                        finding["severity"].as_str().unwrap_or_default(),
+                        finding["rule"].as_str().unwrap_or_default(),
+                        finding["file"].as_str().unwrap_or_default(),
+                        finding["line"],
+                        finding["message"].as_str().unwrap_or_default()
+                    );
+                }
+                if let Some(status) = &p.status {
+                    println!(
+                        "  patch {}: {status} (registry scan: {})",
+                        p.patch.as_deref().unwrap_or_default(),
+                        p.verdict.as_deref().unwrap_or("none")
+                    );
+                }
+                if let Some(message) = &p.message {
+                    println!("  {message}");
+                }
+                if let Some(url) = &p.url {
+                    println!("  review: {url}");
+                }
+            }
+        }
+        all.extend(pushed);
+    }
+    if json {
+        print_json(&serde_json::to_value(&all)?)?;
+    }
+    Ok(if all.iter().any(|p| p.action == "refused") {
+        EXIT_REFUSED
+    } else {
+        0
+    })
 }
 
 /// `cairn status`.

@@ -226,6 +226,18 @@ impl Registry {
         Ok(blobs)
     }
 
+    /// `POST /v1/patches`: the patch as the registry recorded it (`Ok`), or the
+    /// pipeline's refusal (`Err` with status 422).
+    pub async fn submit_patch(&self, body: &serde_json::Value) -> Result<serde_json::Value, RemoteError> {
+        let url = format!("{}/v1/patches", self.profile.server);
+        let request = self.http.post(&url).bearer_auth(&self.profile.token).json(body);
+        let answer = self.send(&url, request).await?;
+        serde_json::from_slice(&answer).map_err(|e| RemoteError::NotARegistry {
+            url,
+            reason: format!("unexpected body: {e}"),
+        })
+    }
+
     async fn get_json<T: serde::de::DeserializeOwned>(&self, path: &str) -> Result<T, RemoteError> {
         let url = format!("{}{path}", self.profile.server);
         let request = self.http.get(&url).bearer_auth(&self.profile.token);

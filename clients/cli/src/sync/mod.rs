@@ -1,4 +1,5 @@
-//! Syncing an agent's skills folder with the team index (`cairn pull`, `status`, `diff`).
+//! Syncing an agent's skills folder with the team index (`cairn pull`, `push`, `status`,
+//! `diff`).
 //!
 //! Only skill folders are read or written — never anything else in the agent's home
 //! (`MEMORY.md`, `USER.md`, `memories/`, configuration) — and only the registry's index,
@@ -6,6 +7,7 @@
 
 pub mod diff;
 pub mod pull;
+pub mod push;
 pub mod state;
 pub mod status;
 pub mod target;

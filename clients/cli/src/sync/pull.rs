@@ -72,6 +72,9 @@ pub enum Action {
     KeptModified,
     /// A folder of that name exists here but was never synced: not touched.
     KeptLocalOnly,
+    /// A folder never synced that holds exactly the upstream version (a skill proposed
+    /// from here and approved): recorded as synced, not touched.
+    Adopted,
     /// Deleted here after it was synced: not restored.
     KeptDeleted,
 }
@@ -178,10 +181,15 @@ struct Plan {
     /// The local files and what they were synced from, when the folder has local edits.
     merge: Option<(BTreeMap<String, FileState>, SyncedSkill)>,
     added: bool,
+    /// The folder already holds exactly this version: only record it.
+    adopt: bool,
 }
 
 impl Plan {
     fn blobs(&self) -> Vec<String> {
+        if self.adopt {
+            return Vec::new();
+        }
         let mut ids: Vec<String> = self.entry.files.iter().map(|f| f.sha256.clone()).collect();
         if let Some((_, base)) = &self.merge {
             ids.extend(base.files.values().map(|f| f.sha256.clone()));
@@ -227,6 +235,13 @@ fn plan(
         conflicts: Vec::new(),
     };
     match (synced, local) {
+        (None, Some(local)) if local == upstream_files(entry) => Ok(Some(Plan {
+            entry: entry.clone(),
+            folder,
+            merge: None,
+            added: false,
+            adopt: true,
+        })),
         (None, Some(_)) => {
             outcomes.push(report(Action::KeptLocalOnly));
             Ok(None)
@@ -236,6 +251,7 @@ fn plan(
             folder,
             merge: None,
             added: true,
+            adopt: false,
         })),
         (Some(synced), _) if synced.revision == entry.revision && synced.digest == entry.digest => Ok(None),
         (Some(_), None) => {
@@ -249,6 +265,7 @@ fn plan(
                 folder,
                 merge: edited.then(|| (local, synced.clone())),
                 added: false,
+                adopt: false,
             }))
         }
     }
@@ -268,6 +285,7 @@ fn apply(
     };
     let mut conflicts = Vec::new();
     let action = match &plan.merge {
+        None if plan.adopt => Action::Adopted,
         None => {
             let mut files = Vec::with_capacity(plan.entry.files.len());
             for f in &plan.entry.files {

@@ -26,6 +26,18 @@ pub struct TargetState {
     pub cursor: Option<i64>,
     /// Skill → what it was synced from.
     pub skills: BTreeMap<String, SyncedSkill>,
+    /// Skill → the last proposal pushed (so the same edits are not proposed twice).
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub proposals: BTreeMap<String, Proposal>,
+}
+
+/// A patch pushed for a skill's local content.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+pub struct Proposal {
+    /// The version digest of the local content that was proposed.
+    pub digest: String,
+    /// The patch's id.
+    pub patch: String,
 }
 
 /// What one skill was synced from.

@@ -1,0 +1,342 @@
+//! The team story end to end: member A's agent adds a pitfall to a pulled skill and
+//! writes a new skill; `cairn push` proposes both; a reviewer approves; member B's
+//! `cairn pull` gets them. Every request of A's pull/push cycle passes a recording proxy,
+//! which proves the agent's memory, profile and configuration never leave the machine.
+
+use std::path::{Path, PathBuf};
+use std::process::Output;
+use std::sync::{Arc, Mutex};
+
+use cairn_e2e::app::{StatusCode, TestApp};
+use cairn_store::Role;
+use serde_json::Value;
+
+const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n## Steps\n\n1. Install the tool.\n2. Run it on the data.\n\n## Pitfalls\n\n- None yet.\n";
+const SECRETS: [&str; 4] = [
+    "SECRET-MEMORY-7f3a",
+    "SECRET-USER-91bc",
+    "SECRET-MEMORIES-22d0",
+    "SECRET-CONFIG-5e61",
+];
+
+/// Every request a proxy saw: "METHOD /path?query" and the body.
+type Recorded = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+
+/// Forwards every request to the registry and records method, path and body.
+async fn recording_proxy(upstream: String) -> (String, Recorded) {
+    let seen: Recorded = Arc::default();
+    let record = seen.clone();
+    let client = reqwest::Client::new();
+    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
+        let (record, client, upstream) = (record.clone(), client.clone(), upstream.clone());
+        async move {
+            let (parts, body) = request.into_parts();
+            let body = axum::body::to_bytes(body, 64 << 20).await.unwrap();
+            let target = parts
+                .uri
+                .path_and_query()
+                .map(|p| p.as_str().to_owned())
+                .unwrap_or_default();
+            record
+                .lock()
+                .unwrap()
+                .push((format!("{} {target}", parts.method), body.to_vec()));
+            let mut forward = client
+                .request(parts.method.clone(), format!("{upstream}{target}"))
+                .body(body);
+            for (name, value) in &parts.headers {
+                if name != "host" && name != "content-length" {
+                    forward = forward.header(name, value);
+                }
+            }
+            let answer = forward.send().await.unwrap();
+            let mut response = axum::response::Response::builder().status(answer.status().as_u16());
+            for (name, value) in answer.headers() {
+                if name != "content-length" && name != "transfer-encoding" {
+                    response = response.header(name, value);
+                }
+            }
+            response
+                .body(axum::body::Body::from(answer.bytes().await.unwrap()))
+                .unwrap()
+        }
+    });
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let url = format!("http://{}", listener.local_addr().unwrap());
+    tokio::spawn(async move { axum::serve(listener, app).await });
+    (url, seen)
+}
+
+struct Member {
+    home: tempfile::TempDir,
+    env: Vec<(String, String)>,
+}
+
+impl Member {
+    fn new(server: &str, token: &str) -> Member {
+        let home = tempfile::tempdir().unwrap();
+        let path = |p: &str| home.path().join(p).display().to_string();
+        let env = vec![
+            ("HOME".to_owned(), path("")),
+            ("XDG_CONFIG_HOME".to_owned(), path("config")),
+            ("XDG_STATE_HOME".to_owned(), path("state")),
+            ("XDG_CACHE_HOME".to_owned(), path("cache")),
+            ("HERMES_HOME".to_owned(), path(".hermes")),
+            ("CAIRN_SERVER".to_owned(), server.to_owned()),
+            ("CAIRN_TOKEN".to_owned(), token.to_owned()),
+        ];
+        Member { home, env }
+    }
+
+    fn hermes(&self) -> PathBuf {
+        self.home.path().join(".hermes")
+    }
+
+    async fn cairn(&self, args: &[&str]) -> Output {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
+        command
+            .args(args)
+            .env_clear()
+            .envs(self.env.iter().map(|(k, v)| (k, v)));
+        tokio::task::spawn_blocking(move || command.output().unwrap())
+            .await
+            .unwrap()
+    }
+
+    async fn json(&self, args: &[&str]) -> Value {
+        let out = self.cairn(args).await;
+        assert!(
+            out.status.success(),
+            "{args:?}: {}",
+            String::from_utf8_lossy(&out.stderr)
+        );
+        serde_json::from_slice(&out.stdout).unwrap()
+    }
+}
+
+fn write(root: &Path, rel: &str, content: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+}
+
+async fn approve(app: &TestApp, reviewer: &str, id: &str) -> Value {
+    let response = app
+        .client
+        .post(app.url(&format!("/v1/patches/{id}/approve")))
+        .bearer_auth(reviewer)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::OK);
+    response.json().await.unwrap()
+}
+
+#[tokio::test]
+async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "ops/demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, token_a) = app.user_with_token("ana", Role::Member).await.unwrap();
+    let (_, token_b) = app.user_with_token("ben", Role::Member).await.unwrap();
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
+    let (proxy, seen) = recording_proxy(app.base_url.clone()).await;
+    let ana = Member::new(&proxy, &token_a);
+    let ben = Member::new(&app.base_url, &token_b);
+    write(&ana.hermes(), "MEMORY.md", SECRETS[0]);
+    write(&ana.hermes(), "USER.md", SECRETS[1]);
+    write(&ana.hermes(), "memories/today.md", SECRETS[2]);
+    write(&ana.hermes(), "config.yaml", SECRETS[3]);
+
+    ana.json(&["pull", "--target", "hermes", "--json"]).await;
+    ben.json(&["pull", "--target", "hermes", "--json"]).await;
+
+    // Ana's agent adds a pitfall and writes a new skill with a reference.
+    let demo = ana.hermes().join("skills/ops/demo/SKILL.md");
+    let learned = DEMO.replace(
+        "- None yet.",
+        "- The tool needs 2 GB of free disk: check with `df -h` first.",
+    );
+    std::fs::write(&demo, &learned).unwrap();
+    write(
+        &ana.hermes(),
+        "skills/ops/triage/SKILL.md",
+        "---\nname: triage\ndescription: Triage a failing job.\n---\n# Triage\n\n1. Read the last log lines.\n",
+    );
+    write(
+        &ana.hermes(),
+        "skills/ops/triage/references/signals.md",
+        "OOM means memory.\n",
+    );
+
+    // A dry run sends nothing.
+    let before = seen.lock().unwrap().len();
+    let dry = ana.json(&["push", "--target", "hermes", "--dry-run", "--json"]).await;
+    assert_eq!(dry.as_array().unwrap().len(), 2);
+    assert!(
+        dry.as_array().unwrap().iter().all(|p| p["action"] == "would_submit"),
+        "{dry}"
+    );
+    assert_eq!(seen.lock().unwrap().len(), before, "a dry run made requests");
+
+    let env_agent = {
+        let mut env = ana.env.clone();
+        env.push(("CAIRN_AGENT".to_owned(), "hermes".to_owned()));
+        env.push(("CAIRN_MODEL".to_owned(), "m-1".to_owned()));
+        Member {
+            home: tempfile::tempdir().unwrap(),
+            env,
+        }
+    };
+    let pushed = env_agent
+        .json(&[
+            "push",
+            "--target",
+            "hermes",
+            "-m",
+            "Check the disk first",
+            "--session",
+            "s-42",
+            "--json",
+        ])
+        .await;
+    let pushed = pushed.as_array().unwrap();
+    assert_eq!(pushed.len(), 2);
+    let by_name = |name: &str| pushed.iter().find(|p| p["name"] == name).unwrap().clone();
+    let (edit, create) = (by_name("demo"), by_name("triage"));
+    assert_eq!(
+        (edit["action"].as_str(), edit["status"].as_str()),
+        (Some("submitted"), Some("pending_review"))
+    );
+    assert_eq!(edit["ops"], serde_json::json!(["edit SKILL.md"]));
+    assert_eq!(edit["preflight"]["verdict"], "safe");
+    assert_eq!(
+        create["ops"],
+        serde_json::json!(["create", "write_file references/signals.md"])
+    );
+    let patch: Value = app
+        .get(&format!("/v1/patches/{}", edit["patch"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(patch["author"], "ana");
+    assert_eq!(patch["base_revision"], 1);
+    assert_eq!(patch["summary"], "Check the disk first");
+    assert_eq!(
+        patch["agent"],
+        serde_json::json!({"name": "hermes", "model": "m-1", "session": "s-42"})
+    );
+
+    // Pushing the same edits again proposes nothing new.
+    let again = ana.json(&["push", "--target", "hermes", "--json"]).await;
+    assert!(
+        again.as_array().unwrap().iter().all(|p| p["action"] == "skipped"),
+        "{again}"
+    );
+
+    // The reviewer approves both; Ben's pull brings the pitfall and the new skill.
+    let approved = approve(&app, &reviewer, edit["patch"].as_str().unwrap()).await;
+    assert_eq!(approved["result_revision"], 2);
+    approve(&app, &reviewer, create["patch"].as_str().unwrap()).await;
+    let report = ben.json(&["pull", "--target", "hermes", "--json"]).await;
+    let actions: Vec<(String, String)> = report[0]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_owned(),
+                o["action"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        actions,
+        vec![("demo".into(), "updated".into()), ("triage".into(), "added".into())]
+    );
+    assert_eq!(
+        std::fs::read_to_string(ben.hermes().join("skills/ops/demo/SKILL.md")).unwrap(),
+        learned
+    );
+    assert_eq!(
+        std::fs::read_to_string(ben.hermes().join("skills/ops/triage/references/signals.md")).unwrap(),
+        "OOM means memory.\n"
+    );
+    // Ana pulls her own approved edits back: her folders match upstream again, and the
+    // skill she proposed is adopted as synced.
+    let report = ana.json(&["pull", "--target", "hermes", "--json"]).await;
+    assert_eq!(report[0]["skills"][1]["action"], "adopted", "{report}");
+    let status = ana.json(&["status", "--target", "hermes", "--json"]).await;
+    assert!(
+        status[0]["skills"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .all(|s| s["standing"] == "up_to_date"),
+        "{status}"
+    );
+
+    // What crossed the wire: requests for the index, blobs and patches only, and not one
+    // byte of the agent's memory, profile or configuration.
+    let seen = seen.lock().unwrap();
+    assert!(
+        seen.iter().any(|(what, _)| what.starts_with("POST /v1/patches")),
+        "the push went through the proxy"
+    );
+    for (what, body) in seen.iter() {
+        let text = String::from_utf8_lossy(body);
+        for secret in SECRETS {
+            assert!(
+                !text.contains(secret) && !what.contains(secret),
+                "{what} carried {secret}"
+            );
+        }
+        let path = what.split_whitespace().nth(1).unwrap_or_default();
+        assert!(
+            ["/v1/index", "/v1/blobs/batch", "/v1/patches"]
+                .iter()
+                .any(|p| path.starts_with(p)),
+            "unexpected request {what}"
+        );
+    }
+}
+
+#[tokio::test]
+async fn pushes_that_cannot_be_sent_say_why_and_send_nothing() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("ana", Role::Member).await.unwrap();
+    let ana = Member::new(&app.base_url, &token);
+    let folder = ana.home.path().join("team");
+    let target = folder.to_str().unwrap();
+    ana.json(&["pull", "--target", target, "--json"]).await;
+    let before = app.state_snapshot().await.unwrap();
+
+    // A file outside the writable folders, and a skill whose SKILL.md is invalid.
+    write(&folder, "demo/notes.txt", "loose file\n");
+    write(&folder, "broken/SKILL.md", "no frontmatter\n");
+    let out = ana.cairn(&["push", "--target", target, "--json"]).await;
+    assert_eq!(out.status.code(), Some(3), "{}", String::from_utf8_lossy(&out.stderr));
+    let pushed: Value = serde_json::from_slice(&out.stdout).unwrap();
+    for p in pushed.as_array().unwrap() {
+        assert_eq!(p["action"], "refused", "{p}");
+        assert!(p["message"].as_str().unwrap().starts_with("not sent:"), "{p}");
+    }
+    assert_eq!(
+        app.state_snapshot().await.unwrap(),
+        before,
+        "a refused push stored something"
+    );
+
+    // A name with nothing to push.
+    let out = ana.cairn(&["push", "nothing-here", "--target", target]).await;
+    assert_eq!(out.status.code(), Some(2));
+    assert!(String::from_utf8_lossy(&out.stderr).contains("has no local edits and is not local-only"));
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+}
