@@ -89,6 +89,31 @@ enum Command {
         #[arg(long)]
         dry_run: bool,
     },
+    /// Stay running: pull as soon as the registry announces a change, and push the agent's
+    /// edits once the target folders have been quiet for a while. Reconnects with backoff
+    /// and logs what it did. Stop it with Ctrl-C.
+    ///
+    /// Example: CAIRN_AGENT=hermes cairn watch --target hermes --quiet 30s
+    Watch {
+        /// A target (repeat for several; default: `targets` in config.toml).
+        #[arg(long = "target", value_name = "TARGET")]
+        targets: Vec<String>,
+        /// Quiet time after the last local change before pushing (e.g. 10s, 2min).
+        #[arg(long, default_value = "10s", value_parser = humantime::parse_duration)]
+        quiet: std::time::Duration,
+        /// Only pull; never push.
+        #[arg(long)]
+        no_push: bool,
+        /// The agent that makes the edits.
+        #[arg(long, env = "CAIRN_AGENT")]
+        agent: Option<String>,
+        /// Its model.
+        #[arg(long, env = "CAIRN_MODEL")]
+        model: Option<String>,
+        /// Its session.
+        #[arg(long, env = "CAIRN_SESSION")]
+        session: Option<String>,
+    },
     /// How each synced skill stands: up to date, behind, modified locally, in conflict,
     /// deleted locally, or local-only. Works offline (then `behind` is unknown).
     ///
@@ -197,6 +222,29 @@ fn main() -> ExitCode {
         Command::Whoami => online(whoami(json)),
         Command::Pull { targets } => online(pull(&targets, json)),
         Command::Status { targets, offline } => online(status(&targets, offline, json)),
+        Command::Watch {
+            targets,
+            quiet,
+            no_push,
+            agent,
+            model,
+            session,
+        } => {
+            let options = cairn::sync::watch::WatchOptions {
+                quiet,
+                push: !no_push,
+                push_options: cairn::sync::push::PushOptions {
+                    rationale: "pushed by cairn watch after the agent edited the skill".to_owned(),
+                    agent: cairn::sync::push::Provenance {
+                        name: agent,
+                        model,
+                        session,
+                    },
+                    ..Default::default()
+                },
+            };
+            online(watch(&targets, &options))
+        }
         Command::Push {
             names,
             message,
@@ -363,6 +411,14 @@ async fn push(targets: &[String], options: &cairn::sync::push::PushOptions, json
     } else {
         0
     })
+}
+
+/// `cairn watch`.
+async fn watch(targets: &[String], options: &cairn::sync::watch::WatchOptions) -> Result<u8> {
+    let registry = Registry::new(config::load(&config::config_dir()?, |key| std::env::var(key).ok())?);
+    let targets = resolve_targets(targets)?;
+    cairn::sync::watch::watch(&registry, &targets, &blob_cache()?, options).await?;
+    Ok(0)
 }
 
 /// `cairn status`.

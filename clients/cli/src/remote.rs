@@ -226,6 +226,45 @@ impl Registry {
         Ok(blobs)
     }
 
+    /// `GET /v1/events`: the live change stream, as raw text chunks (no request timeout:
+    /// it lasts until the registry or the network ends it).
+    pub async fn events(
+        &self,
+    ) -> Result<impl futures::Stream<Item = Result<String, RemoteError>> + use<>, RemoteError> {
+        let url = format!("{}/v1/events", self.profile.server);
+        let stream_client = reqwest::Client::builder()
+            .user_agent(concat!("cairn/", env!("CARGO_PKG_VERSION")))
+            .connect_timeout(Duration::from_secs(10))
+            .build()
+            .unwrap_or_default();
+        let response = stream_client
+            .get(&url)
+            .bearer_auth(&self.profile.token)
+            .send()
+            .await
+            .map_err(|e| RemoteError::Unreachable {
+                url: url.clone(),
+                reason: describe(&e),
+            })?;
+        if !response.status().is_success() {
+            let status = response.status().as_u16();
+            return Err(RemoteError::Refused {
+                url,
+                status,
+                code: "events".to_owned(),
+                message: response.text().await.unwrap_or_default(),
+            });
+        }
+        Ok(futures::StreamExt::map(response.bytes_stream(), move |chunk| {
+            chunk
+                .map(|bytes| String::from_utf8_lossy(&bytes).into_owned())
+                .map_err(|e| RemoteError::Unreachable {
+                    url: url.clone(),
+                    reason: describe(&e),
+                })
+        }))
+    }
+
     /// `POST /v1/patches`: the patch as the registry recorded it (`Ok`), or the
     /// pipeline's refusal (`Err` with status 422).
     pub async fn submit_patch(&self, body: &serde_json::Value) -> Result<serde_json::Value, RemoteError> {

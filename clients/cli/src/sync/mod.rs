@@ -11,3 +11,4 @@ pub mod push;
 pub mod state;
 pub mod status;
 pub mod target;
+pub mod watch;

@@ -1,0 +1,217 @@
+//! `cairn watch`: stays running, pulls as soon as the registry announces a change (its
+//! Server-Sent Events, `GET /v1/events`), and pushes the agent's edits once the target
+//! folders have been quiet for a while. Reconnects with backoff; logs what it did.
+
+use std::path::Path;
+use std::time::Duration;
+
+use futures::StreamExt as _;
+use notify_debouncer_mini::notify::RecursiveMode;
+use notify_debouncer_mini::{DebounceEventResult, new_debouncer};
+use tokio::sync::mpsc;
+
+use super::pull::{self, Action};
+use super::push::{self, PushOptions};
+use super::target::Target;
+use crate::folder::STAGING_PREFIX;
+use crate::remote::Registry;
+
+/// How `watch` behaves.
+#[derive(Clone, Debug)]
+pub struct WatchOptions {
+    /// Quiet time after the last local change before pushing.
+    pub quiet: Duration,
+    /// Whether local edits are pushed (else only pulls happen).
+    pub push: bool,
+    /// What pushes carry (names are ignored: every edited skill is pushed).
+    pub push_options: PushOptions,
+}
+
+/// Why watching stopped.
+#[derive(Debug, thiserror::Error)]
+pub enum WatchError {
+    /// The target folders cannot be watched.
+    #[error("cannot watch {path}: {reason}")]
+    Watch {
+        /// The folder.
+        path: String,
+        /// Why.
+        reason: String,
+    },
+    /// The first pull failed (later failures are logged and retried).
+    #[error(transparent)]
+    Pull(#[from] pull::PullError),
+}
+
+/// A line of the log, with the UTC time.
+fn log(line: &str) {
+    println!("{} {line}", chrono::Utc::now().format("%H:%M:%S"));
+}
+
+/// Collects Server-Sent Events text and tells whether a complete `change` event arrived.
+#[derive(Default)]
+struct EventText(String);
+
+impl EventText {
+    fn feed(&mut self, chunk: &str) -> bool {
+        self.0.push_str(&chunk.replace("\r\n", "\n"));
+        let mut changed = false;
+        while let Some(end) = self.0.find("\n\n") {
+            let block: String = self.0.drain(..end + 2).collect();
+            changed |= block.lines().any(|line| line.trim_end() == "event: change");
+        }
+        changed
+    }
+}
+
+async fn pull_all(registry: &Registry, targets: &[Target], cache: &Path) -> Result<(), pull::PullError> {
+    for target in targets {
+        let report = pull::pull(registry, target, cache).await?;
+        let changed: Vec<String> = report
+            .skills
+            .iter()
+            .filter(|o| o.action != Action::KeptLocalOnly)
+            .map(|o| {
+                format!(
+                    "{} {}",
+                    o.name,
+                    serde_json::to_value(o.action)
+                        .unwrap_or_default()
+                        .as_str()
+                        .unwrap_or("")
+                )
+            })
+            .collect();
+        if !changed.is_empty() {
+            log(&format!("pulled into {}: {}", target.label, changed.join(", ")));
+        }
+    }
+    Ok(())
+}
+
+async fn push_all(registry: &Registry, targets: &[Target], options: &PushOptions) {
+    for target in targets {
+        match push::push(registry, target, options).await {
+            Ok(pushed) => {
+                for p in pushed.iter().filter(|p| p.action != "skipped") {
+                    log(&format!(
+                        "pushed {} from {}: {}{}",
+                        p.name,
+                        target.label,
+                        p.status.as_deref().unwrap_or(p.action),
+                        p.message.as_deref().map(|m| format!(" ({m})")).unwrap_or_default()
+                    ));
+                }
+            }
+            Err(e) => log(&format!(
+                "push from {} failed: {e}; retrying after the next change",
+                target.label
+            )),
+        }
+    }
+}
+
+/// Runs until the process is stopped.
+pub async fn watch(
+    registry: &Registry,
+    targets: &[Target],
+    cache: &Path,
+    options: &WatchOptions,
+) -> Result<(), WatchError> {
+    pull_all(registry, targets, cache).await?;
+    log(&format!("watching {} for changes", registry.server()));
+
+    // Local edits: debounced file events of the target folders.
+    let (local_tx, mut local_rx) = mpsc::unbounded_channel::<()>();
+    let mut debouncer = new_debouncer(options.quiet, move |result: DebounceEventResult| {
+        let ours = |path: &Path| {
+            path.components()
+                .any(|c| c.as_os_str().to_string_lossy().starts_with(STAGING_PREFIX))
+        };
+        if let Ok(events) = result
+            && events.iter().any(|e| !ours(&e.path))
+        {
+            let _ = local_tx.send(());
+        }
+    })
+    .map_err(|e| WatchError::Watch {
+        path: "the target folders".to_owned(),
+        reason: e.to_string(),
+    })?;
+    if options.push {
+        for target in targets {
+            debouncer
+                .watcher()
+                .watch(&target.root, RecursiveMode::Recursive)
+                .map_err(|e| WatchError::Watch {
+                    path: target.root.display().to_string(),
+                    reason: e.to_string(),
+                })?;
+        }
+    }
+
+    let mut backoff = Duration::from_secs(1);
+    loop {
+        let mut events = match registry.events().await {
+            Ok(events) => {
+                backoff = Duration::from_secs(1);
+                events
+            }
+            Err(e) => {
+                log(&format!(
+                    "cannot follow changes: {e}; retrying in {}s",
+                    backoff.as_secs()
+                ));
+                tokio::time::sleep(backoff).await;
+                backoff = (backoff * 2).min(Duration::from_secs(30));
+                continue;
+            }
+        };
+        // Changes may have been missed while disconnected.
+        if let Err(e) = pull_all(registry, targets, cache).await {
+            log(&format!("pull failed: {e}"));
+        }
+        let mut text = EventText::default();
+        loop {
+            tokio::select! {
+                chunk = events.next() => match chunk {
+                    Some(Ok(chunk)) if text.feed(&chunk) => {
+                        // Let a burst of changes settle, then pull once.
+                        tokio::time::sleep(Duration::from_millis(100)).await;
+                        if let Err(e) = pull_all(registry, targets, cache).await {
+                            log(&format!("pull failed: {e}; retrying at the next change"));
+                        }
+                    }
+                    Some(Ok(_)) => {}
+                    Some(Err(e)) => {
+                        log(&format!("lost the change stream: {e}; reconnecting"));
+                        break;
+                    }
+                    None => {
+                        log("the registry closed the change stream; reconnecting");
+                        break;
+                    }
+                },
+                Some(()) = local_rx.recv(), if options.push => {
+                    push_all(registry, targets, &options.push_options).await;
+                }
+            }
+        }
+        tokio::time::sleep(backoff).await;
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn change_events_are_found_across_chunks_and_heartbeats_ignored() {
+        let mut text = EventText::default();
+        assert!(!text.feed("event: heartbeat\ndata: {\"cursor\":3}\n\n"));
+        assert!(!text.feed("id: 4\nevent: cha"));
+        assert!(text.feed("nge\ndata: {}\n\n"));
+        assert!(text.feed("id: 5\r\nevent: change\r\ndata: {}\r\n\r\n"));
+        assert!(!text.feed(": comment\n\n"));
+    }
+}

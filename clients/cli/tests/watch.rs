@@ -1,0 +1,144 @@
+//! `cairn watch` against a live registry: an approved change arrives in the target
+//! without a command, and an edit the agent makes is pushed after the quiet period.
+
+use std::path::Path;
+use std::time::Duration;
+
+use cairn_e2e::app::{StatusCode, TestApp};
+use cairn_store::Role;
+use serde_json::{Value, json};
+
+const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n1. Install the tool.\n2. Run it.\n";
+const WAIT: Duration = Duration::from_secs(20);
+
+fn write(root: &Path, rel: &str, content: &str) {
+    let path = root.join(rel);
+    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+    std::fs::write(path, content).unwrap();
+}
+
+/// Waits until `check` holds, polling.
+async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
+    let until = tokio::time::Instant::now() + WAIT;
+    while tokio::time::Instant::now() < until {
+        if check().await {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    panic!("{what} did not happen within {WAIT:?}");
+}
+
+/// Kills the watcher when the test ends, however it ends.
+struct Running(std::process::Child);
+
+impl Drop for Running {
+    fn drop(&mut self) {
+        let _ = self.0.kill();
+        let _ = self.0.wait();
+    }
+}
+
+#[tokio::test]
+async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let target = home.path().join("skills");
+    let _watcher = Running(
+        std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args([
+                "watch",
+                "--target",
+                target.to_str().unwrap(),
+                "--quiet",
+                "1s",
+                "--agent",
+                "hermes",
+            ])
+            .env_clear()
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_STATE_HOME", home.path().join("state"))
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .env("CAIRN_SERVER", &app.base_url)
+            .env("CAIRN_TOKEN", &member)
+            .stdout(std::process::Stdio::null())
+            .spawn()
+            .unwrap(),
+    );
+    let skill_md = target.join("demo/SKILL.md");
+    eventually("the first pull", async || {
+        std::fs::read_to_string(&skill_md).is_ok_and(|t| t == DEMO)
+    })
+    .await;
+
+    // Upstream: a patch approved; the watcher brings it without being asked.
+    let submitted: Value = app
+        .client
+        .post(app.url("/v1/patches"))
+        .bearer_auth(&member)
+        .json(&json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "patch", "old": "2. Run it.", "new": "2. Run it twice."}]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let approve = app
+        .post(&format!("/v1/patches/{}/approve", submitted["id"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(approve.status(), StatusCode::OK);
+    eventually("the announced change", async || {
+        std::fs::read_to_string(&skill_md).is_ok_and(|t| t.contains("2. Run it twice."))
+    })
+    .await;
+
+    // The agent edits the skill: after the quiet period, a patch is proposed.
+    let edited = std::fs::read_to_string(&skill_md).unwrap() + "\n## Pitfalls\n\n- Check the disk first.\n";
+    std::fs::write(&skill_md, &edited).unwrap();
+    eventually("the pushed edit", async || {
+        let page: Value = app
+            .get("/v1/patches?status=pending_review")
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        page["items"]
+            .as_array()
+            .is_some_and(|items| items.iter().any(|p| p["author"] == "mia"))
+    })
+    .await;
+    let page: Value = app
+        .get("/v1/patches?status=pending_review")
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let id = page["items"][0]["id"].as_str().unwrap();
+    let patch: Value = app
+        .get(&format!("/v1/patches/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(patch["base_revision"], 2);
+    assert_eq!(patch["agent"]["name"], "hermes");
+    assert!(
+        patch["ops"][0]["content"]
+            .as_str()
+            .unwrap()
+            .contains("Check the disk first.")
+    );
+}
