@@ -143,6 +143,13 @@ enum Command {
     /// Work on a local skill folder.
     #[command(subcommand)]
     Skill(SkillCommand),
+    /// Print a shell completion script.
+    ///
+    /// Example: cairn completions bash > ~/.local/share/bash-completion/completions/cairn
+    Completions {
+        /// bash, zsh, fish, elvish or powershell.
+        shell: clap_complete::Shell,
+    },
 }
 
 #[derive(Debug, Subcommand)]
@@ -218,6 +225,11 @@ fn main() -> ExitCode {
     let json = cli.json;
     let result = match cli.command {
         Command::Skill(SkillCommand::Patch(args)) => skill_patch(args, json),
+        Command::Completions { shell } => {
+            let mut command = <Cli as clap::CommandFactory>::command();
+            clap_complete::generate(shell, &mut command, "cairn", &mut std::io::stdout());
+            Ok(0)
+        }
         Command::Login { server, token } => online(login(&server, &token, json)),
         Command::Whoami => online(whoami(json)),
         Command::Pull { targets } => online(pull(&targets, json)),

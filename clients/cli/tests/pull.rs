@@ -442,3 +442,114 @@ async fn status_and_diff_tell_local_edits_and_work_offline() {
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("never synced to this target"));
 }
+
+#[tokio::test]
+async fn a_pull_killed_midway_leaves_every_skill_whole_and_the_next_pull_finishes() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    const SKILLS: usize = 300;
+    for i in 0..SKILLS {
+        let name = format!("skill-{i:03}");
+        write(
+            tree.path(),
+            &format!("{name}/SKILL.md"),
+            &format!(
+                "---\nname: {name}\ndescription: Skill {i}.\n---\n# {name}\n\n{}\n",
+                "Step.\n".repeat(200)
+            ),
+        );
+        write(
+            tree.path(),
+            &format!("{name}/references/a.md"),
+            &format!("reference {i}\n{}", "x".repeat(4000)),
+        );
+        write(tree.path(), &format!("{name}/references/b.md"), &format!("more {i}\n"));
+    }
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
+    let mia = Member::new(&app, &token);
+    let target = mia.home.path().join("team");
+
+    let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["pull", "--target", target.to_str().unwrap()])
+        .env_clear()
+        .envs(mia.env.iter().map(|(k, v)| (k, v)))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    // Kill it as soon as the first skill folder is in place.
+    let started = std::time::Instant::now();
+    while started.elapsed() < std::time::Duration::from_secs(60) {
+        let any = std::fs::read_dir(&target)
+            .map(|entries| {
+                entries
+                    .flatten()
+                    .any(|e| e.file_name().to_string_lossy().starts_with("skill-"))
+            })
+            .unwrap_or(false);
+        if any || child.try_wait().unwrap().is_some() {
+            break;
+        }
+        // (An async sleep: the registry runs on this test's runtime.)
+        tokio::time::sleep(std::time::Duration::from_millis(1)).await;
+    }
+    let _ = child.kill();
+    child.wait().unwrap();
+
+    // Every skill folder there is whole: exactly the published files.
+    let whole = |folder: &Path, name: &str| -> bool {
+        let expected = ["SKILL.md", "references/a.md", "references/b.md"];
+        let mut found = Vec::new();
+        let mut stack = vec![folder.to_path_buf()];
+        while let Some(dir) = stack.pop() {
+            for entry in std::fs::read_dir(&dir).unwrap().flatten() {
+                if entry.path().is_dir() {
+                    stack.push(entry.path());
+                } else {
+                    found.push(
+                        entry
+                            .path()
+                            .strip_prefix(folder)
+                            .unwrap()
+                            .to_string_lossy()
+                            .into_owned(),
+                    );
+                }
+            }
+        }
+        found.sort();
+        found == expected
+            && expected.iter().all(|f| {
+                std::fs::read(folder.join(f)).unwrap() == std::fs::read(tree.path().join(name).join(f)).unwrap()
+            })
+    };
+    let mut present = 0;
+    for entry in std::fs::read_dir(&target).unwrap().flatten() {
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if name.starts_with("skill-") {
+            present += 1;
+            assert!(whole(&entry.path(), &name), "{name} is half-written");
+        }
+    }
+    assert!(present < SKILLS, "the pull was not interrupted: {present} skills");
+
+    // The next pull completes the target and clears what the interrupted one left.
+    let out = mia
+        .cairn(&["pull", "--target", target.to_str().unwrap(), "--json"])
+        .await;
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    let names: Vec<String> = std::fs::read_dir(&target)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(
+        names.len(),
+        SKILLS,
+        "only skill folders are left: {:?}",
+        names.iter().filter(|n| !n.starts_with("skill-")).collect::<Vec<_>>()
+    );
+    for name in names {
+        assert!(whole(&target.join(&name), &name), "{name}");
+    }
+}
