@@ -133,6 +133,27 @@ pub fn remove_leftovers(dir: &Path) -> Result<(), FolderError> {
     Ok(())
 }
 
+/// Removes staging folders anywhere in a skills tree: in `root` and in the category
+/// folders below it (skill folders themselves are not entered).
+pub fn remove_leftovers_under(root: &Path) -> Result<(), FolderError> {
+    let Ok(entries) = std::fs::read_dir(root) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let path = entry.path();
+        let name = entry.file_name().to_string_lossy().into_owned();
+        if !path.is_dir() {
+            continue;
+        }
+        if name.starts_with(STAGING_PREFIX) {
+            std::fs::remove_dir_all(&path).map_err(io(&path))?;
+        } else if !name.starts_with('.') && !path.join(cairn_skill::path::SKILL_MD).exists() {
+            remove_leftovers_under(&path)?;
+        }
+    }
+    Ok(())
+}
+
 #[cfg(unix)]
 fn is_executable(path: &Path) -> Result<bool, FolderError> {
     use std::os::unix::fs::PermissionsExt as _;

@@ -433,6 +433,49 @@ async fn watch(targets: &[String], options: &cairn::sync::watch::WatchOptions) -
     Ok(0)
 }
 
+/// A progress bar on stderr when it is a terminal (and the output is not JSON).
+struct ProgressBar(Option<indicatif::ProgressBar>);
+
+impl ProgressBar {
+    fn new(label: &str, json: bool) -> Self {
+        use std::io::IsTerminal as _;
+        if json || !std::io::stderr().is_terminal() {
+            return ProgressBar(None);
+        }
+        let bar = indicatif::ProgressBar::hidden();
+        bar.set_style(
+            indicatif::ProgressStyle::with_template("{prefix} [{bar:30}] {pos}/{len} skills ({eta})")
+                .unwrap_or_else(|_| indicatif::ProgressStyle::default_bar())
+                .progress_chars("=> "),
+        );
+        bar.set_prefix(label.to_owned());
+        ProgressBar(Some(bar))
+    }
+}
+
+impl cairn::sync::pull::Progress for ProgressBar {
+    fn start(&self, total: u64) {
+        if let Some(bar) = &self.0
+            && total > 0
+        {
+            bar.set_length(total);
+            bar.set_draw_target(indicatif::ProgressDrawTarget::stderr());
+        }
+    }
+
+    fn advance(&self, done: u64) {
+        if let Some(bar) = &self.0 {
+            bar.inc(done);
+        }
+    }
+
+    fn finish(&self) {
+        if let Some(bar) = &self.0 {
+            bar.finish_and_clear();
+        }
+    }
+}
+
 /// `cairn status`.
 async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
     use cairn::sync::status::{self, Standing};
@@ -560,7 +603,8 @@ async fn pull(targets: &[String], json: bool) -> Result<u8> {
     let cache = blob_cache()?;
     let mut reports = Vec::new();
     for target in resolve_targets(targets)? {
-        let report = cairn::sync::pull::pull(&registry, &target, &cache)
+        let bar = ProgressBar::new(&target.label, json);
+        let report = cairn::sync::pull::pull_with(&registry, &target, &cache, &bar)
             .await
             .with_context(|| format!("pulling into {} ({})", target.label, target.root.display()))?;
         if !json {

@@ -112,9 +112,40 @@ pub struct PullReport {
     pub blobs_fetched: usize,
 }
 
+/// Told how a pull advances (a progress bar on a terminal; nothing otherwise).
+pub trait Progress {
+    /// `total` changed skills are about to be handled.
+    fn start(&self, total: u64);
+    /// `done` more are handled.
+    fn advance(&self, done: u64);
+    /// The pull is over.
+    fn finish(&self);
+}
+
+/// Progress nobody watches.
+pub struct Silent;
+
+impl Progress for Silent {
+    fn start(&self, _total: u64) {}
+    fn advance(&self, _done: u64) {}
+    fn finish(&self) {}
+}
+
 /// Pulls the index into `target`, with blobs cached in `cache`.
 pub async fn pull(registry: &Registry, target: &Target, cache: &Path) -> Result<PullReport, PullError> {
+    pull_with(registry, target, cache, &Silent).await
+}
+
+/// [`pull`], telling `progress` how it advances.
+pub async fn pull_with(
+    registry: &Registry,
+    target: &Target,
+    cache: &Path,
+    progress: &dyn Progress,
+) -> Result<PullReport, PullError> {
     std::fs::create_dir_all(&target.root).map_err(folder::io(&target.root))?;
+    // What an interrupted pull left behind.
+    folder::remove_leftovers_under(&target.root)?;
     let state_path = state::path_for(&target.root)?;
     let mut state = state::load(&state_path)?;
     if !state.server.is_empty() && state.server != registry.server() {
@@ -138,6 +169,7 @@ pub async fn pull(registry: &Registry, target: &Target, cache: &Path) -> Result<
     }
     let mut outcomes = Vec::new();
     let mut fetched = 0;
+    progress.start(index.skills.len() as u64);
     for round in index.skills.chunks(SKILLS_PER_ROUND) {
         let mut plans = Vec::new();
         for entry in round {
@@ -152,17 +184,23 @@ pub async fn pull(registry: &Registry, target: &Target, cache: &Path) -> Result<
             let outcome = apply(target, &mut state, plan, &blobs)?;
             outcomes.push(outcome);
         }
+        progress.advance(round.len() as u64);
     }
+    progress.finish();
     for name in removed {
         if let Some(outcome) = remove(target, &mut state, &name)? {
             outcomes.push(outcome);
         }
     }
-    state.version = state::STATE_VERSION;
-    state.server = registry.server().to_owned();
-    state.root = target.root.clone();
-    state.cursor = Some(index.cursor);
-    state::save(&state_path, &state)?;
+    // A pull that changed nothing leaves the state file alone (no rewrite, no fsync).
+    let unchanged = !full && outcomes.is_empty() && state.cursor == Some(index.cursor);
+    if !unchanged {
+        state.version = state::STATE_VERSION;
+        state.server = registry.server().to_owned();
+        state.root = target.root.clone();
+        state.cursor = Some(index.cursor);
+        state::save(&state_path, &state)?;
+    }
     outcomes.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(PullReport {
         target: target.label.clone(),
