@@ -167,6 +167,7 @@ pub async fn watch(
                 continue;
             }
         };
+        log("following the registry's changes");
         // Changes may have been missed while disconnected.
         if let Err(e) = pull_all(registry, targets, cache).await {
             log(&format!("pull failed: {e}"));
@@ -193,6 +194,7 @@ pub async fn watch(
                     }
                 },
                 Some(()) = local_rx.recv(), if options.push => {
+                    log("local edits settled; pushing");
                     push_all(registry, targets, &options.push_options).await;
                 }
             }

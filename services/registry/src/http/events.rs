@@ -24,6 +24,9 @@ use crate::AppState;
 use crate::app::live::{self, ChangeKind, Viewer, WatchError, WatchEvent};
 use crate::auth::Principal;
 
+/// How soon an EventSource client should reconnect after losing the stream.
+const RECONNECT_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
+
 /// Query of `GET /v1/events`.
 #[derive(Debug, Deserialize)]
 pub struct EventsQuery {
@@ -93,7 +96,10 @@ pub async fn events(
             }
         })
     });
-    let mut response = Sse::new(events).into_response();
+    // A first block at once: it tells EventSource clients how soon to reconnect, and makes
+    // buffering proxies pass the response on before the first change.
+    let hello = futures::stream::once(async { Ok::<_, Infallible>(Event::default().retry(RECONNECT_AFTER)) });
+    let mut response = Sse::new(hello.chain(events)).into_response();
     // Proxies such as nginx must pass events on at once.
     response
         .headers_mut()
