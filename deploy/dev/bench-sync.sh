@@ -62,11 +62,11 @@ fresh_client() {
 }
 change_one_skill() { # $1: run number
     local skill_md
-    skill_md="$(find "$work/tree" -mindepth 2 -maxdepth 2 -name SKILL.md | sort | head -1)"
+    skill_md="$(find "$work/tree" -name SKILL.md -not -path '*/.git/*' | sort | head -1)"
     printf '\n<!-- bench change %s -->\n' "$1-$RANDOM" >> "$skill_md"
     "$registry" import "$work/tree" --data-dir "$work/data" >/dev/null
     git -C "$work/tree" -c user.name=b -c user.email=b@b commit -qam "change $1"
-    git -C "$work/tree" push -q "$work/git/skills.git" HEAD:master 2>/dev/null || git -C "$work/tree" push -q "$work/git/skills.git" HEAD:main
+    git -C "$work/tree" push -q "$work/git/skills.git" "HEAD:$(git -C "$work/tree" symbolic-ref --short HEAD)"
 }
 
 declare -A results
@@ -86,7 +86,7 @@ done
 summary() { # name → "median (min–max) s; peak RSS max MiB"
     printf '%s' "${results[$1]}" | sort -n | awk '{t[NR]=$1; if ($2>m) m=$2} END {printf "%.3f s (%.3f–%.3f); peak RSS %.0f MiB", t[int((NR+1)/2)], t[1], t[NR], m/1024}'
 }
-skills="$(find "$work/tree" -mindepth 2 -maxdepth 2 -name SKILL.md | wc -l)"
+skills="$(find "$work/tree" -name SKILL.md -not -path '*/.git/*' | wc -l)"
 echo "| measure | cairn pull | git | ratio |"
 echo "|---|---|---|---|"
 for pair in "cold:cairn_cold:git_clone" "incremental (one skill changed):cairn_incremental:git_incremental" "no-op:cairn_noop:git_noop"; do
