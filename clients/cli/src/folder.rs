@@ -120,34 +120,49 @@ pub fn replace(target: &Path, files: &[NewFile<'_>]) -> Result<(), FolderError> 
     Ok(())
 }
 
-/// Removes the staging folders an interrupted run left directly in `dir`.
+/// Cleans up after an interrupted run in `dir`: a folder set aside for replacement
+/// (`.cairn-old-<name>-<pid>`) whose replacement never arrived is put back; every other
+/// staging folder is removed.
 pub fn remove_leftovers(dir: &Path) -> Result<(), FolderError> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(());
     };
     for entry in entries.flatten() {
-        if entry.file_name().to_string_lossy().starts_with(STAGING_PREFIX) && entry.path().is_dir() {
-            std::fs::remove_dir_all(entry.path()).map_err(io(&entry.path()))?;
+        let name = entry.file_name().to_string_lossy().into_owned();
+        let path = entry.path();
+        if !name.starts_with(STAGING_PREFIX) || !path.is_dir() {
+            continue;
         }
+        if let Some(original) = set_aside_name(&name) {
+            let target = dir.join(original);
+            if !target.exists() {
+                std::fs::rename(&path, &target).map_err(io(&target))?;
+                continue;
+            }
+        }
+        std::fs::remove_dir_all(&path).map_err(io(&path))?;
     }
     Ok(())
+}
+
+/// The folder name a `.cairn-old-<name>-<pid>` folder was set aside from.
+fn set_aside_name(staging: &str) -> Option<&str> {
+    let rest = staging.strip_prefix(STAGING_PREFIX)?.strip_prefix("old-")?;
+    let (name, pid) = rest.rsplit_once('-')?;
+    (!name.is_empty() && !pid.is_empty() && pid.bytes().all(|b| b.is_ascii_digit())).then_some(name)
 }
 
 /// Removes staging folders anywhere in a skills tree: in `root` and in the category
 /// folders below it (skill folders themselves are not entered).
 pub fn remove_leftovers_under(root: &Path) -> Result<(), FolderError> {
+    remove_leftovers(root)?;
     let Ok(entries) = std::fs::read_dir(root) else {
         return Ok(());
     };
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        if !path.is_dir() {
-            continue;
-        }
-        if name.starts_with(STAGING_PREFIX) {
-            std::fs::remove_dir_all(&path).map_err(io(&path))?;
-        } else if !name.starts_with('.') && !path.join(cairn_skill::path::SKILL_MD).exists() {
+        if path.is_dir() && !name.starts_with('.') && !path.join(cairn_skill::path::SKILL_MD).exists() {
             remove_leftovers_under(&path)?;
         }
     }
@@ -175,4 +190,36 @@ fn set_executable(path: &Path, executable: bool) -> Result<(), FolderError> {
 #[cfg(not(unix))]
 fn set_executable(_path: &Path, _executable: bool) -> Result<(), FolderError> {
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_folder_set_aside_by_an_interrupted_swap_is_put_back_and_staging_is_removed() {
+        let dir = tempfile::tempdir().unwrap();
+        let root = dir.path();
+        // Interrupted between the two renames: the old folder aside, the new one staged.
+        std::fs::create_dir_all(root.join(".cairn-old-demo-4242")).unwrap();
+        std::fs::write(root.join(".cairn-old-demo-4242/SKILL.md"), "edited locally\n").unwrap();
+        std::fs::create_dir_all(root.join(".cairn-demo-Xy12")).unwrap();
+        // Interrupted after the swap: the old folder aside, the new one in place.
+        std::fs::create_dir_all(root.join("other")).unwrap();
+        std::fs::create_dir_all(root.join(".cairn-old-other-7")).unwrap();
+        remove_leftovers(root).unwrap();
+        assert_eq!(
+            std::fs::read_to_string(root.join("demo/SKILL.md")).unwrap(),
+            "edited locally\n"
+        );
+        let mut left: Vec<String> = std::fs::read_dir(root)
+            .unwrap()
+            .flatten()
+            .map(|e| e.file_name().to_string_lossy().into_owned())
+            .collect();
+        left.sort();
+        assert_eq!(left, ["demo", "other"]);
+        assert_eq!(set_aside_name(".cairn-old-my-skill-12"), Some("my-skill"));
+        assert_eq!(set_aside_name(".cairn-my-skill-AbC"), None);
+    }
 }
