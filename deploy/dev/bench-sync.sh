@@ -62,7 +62,7 @@ fresh_client() {
 }
 change_one_skill() { # $1: run number
     local skill_md
-    skill_md="$(find "$work/tree" -name SKILL.md -not -path '*/.git/*' | sort | head -1)"
+    skill_md="$(find "$work/tree" -name SKILL.md -not -path '*/.git/*' | sort | awk 'NR==1')"
     printf '\n<!-- bench change %s -->\n' "$1-$RANDOM" >> "$skill_md"
     "$registry" import "$work/tree" --data-dir "$work/data" >/dev/null
     git -C "$work/tree" -c user.name=b -c user.email=b@b commit -qam "change $1"
