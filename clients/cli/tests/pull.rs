@@ -2,68 +2,17 @@
 //! merged or kept in conflict, skills never synced left alone, removals, and nothing
 //! outside the skill folders touched.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod common;
+
+use std::path::Path;
 
 use cairn_e2e::app::{StatusCode, TestApp};
 use cairn_store::Role;
 use serde_json::{Value, json};
 
+use common::{Member, write};
+
 const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n## Steps\n\n1. Install the tool.\n2. Run it on the data.\n3. Check the output.\n\n## Pitfalls\n\n- None yet.\n";
-
-struct Member {
-    home: tempfile::TempDir,
-    env: Vec<(String, String)>,
-}
-
-impl Member {
-    fn new(app: &TestApp, token: &str) -> Member {
-        let home = tempfile::tempdir().unwrap();
-        let env = vec![
-            ("HOME".to_owned(), home.path().display().to_string()),
-            (
-                "XDG_CONFIG_HOME".to_owned(),
-                home.path().join("config").display().to_string(),
-            ),
-            (
-                "XDG_STATE_HOME".to_owned(),
-                home.path().join("state").display().to_string(),
-            ),
-            (
-                "XDG_CACHE_HOME".to_owned(),
-                home.path().join("cache").display().to_string(),
-            ),
-            (
-                "HERMES_HOME".to_owned(),
-                home.path().join(".hermes").display().to_string(),
-            ),
-            ("CAIRN_SERVER".to_owned(), app.base_url.clone()),
-            ("CAIRN_TOKEN".to_owned(), token.to_owned()),
-        ];
-        Member { home, env }
-    }
-
-    fn skills(&self) -> PathBuf {
-        self.home.path().join(".hermes/skills")
-    }
-
-    async fn cairn(&self, args: &[&str]) -> Output {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
-        command
-            .args(args)
-            .env_clear()
-            .envs(self.env.iter().map(|(k, v)| (k, v)));
-        tokio::task::spawn_blocking(move || command.output().unwrap())
-            .await
-            .unwrap()
-    }
-
-    async fn pull(&self) -> Value {
-        let out = self.cairn(&["pull", "--target", "hermes", "--json"]).await;
-        assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-        serde_json::from_slice::<Value>(&out.stdout).unwrap()[0].clone()
-    }
-}
 
 fn actions(report: &Value) -> Vec<(String, String)> {
     report["skills"]
@@ -77,12 +26,6 @@ fn actions(report: &Value) -> Vec<(String, String)> {
             )
         })
         .collect()
-}
-
-fn write(root: &Path, rel: &str, content: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, content).unwrap();
 }
 
 async fn skill_md(app: &TestApp, name: &str, rev: &str) -> String {
@@ -135,7 +78,7 @@ async fn pulls_bring_upstream_changes_and_never_lose_a_local_edit() {
     );
     app.import(tree.path()).await.unwrap();
     let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
-    let mia = Member::new(&app, &token);
+    let mia = Member::new(&app.base_url, &token);
     // The agent's own things, which a pull must never touch.
     let hermes = mia.home.path().join(".hermes");
     write(&hermes, "MEMORY.md", "private memory\n");
@@ -290,7 +233,7 @@ async fn pull_refusals_say_what_to_do_and_change_nothing() {
     write(tree.path(), "demo/SKILL.md", DEMO);
     app.import(tree.path()).await.unwrap();
     let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
-    let mia = Member::new(&app, &token);
+    let mut mia = Member::new(&app.base_url, &token);
 
     let out = mia.cairn(&["pull"]).await;
     assert_eq!(out.status.code(), Some(2));
@@ -307,17 +250,10 @@ async fn pull_refusals_say_what_to_do_and_change_nothing() {
     assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
     assert!(folder.join("demo/SKILL.md").is_file());
     let other = TestApp::spawn().await.unwrap();
-    let mut elsewhere = Member::new(&other, &other.admin_token);
-    elsewhere.env = mia
-        .env
-        .iter()
-        .map(|(k, v)| match k.as_str() {
-            "CAIRN_SERVER" => (k.clone(), other.base_url.clone()),
-            "CAIRN_TOKEN" => (k.clone(), other.admin_token.clone()),
-            _ => (k.clone(), v.clone()),
-        })
-        .collect();
-    let out = elsewhere.cairn(&["pull", "--target", target]).await;
+    // (Mia's machine, pointed at the other registry.)
+    mia.set("CAIRN_SERVER", &other.base_url);
+    mia.set("CAIRN_TOKEN", &other.admin_token);
+    let out = mia.cairn(&["pull", "--target", target]).await;
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(
@@ -327,11 +263,8 @@ async fn pull_refusals_say_what_to_do_and_change_nothing() {
     assert_eq!(std::fs::read_to_string(folder.join("demo/SKILL.md")).unwrap(), DEMO);
 
     // An unreachable registry: the URL is named.
-    let mut offline = Member::new(&app, &token);
-    offline.env.retain(|(k, _)| k != "CAIRN_SERVER");
-    offline
-        .env
-        .push(("CAIRN_SERVER".to_owned(), "http://127.0.0.1:9".to_owned()));
+    let mut offline = Member::new("http://127.0.0.1:9", &token);
+    offline.set("CAIRN_TOKEN", &token);
     let out = offline.cairn(&["pull", "--target", "claude"]).await;
     assert_eq!(out.status.code(), Some(2));
     assert!(String::from_utf8_lossy(&out.stderr).contains("cannot reach the registry at http://127.0.0.1:9"));
@@ -368,7 +301,7 @@ async fn status_and_diff_tell_local_edits_and_work_offline() {
     );
     app.import(tree.path()).await.unwrap();
     let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
-    let mia = Member::new(&app, &token);
+    let mia = Member::new(&app.base_url, &token);
     mia.pull().await;
 
     let demo = mia.skills().join("ops/demo");
@@ -467,7 +400,7 @@ async fn a_pull_killed_midway_leaves_every_skill_whole_and_the_next_pull_finishe
     }
     app.import(tree.path()).await.unwrap();
     let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
-    let mia = Member::new(&app, &token);
+    let mia = Member::new(&app.base_url, &token);
     let target = mia.home.path().join("team");
 
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))

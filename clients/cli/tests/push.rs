@@ -3,13 +3,15 @@
 //! `cairn pull` gets them. Every request of A's pull/push cycle passes a recording proxy,
 //! which proves the agent's memory, profile and configuration never leave the machine.
 
-use std::path::{Path, PathBuf};
-use std::process::Output;
+mod common;
+
 use std::sync::{Arc, Mutex};
 
 use cairn_e2e::app::{StatusCode, TestApp};
 use cairn_store::Role;
 use serde_json::Value;
+
+use common::{Member, write};
 
 const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n## Steps\n\n1. Install the tool.\n2. Run it on the data.\n\n## Pitfalls\n\n- None yet.\n";
 const SECRETS: [&str; 4] = [
@@ -65,59 +67,6 @@ async fn recording_proxy(upstream: String) -> (String, Recorded) {
     let url = format!("http://{}", listener.local_addr().unwrap());
     tokio::spawn(async move { axum::serve(listener, app).await });
     (url, seen)
-}
-
-struct Member {
-    home: tempfile::TempDir,
-    env: Vec<(String, String)>,
-}
-
-impl Member {
-    fn new(server: &str, token: &str) -> Member {
-        let home = tempfile::tempdir().unwrap();
-        let path = |p: &str| home.path().join(p).display().to_string();
-        let env = vec![
-            ("HOME".to_owned(), path("")),
-            ("XDG_CONFIG_HOME".to_owned(), path("config")),
-            ("XDG_STATE_HOME".to_owned(), path("state")),
-            ("XDG_CACHE_HOME".to_owned(), path("cache")),
-            ("HERMES_HOME".to_owned(), path(".hermes")),
-            ("CAIRN_SERVER".to_owned(), server.to_owned()),
-            ("CAIRN_TOKEN".to_owned(), token.to_owned()),
-        ];
-        Member { home, env }
-    }
-
-    fn hermes(&self) -> PathBuf {
-        self.home.path().join(".hermes")
-    }
-
-    async fn cairn(&self, args: &[&str]) -> Output {
-        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
-        command
-            .args(args)
-            .env_clear()
-            .envs(self.env.iter().map(|(k, v)| (k, v)));
-        tokio::task::spawn_blocking(move || command.output().unwrap())
-            .await
-            .unwrap()
-    }
-
-    async fn json(&self, args: &[&str]) -> Value {
-        let out = self.cairn(args).await;
-        assert!(
-            out.status.success(),
-            "{args:?}: {}",
-            String::from_utf8_lossy(&out.stderr)
-        );
-        serde_json::from_slice(&out.stdout).unwrap()
-    }
-}
-
-fn write(root: &Path, rel: &str, content: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, content).unwrap();
 }
 
 async fn approve(app: &TestApp, reviewer: &str, id: &str) -> Value {
@@ -181,13 +130,11 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
     assert_eq!(seen.lock().unwrap().len(), before, "a dry run made requests");
 
     let env_agent = {
-        let mut env = ana.env.clone();
-        env.push(("CAIRN_AGENT".to_owned(), "hermes".to_owned()));
-        env.push(("CAIRN_MODEL".to_owned(), "m-1".to_owned()));
-        Member {
-            home: tempfile::tempdir().unwrap(),
-            env,
-        }
+        let mut machine = Member::new(&proxy, &token_a);
+        machine.env = ana.env.clone();
+        machine.set("CAIRN_AGENT", "hermes");
+        machine.set("CAIRN_MODEL", "m-1");
+        machine
     };
     let pushed = env_agent
         .json(&[
