@@ -21,52 +21,68 @@ const SECRETS: [&str; 4] = [
     "SECRET-CONFIG-5e61",
 ];
 
-/// Every request a proxy saw: "METHOD /path?query" and the body.
-type Recorded = Arc<Mutex<Vec<(String, Vec<u8>)>>>;
+/// Every byte clients sent through the proxy, per connection.
+type Recorded = Arc<Mutex<Vec<Vec<u8>>>>;
 
-/// Forwards every request to the registry and records method, path and body.
-async fn recording_proxy(upstream: String) -> (String, Recorded) {
+/// A TCP proxy to the registry that records everything the client sends (request lines,
+/// headers and bodies, verbatim) and passes everything on both ways, streams included.
+async fn recording_proxy(upstream: &str) -> (String, Recorded) {
+    let upstream = upstream.trim_start_matches("http://").to_owned();
     let seen: Recorded = Arc::default();
-    let record = seen.clone();
-    let client = reqwest::Client::new();
-    let app = axum::Router::new().fallback(move |request: axum::extract::Request| {
-        let (record, client, upstream) = (record.clone(), client.clone(), upstream.clone());
-        async move {
-            let (parts, body) = request.into_parts();
-            let body = axum::body::to_bytes(body, 64 << 20).await.unwrap();
-            let target = parts
-                .uri
-                .path_and_query()
-                .map(|p| p.as_str().to_owned())
-                .unwrap_or_default();
-            record
-                .lock()
-                .unwrap()
-                .push((format!("{} {target}", parts.method), body.to_vec()));
-            let mut forward = client
-                .request(parts.method.clone(), format!("{upstream}{target}"))
-                .body(body);
-            for (name, value) in &parts.headers {
-                if name != "host" && name != "content-length" {
-                    forward = forward.header(name, value);
-                }
-            }
-            let answer = forward.send().await.unwrap();
-            let mut response = axum::response::Response::builder().status(answer.status().as_u16());
-            for (name, value) in answer.headers() {
-                if name != "content-length" && name != "transfer-encoding" {
-                    response = response.header(name, value);
-                }
-            }
-            response
-                .body(axum::body::Body::from(answer.bytes().await.unwrap()))
-                .unwrap()
-        }
-    });
     let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
     let url = format!("http://{}", listener.local_addr().unwrap());
-    tokio::spawn(async move { axum::serve(listener, app).await });
+    let record = seen.clone();
+    tokio::spawn(async move {
+        while let Ok((client, _)) = listener.accept().await {
+            let (record, upstream) = (record.clone(), upstream.clone());
+            tokio::spawn(async move {
+                let server = tokio::net::TcpStream::connect(&upstream).await.unwrap();
+                let index = {
+                    let mut seen = record.lock().unwrap();
+                    seen.push(Vec::new());
+                    seen.len() - 1
+                };
+                let (mut client_read, mut client_write) = client.into_split();
+                let (mut server_read, mut server_write) = server.into_split();
+                let requests = async {
+                    let mut buffer = [0u8; 16 * 1024];
+                    loop {
+                        let n = match tokio::io::AsyncReadExt::read(&mut client_read, &mut buffer).await {
+                            Ok(0) | Err(_) => break,
+                            Ok(n) => n,
+                        };
+                        record.lock().unwrap()[index].extend_from_slice(&buffer[..n]);
+                        if tokio::io::AsyncWriteExt::write_all(&mut server_write, &buffer[..n])
+                            .await
+                            .is_err()
+                        {
+                            break;
+                        }
+                    }
+                    let _ = tokio::io::AsyncWriteExt::shutdown(&mut server_write).await;
+                };
+                let answers = tokio::io::copy(&mut server_read, &mut client_write);
+                let _ = tokio::join!(requests, answers);
+            });
+        }
+    });
     (url, seen)
+}
+
+/// The request lines ("METHOD /path HTTP/1.1") in what was recorded.
+fn request_lines(seen: &Recorded) -> Vec<String> {
+    let methods = ["GET ", "POST ", "PUT ", "PATCH ", "DELETE ", "HEAD "];
+    seen.lock()
+        .unwrap()
+        .iter()
+        .flat_map(|bytes| {
+            String::from_utf8_lossy(bytes)
+                .split("\r\n")
+                .filter(|line| methods.iter().any(|m| line.starts_with(m)) && line.ends_with("HTTP/1.1"))
+                .map(str::to_owned)
+                .collect::<Vec<_>>()
+        })
+        .collect()
 }
 
 async fn approve(app: &TestApp, reviewer: &str, id: &str) -> Value {
@@ -90,7 +106,7 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
     let (_, token_a) = app.user_with_token("ana", Role::Member).await.unwrap();
     let (_, token_b) = app.user_with_token("ben", Role::Member).await.unwrap();
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
-    let (proxy, seen) = recording_proxy(app.base_url.clone()).await;
+    let (proxy, seen) = recording_proxy(&app.base_url).await;
     let ana = Member::new(&proxy, &token_a);
     let ben = Member::new(&app.base_url, &token_b);
     write(&ana.hermes(), "MEMORY.md", SECRETS[0]);
@@ -120,14 +136,14 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
     );
 
     // A dry run sends nothing.
-    let before = seen.lock().unwrap().len();
+    let before = request_lines(&seen).len();
     let dry = ana.json(&["push", "--target", "hermes", "--dry-run", "--json"]).await;
     assert_eq!(dry.as_array().unwrap().len(), 2);
     assert!(
         dry.as_array().unwrap().iter().all(|p| p["action"] == "would_submit"),
         "{dry}"
     );
-    assert_eq!(seen.lock().unwrap().len(), before, "a dry run made requests");
+    assert_eq!(request_lines(&seen).len(), before, "a dry run made requests");
 
     let env_agent = {
         let mut machine = Member::new(&proxy, &token_a);
@@ -227,28 +243,57 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
         "{status}"
     );
 
-    // What crossed the wire: requests for the index, blobs and patches only, and not one
-    // byte of the agent's memory, profile or configuration.
-    let seen = seen.lock().unwrap();
+    // Ana's agent keeps working under `cairn watch`: a new edit is pushed by the watcher.
+    let pushes = |seen: &Recorded| {
+        request_lines(seen)
+            .iter()
+            .filter(|l| l.starts_with("POST /v1/patches "))
+            .count()
+    };
+    let pushed_before = pushes(&seen);
+    let mut watcher = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+        .args(["watch", "--target", "hermes", "--quiet", "1s"])
+        .env_clear()
+        .envs(ana.env.iter().map(|(k, v)| (k, v)))
+        .stdout(std::process::Stdio::null())
+        .spawn()
+        .unwrap();
+    let until = std::time::Instant::now() + std::time::Duration::from_secs(30);
+    while !request_lines(&seen).iter().any(|l| l.starts_with("GET /v1/events")) && std::time::Instant::now() < until {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let triage = ana.hermes().join("skills/ops/triage/SKILL.md");
+    let more = std::fs::read_to_string(&triage).unwrap() + "2. Look for OOM first.\n";
+    std::fs::write(&triage, more).unwrap();
+    while pushes(&seen) == pushed_before && std::time::Instant::now() < until {
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    let _ = watcher.kill();
+    let _ = watcher.wait();
+    assert!(pushes(&seen) > pushed_before, "the watcher did not push the edit");
+
+    // What crossed the wire in the whole pull/push/watch cycle: requests for the index,
+    // the change stream, blobs and patches only, and not one byte of the agent's memory,
+    // profile or configuration.
+    let lines = request_lines(&seen);
     assert!(
-        seen.iter().any(|(what, _)| what.starts_with("POST /v1/patches")),
+        lines.iter().any(|l| l.starts_with("POST /v1/patches ")),
         "the push went through the proxy"
     );
-    for (what, body) in seen.iter() {
-        let text = String::from_utf8_lossy(body);
-        for secret in SECRETS {
-            assert!(
-                !text.contains(secret) && !what.contains(secret),
-                "{what} carried {secret}"
-            );
-        }
-        let path = what.split_whitespace().nth(1).unwrap_or_default();
+    for line in &lines {
+        let path = line.split_whitespace().nth(1).unwrap_or_default();
         assert!(
-            ["/v1/index", "/v1/blobs/batch", "/v1/patches"]
+            ["/v1/index", "/v1/events", "/v1/blobs/batch", "/v1/patches"]
                 .iter()
                 .any(|p| path.starts_with(p)),
-            "unexpected request {what}"
+            "unexpected request {line}"
         );
+    }
+    for bytes in seen.lock().unwrap().iter() {
+        let text = String::from_utf8_lossy(bytes);
+        for secret in SECRETS {
+            assert!(!text.contains(secret), "a request carried {secret}");
+        }
     }
 }
 
