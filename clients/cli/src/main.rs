@@ -254,6 +254,7 @@ fn main() -> ExitCode {
                     },
                     ..Default::default()
                 },
+                json,
             };
             online(watch(&targets, &options))
         }

@@ -48,6 +48,7 @@ async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let home = tempfile::tempdir().unwrap();
     let target = home.path().join("skills");
+    let log = home.path().join("watch.log");
     let _watcher = Running(
         std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
             .args([
@@ -66,7 +67,7 @@ async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
             .env("XDG_CACHE_HOME", home.path().join("cache"))
             .env("CAIRN_SERVER", &app.base_url)
             .env("CAIRN_TOKEN", &member)
-            .stdout(std::process::Stdio::null())
+            .stdout(std::fs::File::create(&log).unwrap())
             .spawn()
             .unwrap(),
     );

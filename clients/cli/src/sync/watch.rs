@@ -25,6 +25,8 @@ pub struct WatchOptions {
     pub push: bool,
     /// What pushes carry (names are ignored: every edited skill is pushed).
     pub push_options: PushOptions,
+    /// Log as JSON lines (`{"at", "message"}`) instead of text.
+    pub json: bool,
 }
 
 /// Why watching stopped.
@@ -43,9 +45,21 @@ pub enum WatchError {
     Pull(#[from] pull::PullError),
 }
 
-/// A line of the log, with the UTC time.
-fn log(line: &str) {
-    println!("{} {line}", chrono::Utc::now().format("%H:%M:%S"));
+/// Writes the log: a line per action, with the time.
+#[derive(Clone, Copy)]
+struct Log {
+    json: bool,
+}
+
+impl Log {
+    fn line(self, message: &str) {
+        let now = chrono::Utc::now();
+        if self.json {
+            println!("{}", serde_json::json!({ "at": now.to_rfc3339(), "message": message }));
+        } else {
+            println!("{} {message}", now.format("%H:%M:%S"));
+        }
+    }
 }
 
 /// Collects Server-Sent Events text and tells whether a complete `change` event arrived.
@@ -64,7 +78,7 @@ impl EventText {
     }
 }
 
-async fn pull_all(registry: &Registry, targets: &[Target], cache: &Path) -> Result<(), pull::PullError> {
+async fn pull_all(log: Log, registry: &Registry, targets: &[Target], cache: &Path) -> Result<(), pull::PullError> {
     for target in targets {
         let report = pull::pull(registry, target, cache).await?;
         let changed: Vec<String> = report
@@ -83,18 +97,18 @@ async fn pull_all(registry: &Registry, targets: &[Target], cache: &Path) -> Resu
             })
             .collect();
         if !changed.is_empty() {
-            log(&format!("pulled into {}: {}", target.label, changed.join(", ")));
+            log.line(&format!("pulled into {}: {}", target.label, changed.join(", ")));
         }
     }
     Ok(())
 }
 
-async fn push_all(registry: &Registry, targets: &[Target], options: &PushOptions) {
+async fn push_all(log: Log, registry: &Registry, targets: &[Target], options: &PushOptions) {
     for target in targets {
         match push::push(registry, target, options).await {
             Ok(pushed) => {
                 for p in pushed.iter().filter(|p| p.action != "skipped") {
-                    log(&format!(
+                    log.line(&format!(
                         "pushed {} from {}: {}{}",
                         p.name,
                         target.label,
@@ -103,7 +117,7 @@ async fn push_all(registry: &Registry, targets: &[Target], options: &PushOptions
                     ));
                 }
             }
-            Err(e) => log(&format!(
+            Err(e) => log.line(&format!(
                 "push from {} failed: {e}; retrying after the next change",
                 target.label
             )),
@@ -118,8 +132,9 @@ pub async fn watch(
     cache: &Path,
     options: &WatchOptions,
 ) -> Result<(), WatchError> {
-    pull_all(registry, targets, cache).await?;
-    log(&format!("watching {} for changes", registry.server()));
+    let log = Log { json: options.json };
+    pull_all(log, registry, targets, cache).await?;
+    log.line(&format!("watching {} for changes", registry.server()));
 
     // Local edits: debounced file events of the target folders.
     let (local_tx, mut local_rx) = mpsc::unbounded_channel::<()>();
@@ -158,7 +173,7 @@ pub async fn watch(
                 events
             }
             Err(e) => {
-                log(&format!(
+                log.line(&format!(
                     "cannot follow changes: {e}; retrying in {}s",
                     backoff.as_secs()
                 ));
@@ -167,10 +182,10 @@ pub async fn watch(
                 continue;
             }
         };
-        log("following the registry's changes");
+        log.line("following the registry's changes");
         // Changes may have been missed while disconnected.
-        if let Err(e) = pull_all(registry, targets, cache).await {
-            log(&format!("pull failed: {e}"));
+        if let Err(e) = pull_all(log, registry, targets, cache).await {
+            log.line(&format!("pull failed: {e}"));
         }
         let mut text = EventText::default();
         loop {
@@ -179,23 +194,23 @@ pub async fn watch(
                     Some(Ok(chunk)) if text.feed(&chunk) => {
                         // Let a burst of changes settle, then pull once.
                         tokio::time::sleep(Duration::from_millis(100)).await;
-                        if let Err(e) = pull_all(registry, targets, cache).await {
-                            log(&format!("pull failed: {e}; retrying at the next change"));
+                        if let Err(e) = pull_all(log, registry, targets, cache).await {
+                            log.line(&format!("pull failed: {e}; retrying at the next change"));
                         }
                     }
                     Some(Ok(_)) => {}
                     Some(Err(e)) => {
-                        log(&format!("lost the change stream: {e}; reconnecting"));
+                        log.line(&format!("lost the change stream: {e}; reconnecting"));
                         break;
                     }
                     None => {
-                        log("the registry closed the change stream; reconnecting");
+                        log.line("the registry closed the change stream; reconnecting");
                         break;
                     }
                 },
                 Some(()) = local_rx.recv(), if options.push => {
-                    log("local edits settled; pushing");
-                    push_all(registry, targets, &options.push_options).await;
+                    log.line("local edits settled; pushing");
+                    push_all(log, registry, targets, &options.push_options).await;
                 }
             }
         }
