@@ -317,7 +317,7 @@ fn install(
             executable: file.executable,
         });
     }
-    crate::folder::replace(&dest.join(name), &new_files)?;
+    crate::folder::replace(&dest.join(name), &new_files, None)?;
     Ok(())
 }
 

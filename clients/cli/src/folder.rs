@@ -47,10 +47,22 @@ pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> FolderError + '_ {
 }
 
 /// Every file under `folder` (relative `/`-separated path → digest and mode); `None` when
-/// the folder does not exist. Symbolic links are read as the file they point to.
+/// the folder does not exist. A symbolic link anywhere in it is an error: nothing outside
+/// a skill folder is ever read.
 pub fn read(folder: &Path) -> Result<Option<BTreeMap<String, FileState>>, FolderError> {
-    if !folder.is_dir() {
-        return Ok(None);
+    match std::fs::symlink_metadata(folder) {
+        Err(_) => return Ok(None),
+        Ok(meta) if meta.file_type().is_symlink() => {
+            return Err(FolderError {
+                path: folder.to_owned(),
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "is a symbolic link: Cairn never follows links in skill folders",
+                ),
+            });
+        }
+        Ok(meta) if !meta.is_dir() => return Ok(None),
+        Ok(_) => {}
     }
     let mut files = BTreeMap::new();
     walk(folder, folder, &mut files)?;
@@ -61,7 +73,18 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, FileState>) -> Resul
     for entry in std::fs::read_dir(dir).map_err(io(dir))? {
         let entry = entry.map_err(io(dir))?;
         let path = entry.path();
-        if path.is_dir() {
+        // The entry itself, not what a link points to: nothing outside the folder is read.
+        let kind = entry.file_type().map_err(io(&path))?;
+        if kind.is_symlink() {
+            return Err(FolderError {
+                source: std::io::Error::new(
+                    std::io::ErrorKind::InvalidInput,
+                    "is a symbolic link: Cairn never follows links in skill folders; replace it with the file itself",
+                ),
+                path,
+            });
+        }
+        if kind.is_dir() {
             walk(root, &path, out)?;
             continue;
         }
@@ -84,8 +107,15 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, FileState>) -> Resul
 
 /// Writes `files` as the folder `target` (replacing what is there): staged in a sibling
 /// folder first, so an interruption leaves the old folder or the new one, plus at most a
-/// staging folder that [`remove_leftovers`] clears.
-pub fn replace(target: &Path, files: &[NewFile<'_>]) -> Result<(), FolderError> {
+/// staging folder that [`remove_leftovers`] clears. With `expected`, the folder being
+/// replaced must still hold exactly those files (an empty map: no folder at all); if it
+/// changed meanwhile (an agent edited it) it is put back untouched and the replacement
+/// is refused.
+pub fn replace(
+    target: &Path,
+    files: &[NewFile<'_>],
+    expected: Option<&BTreeMap<String, FileState>>,
+) -> Result<(), FolderError> {
     let parent = target.parent().unwrap_or(Path::new("."));
     std::fs::create_dir_all(parent).map_err(io(parent))?;
     let name = target
@@ -108,13 +138,27 @@ pub fn replace(target: &Path, files: &[NewFile<'_>]) -> Result<(), FolderError> 
         std::fs::write(&path, file.bytes).map_err(io(&path))?;
         set_executable(&path, file.executable)?;
     }
-    let staged = staging.keep();
-    if target.exists() {
+    let changed = || FolderError {
+        path: target.to_owned(),
+        source: std::io::Error::other("changed while Cairn was replacing it; it was left as it is: pull again"),
+    };
+    if std::fs::symlink_metadata(target).is_ok() {
         let old = parent.join(format!("{STAGING_PREFIX}old-{name}-{}", std::process::id()));
         std::fs::rename(target, &old).map_err(io(target))?;
+        if let Some(expected) = expected
+            && read(&old).ok().flatten().as_ref() != Some(expected)
+        {
+            std::fs::rename(&old, target).map_err(io(target))?;
+            return Err(changed());
+        }
+        let staged = staging.keep();
         std::fs::rename(&staged, target).map_err(io(target))?;
         std::fs::remove_dir_all(&old).map_err(io(&old))?;
     } else {
+        if expected.is_some_and(|e| !e.is_empty()) {
+            return Err(changed());
+        }
+        let staged = staging.keep();
         std::fs::rename(&staged, target).map_err(io(target))?;
     }
     Ok(())
@@ -162,7 +206,8 @@ pub fn remove_leftovers_under(root: &Path) -> Result<(), FolderError> {
     for entry in entries.flatten() {
         let path = entry.path();
         let name = entry.file_name().to_string_lossy().into_owned();
-        if path.is_dir() && !name.starts_with('.') && !path.join(cairn_skill::path::SKILL_MD).exists() {
+        let real_dir = entry.file_type().is_ok_and(|k| k.is_dir());
+        if real_dir && !name.starts_with('.') && !path.join(cairn_skill::path::SKILL_MD).exists() {
             remove_leftovers_under(&path)?;
         }
     }

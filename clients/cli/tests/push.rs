@@ -326,6 +326,29 @@ async fn pushes_that_cannot_be_sent_say_why_and_send_nothing() {
         "a refused push stored something"
     );
 
+    // A symbolic link in a skill folder is never followed, so its target is never sent.
+    std::fs::remove_file(folder.join("demo/notes.txt")).unwrap();
+    std::fs::remove_dir_all(folder.join("broken")).unwrap();
+    write(ana.home.path(), "MEMORY.md", "SECRET-LINKED-MEMORY\n");
+    std::fs::create_dir_all(folder.join("demo/references")).unwrap();
+    #[cfg(unix)]
+    {
+        std::os::unix::fs::symlink(
+            ana.home.path().join("MEMORY.md"),
+            folder.join("demo/references/memory.md"),
+        )
+        .unwrap();
+        let out = ana.cairn(&["push", "--target", target]).await;
+        assert_eq!(out.status.code(), Some(2));
+        let stderr = String::from_utf8_lossy(&out.stderr);
+        assert!(
+            stderr.contains("symbolic link") && stderr.contains("memory.md"),
+            "{stderr}"
+        );
+        assert_eq!(app.state_snapshot().await.unwrap(), before);
+        std::fs::remove_file(folder.join("demo/references/memory.md")).unwrap();
+    }
+
     // A name with nothing to push.
     let out = ana.cairn(&["push", "nothing-here", "--target", target]).await;
     assert_eq!(out.status.code(), Some(2));

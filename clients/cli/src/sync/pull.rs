@@ -181,9 +181,18 @@ pub async fn pull_with(
         let (blobs, downloaded) = blobs(registry, cache, needed).await?;
         fetched += downloaded;
         for plan in plans {
-            let outcome = apply(target, &mut state, plan, &blobs)?;
-            outcomes.push(outcome);
+            match apply(target, &mut state, plan, &blobs) {
+                Ok(outcome) => outcomes.push(outcome),
+                Err(e) => {
+                    // Keep what was already written on record (the cursor stays where it
+                    // was, so the next pull reads these changes again).
+                    state::save(&state_path, &state)?;
+                    return Err(e);
+                }
+            }
         }
+        // On record round by round: a pull stopped midway loses no folder's base.
+        state::save(&state_path, &state)?;
         progress.advance(round.len() as u64);
     }
     progress.finish();
@@ -253,12 +262,33 @@ fn upstream_files(entry: &IndexEntry) -> BTreeMap<String, FileState> {
 }
 
 /// Decides what a changed index entry means here; skills left alone are reported at once.
+/// Refuses what no registry may send: a skill name or category that is not one (they
+/// become folder names under the target's root).
+fn check_entry(entry: &IndexEntry) -> Result<(), PullError> {
+    cairn_skill::SkillName::parse(&entry.name).map_err(|e| {
+        PullError::Inconsistent(format!(
+            "the registry sent a skill named '{}': {e}; nothing was written for it",
+            entry.name
+        ))
+    })?;
+    if let Some(category) = &entry.category {
+        cairn_skill::Category::parse(category).map_err(|e| {
+            PullError::Inconsistent(format!(
+                "the registry sent skill '{}' with category '{category}': {e}; nothing was written for it",
+                entry.name
+            ))
+        })?;
+    }
+    Ok(())
+}
+
 fn plan(
     target: &Target,
     state: &TargetState,
     entry: &IndexEntry,
     outcomes: &mut Vec<Outcome>,
 ) -> Result<Option<Plan>, PullError> {
+    check_entry(entry)?;
     let synced = state.skills.get(&entry.name);
     let folder = match synced {
         Some(synced) => target.root.join(&synced.folder),
@@ -333,13 +363,19 @@ fn apply(
                     executable: f.executable,
                 });
             }
-            folder::replace(&plan.folder, &files)?;
+            // The folder must still be as planned: absent for a new skill, as synced otherwise.
+            let expected = match state.skills.get(&plan.entry.name) {
+                Some(synced) if !plan.added => synced.files.clone(),
+                _ => BTreeMap::new(),
+            };
+            folder::replace(&plan.folder, &files, Some(&expected))?;
             if plan.added { Action::Added } else { Action::Updated }
         }
         Some((local, base)) => {
             let merged = merge(
                 &plan.folder,
                 local,
+                &base.conflicts,
                 &base.files,
                 &plan.entry.files,
                 blobs,
@@ -353,7 +389,7 @@ fn apply(
                     executable: *executable,
                 })
                 .collect();
-            folder::replace(&plan.folder, &files)?;
+            folder::replace(&plan.folder, &files, Some(local))?;
             if conflicts.is_empty() {
                 Action::Merged
             } else {
@@ -386,6 +422,7 @@ fn apply(
 fn merge(
     folder: &Path,
     local: &BTreeMap<String, FileState>,
+    previous_conflicts: &[String],
     base: &BTreeMap<String, FileState>,
     upstream: &[FileEntry],
     blobs: &HashMap<String, Vec<u8>>,
@@ -403,7 +440,17 @@ fn merge(
             )
         })
         .collect();
-    let mut paths: Vec<&str> = local.keys().map(String::as_str).collect();
+    // The upstream sides written for the last conflicts are regenerated (or dropped when the
+    // file merges now), never merged as if they were the agent's files.
+    let stale: Vec<String> = previous_conflicts
+        .iter()
+        .map(|f| format!("{f}{UPSTREAM_SUFFIX}"))
+        .collect();
+    let mut paths: Vec<&str> = local
+        .keys()
+        .map(String::as_str)
+        .filter(|p| !stale.iter().any(|s| s == p))
+        .collect();
     paths.extend(base.keys().map(String::as_str));
     paths.extend(upstream.keys().copied());
     paths.sort_unstable();
@@ -509,4 +556,34 @@ async fn blobs(
         }
     }
     Ok((found, missing.len()))
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn entry(name: &str, category: Option<&str>) -> IndexEntry {
+        IndexEntry {
+            name: name.to_owned(),
+            category: category.map(str::to_owned),
+            revision: 1,
+            digest: String::new(),
+            files: Vec::new(),
+        }
+    }
+
+    #[test]
+    fn names_and_categories_that_would_leave_the_target_are_refused() {
+        assert!(check_entry(&entry("deploy", Some("devops/ci"))).is_ok());
+        for (name, category) in [
+            ("../escape", None),
+            ("/etc", None),
+            ("a/b", None),
+            ("deploy", Some("../../.config")),
+            ("deploy", Some("/abs")),
+        ] {
+            let e = check_entry(&entry(name, category)).unwrap_err().to_string();
+            assert!(e.contains("nothing was written"), "{name} {category:?}: {e}");
+        }
+    }
 }

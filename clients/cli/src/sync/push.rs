@@ -219,7 +219,12 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
         }
         match registry.submit_patch(&body).await {
             Ok(patch) => {
-                let id = patch["id"].as_str().unwrap_or_default().to_owned();
+                let Some(id) = patch["id"].as_str().map(str::to_owned) else {
+                    return Err(PushError::Remote(RemoteError::NotARegistry {
+                        url: format!("{}/v1/patches", registry.server()),
+                        reason: "the answer to a submitted patch has no id".to_owned(),
+                    }));
+                };
                 pushed.action = "submitted";
                 pushed.status = patch["status"].as_str().map(str::to_owned);
                 pushed.verdict = patch["scan"]["verdict"].as_str().map(str::to_owned);
@@ -239,7 +244,13 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                 pushed.action = "refused";
                 pushed.message = Some(message);
             }
-            Err(e) => return Err(e.into()),
+            Err(e) => {
+                // What was already submitted stays on record, so it is not proposed twice.
+                if results.iter().any(|r| r.action == "submitted") {
+                    state::save(&state_path, &state)?;
+                }
+                return Err(e.into());
+            }
         }
         results.push(pushed);
     }
@@ -249,11 +260,15 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
     Ok(results)
 }
 
-/// The folder's files: path → (bytes, executable).
+/// The folder's files: path → (bytes, executable); the upstream sides of conflicts
+/// (`<file>.upstream`, written by pull) are never proposed.
 fn read_files(folder: &Path) -> Result<BTreeMap<String, (Vec<u8>, bool)>, FolderError> {
     let listed = folder::read(folder)?.unwrap_or_default();
     let mut files = BTreeMap::new();
     for (path, state) in listed {
+        if path.ends_with(super::pull::UPSTREAM_SUFFIX) {
+            continue;
+        }
         let full = folder.join(&path);
         files.insert(
             path,

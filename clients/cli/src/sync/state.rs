@@ -97,6 +97,18 @@ pub fn load(path: &Path) -> Result<TargetState, StateError> {
         path: path.to_owned(),
         reason: e.to_string(),
     })?;
+    if let Some((name, _)) = state.skills.iter().find(|(_, s)| {
+        let folder = Path::new(&s.folder);
+        folder.is_absolute()
+            || folder
+                .components()
+                .any(|c| !matches!(c, std::path::Component::Normal(_)))
+    }) {
+        return Err(StateError::Invalid {
+            path: path.to_owned(),
+            reason: format!("the folder of skill '{name}' is not inside the target"),
+        });
+    }
     if state.version != STATE_VERSION {
         return Err(StateError::Invalid {
             path: path.to_owned(),
@@ -119,4 +131,22 @@ pub fn save(path: &Path, state: &TargetState) -> Result<(), StateError> {
     file.as_file().sync_all().map_err(crate::folder::io(path))?;
     file.persist(path).map_err(|e| crate::folder::io(path)(e.error))?;
     Ok(())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn a_state_whose_folders_leave_the_target_is_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        for folder in ["../memories", "/home/x/.ssh", "a/../../b"] {
+            let state = serde_json::json!({"version": 1, "server": "http://s", "root": "/r", "cursor": 1,
+                "skills": {"x": {"folder": folder, "revision": 1, "digest": "d", "files": {}}}});
+            std::fs::write(&path, state.to_string()).unwrap();
+            let e = load(&path).unwrap_err().to_string();
+            assert!(e.contains("not inside the target"), "{folder}: {e}");
+        }
+    }
 }

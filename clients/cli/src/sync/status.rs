@@ -168,7 +168,9 @@ fn skill_folders(root: &Path) -> Result<Vec<PathBuf>, FolderError> {
     for entry in entries {
         let entry = entry.map_err(folder::io(root))?;
         let path = entry.path();
-        if !path.is_dir() || entry.file_name().to_string_lossy().starts_with('.') {
+        // Real folders only: links are not followed out of the target.
+        let real_dir = entry.file_type().is_ok_and(|k| k.is_dir());
+        if !real_dir || entry.file_name().to_string_lossy().starts_with('.') {
             continue;
         }
         if path.join(cairn_skill::path::SKILL_MD).is_file() {
