@@ -47,8 +47,8 @@ pub fn io(path: &Path) -> impl FnOnce(std::io::Error) -> FolderError + '_ {
 }
 
 /// Every file under `folder` (relative `/`-separated path → digest and mode); `None` when
-/// the folder does not exist. A symbolic link anywhere in it is an error: nothing outside
-/// a skill folder is ever read.
+/// the folder does not exist. Hidden entries (names starting with `.`) are left out. A
+/// symbolic link anywhere in it is an error: nothing outside a skill folder is ever read.
 pub fn read(folder: &Path) -> Result<Option<BTreeMap<String, FileState>>, FolderError> {
     match std::fs::symlink_metadata(folder) {
         Err(_) => return Ok(None),
@@ -73,6 +73,11 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, FileState>) -> Resul
     for entry in std::fs::read_dir(dir).map_err(io(dir))? {
         let entry = entry.map_err(io(dir))?;
         let path = entry.path();
+        // Hidden entries (editor swap files, .DS_Store, .git) are not part of a skill: never
+        // compared, merged or sent, and kept in place when the folder is replaced.
+        if entry.file_name().to_string_lossy().starts_with('.') {
+            continue;
+        }
         // The entry itself, not what a link points to: nothing outside the folder is read.
         let kind = entry.file_type().map_err(io(&path))?;
         if kind.is_symlink() {
@@ -151,6 +156,7 @@ pub fn replace(
             std::fs::rename(&old, target).map_err(io(target))?;
             return Err(changed());
         }
+        move_hidden(&old, staging.path())?;
         let staged = staging.keep();
         std::fs::rename(&staged, target).map_err(io(target))?;
         std::fs::remove_dir_all(&old).map_err(io(&old))?;
@@ -160,6 +166,28 @@ pub fn replace(
         }
         let staged = staging.keep();
         std::fs::rename(&staged, target).map_err(io(target))?;
+    }
+    Ok(())
+}
+
+/// Moves the hidden entries of `from` (at any depth) to the same places under `to`, so a
+/// replaced folder keeps its editor files and the like.
+fn move_hidden(from: &Path, to: &Path) -> Result<(), FolderError> {
+    let Ok(entries) = std::fs::read_dir(from) else {
+        return Ok(());
+    };
+    for entry in entries.flatten() {
+        let name = entry.file_name();
+        let source = entry.path();
+        let destination = to.join(&name);
+        if name.to_string_lossy().starts_with('.') {
+            if std::fs::symlink_metadata(&destination).is_err() {
+                std::fs::create_dir_all(to).map_err(io(to))?;
+                std::fs::rename(&source, &destination).map_err(io(&destination))?;
+            }
+        } else if entry.file_type().is_ok_and(|k| k.is_dir()) {
+            move_hidden(&source, &destination)?;
+        }
     }
     Ok(())
 }
@@ -266,5 +294,34 @@ mod tests {
         assert_eq!(left, ["demo", "other"]);
         assert_eq!(set_aside_name(".cairn-old-my-skill-12"), Some("my-skill"));
         assert_eq!(set_aside_name(".cairn-my-skill-AbC"), None);
+    }
+
+    #[test]
+    fn hidden_files_are_not_part_of_a_skill_and_survive_its_replacement() {
+        let dir = tempfile::tempdir().unwrap();
+        let skill = dir.path().join("demo");
+        std::fs::create_dir_all(skill.join("references")).unwrap();
+        std::fs::write(skill.join("SKILL.md"), "old\n").unwrap();
+        std::fs::write(skill.join(".SKILL.md.swp"), "vim\n").unwrap();
+        std::fs::write(skill.join("references/.DS_Store"), "finder\n").unwrap();
+        let before = read(&skill).unwrap().unwrap();
+        assert_eq!(before.keys().collect::<Vec<_>>(), ["SKILL.md"]);
+        let new = [NewFile {
+            path: "SKILL.md",
+            bytes: b"new\n",
+            executable: false,
+        }];
+        replace(&skill, &new, Some(&before)).unwrap();
+        assert_eq!(std::fs::read_to_string(skill.join("SKILL.md")).unwrap(), "new\n");
+        assert_eq!(std::fs::read_to_string(skill.join(".SKILL.md.swp")).unwrap(), "vim\n");
+        assert_eq!(
+            std::fs::read_to_string(skill.join("references/.DS_Store")).unwrap(),
+            "finder\n"
+        );
+        // Edited meanwhile: refused, left as it was.
+        std::fs::write(skill.join("SKILL.md"), "edited\n").unwrap();
+        let e = replace(&skill, &new, Some(&before)).unwrap_err().to_string();
+        assert!(e.contains("changed while Cairn was replacing it"), "{e}");
+        assert_eq!(std::fs::read_to_string(skill.join("SKILL.md")).unwrap(), "edited\n");
     }
 }
