@@ -485,7 +485,12 @@ fn merge(
             if let (Some(Ok(base)), Some(Ok(mine)), Some(Ok(theirs))) = texts
                 && let Ok(merged) = diffy::merge(base, mine, theirs)
             {
-                let executable = l.is_some_and(|l| l.executable);
+                // The mode, like the text, from the side that changed it.
+                let executable = match (l, b, u) {
+                    (Some(l), Some(b), Some(u)) if l.executable == b.executable => u.executable,
+                    (Some(l), _, _) => l.executable,
+                    _ => false,
+                };
                 out.insert(path.to_owned(), (merged.into_bytes(), executable));
                 continue;
             }

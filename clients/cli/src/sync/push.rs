@@ -173,6 +173,13 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
             Ok(bundle) => serde_json::to_value(cairn_pipeline::stages::scan_bundle(bundle)).unwrap_or_default(),
             Err(e) => json!({ "error": e }),
         };
+        if ops.is_empty() {
+            pushed.message = Some(
+                "only file modes changed here; patches cannot carry modes: publish the mode change directly".to_owned(),
+            );
+            results.push(pushed);
+            continue;
+        }
         if let Err(e) = validate(&ops, &WritableRoots::default()) {
             pushed.action = "refused";
             pushed.message = Some(format!("not sent: {e}"));

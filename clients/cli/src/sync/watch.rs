@@ -137,16 +137,21 @@ pub async fn watch(
     log.line(&format!("watching {} for changes", registry.server()));
 
     // Local edits: debounced file events of the target folders.
-    let (local_tx, mut local_rx) = mpsc::unbounded_channel::<()>();
+    // Ok: local edits settled; Err: the file watcher failed (said in the log).
+    let (local_tx, mut local_rx) = mpsc::unbounded_channel::<Result<(), String>>();
     let mut debouncer = new_debouncer(options.quiet, move |result: DebounceEventResult| {
         let ours = |path: &Path| {
             path.components()
                 .any(|c| c.as_os_str().to_string_lossy().starts_with(STAGING_PREFIX))
         };
-        if let Ok(events) = result
-            && events.iter().any(|e| !ours(&e.path))
-        {
-            let _ = local_tx.send(());
+        match result {
+            Ok(events) if events.iter().any(|e| !ours(&e.path)) => {
+                let _ = local_tx.send(Ok(()));
+            }
+            Ok(_) => {}
+            Err(e) => {
+                let _ = local_tx.send(Err(e.to_string()));
+            }
         }
     })
     .map_err(|e| WatchError::Watch {
@@ -208,10 +213,18 @@ pub async fn watch(
                         break;
                     }
                 },
-                Some(()) = local_rx.recv(), if options.push => {
-                    log.line("local edits settled; pushing");
-                    push_all(log, registry, targets, &options.push_options).await;
-                }
+                Some(settled) = local_rx.recv(), if options.push => match settled {
+                    Ok(()) => {
+                        log.line("local edits settled; pushing");
+                        push_all(log, registry, targets, &options.push_options).await;
+                    }
+                    Err(e) => {
+                        log.line(&format!(
+                            "watching the target folders failed ({e}); pushing anyway, in case edits were missed"
+                        ));
+                        push_all(log, registry, targets, &options.push_options).await;
+                    }
+                },
             }
         }
         tokio::time::sleep(backoff).await;
