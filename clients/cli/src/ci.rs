@@ -323,17 +323,11 @@ fn install(
 
 /// Writes the lock file atomically.
 pub fn write_lock(path: &Path, lock: &Lock) -> Result<(), CiError> {
-    let dir = path
-        .parent()
-        .filter(|p| !p.as_os_str().is_empty())
-        .unwrap_or(Path::new("."));
     let mut text = serde_json::to_string_pretty(lock).map_err(|e| CiError::Lock {
         path: path.to_owned(),
         reason: e.to_string(),
     })?;
     text.push('\n');
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
-    std::io::Write::write_all(&mut file, text.as_bytes()).map_err(io(path))?;
-    file.persist(path).map_err(|e| io(path)(e.error))?;
+    crate::folder::write_atomically(path, text.as_bytes(), None, false)?;
     Ok(())
 }

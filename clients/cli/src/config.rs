@@ -2,7 +2,6 @@
 //! with the server in `config.toml` and the token alone in `token` (mode 0600, in a 0700
 //! folder). `CAIRN_SERVER` and `CAIRN_TOKEN` override both, so CI needs no files.
 
-use std::io::Write as _;
 use std::path::{Path, PathBuf};
 
 use serde::{Deserialize, Serialize};
@@ -180,17 +179,10 @@ pub fn save(dir: &Path, profile: &Profile) -> Result<(), ConfigError> {
 }
 
 fn write_atomically(dir: &Path, name: &str, bytes: &[u8], mode: u32) -> Result<(), ConfigError> {
-    let path = dir.join(name);
-    let io = |source| ConfigError::Io {
-        path: path.clone(),
-        source,
-    };
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io)?;
-    set_mode(file.path(), mode).map_err(io)?;
-    file.write_all(bytes).map_err(io)?;
-    file.as_file().sync_all().map_err(io)?;
-    file.persist(&path).map_err(|e| io(e.error))?;
-    Ok(())
+    crate::folder::write_atomically(&dir.join(name), bytes, Some(mode), true).map_err(|e| ConfigError::Io {
+        path: e.path,
+        source: e.source,
+    })
 }
 
 #[cfg(unix)]

@@ -170,6 +170,26 @@ pub fn replace(
     Ok(())
 }
 
+/// Replaces the file at `path` whole: written to a temporary file beside it (with `mode`,
+/// when given, before any byte is written), flushed to disk when `durable`, then renamed
+/// over it — a reader never sees half of it.
+pub fn write_atomically(path: &Path, bytes: &[u8], mode: Option<u32>, durable: bool) -> Result<(), FolderError> {
+    let dir = path
+        .parent()
+        .filter(|p| !p.as_os_str().is_empty())
+        .unwrap_or(Path::new("."));
+    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(io(dir))?;
+    if let Some(mode) = mode {
+        set_mode(file.path(), mode)?;
+    }
+    std::io::Write::write_all(&mut file, bytes).map_err(io(path))?;
+    if durable {
+        file.as_file().sync_all().map_err(io(path))?;
+    }
+    file.persist(path).map_err(|e| io(path)(e.error))?;
+    Ok(())
+}
+
 /// Moves the hidden entries of `from` (at any depth) to the same places under `to`, so a
 /// replaced folder keeps its editor files and the like.
 fn move_hidden(from: &Path, to: &Path) -> Result<(), FolderError> {
@@ -253,15 +273,18 @@ fn is_executable(_path: &Path) -> Result<bool, FolderError> {
     Ok(false)
 }
 
-#[cfg(unix)]
 fn set_executable(path: &Path, executable: bool) -> Result<(), FolderError> {
+    set_mode(path, if executable { 0o755 } else { 0o644 })
+}
+
+#[cfg(unix)]
+fn set_mode(path: &Path, mode: u32) -> Result<(), FolderError> {
     use std::os::unix::fs::PermissionsExt as _;
-    let mode = if executable { 0o755 } else { 0o644 };
     std::fs::set_permissions(path, std::fs::Permissions::from_mode(mode)).map_err(io(path))
 }
 
 #[cfg(not(unix))]
-fn set_executable(_path: &Path, _executable: bool) -> Result<(), FolderError> {
+fn set_mode(_path: &Path, _mode: u32) -> Result<(), FolderError> {
     Ok(())
 }
 

@@ -327,8 +327,7 @@ async fn login(server: &str, token: &str, json: bool) -> Result<u8> {
 
 /// `cairn whoami`.
 async fn whoami(json: bool) -> Result<u8> {
-    let profile = config::load(&config::config_dir()?, |key| std::env::var(key).ok())?;
-    let registry = Registry::new(profile);
+    let registry = configured_registry()?;
     let me = registry.whoami().await?;
     if json {
         print_json(&serde_json::json!({ "server": registry.server(), "whoami": me }))?;
@@ -337,6 +336,13 @@ async fn whoami(json: bool) -> Result<u8> {
         println!("may: {}", me.scopes.join(", "));
     }
     Ok(0)
+}
+
+/// The registry the saved login and the environment (`CAIRN_SERVER`, `CAIRN_TOKEN`) name.
+fn configured_registry() -> Result<Registry> {
+    Ok(Registry::new(config::load(&config::config_dir()?, |key| {
+        std::env::var(key).ok()
+    })?))
 }
 
 /// The targets named, else those of `config.toml`.
@@ -372,7 +378,7 @@ fn blob_cache() -> Result<PathBuf> {
 
 /// `cairn push`.
 async fn push(targets: &[String], options: &cairn::sync::push::PushOptions, json: bool) -> Result<u8> {
-    let registry = Registry::new(config::load(&config::config_dir()?, |key| std::env::var(key).ok())?);
+    let registry = configured_registry()?;
     let mut all = Vec::new();
     for target in resolve_targets(targets)? {
         let pushed = cairn::sync::push::push(&registry, &target, options)
@@ -428,7 +434,7 @@ async fn push(targets: &[String], options: &cairn::sync::push::PushOptions, json
 
 /// `cairn watch`.
 async fn watch(targets: &[String], options: &cairn::sync::watch::WatchOptions) -> Result<u8> {
-    let registry = Registry::new(config::load(&config::config_dir()?, |key| std::env::var(key).ok())?);
+    let registry = configured_registry()?;
     let targets = resolve_targets(targets)?;
     cairn::sync::watch::watch(&registry, &targets, &blob_cache()?, options).await?;
     Ok(0)
@@ -599,8 +605,7 @@ fn diff(name: Option<&str>, targets: &[String], json: bool) -> Result<u8> {
 /// `cairn pull`.
 async fn pull(targets: &[String], json: bool) -> Result<u8> {
     use cairn::sync::pull::Action;
-    let dir = config::config_dir()?;
-    let registry = Registry::new(config::load(&dir, |key| std::env::var(key).ok())?);
+    let registry = configured_registry()?;
     let cache = blob_cache()?;
     let mut reports = Vec::new();
     for target in resolve_targets(targets)? {
@@ -648,7 +653,7 @@ async fn pull(targets: &[String], json: bool) -> Result<u8> {
 
 /// `cairn ci lock`.
 async fn ci_lock(out: &std::path::Path, skills: &[String], json: bool) -> Result<u8> {
-    let registry = Registry::new(config::load(&config::config_dir()?, |key| std::env::var(key).ok())?);
+    let registry = configured_registry()?;
     let lock = match cairn::ci::lock(&registry, skills).await {
         Ok(lock) => lock,
         Err(e) => return fail(e),

@@ -553,10 +553,7 @@ async fn blobs(
     }
     for batch in missing.chunks(BATCH) {
         for (id, bytes) in registry.blobs(batch).await? {
-            let path = cache.join(&id);
-            let mut file = tempfile::NamedTempFile::new_in(cache).map_err(folder::io(cache))?;
-            std::io::Write::write_all(&mut file, &bytes).map_err(folder::io(&path))?;
-            file.persist(&path).map_err(|e| folder::io(&path)(e.error))?;
+            folder::write_atomically(&cache.join(&id), &bytes, None, false)?;
             found.insert(id, bytes);
         }
     }

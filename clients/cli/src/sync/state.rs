@@ -126,10 +126,7 @@ pub fn save(path: &Path, state: &TargetState) -> Result<(), StateError> {
         path: path.to_owned(),
         reason: e.to_string(),
     })?;
-    let mut file = tempfile::NamedTempFile::new_in(dir).map_err(crate::folder::io(dir))?;
-    std::io::Write::write_all(&mut file, text.as_bytes()).map_err(crate::folder::io(path))?;
-    file.as_file().sync_all().map_err(crate::folder::io(path))?;
-    file.persist(path).map_err(|e| crate::folder::io(path)(e.error))?;
+    crate::folder::write_atomically(path, text.as_bytes(), None, true)?;
     Ok(())
 }
 
