@@ -277,7 +277,8 @@ impl Drop for Running {
     }
 }
 
-fn no_rate_limits() -> AccessSettings {
+/// The default access settings without rate limits (most tests send bursts).
+pub fn no_rate_limits() -> AccessSettings {
     AccessSettings {
         rate_limits: RateLimits {
             per_token: None,

@@ -8,6 +8,7 @@
 pub mod app;
 pub mod db;
 pub mod s3;
+pub mod web;
 
 use std::path::PathBuf;
 

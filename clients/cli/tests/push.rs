@@ -174,6 +174,11 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
     );
     assert_eq!(edit["ops"], serde_json::json!(["edit SKILL.md"]));
     assert_eq!(edit["preflight"]["verdict"], "safe");
+    // The review page of the patch, in the review web.
+    assert_eq!(
+        edit["url"].as_str().unwrap(),
+        format!("{}/admin/patches/{}", proxy, edit["patch"].as_str().unwrap())
+    );
     assert_eq!(
         create["ops"],
         serde_json::json!(["create", "write_file references/signals.md"])

@@ -80,6 +80,9 @@ pub struct AccessSettings {
     /// Live-change streams (`WatchIndex`, `GET /v1/events`) one token may hold open at
     /// once (`CAIRN_MAX_WATCHES_PER_TOKEN`).
     pub max_watches_per_token: usize,
+    /// How long an admin-page login lasts (`CAIRN_ADMIN_SESSION_TTL`); never longer than
+    /// the token it was made with.
+    pub admin_session_ttl: Duration,
 }
 
 impl Default for AccessSettings {
@@ -90,6 +93,7 @@ impl Default for AccessSettings {
             rate_limits: RateLimits::default(),
             trusted_proxy_hops: 0,
             max_watches_per_token: 256,
+            admin_session_ttl: Duration::from_secs(12 * 3600),
         }
     }
 }
@@ -201,6 +205,7 @@ fn access_settings(env: &impl Fn(&str) -> Option<String>) -> Result<AccessSettin
     for (variable, slot) in [
         ("CAIRN_TOKEN_DEFAULT_TTL", &mut settings.default_token_ttl),
         ("CAIRN_TOKEN_MAX_TTL", &mut settings.max_token_ttl),
+        ("CAIRN_ADMIN_SESSION_TTL", &mut settings.admin_session_ttl),
     ] {
         if let Some(value) = env(variable) {
             *slot = parse_ttl(&value).map_err(|hint| unusable(variable, value, hint))?;

@@ -15,6 +15,7 @@ pub mod private_file;
 pub mod ratelimit;
 pub mod runtime;
 pub mod telemetry;
+pub mod web;
 
 use std::sync::Arc;
 
@@ -69,6 +70,10 @@ pub struct Services {
     pub live: Arc<app::live::LiveFeed>,
     /// The statuses the gRPC health service answers (kept in line with readiness).
     pub grpc_health: tonic_health::server::HealthReporter,
+    /// Audited changes as they commit (the review queue's live view).
+    pub activity: Arc<app::activity::ActivityFeed>,
+    /// Encrypts the admin pages' session and CSRF cookies.
+    pub session_key: web::session::SessionKey,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -80,6 +85,7 @@ pub const MAX_CONCURRENT_ARCHIVES: usize = 8;
 impl AppState {
     /// Assembles the state from opened resources.
     pub fn new(store: Store, blobs: Arc<dyn BlobStore>, keys: auth::TokenKeys, access: config::AccessSettings) -> Self {
+        let session_key = web::session::SessionKey::derive(keys.session_key_material());
         AppState(Arc::new(Services {
             store,
             blobs,
@@ -97,6 +103,8 @@ impl AppState {
                 access.max_watches_per_token,
             ))),
             grpc_health: tonic_health::server::HealthReporter::new(),
+            activity: Arc::default(),
+            session_key,
         }))
     }
 
@@ -124,7 +132,7 @@ impl AppState {
     /// The work a serving process does besides answering requests, for as long as the
     /// returned future runs: following access changes (so cached token checks stay
     /// exact), following index changes for watchers, dropping idle rate-limit entries, and
-    /// delivering webhooks.
+    /// delivering webhooks, and following audited changes for the review pages.
     pub async fn background(self) {
         let sweep = {
             let limiters = self.limiters.clone();
@@ -138,10 +146,12 @@ impl AppState {
         };
         let auth = self.auth.clone();
         let live = self.live.clone();
+        let activity = self.activity.clone();
         tokio::join!(
             grpc::report_health(self.clone()),
             auth.follow_changes(self.store.clone()),
             live.follow(self.store.clone()),
+            activity.follow(self.store.clone()),
             sweep,
             app::webhooks::deliver_forever(self.store.clone())
         );

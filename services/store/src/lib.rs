@@ -26,7 +26,7 @@ pub use audit::AuditQuery;
 pub use error::StoreError;
 pub use index::IndexChangeRecord;
 pub use models::*;
-pub use orgs::AdminToken;
+pub use orgs::{ACTIVITY_CHANNEL, AdminToken};
 pub use patches::{Approval, ApproveOutcome, Decision, NewPatch, PATCH_STATUSES, PatchQuery, PatchRecord};
 pub use skills::{CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, YankOutcome};
 pub use tokens::{NewToken, TokenQuery};

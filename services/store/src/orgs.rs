@@ -210,6 +210,19 @@ async fn insert_user(
     })
 }
 
+/// The PostgreSQL `NOTIFY` channel told of every audited change of an organisation, at
+/// commit: the payload is `{"org": id, "action": "patch.submit", "target": "patch:…"}`.
+pub const ACTIVITY_CHANNEL: &str = "cairn_activity";
+
+impl Store {
+    /// Subscribes to the audited changes of every organisation ([`ACTIVITY_CHANNEL`]),
+    /// committed by any process on this database.
+    #[instrument(skip_all)]
+    pub async fn activity_notifications(&self) -> Result<crate::notify::Notifications, StoreError> {
+        crate::notify::Notifications::subscribe(&self.pool, ACTIVITY_CHANNEL).await
+    }
+}
+
 /// Appends one audit row inside the caller's transaction, so the record commits (or
 /// rolls back) together with the mutation it describes.
 pub(crate) async fn record_audit(
@@ -234,5 +247,14 @@ pub(crate) async fn record_audit(
     .bind(sqlx::types::Json(details))
     .execute(&mut **tx)
     .await?;
+    if let Some(org_id) = org_id {
+        // Delivered at commit, to every process listening (the review queue's live view).
+        let payload = serde_json::json!({ "org": org_id, "action": action, "target": target }).to_string();
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(ACTIVITY_CHANNEL)
+            .bind(payload)
+            .execute(&mut **tx)
+            .await?;
+    }
     Ok(())
 }

@@ -161,10 +161,14 @@ impl From<PatchRow> for PatchRecord {
 /// Filters and paging for [`Store::list_patches`].
 #[derive(Clone, Debug, Default)]
 pub struct PatchQuery {
-    /// Only patches in this state.
-    pub status: Option<String>,
+    /// Only patches in one of these states (empty: any state).
+    pub statuses: Vec<String>,
     /// Only patches of this skill.
     pub skill: Option<String>,
+    /// Only patches by this author (a user handle).
+    pub author: Option<String>,
+    /// Only patches whose scan gave this verdict (`safe`, `caution`, `dangerous`).
+    pub verdict: Option<String>,
     /// Keyset paging: patches submitted before this one (newest first).
     pub before: Option<(DateTime<Utc>, Uuid)>,
     /// Page size.
@@ -277,20 +281,36 @@ impl Store {
     pub async fn list_patches(&self, org_id: i64, query: &PatchQuery) -> Result<Vec<PatchRecord>, StoreError> {
         let (before_at, before_id) = query.before.unzip();
         let rows: Vec<PatchRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "{SELECT} WHERE p.org_id = $1 AND ($2::text IS NULL OR p.status = $2) \
+            "{SELECT} WHERE p.org_id = $1 AND (cardinality($2::text[]) = 0 OR p.status = ANY($2)) \
              AND ($3::text IS NULL OR p.skill_name = $3) \
              AND ($4::timestamptz IS NULL OR (p.created_at, p.id) < ($4, $5)) \
+             AND ($7::text IS NULL OR a.handle = $7) \
+             AND ($8::text IS NULL OR p.report -> 'scan' ->> 'verdict' = $8) \
              ORDER BY p.created_at DESC, p.id DESC LIMIT $6"
         )))
         .bind(org_id)
-        .bind(&query.status)
+        .bind(&query.statuses)
         .bind(&query.skill)
         .bind(before_at)
         .bind(before_id)
         .bind(query.limit)
+        .bind(&query.author)
+        .bind(&query.verdict)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.into_iter().map(PatchRecord::from).collect())
+    }
+
+    /// How many of the organisation's patches are in each state (states without patches
+    /// are left out).
+    #[instrument(skip_all)]
+    pub async fn patch_counts(&self, org_id: i64) -> Result<Vec<(String, i64)>, StoreError> {
+        Ok(
+            sqlx::query_as("SELECT status, count(*) FROM patches WHERE org_id = $1 GROUP BY status ORDER BY status")
+                .bind(org_id)
+                .fetch_all(&self.pool)
+                .await?,
+        )
     }
 
     /// Moves a patch from one of `from` to `to` (reject, withdraw, conflict, blocked),

@@ -130,6 +130,18 @@ impl Store {
             .await?)
     }
 
+    /// The organisation's skill categories with how many skills each holds directly
+    /// (`None`: skills without a category), by category.
+    #[instrument(skip_all)]
+    pub async fn skill_categories(&self, org_id: i64) -> Result<Vec<(Option<String>, i64)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT category, count(*) FROM skills WHERE org_id = $1 GROUP BY category ORDER BY category NULLS FIRST",
+        )
+        .bind(org_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// One skill by name.
     #[instrument(skip_all)]
     pub async fn skill(&self, org_id: i64, name: &str) -> Result<SkillSummary, StoreError> {

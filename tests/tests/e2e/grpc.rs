@@ -466,12 +466,12 @@ async fn grpc_errors_carry_the_rest_message_and_a_fitting_code_and_change_nothin
         ),
         (
             grpc.list_patches(pb::ListPatchesRequest {
-                status: Some("open".into()),
+                status: Some("maybe".into()),
                 ..Default::default()
             })
             .await
             .unwrap_err(),
-            "/v1/patches?status=open",
+            "/v1/patches?status=maybe",
             StatusCode::BAD_REQUEST,
             Value::Null,
         ),

@@ -120,6 +120,21 @@ async fn a_patch_is_reviewed_and_approval_publishes_the_next_revision() {
     assert_eq!(listed["items"][0]["verdict"], "safe");
     let (_, none) = send(team.app.get("/v1/patches?status=approved")).await;
     assert_eq!(none["items"].as_array().unwrap().len(), 0);
+    // `open`, several states, the author and the scan verdict filter too.
+    for (query, found) in [
+        ("status=open&author=mia&verdict=safe", 1),
+        ("status=approved,pending_review", 1),
+        ("author=rex", 0),
+        ("verdict=dangerous", 0),
+    ] {
+        let (status, listed) = send(team.app.get(&format!("/v1/patches?{query}"))).await;
+        assert_eq!(status, StatusCode::OK, "{query}");
+        assert_eq!(listed["items"].as_array().unwrap().len(), found, "{query}");
+    }
+    for query in ["verdict=scary", "author=Not%20Handle", "status=open,nope"] {
+        let (status, body) = send(team.app.get(&format!("/v1/patches?{query}"))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+    }
 
     // The author may not approve their own patch.
     let (status, body) = team.decide(&team.member, &id, "approve", json!({})).await;

@@ -72,7 +72,7 @@ pub struct Pushed {
     /// Why it was refused or skipped.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub message: Option<String>,
-    /// Where to read the patch.
+    /// The patch's review page (`<server>/admin/patches/<id>`).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub url: Option<String>,
 }
@@ -199,7 +199,7 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
             && previous.digest == digest
         {
             pushed.patch = Some(previous.patch.clone());
-            pushed.url = Some(format!("{}/v1/patches/{}", registry.server(), previous.patch));
+            pushed.url = Some(format!("{}/admin/patches/{}", registry.server(), previous.patch));
             pushed.message = Some("these edits were already proposed".to_owned());
             results.push(pushed);
             continue;
@@ -235,7 +235,7 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                 pushed.action = "submitted";
                 pushed.status = patch["status"].as_str().map(str::to_owned);
                 pushed.verdict = patch["scan"]["verdict"].as_str().map(str::to_owned);
-                pushed.url = Some(format!("{}/v1/patches/{id}", registry.server()));
+                pushed.url = Some(format!("{}/admin/patches/{id}", registry.server()));
                 state.proposals.insert(
                     skill.name.clone(),
                     Proposal {

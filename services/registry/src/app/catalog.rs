@@ -142,3 +142,20 @@ pub async fn read_files(
         .try_collect()
         .await
 }
+
+/// Yanks or unyanks one revision of a skill (reviewers), and tells the index cache when
+/// the index changed.
+pub async fn set_yanked(
+    services: &crate::Services,
+    org_id: i64,
+    name: &cairn_skill::SkillName,
+    revision: i32,
+    yanked: bool,
+    actor: &cairn_store::Actor,
+) -> Result<cairn_store::YankOutcome, CatalogError> {
+    let outcome = services.store.set_yanked(org_id, name, revision, yanked, actor).await?;
+    if outcome.changed {
+        services.index_cache.changed(org_id);
+    }
+    Ok(outcome)
+}

@@ -2,6 +2,7 @@
 //! REST and gRPC handlers extract input, call these, and map the result.
 
 pub mod accounts;
+pub mod activity;
 pub mod blobs;
 pub mod catalog;
 pub mod import;

@@ -620,15 +620,35 @@ pub fn parse_id(raw: &str) -> Result<Uuid, PatchError> {
 /// What a patch list asks for.
 #[derive(Clone, Debug, Default)]
 pub struct Listing {
-    /// Only patches in this state.
-    pub status: Option<String>,
+    /// Only patches in one of these states (empty: any).
+    pub statuses: Vec<String>,
     /// Only patches of this skill.
     pub skill: Option<String>,
+    /// Only patches by this author (a user handle).
+    pub author: Option<String>,
+    /// Only patches whose scan gave this verdict.
+    pub verdict: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
     /// Page size (`None`: the default).
     pub limit: Option<i64>,
 }
+
+/// The states a reviewer still has to act on (the review queue's default view).
+pub const OPEN_STATUSES: [&str; 3] = ["pending_review", "blocked", "conflict"];
+
+/// The states a `status` filter names: one, a comma-separated list, or `open`
+/// ([`OPEN_STATUSES`]); empty or absent means any state.
+pub fn status_filter(raw: Option<&str>) -> Vec<String> {
+    match raw.map(str::trim) {
+        None | Some("") => Vec::new(),
+        Some("open") => OPEN_STATUSES.iter().map(|s| (*s).to_owned()).collect(),
+        Some(list) => list.split(',').map(|s| s.trim().to_owned()).collect(),
+    }
+}
+
+/// The scan verdicts a patch list can filter by.
+pub const VERDICTS: [&str; 3] = ["safe", "caution", "dangerous"];
 
 /// The organisation's patches, newest first, and the cursor of the next page.
 pub async fn list(
@@ -637,16 +657,27 @@ pub async fn list(
     listing: Listing,
 ) -> Result<(Vec<PatchRecord>, Option<String>), PatchError> {
     let limit = paging::limit(listing.limit).map_err(PatchError::Invalid)?;
-    if let Some(status) = listing.status.as_deref()
-        && !cairn_store::PATCH_STATUSES.contains(&status)
-    {
-        return Err(PatchError::Invalid(format!(
-            "status '{status}' is not a patch state: use one of {}",
-            cairn_store::PATCH_STATUSES.join(", ")
-        )));
+    for status in &listing.statuses {
+        if !cairn_store::PATCH_STATUSES.contains(&status.as_str()) {
+            return Err(PatchError::Invalid(format!(
+                "status '{status}' is not a patch state: use one of {}",
+                cairn_store::PATCH_STATUSES.join(", ")
+            )));
+        }
     }
     if let Some(skill) = listing.skill.as_deref() {
         SkillName::parse(skill).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    }
+    if let Some(author) = listing.author.as_deref() {
+        super::accounts::check_handle(author).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    }
+    if let Some(verdict) = listing.verdict.as_deref()
+        && !VERDICTS.contains(&verdict)
+    {
+        return Err(PatchError::Invalid(format!(
+            "verdict '{verdict}' is not a scan verdict: use one of {}",
+            VERDICTS.join(", ")
+        )));
     }
     let before = listing
         .cursor
@@ -656,8 +687,10 @@ pub async fn list(
         .transpose()
         .map_err(PatchError::Invalid)?;
     let query = cairn_store::PatchQuery {
-        status: listing.status,
+        statuses: listing.statuses,
         skill: listing.skill,
+        author: listing.author,
+        verdict: listing.verdict,
         before,
         limit: limit + 1,
     };

@@ -30,6 +30,10 @@ pub struct TokenKeys {
     pub(crate) current: Key,
     /// Retired keys, tried when the current one does not verify a token.
     pub(crate) previous: Vec<Key>,
+    /// Key material for the admin pages' encrypted session cookies, derived from the
+    /// current secret (so replicas sharing the secret share sessions, and rotating it
+    /// ends them).
+    session: [u8; 64],
 }
 
 impl std::fmt::Debug for TokenKeys {
@@ -68,10 +72,14 @@ impl TokenKeys {
             .iter()
             .map(|p| key(p, "a previous signing key (CAIRN_JWT_PREVIOUS_SECRETS)"))
             .collect::<Result<Vec<_>>>()?;
+        let mut session = sha2::Sha512::new();
+        session.update(b"cairn admin session cookies v1\0");
+        session.update(secret);
         Ok(TokenKeys {
             encoding: EncodingKey::from_secret(secret),
             current,
             previous,
+            session: session.finalize().into(),
         })
     }
 
@@ -91,6 +99,12 @@ impl TokenKeys {
         let retired = read_previous(data_dir)?;
         let retired: Vec<&[u8]> = retired.iter().map(|p| p.as_bytes()).collect();
         Self::with_previous(secret.trim().as_bytes(), &retired)
+    }
+
+    /// The key material the admin pages encrypt their cookies with (64 bytes, derived
+    /// from the current secret; never the secret itself).
+    pub fn session_key_material(&self) -> &[u8; 64] {
+        &self.session
     }
 
     /// The id (`kid`) of the current key.

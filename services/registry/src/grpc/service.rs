@@ -192,8 +192,10 @@ impl Registry for RegistryService {
         let caller = caller(&request)?;
         let request = request.into_inner();
         let listing = Listing {
-            status: request.status,
-            skill: request.skill,
+            statuses: patches::status_filter(request.status.as_deref()),
+            skill: request.skill.filter(|s| !s.is_empty()),
+            author: request.author.filter(|s| !s.is_empty()),
+            verdict: request.verdict.filter(|s| !s.is_empty()),
             cursor: request.cursor,
             limit: (request.limit > 0).then_some(i64::from(request.limit)),
         };

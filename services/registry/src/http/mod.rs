@@ -55,6 +55,8 @@ pub fn router(state: AppState) -> Router {
     let gate = guard::Gate::new(&state, access);
     routes
         .route_layer(middleware::from_fn_with_state(gate.clone(), guard::gate))
+        // The review pages authenticate with their session cookie, not the API's gate.
+        .merge(crate::web::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // Outside the routes, so unknown paths are counted against the address too.
@@ -94,6 +96,7 @@ pub async fn serve(
     let background = tokio::spawn(state.clone().background());
     let stop_background = background.abort_handle();
     let live = state.live.clone();
+    let activity = state.activity.clone();
     let health = state.grpc_health.clone();
     let (draining_tx, draining) = tokio::sync::oneshot::channel::<()>();
     let shutdown = async move {
@@ -106,6 +109,7 @@ pub async fn serve(
                 .await;
         }
         live.close();
+        activity.close();
         let _ = draining_tx.send(());
     };
     let auth = state.auth.clone();

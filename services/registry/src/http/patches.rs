@@ -60,8 +60,12 @@ pub async fn submit(
 /// Query of `GET /v1/patches`.
 #[derive(Debug, Deserialize)]
 pub struct ListQuery {
+    /// One state, several separated by commas, or `open` (pending_review, blocked,
+    /// conflict).
     status: Option<String>,
     skill: Option<String>,
+    author: Option<String>,
+    verdict: Option<String>,
     cursor: Option<String>,
     limit: Option<String>,
 }
@@ -74,8 +78,10 @@ pub async fn list(
 ) -> Result<Response, ApiError> {
     let listing = patches::Listing {
         limit: Some(extract::limit(query.limit.as_deref())?),
-        status: query.status,
-        skill: query.skill,
+        statuses: patches::status_filter(query.status.as_deref()),
+        skill: query.skill.filter(|s| !s.is_empty()),
+        author: query.author.filter(|s| !s.is_empty()),
+        verdict: query.verdict.filter(|s| !s.is_empty()),
         cursor: query.cursor,
     };
     let (rows, next_cursor) = patches::list(&state, &caller.principal, listing).await?;

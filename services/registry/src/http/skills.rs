@@ -272,14 +272,15 @@ async fn set_yanked(
             "name the revision to yank or unyank by number ('latest' moves as you yank)",
         ));
     };
-    let org_id = caller.principal.org_id;
-    let outcome = state
-        .store
-        .set_yanked(org_id, &name, revision, yanked, &caller.actor())
-        .await?;
-    if outcome.changed {
-        state.index_cache.changed(org_id);
-    }
+    let outcome = catalog::set_yanked(
+        &state,
+        caller.principal.org_id,
+        &name,
+        revision,
+        yanked,
+        &caller.actor(),
+    )
+    .await?;
     Ok(json_ok(YankBody {
         name: name.as_str().to_owned(),
         revision,

@@ -1,0 +1,87 @@
+// Cairn review web: progressive enhancement only. Every action also works without this
+// file (plain links and forms); here: live queue updates, keyboard shortcuts, and a
+// confirmation before destructive buttons.
+(function () {
+  "use strict";
+
+  function typing(event) {
+    var t = event.target;
+    return t && (t.isContentEditable || /^(INPUT|TEXTAREA|SELECT)$/.test(t.tagName));
+  }
+
+  // --- Review queue: live updates over Server-Sent Events -----------------------------
+  var region = document.getElementById("queue-region");
+  var status = document.getElementById("live-status");
+  function refreshQueue() {
+    fetch(window.location.href, { headers: { "X-Cairn-Fragment": "queue" }, credentials: "same-origin" })
+      .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
+      .then(function (html) {
+        var selected = selectedIndex();
+        region.innerHTML = html;
+        select(Math.min(selected, rows().length - 1));
+        if (status) { status.textContent = "Updated " + new Date().toLocaleTimeString(); }
+      })
+      .catch(function () {
+        if (status) { status.textContent = "Could not refresh: reload the page."; }
+      });
+  }
+  if (region && window.EventSource) {
+    var source = new EventSource("/admin/queue/events");
+    source.addEventListener("patch", refreshQueue);
+    source.addEventListener("resync", refreshQueue);
+    source.onopen = function () { if (status) { status.textContent = "Live: new patches appear here."; } };
+    source.onerror = function () { if (status) { status.textContent = "Live updates paused; reconnecting…"; } };
+  }
+
+  // --- Keyboard shortcuts ---------------------------------------------------------------
+  function rows() { return Array.prototype.slice.call(document.querySelectorAll("tr[data-href]")); }
+  function selectedIndex() {
+    var list = rows();
+    for (var i = 0; i < list.length; i++) { if (list[i].classList.contains("selected")) { return i; } }
+    return -1;
+  }
+  function select(index) {
+    var list = rows();
+    list.forEach(function (row) { row.classList.remove("selected"); row.removeAttribute("aria-selected"); });
+    if (index < 0 || index >= list.length) { return; }
+    list[index].classList.add("selected");
+    list[index].setAttribute("aria-selected", "true");
+    var link = list[index].querySelector("a");
+    if (link) { link.focus(); }
+  }
+  function focusById(id) {
+    var el = document.getElementById(id);
+    if (el) { el.focus(); return true; }
+    return false;
+  }
+  document.addEventListener("keydown", function (event) {
+    if (event.ctrlKey || event.metaKey || event.altKey || typing(event)) { return; }
+    var key = event.key;
+    if (rows().length && (key === "j" || key === "k")) {
+      var i = selectedIndex();
+      select(key === "j" ? Math.min(i + 1, rows().length - 1) : Math.max(i - 1, 0));
+      event.preventDefault();
+    } else if (rows().length && (key === "o" || key === "Enter") && selectedIndex() >= 0) {
+      window.location.href = rows()[selectedIndex()].getAttribute("data-href");
+      event.preventDefault();
+    } else if (key === "/") {
+      if (focusById("filter-first")) { event.preventDefault(); }
+    } else if (key === "a") {
+      if (focusById("approve-button")) { event.preventDefault(); }
+    } else if (key === "r") {
+      if (focusById("reject-comment")) { event.preventDefault(); }
+    } else if (key === "u") {
+      var back = document.getElementById("back-to-queue");
+      if (back) { window.location.href = back.getAttribute("href"); }
+    } else if (key === "?") {
+      var help = document.getElementById("shortcuts");
+      if (help) { help.open = !help.open; event.preventDefault(); }
+    }
+  });
+
+  // --- Confirm destructive actions --------------------------------------------------------
+  document.addEventListener("submit", function (event) {
+    var question = event.target.getAttribute("data-confirm");
+    if (question && !window.confirm(question)) { event.preventDefault(); }
+  });
+})();

@@ -1,0 +1,324 @@
+//! The patch page: what changed and why, how each op matched, the rebase, the scanner's
+//! findings at their lines, and the decision forms.
+
+use askama::Template;
+use axum::extract::{Path, Query, State};
+use axum::response::Response;
+use cairn_store::PatchRecord;
+use serde::Deserialize;
+use serde_json::Value;
+
+use super::{given, when};
+use crate::AppState;
+use crate::access::Scope;
+use crate::app::patches::{self, OPEN_STATUSES, PatchError};
+use crate::web::error::{WebError, encode};
+use crate::web::render::diff::{self, FileView, Finding, ScanView};
+use crate::web::session::{Verified, Viewer};
+use crate::web::{Chrome, done, notice};
+
+/// Query of the patch page.
+#[derive(Debug, Default, Deserialize)]
+pub struct PatchQuery {
+    /// `split` for side by side; anything else is unified.
+    view: Option<String>,
+    notice: Option<String>,
+    error: Option<String>,
+}
+
+/// How one op applied.
+#[derive(Debug)]
+pub struct OpRow {
+    index: usize,
+    op: String,
+    file: String,
+    strategy: String,
+    similarity: String,
+    lines: String,
+    /// Whether the match was anything but exact (worth a reviewer's look).
+    fuzzy: bool,
+}
+
+/// One conflicting region.
+#[derive(Debug)]
+pub struct ConflictView {
+    file: String,
+    reason: String,
+    hunks: Vec<(String, String, String)>,
+}
+
+/// The patch page.
+#[derive(Template)]
+#[template(path = "patch.html")]
+struct PatchPage {
+    chrome: Chrome,
+    notice: Option<String>,
+    error: Option<String>,
+    id: String,
+    skill: String,
+    status: String,
+    status_label: String,
+    summary: String,
+    rationale: String,
+    author: String,
+    agent: Vec<(String, String)>,
+    created: String,
+    base: String,
+    result_revision: Option<i32>,
+    decided: Option<String>,
+    comment: Option<String>,
+    decision: String,
+    ops: Vec<OpRow>,
+    ops_json: String,
+    rebased: bool,
+    base_digest: String,
+    onto_digest: String,
+    merged_files: Vec<String>,
+    conflicts: Vec<ConflictView>,
+    scan: ScanView,
+    /// The scan's findings with the anchor of their file's diff.
+    scan_findings: Vec<(Finding, String)>,
+    files: Vec<FileView>,
+    split: bool,
+    can_decide: bool,
+    can_approve: bool,
+    can_withdraw: bool,
+    self_review: bool,
+}
+
+fn text(value: &Value, key: &str) -> String {
+    value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
+}
+
+fn op_rows(report: &Value) -> Vec<OpRow> {
+    let Some(ops) = report.get("ops").and_then(Value::as_array) else {
+        return Vec::new();
+    };
+    ops.iter()
+        .enumerate()
+        .map(|(position, op)| {
+            let strategy = text(op, "strategy");
+            OpRow {
+                index: op.get("index").and_then(Value::as_u64).map_or(position, |i| i as usize) + 1,
+                op: text(op, "op").replace('_', " "),
+                file: text(op, "file"),
+                fuzzy: !strategy.is_empty() && strategy != "exact",
+                strategy: if strategy.is_empty() {
+                    "—".to_owned()
+                } else {
+                    strategy.replace('_', " ")
+                },
+                similarity: op
+                    .get("similarity")
+                    .and_then(Value::as_f64)
+                    .map_or_else(|| "—".to_owned(), |s| format!("{:.1} %", s * 100.0)),
+                lines: op
+                    .get("lines")
+                    .and_then(Value::as_array)
+                    .map(|l| {
+                        l.iter()
+                            .filter_map(Value::as_u64)
+                            .map(|n| n.to_string())
+                            .collect::<Vec<_>>()
+                            .join(", ")
+                    })
+                    .unwrap_or_default(),
+            }
+        })
+        .collect()
+}
+
+fn conflicts(rebase: &Value) -> Vec<ConflictView> {
+    rebase
+        .get("conflicts")
+        .and_then(Value::as_array)
+        .map(|list| {
+            list.iter()
+                .map(|c| ConflictView {
+                    file: text(c, "file"),
+                    reason: text(c, "reason"),
+                    hunks: c
+                        .get("hunks")
+                        .and_then(Value::as_array)
+                        .map(|h| {
+                            h.iter()
+                                .map(|h| (text(h, "base"), text(h, "latest"), text(h, "patch")))
+                                .collect()
+                        })
+                        .unwrap_or_default(),
+                })
+                .collect()
+        })
+        .unwrap_or_default()
+}
+
+fn short(digest: &str) -> String {
+    if digest.is_empty() {
+        "—".to_owned()
+    } else {
+        digest.chars().take(19).collect()
+    }
+}
+
+/// `GET /admin/patches/{id}`.
+pub async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Query(query): Query<PatchQuery>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Read)?;
+    let record: PatchRecord = patches::get(&state, &viewer.principal, patches::parse_id(&id)?)
+        .await
+        .map_err(|e| match e {
+            PatchError::NotFound(_) => WebError::not_found(format!(
+                "Patch {id} does not exist in this organisation: find it in the review queue."
+            )),
+            other => other.into(),
+        })?;
+    let report = &record.report;
+    let null = Value::Null;
+    let scan_json = report.get("scan").unwrap_or(&null);
+    let diff_json = report.get("diff").unwrap_or(&null);
+    let rebase = report.get("rebase").unwrap_or(&null);
+    let open = OPEN_STATUSES.contains(&record.status.as_str());
+    let can_decide = open && viewer.can(Scope::Review);
+    let agent = ["name", "model", "session"]
+        .iter()
+        .filter_map(|k| {
+            record
+                .agent
+                .get(*k)
+                .and_then(Value::as_str)
+                .map(|v| ((*k).to_owned(), v.to_owned()))
+        })
+        .collect();
+    let page = PatchPage {
+        chrome: Chrome::new(&viewer, "queue"),
+        notice: notice(query.notice),
+        error: notice(query.error),
+        id: record.id.to_string(),
+        skill: record.skill_name.clone(),
+        status: record.status.clone(),
+        status_label: record.status.replace('_', " "),
+        summary: record.summary.clone(),
+        rationale: record.rationale.clone(),
+        author: record.author.clone(),
+        agent,
+        created: when(&record.created_at),
+        base: record
+            .base_revision
+            .map_or_else(|| "none (a new skill)".to_owned(), |r| format!("r{r}")),
+        result_revision: record.result_revision,
+        decided: record.decided_at.as_ref().map(|at| {
+            format!(
+                "{} by {}",
+                when(at),
+                record.decided_by.as_deref().unwrap_or("the organisation's policy")
+            )
+        }),
+        comment: record.comment.clone(),
+        decision: report
+            .get("decision")
+            .and_then(Value::as_str)
+            .unwrap_or("—")
+            .replace('_', " "),
+        ops: op_rows(report),
+        ops_json: serde_json::to_string_pretty(&record.ops).unwrap_or_default(),
+        rebased: rebase.get("rebased").and_then(Value::as_bool).unwrap_or(false),
+        base_digest: short(&text(rebase, "base_digest")),
+        onto_digest: short(&text(rebase, "onto_digest")),
+        merged_files: rebase
+            .get("merged_files")
+            .and_then(Value::as_array)
+            .map(|f| f.iter().filter_map(Value::as_str).map(str::to_owned).collect())
+            .unwrap_or_default(),
+        conflicts: conflicts(rebase),
+        scan_findings: diff::findings(scan_json)
+            .into_iter()
+            .map(|f| {
+                let anchor = diff::file_anchor(&f.file);
+                (f, anchor)
+            })
+            .collect(),
+        scan: diff::scan_view(diff_json, scan_json),
+        files: diff::file_views(diff_json, scan_json),
+        split: query.view.as_deref() == Some("split"),
+        can_decide,
+        can_approve: can_decide && record.status == "pending_review",
+        can_withdraw: open && (record.author_id == viewer.principal.user_id || viewer.principal.is_admin()),
+        self_review: record.author_id == viewer.principal.user_id,
+    };
+    crate::web::page(&page)
+}
+
+/// The approve and reject forms.
+#[derive(Debug, Deserialize)]
+pub struct DecisionForm {
+    #[serde(default)]
+    comment: String,
+}
+
+/// A decision's errors the reviewer can act on are shown on the patch page.
+fn on_page(id: &str, error: PatchError) -> Result<Response, WebError> {
+    super::back_with(&format!("/admin/patches/{}", encode(id)), error)
+}
+
+/// `POST /admin/patches/{id}/approve`: publishes the patch as the skill's next revision.
+pub async fn approve(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Verified(form): Verified<DecisionForm>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Review)?;
+    let patch_id = patches::parse_id(&id)?;
+    let comment = given(Some(form.comment));
+    match patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, comment.as_deref()).await {
+        Ok(record) => Ok(done(
+            &format!("/admin/patches/{patch_id}"),
+            &match record.result_revision {
+                Some(revision) => format!("Approved: {} r{revision} is published.", record.skill_name),
+                None => format!("This patch is now {}.", record.status.replace('_', " ")),
+            },
+        )),
+        Err(e) => on_page(&id, e),
+    }
+}
+
+/// `POST /admin/patches/{id}/reject`: closes the patch; the comment is required.
+pub async fn reject(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Verified(form): Verified<DecisionForm>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Review)?;
+    let patch_id = patches::parse_id(&id)?;
+    match patches::reject(&state, &viewer.principal, &viewer.actor(), patch_id, &form.comment).await {
+        Ok(_) => Ok(done(
+            &format!("/admin/patches/{patch_id}"),
+            "Rejected: the author sees your comment.",
+        )),
+        Err(e) => on_page(&id, e),
+    }
+}
+
+/// The withdraw form (only the CSRF token).
+#[derive(Debug, Deserialize)]
+pub struct WithdrawForm {}
+
+/// `POST /admin/patches/{id}/withdraw`: the author (or an admin) takes the patch back.
+pub async fn withdraw(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Verified(_): Verified<WithdrawForm>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Submit)?;
+    let patch_id = patches::parse_id(&id)?;
+    match patches::withdraw(&state, &viewer.principal, &viewer.actor(), patch_id).await {
+        Ok(_) => Ok(done(&format!("/admin/patches/{patch_id}"), "Withdrawn.")),
+        Err(e) => on_page(&id, e),
+    }
+}

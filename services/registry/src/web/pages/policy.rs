@@ -1,0 +1,102 @@
+//! The organisation's patch policy (admins): self-approval and trusted authors whose
+//! `safe` patches publish without review.
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::response::Response;
+use cairn_pipeline::policy::Policy;
+use serde::Deserialize;
+
+use super::back_with;
+use crate::AppState;
+use crate::access::Scope;
+use crate::web::error::WebError;
+use crate::web::session::{Verified, Viewer};
+use crate::web::{Chrome, done, notice};
+
+/// Query of the policy page.
+#[derive(Debug, Default, Deserialize)]
+pub struct PolicyQuery {
+    notice: Option<String>,
+    error: Option<String>,
+}
+
+/// The policy page.
+#[derive(Template)]
+#[template(path = "policy.html")]
+struct PolicyPage {
+    chrome: Chrome,
+    notice: Option<String>,
+    error: Option<String>,
+    authors_may_approve_own: bool,
+    trusted: String,
+}
+
+/// `GET /admin/policy`.
+pub async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Query(query): Query<PolicyQuery>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Admin)?;
+    let stored = state.store.patch_policy(viewer.principal.org_id).await?;
+    let policy: Policy = serde_json::from_value(stored).unwrap_or_default();
+    let page = PolicyPage {
+        chrome: Chrome::new(&viewer, "policy"),
+        notice: notice(query.notice),
+        error: notice(query.error),
+        authors_may_approve_own: policy.authors_may_approve_own,
+        trusted: policy.auto_approve_safe_from.join("\n"),
+    };
+    crate::web::page(&page)
+}
+
+/// The policy form.
+#[derive(Debug, Deserialize)]
+pub struct PolicyForm {
+    authors_may_approve_own: Option<String>,
+    #[serde(default)]
+    trusted: String,
+}
+
+/// `POST /admin/policy`: replaces the policy (every trusted author must be a member).
+pub async fn save(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Verified(form): Verified<PolicyForm>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Admin)?;
+    let org_id = viewer.principal.org_id;
+    let mut trusted: Vec<String> = form
+        .trusted
+        .split(|c: char| c == '\n' || c == ',' || c.is_whitespace())
+        .map(str::trim)
+        .filter(|h| !h.is_empty())
+        .map(str::to_owned)
+        .collect();
+    trusted.dedup();
+    for handle in &trusted {
+        if let Err(e) = crate::app::accounts::check_handle(handle) {
+            return back_with("/admin/policy", e);
+        }
+        if state.store.user_by_handle(org_id, handle).await.is_err() {
+            return back_with(
+                "/admin/policy",
+                WebError::bad_request(format!(
+                    "'{handle}' is not a member of this organisation: list members' handles only."
+                )),
+            );
+        }
+    }
+    let policy = Policy {
+        authors_may_approve_own: form.authors_may_approve_own.is_some(),
+        auto_approve_safe_from: trusted,
+    };
+    let value = serde_json::to_value(&policy)
+        .map_err(|e| crate::http::error::ApiError::internal("serialising a policy", &e))?;
+    state.store.set_patch_policy(org_id, &value, &viewer.actor()).await?;
+    Ok(done(
+        "/admin/policy",
+        "Policy saved: it applies to patches submitted from now on.",
+    ))
+}

@@ -1,0 +1,251 @@
+//! The review queue: open patches (pending review, blocked, conflict) newest first, with
+//! filters and counts; the list refreshes itself when patches arrive or change.
+
+use std::convert::Infallible;
+use std::time::Duration;
+
+use askama::Template;
+use axum::extract::{Query, State};
+use axum::http::HeaderMap;
+use axum::response::sse::{Event, KeepAlive, Sse};
+use axum::response::{Html, IntoResponse, Response};
+use cairn_store::PatchRecord;
+use serde::Deserialize;
+use tokio::sync::broadcast::error::RecvError;
+
+use super::{given, when};
+use crate::AppState;
+use crate::access::Scope;
+use crate::app::activity::ActivityEvent;
+use crate::app::patches::{self, Listing};
+use crate::web::error::{WebError, encode};
+use crate::web::render::diff::findings;
+use crate::web::session::Viewer;
+use crate::web::{Chrome, notice};
+
+/// Query of the queue.
+#[derive(Debug, Default, Deserialize)]
+pub struct QueueQuery {
+    status: Option<String>,
+    skill: Option<String>,
+    author: Option<String>,
+    verdict: Option<String>,
+    cursor: Option<String>,
+    notice: Option<String>,
+}
+
+/// One patch in the list.
+#[derive(Debug)]
+pub struct Row {
+    href: String,
+    skill: String,
+    summary: String,
+    author: String,
+    agent: String,
+    status: String,
+    status_label: String,
+    verdict: String,
+    findings: usize,
+    introduced: usize,
+    created: String,
+    base: String,
+}
+
+impl Row {
+    fn of(patch: &PatchRecord) -> Row {
+        let scan = patch.report.get("scan").cloned().unwrap_or_default();
+        let found = findings(&scan);
+        let agent = ["name", "model"]
+            .iter()
+            .filter_map(|k| patch.agent.get(*k).and_then(|v| v.as_str()))
+            .collect::<Vec<_>>()
+            .join(" · ");
+        Row {
+            href: format!("/admin/patches/{}", patch.id),
+            skill: patch.skill_name.clone(),
+            summary: if patch.summary.trim().is_empty() {
+                "(no summary)".to_owned()
+            } else {
+                patch.summary.clone()
+            },
+            author: patch.author.clone(),
+            agent,
+            status: patch.status.clone(),
+            status_label: patch.status.replace('_', " "),
+            verdict: scan
+                .get("verdict")
+                .and_then(|v| v.as_str())
+                .unwrap_or("not scanned")
+                .to_owned(),
+            introduced: found.iter().filter(|f| f.introduced).count(),
+            findings: found.len(),
+            created: when(&patch.created_at),
+            base: patch
+                .base_revision
+                .map_or_else(|| "new skill".to_owned(), |r| format!("r{r}")),
+        }
+    }
+}
+
+/// The list part of the queue (also served alone, for the live refresh).
+#[derive(Template)]
+#[template(path = "queue_region.html")]
+pub struct QueueRegion {
+    rows: Vec<Row>,
+    next_page: Option<String>,
+}
+
+/// A status tab with its count.
+#[derive(Debug)]
+pub struct Tab {
+    value: String,
+    label: String,
+    href: String,
+    count: i64,
+    current: bool,
+}
+
+/// The queue page.
+#[derive(Template)]
+#[template(path = "queue.html")]
+struct QueuePage {
+    chrome: Chrome,
+    notice: Option<String>,
+    tabs: Vec<Tab>,
+    skill: String,
+    author: String,
+    verdict: String,
+    region: QueueRegion,
+}
+
+/// The filters as a query string (without the cursor), for links that keep them.
+fn filter_query(status: &str, skill: &str, author: &str, verdict: &str) -> String {
+    let mut out = format!("status={}", encode(status));
+    for (key, value) in [("skill", skill), ("author", author), ("verdict", verdict)] {
+        if !value.is_empty() {
+            out.push_str(&format!("&{key}={}", encode(value)));
+        }
+    }
+    out
+}
+
+/// `GET /admin/queue`.
+pub async fn page(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    headers: HeaderMap,
+    Query(query): Query<QueueQuery>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Read)?;
+    let status = given(query.status).unwrap_or_else(|| "open".to_owned());
+    let (skill, author, verdict) = (given(query.skill), given(query.author), given(query.verdict));
+    let listing = Listing {
+        statuses: if status == "all" {
+            Vec::new()
+        } else {
+            patches::status_filter(Some(&status))
+        },
+        skill: skill.clone(),
+        author: author.clone(),
+        verdict: verdict.clone(),
+        cursor: given(query.cursor),
+        limit: Some(50),
+    };
+    let (rows, next_cursor) = patches::list(&state, &viewer.principal, listing).await?;
+    let (skill, author, verdict) = (
+        skill.unwrap_or_default(),
+        author.unwrap_or_default(),
+        verdict.unwrap_or_default(),
+    );
+    let base = filter_query(&status, &skill, &author, &verdict);
+    let region = QueueRegion {
+        rows: rows.iter().map(Row::of).collect(),
+        next_page: next_cursor.map(|c| format!("/admin/queue?{base}&cursor={}", encode(&c))),
+    };
+    if headers.get("x-cairn-fragment").is_some_and(|v| v == "queue") {
+        return Ok(Html(region.render()?).into_response());
+    }
+    let counts = state.store.patch_counts(viewer.principal.org_id).await?;
+    let count = |s: &str| counts.iter().find(|(k, _)| k == s).map_or(0, |(_, n)| *n);
+    let open: i64 = patches::OPEN_STATUSES.iter().map(|s| count(s)).sum();
+    let all: i64 = counts.iter().map(|(_, n)| n).sum();
+    let mut tabs = vec![("open".to_owned(), "Open".to_owned(), open)];
+    tabs.extend(
+        cairn_store::PATCH_STATUSES
+            .iter()
+            .map(|s| ((*s).to_owned(), s.replace('_', " "), count(s))),
+    );
+    tabs.push(("all".to_owned(), "All".to_owned(), all));
+    let tabs = tabs
+        .into_iter()
+        .map(|(value, label, count)| Tab {
+            href: format!("/admin/queue?{}", filter_query(&value, &skill, &author, &verdict)),
+            current: value == status,
+            value,
+            label,
+            count,
+        })
+        .collect();
+    let page = QueuePage {
+        chrome: Chrome::new(&viewer, "queue"),
+        notice: notice(query.notice),
+        tabs,
+        skill,
+        author,
+        verdict,
+        region,
+    };
+    crate::web::page(&page)
+}
+
+/// How often an idle stream sends a comment so proxies keep it open.
+const KEEP_ALIVE: Duration = Duration::from_secs(15);
+
+/// `GET /admin/queue/events`: Server-Sent Events telling the open queue page to refresh
+/// (`patch` when a patch of the viewer's organisation changed, `resync` when changes may
+/// have been missed). Ends with the session, when the token stops being valid, and at
+/// shutdown.
+pub async fn events(State(state): State<AppState>, viewer: Viewer) -> Result<Response, WebError> {
+    viewer.require(Scope::Read)?;
+    let receiver = state.activity.subscribe();
+    let closing = state.activity.closing();
+    let org_id = viewer.principal.org_id;
+    let expires = tokio::time::Instant::now() + (viewer.expires_at - chrono::Utc::now()).to_std().unwrap_or_default();
+    let stream = futures::stream::unfold(
+        (receiver, closing, state, viewer),
+        move |(mut receiver, mut closing, state, viewer)| async move {
+            loop {
+                let next = tokio::select! {
+                    next = receiver.recv() => next,
+                    () = tokio::time::sleep_until(expires) => return None,
+                    _ = closing.wait_for(|closed| *closed) => return None,
+                };
+                let event = match next {
+                    Ok(ActivityEvent::Changed(activity))
+                        if activity.org_id == org_id && activity.action.starts_with("patch.") =>
+                    {
+                        Event::default().event("patch").data(activity.action)
+                    }
+                    Ok(ActivityEvent::Changed(_)) => continue,
+                    Ok(ActivityEvent::Resync) | Err(RecvError::Lagged(_)) => {
+                        Event::default().event("resync").data("resync")
+                    }
+                    Err(RecvError::Closed) => return None,
+                };
+                // The session's token must still allow reading, as on every page load.
+                if state
+                    .auth
+                    .recheck(&state.store, &viewer.principal, Scope::Read)
+                    .await
+                    .is_err()
+                {
+                    return None;
+                }
+                return Some((Ok::<_, Infallible>(event), (receiver, closing, state, viewer)));
+            }
+        },
+    );
+    Ok(Sse::new(stream)
+        .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
+        .into_response())
+}

@@ -1,0 +1,5 @@
+//! Pure rendering for the pages: untrusted Markdown made safe to show, and diffs laid out
+//! for reviewers (line numbers, side by side, scanner findings at their lines). No I/O.
+
+pub mod diff;
+pub mod markdown;

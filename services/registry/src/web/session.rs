@@ -1,0 +1,335 @@
+//! Admin-page sessions and CSRF protection.
+//!
+//! Logging in with an API token stores that token in an encrypted, authenticated cookie
+//! (`cairn_session`: HttpOnly, SameSite=Strict, path `/admin`, Secure behind TLS). Every
+//! request re-verifies the token exactly as the API does, so revoking the token, disabling
+//! the user or lowering their role ends or narrows the session at once, on every replica.
+//! A second encrypted cookie (`cairn_csrf`) holds a random value that every form must send
+//! back (the synchronizer-token pattern); a cross-site page can neither read nor set it.
+
+use axum::extract::{FromRequest, FromRequestParts, Request};
+use axum::http::request::Parts;
+use axum::http::{HeaderMap, Method, header};
+use axum_extra::extract::cookie::{Cookie, Key, PrivateCookieJar, SameSite};
+use chrono::{DateTime, Utc};
+use serde::de::DeserializeOwned;
+use serde::{Deserialize, Serialize};
+
+use super::error::WebError;
+use crate::AppState;
+use crate::access::Scope;
+use crate::auth::Principal;
+use crate::http::guard::RequestContext;
+use cairn_store::Actor;
+
+/// The session cookie's name.
+pub const SESSION_COOKIE: &str = "cairn_session";
+/// The CSRF cookie's name.
+pub const CSRF_COOKIE: &str = "cairn_csrf";
+/// The path both cookies are scoped to.
+const COOKIE_PATH: &str = "/admin";
+/// The form field carrying the CSRF token.
+pub const CSRF_FIELD: &str = "csrf";
+
+/// The key the session and CSRF cookies are encrypted with (AES-256-GCM, through
+/// `cookie`'s private jar).
+#[derive(Clone)]
+pub struct SessionKey(Key);
+
+impl SessionKey {
+    /// The key for `material` (64 bytes derived from the token-signing secret).
+    pub fn derive(material: &[u8; 64]) -> Self {
+        SessionKey(Key::from(material))
+    }
+}
+
+/// What the session cookie holds.
+#[derive(Debug, Serialize, Deserialize)]
+struct Stored {
+    /// The API token the user logged in with.
+    token: String,
+    /// When the session ends.
+    expires_at: DateTime<Utc>,
+}
+
+/// Whether the request reached us over TLS: only a trusted reverse proxy can say so
+/// (`X-Forwarded-Proto: https`), since the registry itself serves plain HTTP.
+fn is_https(headers: &HeaderMap, trusted_proxy_hops: usize) -> bool {
+    trusted_proxy_hops > 0
+        && headers
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
+}
+
+/// The request's encrypted cookies.
+pub fn jar(state: &AppState, headers: &HeaderMap) -> PrivateCookieJar {
+    PrivateCookieJar::from_headers(headers, state.session_key.0.clone())
+}
+
+/// A cookie with the attributes both of ours share.
+fn cookie(name: &'static str, value: String, headers: &HeaderMap, state: &AppState) -> Cookie<'static> {
+    Cookie::build((name, value))
+        .path(COOKIE_PATH)
+        .http_only(true)
+        .same_site(SameSite::Strict)
+        .secure(is_https(headers, state.access.trusted_proxy_hops))
+        .build()
+}
+
+/// A removal of `name` (expired, same path).
+fn removal(name: &'static str) -> Cookie<'static> {
+    Cookie::build(name).path(COOKIE_PATH).build()
+}
+
+/// A fresh random CSRF token.
+fn new_csrf() -> String {
+    let mut bytes = [0u8; 32];
+    rand::fill(&mut bytes);
+    hex::encode(bytes)
+}
+
+/// The CSRF token of this browser, and the jar that sets it when it was missing.
+pub fn csrf_token(state: &AppState, headers: &HeaderMap) -> (String, PrivateCookieJar) {
+    let jar = jar(state, headers);
+    match jar.get(CSRF_COOKIE) {
+        Some(existing) if existing.value().len() == 64 => (existing.value().to_owned(), jar),
+        _ => {
+            let token = new_csrf();
+            let jar = jar.add(cookie(CSRF_COOKIE, token.clone(), headers, state));
+            (token, jar)
+        }
+    }
+}
+
+/// Starts a session for `token` (already verified as `principal`): the session cookie,
+/// and a new CSRF token so one planted before login is worthless after it.
+pub fn start(state: &AppState, headers: &HeaderMap, token: &str, principal: &Principal) -> PrivateCookieJar {
+    let ttl = chrono::Duration::from_std(state.access.admin_session_ttl).unwrap_or(chrono::Duration::hours(12));
+    let stored = Stored {
+        token: token.to_owned(),
+        expires_at: (Utc::now() + ttl).min(principal.expires_at),
+    };
+    let value = serde_json::to_string(&stored).unwrap_or_default();
+    jar(state, headers)
+        .add(cookie(SESSION_COOKIE, value, headers, state))
+        .add(cookie(CSRF_COOKIE, new_csrf(), headers, state))
+}
+
+/// Ends the session: both cookies removed.
+pub fn end(state: &AppState, headers: &HeaderMap) -> PrivateCookieJar {
+    jar(state, headers)
+        .remove(removal(SESSION_COOKIE))
+        .remove(removal(CSRF_COOKIE))
+}
+
+/// The logged-in user of an admin page: who they are (verified on this request, like an
+/// API token) and the CSRF token their forms carry.
+#[derive(Clone, Debug)]
+pub struct Viewer {
+    /// Who, with their current role and scopes.
+    pub principal: Principal,
+    /// The value forms send back in their `csrf` field.
+    pub csrf: String,
+    /// When the session ends.
+    pub expires_at: DateTime<Utc>,
+    /// Where the request came from (for the audit log).
+    pub context: Option<RequestContext>,
+}
+
+impl Viewer {
+    /// The audit-log actor of this request: the viewer, the request id and address.
+    pub fn actor(&self) -> Actor {
+        Actor {
+            user_id: Some(self.principal.user_id),
+            name: self.principal.handle.clone(),
+            request_id: self.context.as_ref().and_then(|c| c.request_id.clone()),
+            client_addr: self.context.as_ref().map(|c| c.client_addr.to_string()),
+        }
+    }
+
+    /// `Ok` when the viewer's current scopes include `scope`; otherwise a 403 page saying
+    /// what is needed.
+    pub fn require(&self, scope: Scope) -> Result<(), WebError> {
+        crate::access::authorize(
+            crate::access::Access::Scope(scope),
+            self.principal.role,
+            self.principal.scopes,
+        )
+        .map_err(|denied| WebError::forbidden(denied.to_string()))
+    }
+
+    /// Whether the viewer may do what `scope` allows (to show or hide controls).
+    pub fn can(&self, scope: Scope) -> bool {
+        self.principal.scopes.contains(scope)
+    }
+}
+
+/// Where to return after logging in: the page asked for (path and query), if it is one
+/// of ours.
+fn return_path(parts: &Parts) -> String {
+    if parts.method != Method::GET {
+        return "/admin/queue".to_owned();
+    }
+    parts
+        .uri
+        .path_and_query()
+        .map_or("/admin/queue", |p| p.as_str())
+        .to_owned()
+}
+
+impl FromRequestParts<AppState> for Viewer {
+    type Rejection = WebError;
+
+    async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
+        let jar = jar(state, &parts.headers);
+        let next = return_path(parts);
+        let Some(stored) = jar
+            .get(SESSION_COOKIE)
+            .and_then(|c| serde_json::from_str::<Stored>(c.value()).ok())
+        else {
+            return Err(WebError::LoginRequired { next, reason: None });
+        };
+        if stored.expires_at <= Utc::now() {
+            return Err(WebError::LoginRequired {
+                next,
+                reason: Some("Your session expired: log in again."),
+            });
+        }
+        let Some(csrf) = jar.get(CSRF_COOKIE).map(|c| c.value().to_owned()) else {
+            return Err(WebError::LoginRequired { next, reason: None });
+        };
+        let principal = state
+            .auth
+            .authenticate(&state.store, Some(&format!("Bearer {}", stored.token)))
+            .await
+            .map_err(|e| match e {
+                crate::auth::AuthError::Unavailable(_) => WebError::from(e),
+                other => WebError::LoginRequired {
+                    next: next.clone(),
+                    reason: Some(match other {
+                        crate::auth::AuthError::Revoked => {
+                            "The token you logged in with was revoked: log in with another."
+                        }
+                        crate::auth::AuthError::Disabled => {
+                            "Your account is disabled: ask an admin of your organisation."
+                        }
+                        crate::auth::AuthError::Expired => {
+                            "The token you logged in with has expired: log in with a new one."
+                        }
+                        _ => "Your session is no longer valid: log in again.",
+                    }),
+                },
+            })?;
+        Ok(Viewer {
+            principal,
+            csrf,
+            expires_at: stored.expires_at,
+            context: parts.extensions.get::<RequestContext>().cloned(),
+        })
+    }
+}
+
+/// A form whose CSRF token matched: the only way a page handler receives form input.
+/// A mismatch (or a cross-site request) is refused with 403 before the handler runs.
+#[derive(Debug)]
+pub struct Verified<T>(pub T);
+
+#[derive(Deserialize)]
+struct CsrfField {
+    #[serde(default)]
+    csrf: String,
+}
+
+/// Compares two secrets in time independent of where they differ.
+fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
+
+/// Whether the browser says the request came from another site (`Sec-Fetch-Site`, or an
+/// `Origin` whose host is not ours).
+fn cross_site(headers: &HeaderMap) -> bool {
+    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok())
+        && !matches!(site, "same-origin" | "none")
+    {
+        return true;
+    }
+    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
+    match headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
+        None | Some("null") => false,
+        Some(origin) => {
+            let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+            host != Some(origin_host)
+        }
+    }
+}
+
+/// The message of every refused form: what happened and what to do.
+pub const CSRF_REFUSED: &str = "This form was not accepted: it was not sent from this page (or the page is too old). Reload the page and try again.";
+
+impl<T: DeserializeOwned + Send> FromRequest<AppState> for Verified<T> {
+    type Rejection = WebError;
+
+    async fn from_request(request: Request, state: &AppState) -> Result<Self, Self::Rejection> {
+        let (parts, body) = request.into_parts();
+        let expected = jar(state, &parts.headers)
+            .get(CSRF_COOKIE)
+            .map(|c| c.value().to_owned());
+        if cross_site(&parts.headers) {
+            return Err(WebError::forbidden(CSRF_REFUSED));
+        }
+        let bytes = axum::body::to_bytes(body, crate::http::MAX_BODY_BYTES)
+            .await
+            .map_err(|_| WebError::bad_request("The form is too large: shorten what you entered."))?;
+        let sent: CsrfField = serde_urlencoded::from_bytes(&bytes).unwrap_or(CsrfField { csrf: String::new() });
+        match expected {
+            Some(expected) if !sent.csrf.is_empty() && same_secret(&expected, &sent.csrf) => {}
+            _ => return Err(WebError::forbidden(CSRF_REFUSED)),
+        }
+        let form = serde_urlencoded::from_bytes(&bytes).map_err(|e| {
+            WebError::bad_request(format!("The form is not valid ({e}): reload the page and try again."))
+        })?;
+        Ok(Verified(form))
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use axum::http::HeaderValue;
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abc", "abd"));
+        assert!(!same_secret("abc", "abcd"));
+        assert!(!same_secret("", "a"));
+    }
+
+    #[test]
+    fn cross_site_requests_are_recognised() {
+        let mut headers = HeaderMap::new();
+        headers.insert(header::HOST, HeaderValue::from_static("cairn.example:7878"));
+        assert!(!cross_site(&headers));
+        headers.insert(header::ORIGIN, HeaderValue::from_static("http://cairn.example:7878"));
+        assert!(!cross_site(&headers));
+        headers.insert(header::ORIGIN, HeaderValue::from_static("https://evil.example"));
+        assert!(cross_site(&headers));
+        headers.remove(header::ORIGIN);
+        headers.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
+        assert!(cross_site(&headers));
+        headers.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
+        assert!(!cross_site(&headers));
+    }
+
+    #[test]
+    fn only_a_trusted_proxy_makes_cookies_secure() {
+        let mut headers = HeaderMap::new();
+        headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
+        assert!(!is_https(&headers, 0));
+        assert!(is_https(&headers, 1));
+        headers.insert("x-forwarded-proto", HeaderValue::from_static("http"));
+        assert!(!is_https(&headers, 1));
+    }
+}

@@ -1,0 +1,366 @@
+//! The review web in a real browser: Debian's Chromium driven through ChromeDriver
+//! (WebDriver, with fantoccini) against the real server. Logs in, opens the pending patch
+//! from the queue with the keyboard, finds the scanner's finding at its line, is refused
+//! when rejecting without a comment and when posting without the CSRF token, approves,
+//! and sees the new revision on the skill page, whose hostile Markdown stays inert. It
+//! checks labels, contrast and the narrow layout, and saves screenshots under
+//! `target/screenshots/`.
+
+use std::path::PathBuf;
+use std::process::Stdio;
+use std::time::Duration;
+
+use fantoccini::{Client, ClientBuilder, Locator};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use tokio::process::{Child, Command};
+
+use crate::web::review_team;
+
+/// Chromium and ChromeDriver from Debian's packages (`.ci/run` installs them); override
+/// with `CAIRN_CHROMIUM` / `CAIRN_CHROMEDRIVER`.
+fn program(variable: &str, default: &str) -> String {
+    std::env::var(variable).unwrap_or_else(|_| default.to_owned())
+}
+
+/// A headless Chromium session and the ChromeDriver serving it.
+struct Browser {
+    client: Client,
+    driver: Child,
+    _profile: tempfile::TempDir,
+}
+
+impl Browser {
+    async fn start() -> Browser {
+        let chromium = program("CAIRN_CHROMIUM", "/usr/bin/chromium");
+        let chromedriver = program("CAIRN_CHROMEDRIVER", "/usr/bin/chromedriver");
+        assert!(
+            std::path::Path::new(&chromium).exists() && std::path::Path::new(&chromedriver).exists(),
+            "the browser test needs Debian's chromium and chromium-driver: apt-get install chromium chromium-driver \
+             (or set CAIRN_CHROMIUM and CAIRN_CHROMEDRIVER)"
+        );
+        let port = std::net::TcpListener::bind("127.0.0.1:0")
+            .unwrap()
+            .local_addr()
+            .unwrap()
+            .port();
+        let driver = Command::new(&chromedriver)
+            .arg(format!("--port={port}"))
+            .stdout(Stdio::null())
+            .stderr(Stdio::null())
+            .kill_on_drop(true)
+            .spawn()
+            .expect("chromedriver starts");
+        let profile = tempfile::tempdir().unwrap();
+        let options = json!({
+            "binary": chromium,
+            "args": [
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage", "--disable-quic",
+                "--no-first-run", "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--window-size=1280,800", format!("--user-data-dir={}", profile.path().display()),
+            ],
+        });
+        let mut capabilities = serde_json::Map::new();
+        capabilities.insert("goog:chromeOptions".to_owned(), options);
+        let url = format!("http://127.0.0.1:{port}");
+        let mut last_error = String::new();
+        for _ in 0..100 {
+            // ChromeDriver speaks plain HTTP on loopback: no TLS stack needed.
+            let connector = hyper_util::client::legacy::connect::HttpConnector::new();
+            match ClientBuilder::new(connector)
+                .capabilities(capabilities.clone())
+                .connect(&url)
+                .await
+            {
+                Ok(client) => {
+                    return Browser {
+                        client,
+                        driver,
+                        _profile: profile,
+                    };
+                }
+                Err(e) => last_error = e.to_string(),
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("could not start a Chromium session through chromedriver: {last_error}");
+    }
+
+    async fn stop(mut self) {
+        let _ = self.client.close().await;
+        let _ = self.driver.kill().await;
+    }
+
+    async fn js(&self, script: &str) -> Value {
+        self.client.execute(script, Vec::new()).await.unwrap()
+    }
+
+    async fn text(&self, css: &str) -> String {
+        self.client
+            .wait()
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap()
+            .text()
+            .await
+            .unwrap()
+    }
+
+    async fn click(&self, css: &str) {
+        self.client
+            .wait()
+            .for_element(Locator::Css(css))
+            .await
+            .unwrap()
+            .click()
+            .await
+            .unwrap();
+    }
+
+    async fn path(&self) -> String {
+        let url = self.client.current_url().await.unwrap();
+        match url.query() {
+            Some(query) => format!("{}?{query}", url.path()),
+            None => url.path().to_owned(),
+        }
+    }
+
+    /// Waits until `script` returns `true` (up to 15 s).
+    async fn until(&self, what: &str, script: &str) {
+        for _ in 0..150 {
+            if self.js(script).await == Value::Bool(true) {
+                return;
+            }
+            tokio::time::sleep(Duration::from_millis(100)).await;
+        }
+        panic!("timed out waiting until {what}");
+    }
+
+    /// Saves a screenshot as `target/screenshots/<name>.png`.
+    async fn screenshot(&self, name: &str) {
+        let png = self.client.screenshot().await.unwrap();
+        assert!(png.starts_with(b"\x89PNG"), "a PNG screenshot");
+        let dir = screenshots_dir();
+        std::fs::create_dir_all(&dir).unwrap();
+        std::fs::write(dir.join(format!("{name}.png")), png).unwrap();
+    }
+
+    /// Every visible form control has a label, every image alt text, and text has at
+    /// least WCAG AA contrast (4.5:1) against its background.
+    async fn check_accessibility(&self, page: &str) {
+        let unlabeled = self.js(UNLABELED).await;
+        assert_eq!(unlabeled, json!([]), "{page}: form controls without a label");
+        let low_contrast = self.js(LOW_CONTRAST).await;
+        assert_eq!(low_contrast, json!([]), "{page}: text below 4.5:1 contrast");
+    }
+}
+
+/// The workspace's `target/screenshots/`.
+fn screenshots_dir() -> PathBuf {
+    let manifest =
+        std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from);
+    manifest.join("../target/screenshots")
+}
+
+/// Visible inputs, selects, textareas and buttons without an accessible name.
+const UNLABELED: &str = r#"
+const visible = e => e.offsetParent !== null && e.type !== 'hidden';
+return Array.from(document.querySelectorAll('input, select, textarea, button')).filter(visible)
+  .filter(e => !(e.labels && e.labels.length) && !e.getAttribute('aria-label') && !(e.tagName === 'BUTTON' && e.textContent.trim()))
+  .map(e => e.outerHTML.slice(0, 120));
+"#;
+
+/// Visible text whose colour has less than 4.5:1 contrast with its effective background.
+const LOW_CONTRAST: &str = r#"
+const rgb = s => { const m = s.match(/rgba?\(([^)]+)\)/); if (!m) return null; const p = m[1].split(',').map(Number); return {r:p[0], g:p[1], b:p[2], a: p.length > 3 ? p[3] : 1}; };
+const lum = c => { const f = v => { v /= 255; return v <= 0.03928 ? v / 12.92 : Math.pow((v + 0.055) / 1.055, 2.4); }; return 0.2126 * f(c.r) + 0.7152 * f(c.g) + 0.0722 * f(c.b); };
+const background = e => { for (let n = e; n; n = n.parentElement) { const c = rgb(getComputedStyle(n).backgroundColor); if (c && c.a > 0.5) return c; } return {r:255, g:255, b:255, a:1}; };
+const bad = [];
+for (const e of document.querySelectorAll('body *')) {
+  if (e.offsetParent === null || !Array.from(e.childNodes).some(n => n.nodeType === 3 && n.textContent.trim())) continue;
+  const fg = rgb(getComputedStyle(e).color), bg = background(e);
+  const [a, b] = [lum(fg), lum(bg)].sort((x, y) => y - x);
+  const ratio = (a + 0.05) / (b + 0.05);
+  if (ratio < 4.5) bad.push(e.tagName + '.' + e.className + ' ' + ratio.toFixed(2) + ' "' + e.textContent.trim().slice(0, 40) + '"');
+}
+return bad;
+"#;
+
+#[tokio::test]
+async fn a_reviewer_reads_a_patch_with_its_finding_and_approves_it_in_chromium() {
+    let team = review_team().await;
+    let app = &team.app;
+    let base = &app.base_url;
+    let browser = Browser::start().await;
+    let client = &browser.client;
+
+    // Log in through the form.
+    client.goto(&format!("{base}/admin/queue")).await.unwrap();
+    assert!(
+        browser.path().await.starts_with("/admin/login"),
+        "{}",
+        browser.path().await
+    );
+    browser.check_accessibility("login").await;
+    client
+        .wait()
+        .for_element(Locator::Css("#token"))
+        .await
+        .unwrap()
+        .send_keys(&team.reviewer)
+        .await
+        .unwrap();
+    browser.click("form button[type=submit]").await;
+    browser
+        .until("the queue shows", "return location.pathname === '/admin/queue'")
+        .await;
+    assert!(browser.text("#queue-region").await.contains("Share the output folder"));
+    browser.check_accessibility("queue").await;
+    browser.screenshot("queue").await;
+
+    // A patch arriving while the queue is open appears without a reload.
+    browser
+        .until(
+            "the live stream is open",
+            "return document.getElementById('live-status').textContent.startsWith('Live')",
+        )
+        .await;
+    let live = app
+        .client
+        .post(app.url("/v1/patches"))
+        .bearer_auth(&team.member)
+        .json(
+            &json!({"skill": "demo", "base_revision": 1, "summary": "Arrived while you looked",
+            "ops": [{"op": "patch", "old": "1. Install the tool.", "new": "1. Install the tool (pinned)."}]}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(live.status(), StatusCode::CREATED);
+    browser
+        .until(
+            "the new patch appears live",
+            "return document.getElementById('queue-region').textContent.includes('Arrived while you looked')",
+        )
+        .await;
+
+    // Keyboard: j selects the next row (k back), o opens it. Newest first: the live one, then ours.
+    let body = client.find(Locator::Css("body")).await.unwrap();
+    body.send_keys("j").await.unwrap();
+    body.send_keys("j").await.unwrap();
+    body.send_keys("o").await.unwrap();
+    browser
+        .until(
+            "the patch page opens",
+            "return location.pathname.startsWith('/admin/patches/')",
+        )
+        .await;
+    assert_eq!(browser.path().await, format!("/admin/patches/{}", team.patch_id));
+
+    // The finding is shown inline, right under the added line it is about.
+    let finding_row = browser
+        .js("const f = document.querySelector('tr.finding'); return [f.textContent, f.previousElementSibling.textContent, f.getAttribute('data-finding-line')];")
+        .await;
+    let finding = finding_row[0].as_str().unwrap();
+    assert!(
+        finding.contains("privesc.chmod-777") && finding.contains("Introduced") && finding.contains("medium"),
+        "{finding}"
+    );
+    assert!(
+        finding_row[1].as_str().unwrap().contains("chmod 777 ./out"),
+        "{finding_row}"
+    );
+    let line = finding_row[2].as_str().unwrap();
+    assert!(
+        finding_row[1].as_str().unwrap().contains(line),
+        "the row carries the line number {line}"
+    );
+    browser.check_accessibility("patch").await;
+    browser.screenshot("patch").await;
+
+    // Rejecting without a comment: the browser will not send it, and when forced, the
+    // server refuses it; the patch stays pending.
+    browser.click("#reject-button").await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(browser.path().await, format!("/admin/patches/{}", team.patch_id));
+    browser
+        .js("document.getElementById('reject-comment').removeAttribute('required'); return true;")
+        .await;
+    browser.click("#reject-button").await;
+    browser
+        .until("the refusal shows", "return !!document.querySelector('p.error')")
+        .await;
+    assert!(browser.text("p.error").await.contains("a rejection needs a comment"));
+    let status = |app: &cairn_e2e::app::TestApp, id: String| {
+        let request = app.get(&format!("/v1/patches/{id}"));
+        async move { request.send().await.unwrap().json::<Value>().await.unwrap()["status"].clone() }
+    };
+    assert_eq!(status(app, team.patch_id.clone()).await, "pending_review");
+
+    // A POST from the page's own origin without the CSRF token is refused.
+    let forged = browser
+        .js(&format!(
+            "return fetch('/admin/patches/{}/approve', {{method: 'POST', body: new URLSearchParams({{comment: 'x'}})}}).then(r => r.status);",
+            team.patch_id
+        ))
+        .await;
+    // WebDriver waits for the returned promise.
+    assert_eq!(forged, json!(403));
+    assert_eq!(status(app, team.patch_id.clone()).await, "pending_review");
+
+    // Approve, then follow the link to the published revision.
+    browser.click("#approve-button").await;
+    browser
+        .until("the approval shows", "return !!document.querySelector('p.notice')")
+        .await;
+    assert!(
+        browser
+            .text("p.notice")
+            .await
+            .contains("Approved: demo r2 is published.")
+    );
+    assert_eq!(browser.text("#patch-status").await, "approved");
+    browser.click("#result-revision").await;
+    browser
+        .until(
+            "the skill page opens",
+            "return location.pathname === '/admin/skills/demo'",
+        )
+        .await;
+    assert!(browser.text("h1").await.contains("r2"));
+    assert!(browser.text("#versions").await.contains("r2"));
+
+    // The hostile Markdown is inert: shown as text, no script, no javascript: link, no image.
+    let inert = browser
+        .js("const b = document.getElementById('skill-body'); return [b.querySelectorAll('script, img, iframe').length, document.querySelectorAll('a[href^=\"javascript\" i]').length, b.textContent.includes(\"<script>alert('owned')</script>\"), b.textContent.includes('<img src=x onerror=alert(3)>')];")
+        .await;
+    assert_eq!(inert, json!([0, 0, true, true]));
+    assert!(client.get_alert_text().await.is_err(), "no alert ever opened");
+    browser.check_accessibility("skill").await;
+    browser.screenshot("skill").await;
+
+    // A narrow window: nothing overflows the page sideways (wide tables scroll inside).
+    client.set_window_size(390, 844).await.unwrap();
+    client.goto(&format!("{base}/admin/queue?status=all")).await.unwrap();
+    let overflow = browser
+        .js("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+        .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 1,
+        "the queue overflows a narrow window by {overflow} px"
+    );
+    browser.screenshot("queue-narrow").await;
+    client
+        .goto(&format!("{base}/admin/patches/{}", team.patch_id))
+        .await
+        .unwrap();
+    let overflow = browser
+        .js("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+        .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 1,
+        "the patch page overflows a narrow window by {overflow} px"
+    );
+    browser.screenshot("patch-narrow").await;
+    browser.stop().await;
+}
