@@ -13,16 +13,19 @@
   var region = document.getElementById("queue-region");
   var status = document.getElementById("live-status");
   function refreshQueue() {
-    fetch(window.location.href, { headers: { "X-Cairn-Fragment": "queue" }, credentials: "same-origin" })
+    fetch(window.location.href, { headers: { "X-Cairn-Fragment": "queue" }, credentials: "same-origin", redirect: "error" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         var selected = selectedIndex();
         region.innerHTML = html;
-        select(Math.min(selected, rows().length - 1));
+        // Keep the selection, but never move the focus away from what the user is doing.
+        select(Math.min(selected, rows().length - 1), false);
         if (status) { status.textContent = "Updated " + new Date().toLocaleTimeString(); }
       })
-      .catch(function () {
-        if (status) { status.textContent = "Could not refresh: reload the page."; }
+      .catch(function (code) {
+        if (status) {
+          status.textContent = code === 401 ? "Your session ended: reload the page to log in again." : "Could not refresh: reload the page.";
+        }
       });
   }
   if (region && window.EventSource) {
@@ -40,14 +43,19 @@
     for (var i = 0; i < list.length; i++) { if (list[i].classList.contains("selected")) { return i; } }
     return -1;
   }
-  function select(index) {
+  function select(index, focus) {
     var list = rows();
-    list.forEach(function (row) { row.classList.remove("selected"); row.removeAttribute("aria-selected"); });
+    list.forEach(function (row) { row.classList.remove("selected"); });
     if (index < 0 || index >= list.length) { return; }
     list[index].classList.add("selected");
-    list[index].setAttribute("aria-selected", "true");
     var link = list[index].querySelector("a");
-    if (link) { link.focus(); }
+    if (link && focus !== false) { link.focus(); }
+  }
+  // Enter opens the selected patch only when nothing else (a button, a link elsewhere)
+  // has the focus.
+  function onRowOrPage() {
+    var active = document.activeElement;
+    return !active || active === document.body || !!(active.closest && active.closest("tr[data-href]"));
   }
   function focusById(id) {
     var el = document.getElementById(id);
@@ -61,7 +69,7 @@
       var i = selectedIndex();
       select(key === "j" ? Math.min(i + 1, rows().length - 1) : Math.max(i - 1, 0));
       event.preventDefault();
-    } else if (rows().length && (key === "o" || key === "Enter") && selectedIndex() >= 0) {
+    } else if (rows().length && (key === "o" || (key === "Enter" && onRowOrPage())) && selectedIndex() >= 0) {
       window.location.href = rows()[selectedIndex()].getAttribute("data-href");
       event.preventDefault();
     } else if (key === "/") {

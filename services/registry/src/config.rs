@@ -83,6 +83,10 @@ pub struct AccessSettings {
     /// How long an admin-page login lasts (`CAIRN_ADMIN_SESSION_TTL`); never longer than
     /// the token it was made with.
     pub admin_session_ttl: Duration,
+    /// Whether the review web's cookies are always `Secure` (`CAIRN_COOKIE_SECURE=always`,
+    /// for a registry only reached over TLS); otherwise (`auto`) only when a trusted proxy
+    /// says the request came over TLS.
+    pub cookie_secure_always: bool,
 }
 
 impl Default for AccessSettings {
@@ -94,6 +98,7 @@ impl Default for AccessSettings {
             trusted_proxy_hops: 0,
             max_watches_per_token: 256,
             admin_session_ttl: Duration::from_secs(12 * 3600),
+            cookie_secure_always: false,
         }
     }
 }
@@ -233,6 +238,19 @@ fn access_settings(env: &impl Fn(&str) -> Option<String>) -> Result<AccessSettin
             hint: "use the number of reverse proxies in front of the registry (0 when clients connect directly)",
         })?;
     }
+    if let Some(value) = env("CAIRN_COOKIE_SECURE") {
+        settings.cookie_secure_always = match value.trim() {
+            "always" => true,
+            "auto" => false,
+            _ => {
+                return Err(ConfigError::Invalid {
+                    variable: "CAIRN_COOKIE_SECURE",
+                    value,
+                    hint: "use 'auto' (Secure when a trusted proxy says TLS) or 'always' (only reached over TLS)",
+                });
+            }
+        };
+    }
     if let Some(value) = env("CAIRN_MAX_WATCHES_PER_TOKEN") {
         match value.trim().parse::<usize>() {
             Ok(n) if n > 0 => settings.max_watches_per_token = n,
@@ -306,12 +324,17 @@ mod tests {
         assert_eq!(c.access.rate_limits.per_address.unwrap().to_string(), "50/s");
         assert_eq!(c.access.trusted_proxy_hops, 1);
         assert_eq!(c.access.max_watches_per_token, 256);
+        let c = config(&[("CAIRN_COOKIE_SECURE", "always"), ("CAIRN_ADMIN_SESSION_TTL", "2h")]).unwrap();
+        assert!(c.access.cookie_secure_always);
+        assert_eq!(c.access.admin_session_ttl, Duration::from_secs(7200));
         for (variable, value) in [
             ("CAIRN_MAX_WATCHES_PER_TOKEN", "0"),
             ("CAIRN_MAX_WATCHES_PER_TOKEN", "many"),
             ("CAIRN_TOKEN_MAX_TTL", "forever"),
             ("CAIRN_RATE_LIMIT_TOKEN", "lots"),
             ("CAIRN_TRUSTED_PROXY_HOPS", "-1"),
+            ("CAIRN_COOKIE_SECURE", "yes"),
+            ("CAIRN_ADMIN_SESSION_TTL", "soon"),
         ] {
             let e = config(&[(variable, value)]).unwrap_err().to_string();
             assert!(e.contains(variable), "{e}");

@@ -152,6 +152,11 @@ impl Browser {
         assert_eq!(unlabeled, json!([]), "{page}: form controls without a label");
         let low_contrast = self.js(LOW_CONTRAST).await;
         assert_eq!(low_contrast, json!([]), "{page}: text below 4.5:1 contrast");
+        // The pages' CSP forbids inline styles: none may be relied on.
+        let styled = self
+            .js("return Array.from(document.querySelectorAll('[style]')).map(e => e.outerHTML.slice(0, 80));")
+            .await;
+        assert_eq!(styled, json!([]), "{page}: inline styles the CSP blocks");
     }
 }
 
@@ -277,6 +282,10 @@ async fn a_reviewer_reads_a_patch_with_its_finding_and_approves_it_in_chromium()
     );
     browser.check_accessibility("patch").await;
     browser.screenshot("patch").await;
+    browser
+        .js("document.querySelector('tr.finding').scrollIntoView({block: 'center'}); return true;")
+        .await;
+    browser.screenshot("patch-finding").await;
 
     // Rejecting without a comment: the browser will not send it, and when forced, the
     // server refuses it; the patch stays pending.

@@ -205,7 +205,16 @@ async fn a_tampered_cookie_or_a_revoked_token_ends_the_session() {
     assert_eq!(app.delete_token(&app.admin_token, id).await, StatusCode::OK);
     let page = web.get("/admin/queue").await.unwrap();
     assert_eq!(page.status, StatusCode::SEE_OTHER);
-    assert!(page.location.unwrap().contains("expired=1"));
+    let location = page.location.unwrap();
+    assert!(location.contains("ended=revoked"), "{location}");
+    let login = web.get(&location).await.unwrap();
+    assert!(login.body.contains("was revoked"), "{}", login.body);
+    // The queue's live refresh gets a 401, not a login page inside the list.
+    let fragment = web
+        .get_with("/admin/queue", &[("x-cairn-fragment", "queue")])
+        .await
+        .unwrap();
+    assert_eq!(fragment.status, StatusCode::UNAUTHORIZED);
 }
 
 #[tokio::test]
@@ -234,10 +243,10 @@ async fn sessions_expire_and_cookies_are_secure_behind_a_tls_proxy() {
     assert_eq!(page.status, StatusCode::SEE_OTHER);
     assert_eq!(
         page.location.as_deref(),
-        Some("/admin/login?next=%2Fadmin%2Fqueue&expired=1")
+        Some("/admin/login?next=%2Fadmin%2Fqueue&ended=expired")
     );
     let login = web.get(page.location.as_deref().unwrap()).await.unwrap();
-    assert!(login.body.contains("Your session ended"), "{}", login.body);
+    assert!(login.body.contains("Your session expired"), "{}", login.body);
 }
 
 #[tokio::test]
@@ -918,4 +927,112 @@ async fn administration_manages_members_tokens_webhooks_policy_and_reads_the_aud
         reviewer.get("/admin/nonsense").await.unwrap().status,
         StatusCode::NOT_FOUND
     );
+}
+
+#[tokio::test]
+async fn links_from_other_sites_arrive_with_the_session_and_messages_cannot_be_forged() {
+    let team = review_team().await;
+    let app = &team.app;
+    let mut web = WebSession::login(&app.base_url, &team.reviewer).await.unwrap();
+    // A link followed from chat: the browser sends no Strict cookies, so the page reloads
+    // itself from our origin instead of asking to log in (and sets no cookie).
+    let arrival = web
+        .get_with(
+            &format!("/admin/patches/{}?view=split", team.patch_id),
+            &[("sec-fetch-site", "cross-site"), ("sec-fetch-mode", "navigate")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(arrival.status, StatusCode::OK);
+    assert!(arrival.body.contains("http-equiv=\"refresh\""), "{}", arrival.body);
+    assert!(
+        arrival
+            .body
+            .contains(&format!("href=\"/admin/patches/{}?view=split\"", team.patch_id))
+    );
+    assert!(arrival.headers.get("set-cookie").is_none());
+    // The reload is same-origin and shows the page.
+    let page = web
+        .get_with(
+            &format!("/admin/patches/{}?view=split", team.patch_id),
+            &[("sec-fetch-site", "same-origin")],
+        )
+        .await
+        .unwrap();
+    assert!(page.body.contains("Side-by-side diff"));
+
+    // Only messages the server signed are shown: a crafted link cannot put words in a page.
+    let forged = web
+        .get("/admin/queue?notice=Log+in+again+at+evil.example&sig=00")
+        .await
+        .unwrap();
+    assert_eq!(forged.status, StatusCode::OK);
+    assert!(!forged.body.contains("evil.example"));
+    let forged = web
+        .get(&format!("/admin/patches/{}?error=call+us", team.patch_id))
+        .await
+        .unwrap();
+    assert!(!forged.body.contains("call us"));
+
+    // A downloaded file keeps its own sandbox policy.
+    let raw = web
+        .get("/admin/skills/demo/versions/1/files/SKILL.md?raw=1")
+        .await
+        .unwrap();
+    assert_eq!(raw.headers["content-security-policy"], "sandbox");
+    assert!(
+        raw.headers["content-disposition"]
+            .to_str()
+            .unwrap()
+            .starts_with("attachment; filename=\"SKILL.md\"")
+    );
+}
+
+#[tokio::test]
+async fn the_live_queue_counts_against_the_tokens_stream_limit() {
+    let mut settings = cairn_registry::app::live::LiveSettings::new(1);
+    settings.heartbeat = Duration::from_secs(15);
+    let app = TestApp::spawn_with_live(settings).await.unwrap();
+    let web = WebSession::login(&app.base_url, &app.admin_token).await.unwrap();
+    let cookie = web
+        .cookies()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let first = app
+        .client
+        .get(app.url("/admin/queue/events"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(first.status(), StatusCode::OK);
+    let second = app
+        .client
+        .get(app.url("/admin/queue/events"))
+        .header("cookie", &cookie)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(second.status(), StatusCode::TOO_MANY_REQUESTS);
+    assert!(second.text().await.unwrap().contains("live-change streams"));
+    drop(first);
+    // The slot comes back when the stream ends.
+    let mut reopened = StatusCode::TOO_MANY_REQUESTS;
+    for _ in 0..50 {
+        reopened = app
+            .client
+            .get(app.url("/admin/queue/events"))
+            .header("cookie", &cookie)
+            .send()
+            .await
+            .unwrap()
+            .status();
+        if reopened == StatusCode::OK {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    assert_eq!(reopened, StatusCode::OK);
 }

@@ -336,13 +336,16 @@ impl LiveFeed {
 }
 
 /// Counts one open watch of a token; dropping it (the stream ends) gives the slot back.
-struct WatchSlot {
+/// Every long-lived stream a token opens (`WatchIndex`, `GET /v1/events`, the review
+/// queue's live view) takes one, so the per-token limit covers them all.
+pub struct WatchSlot {
     feed: Arc<LiveFeed>,
     token_id: Uuid,
 }
 
 impl WatchSlot {
-    fn take(feed: &Arc<LiveFeed>, token_id: Uuid) -> Result<Self, WatchError> {
+    /// Takes one of the token's slots, or says the limit is reached.
+    pub fn take(feed: &Arc<LiveFeed>, token_id: Uuid) -> Result<Self, WatchError> {
         let mut watches = feed.watches.lock().unwrap_or_else(|e| e.into_inner());
         let open = watches.entry(token_id).or_default();
         let limit = feed.settings.max_watches_per_token;

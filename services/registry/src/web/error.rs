@@ -15,8 +15,12 @@ pub enum WebError {
     LoginRequired {
         /// The page to return to after logging in.
         next: String,
-        /// Shown on the login page (an expired or revoked session).
+        /// Why a session ended (`expired`, `revoked`, `disabled`, `token-expired`,
+        /// `invalid`), for the login page to say.
         reason: Option<&'static str>,
+        /// The request wanted a part of a page (the queue's live refresh): answer 401
+        /// rather than the login page.
+        fragment: bool,
     },
     /// Any other failure, shown as an error page with the API's status and message.
     Failed(ApiError),
@@ -58,6 +62,7 @@ through_api_error!(
     crate::app::catalog::CatalogError,
     crate::app::webhooks::WebhookError,
     crate::auth::AuthError,
+    crate::app::live::WatchError,
 );
 
 impl From<askama::Error> for WebError {
@@ -90,10 +95,16 @@ fn title(status: StatusCode) -> &'static str {
 impl IntoResponse for WebError {
     fn into_response(self) -> Response {
         match self {
-            WebError::LoginRequired { next, reason } => {
+            WebError::LoginRequired { fragment: true, .. } => (
+                StatusCode::UNAUTHORIZED,
+                [(header::CACHE_CONTROL, HeaderValue::from_static("no-store"))],
+                "your session ended: reload the page to log in again",
+            )
+                .into_response(),
+            WebError::LoginRequired { next, reason, .. } => {
                 let mut target = format!("/admin/login?next={}", encode(&next));
-                if reason.is_some() {
-                    target.push_str("&expired=1");
+                if let Some(reason) = reason {
+                    target.push_str(&format!("&ended={reason}"));
                 }
                 Redirect::to(&target).into_response()
             }

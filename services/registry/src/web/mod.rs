@@ -57,6 +57,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/audit", get(audit::page))
         .route("/admin/assets/{file}", get(assets::serve))
         .route("/admin/{*rest}", get(missing).post(missing))
+        .layer(middleware::from_fn(arrive_same_site))
         .layer(middleware::from_fn(security_headers))
 }
 
@@ -70,19 +71,62 @@ async fn missing() -> WebError {
     WebError::not_found("There is no such page. Start from the review queue.")
 }
 
+/// A link followed from another site (chat, email, a webhook notification) arrives
+/// without the `SameSite=Strict` cookies, so it would land on the login page (and a new
+/// CSRF token would break forms open in other tabs). Such a navigation gets a tiny page
+/// that reloads the same address from our own origin, where the cookies are sent.
+async fn arrive_same_site(request: Request, next: Next) -> Response {
+    match cross_site_navigation(&request) {
+        None => next.run(request).await,
+        Some(target) => reload_from_here(&target),
+    }
+}
+
+/// The address of a `GET` navigation from another site, if this is one.
+fn cross_site_navigation(request: &Request) -> Option<String> {
+    let header = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok());
+    (request.method() == axum::http::Method::GET
+        && header("sec-fetch-site") == Some("cross-site")
+        && header("sec-fetch-mode") == Some("navigate"))
+    .then(|| {
+        request
+            .uri()
+            .path_and_query()
+            .map_or("/admin/queue", |p| p.as_str())
+            .to_owned()
+    })
+}
+
+/// A page that reloads `target` from our own origin.
+fn reload_from_here(target: &str) -> Response {
+    let escaped = target
+        .replace('&', "&amp;")
+        .replace('"', "&quot;")
+        .replace('<', "&lt;")
+        .replace('>', "&gt;");
+    Html(format!(
+        "<!doctype html><html lang=\"en\"><head><meta charset=\"utf-8\"><meta http-equiv=\"refresh\" content=\"0\">\
+         <title>Cairn</title></head><body><p><a href=\"{escaped}\">Continue to Cairn</a></p></body></html>"
+    ))
+    .into_response()
+}
+
 /// What every page's response carries: no framing, no sniffing, scripts and styles only
 /// from our own embedded assets, images only from us, forms only to us; no caching of
 /// pages (they show private data), no referrer to other sites.
 async fn security_headers(request: Request, next: Next) -> Response {
     let mut response = next.run(request).await;
     let headers = response.headers_mut();
-    headers.insert(
-        header::CONTENT_SECURITY_POLICY,
-        HeaderValue::from_static(
-            "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; \
-             form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
-        ),
-    );
+    // A handler's own policy (a downloaded file's `sandbox`) is stricter: keep it.
+    if !headers.contains_key(header::CONTENT_SECURITY_POLICY) {
+        headers.insert(
+            header::CONTENT_SECURITY_POLICY,
+            HeaderValue::from_static(
+                "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; \
+                 form-action 'self'; frame-ancestors 'none'; base-uri 'none'",
+            ),
+        );
+    }
     headers.insert(header::X_FRAME_OPTIONS, HeaderValue::from_static("DENY"));
     headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("same-origin"));
@@ -132,15 +176,43 @@ pub fn page<T: askama::Template>(template: &T) -> Result<Response, WebError> {
     Ok(Html(template.render()?).into_response())
 }
 
-/// A redirect after a successful form (303, so reloading does not post again), with a
-/// notice for the next page.
-pub fn done(to: &str, notice: &str) -> Response {
-    let separator = if to.contains('?') { '&' } else { '?' };
-    Redirect::to(&format!("{to}{separator}notice={}", error::encode(notice))).into_response()
+/// A message carried through a redirect to the next page (`?notice=…&sig=…` or
+/// `?error=…&sig=…`). Only messages this server signed are shown, so a crafted link cannot
+/// put its own words in a page's notice or alert.
+#[derive(Clone, Debug, Default, serde::Deserialize)]
+pub struct Flash {
+    notice: Option<String>,
+    error: Option<String>,
+    sig: Option<String>,
 }
 
-/// A notice passed through a redirect, limited to something short and printable.
-pub fn notice(raw: Option<String>) -> Option<String> {
-    raw.map(|n| n.chars().filter(|c| !c.is_control()).take(300).collect::<String>())
-        .filter(|n| !n.is_empty())
+impl Flash {
+    fn verified(state: &AppState, kind: &str, text: &Option<String>, sig: &Option<String>) -> Option<String> {
+        let (text, sig) = (text.as_deref()?, sig.as_deref()?);
+        let expected = state.session_key.sign(&format!("{kind}\0{text}"));
+        session::same_secret(&expected, sig).then(|| text.chars().filter(|c| !c.is_control()).take(500).collect())
+    }
+
+    /// The success notice, if this server signed it.
+    pub fn notice(&self, state: &AppState) -> Option<String> {
+        Self::verified(state, "notice", &self.notice, &self.sig)
+    }
+
+    /// The error message, if this server signed it.
+    pub fn error(&self, state: &AppState) -> Option<String> {
+        Self::verified(state, "error", &self.error, &self.sig)
+    }
+}
+
+/// A redirect to `to` carrying a signed message of `kind` (`notice` or `error`).
+pub fn redirect_with(state: &AppState, to: &str, kind: &str, message: &str) -> Response {
+    let separator = if to.contains('?') { '&' } else { '?' };
+    let sig = state.session_key.sign(&format!("{kind}\0{message}"));
+    Redirect::to(&format!("{to}{separator}{kind}={}&sig={sig}", error::encode(message))).into_response()
+}
+
+/// A redirect after a successful form (303, so reloading does not post again), with a
+/// notice for the next page.
+pub fn done(state: &AppState, to: &str, notice: &str) -> Response {
+    redirect_with(state, to, "notice", notice)
 }

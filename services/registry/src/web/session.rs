@@ -41,6 +41,15 @@ impl SessionKey {
     pub fn derive(material: &[u8; 64]) -> Self {
         SessionKey(Key::from(material))
     }
+
+    /// An HMAC-SHA256 of `text` (hex), for values the server hands out and must
+    /// recognise later (messages carried through redirects).
+    pub fn sign(&self, text: &str) -> String {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(self.0.signing()).expect("HMAC takes any key length");
+        mac.update(text.as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
 }
 
 /// What the session cookie holds.
@@ -52,15 +61,18 @@ struct Stored {
     expires_at: DateTime<Utc>,
 }
 
-/// Whether the request reached us over TLS: only a trusted reverse proxy can say so
-/// (`X-Forwarded-Proto: https`), since the registry itself serves plain HTTP.
-fn is_https(headers: &HeaderMap, trusted_proxy_hops: usize) -> bool {
-    trusted_proxy_hops > 0
-        && headers
-            .get("x-forwarded-proto")
-            .and_then(|v| v.to_str().ok())
-            .and_then(|v| v.rsplit(',').next())
-            .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
+/// Whether cookies must be `Secure`: always when the operator says the registry is only
+/// reached over TLS (`CAIRN_COOKIE_SECURE=always`), else when the request reached us over
+/// TLS, which only a trusted reverse proxy can say (`X-Forwarded-Proto: https`), since the
+/// registry itself serves plain HTTP.
+fn is_https(headers: &HeaderMap, trusted_proxy_hops: usize, always: bool) -> bool {
+    always
+        || trusted_proxy_hops > 0
+            && headers
+                .get("x-forwarded-proto")
+                .and_then(|v| v.to_str().ok())
+                .and_then(|v| v.rsplit(',').next())
+                .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
 }
 
 /// The request's encrypted cookies.
@@ -74,7 +86,11 @@ fn cookie(name: &'static str, value: String, headers: &HeaderMap, state: &AppSta
         .path(COOKIE_PATH)
         .http_only(true)
         .same_site(SameSite::Strict)
-        .secure(is_https(headers, state.access.trusted_proxy_hops))
+        .secure(is_https(
+            headers,
+            state.access.trusted_proxy_hops,
+            state.access.cookie_secure_always,
+        ))
         .build()
 }
 
@@ -185,20 +201,31 @@ impl FromRequestParts<AppState> for Viewer {
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
         let jar = jar(state, &parts.headers);
         let next = return_path(parts);
+        // The queue's script asks for its list alone: it gets a 401, not a login page.
+        let fragment = parts.headers.contains_key("x-cairn-fragment");
         let Some(stored) = jar
             .get(SESSION_COOKIE)
             .and_then(|c| serde_json::from_str::<Stored>(c.value()).ok())
         else {
-            return Err(WebError::LoginRequired { next, reason: None });
+            return Err(WebError::LoginRequired {
+                next,
+                reason: None,
+                fragment,
+            });
         };
         if stored.expires_at <= Utc::now() {
             return Err(WebError::LoginRequired {
                 next,
-                reason: Some("Your session expired: log in again."),
+                reason: Some("expired"),
+                fragment,
             });
         }
         let Some(csrf) = jar.get(CSRF_COOKIE).map(|c| c.value().to_owned()) else {
-            return Err(WebError::LoginRequired { next, reason: None });
+            return Err(WebError::LoginRequired {
+                next,
+                reason: None,
+                fragment,
+            });
         };
         let principal = state
             .auth
@@ -209,17 +236,12 @@ impl FromRequestParts<AppState> for Viewer {
                 other => WebError::LoginRequired {
                     next: next.clone(),
                     reason: Some(match other {
-                        crate::auth::AuthError::Revoked => {
-                            "The token you logged in with was revoked: log in with another."
-                        }
-                        crate::auth::AuthError::Disabled => {
-                            "Your account is disabled: ask an admin of your organisation."
-                        }
-                        crate::auth::AuthError::Expired => {
-                            "The token you logged in with has expired: log in with a new one."
-                        }
-                        _ => "Your session is no longer valid: log in again.",
+                        crate::auth::AuthError::Revoked => "revoked",
+                        crate::auth::AuthError::Disabled => "disabled",
+                        crate::auth::AuthError::Expired => "token-expired",
+                        _ => "invalid",
                     }),
+                    fragment,
                 },
             })?;
         Ok(Viewer {
@@ -243,26 +265,34 @@ struct CsrfField {
 }
 
 /// Compares two secrets in time independent of where they differ.
-fn same_secret(a: &str, b: &str) -> bool {
+pub fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
 }
 
-/// Whether the browser says the request came from another site (`Sec-Fetch-Site`, or an
-/// `Origin` whose host is not ours).
-fn cross_site(headers: &HeaderMap) -> bool {
-    if let Some(site) = headers.get("sec-fetch-site").and_then(|v| v.to_str().ok())
-        && !matches!(site, "same-origin" | "none")
-    {
+/// Whether the request came from another site. Browsers say so themselves
+/// (`Sec-Fetch-Site`, sent by every current browser): only `same-origin` and `none` (the
+/// user typed or bookmarked it) pass. Older browsers are judged by `Origin`, which must
+/// name this host as the browser reached it (`Host`, the request's authority, or behind
+/// trusted proxies `X-Forwarded-Host`); `Origin: null` is another site.
+fn cross_site(headers: &HeaderMap, authority: Option<&str>, trusted_proxy_hops: usize) -> bool {
+    if let Some(site) = headers.get("sec-fetch-site") {
+        return !matches!(site.to_str().unwrap_or_default(), "same-origin" | "none");
+    }
+    let Some(origin) = headers.get(header::ORIGIN) else {
+        return false;
+    };
+    let origin = origin.to_str().unwrap_or("null");
+    if origin == "null" {
         return true;
     }
-    let host = headers.get(header::HOST).and_then(|v| v.to_str().ok());
-    match headers.get(header::ORIGIN).and_then(|v| v.to_str().ok()) {
-        None | Some("null") => false,
-        Some(origin) => {
-            let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
-            host != Some(origin_host)
-        }
-    }
+    let origin_host = origin.split_once("://").map_or(origin, |(_, rest)| rest);
+    let text = |name: header::HeaderName| headers.get(name).and_then(|v| v.to_str().ok());
+    let forwarded = (trusted_proxy_hops > 0)
+        .then(|| text(header::HeaderName::from_static("x-forwarded-host")))
+        .flatten()
+        .and_then(|v| v.rsplit(',').next())
+        .map(str::trim);
+    ![text(header::HOST), authority, forwarded].contains(&Some(origin_host))
 }
 
 /// The message of every refused form: what happened and what to do.
@@ -276,7 +306,11 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for Verified<T> {
         let expected = jar(state, &parts.headers)
             .get(CSRF_COOKIE)
             .map(|c| c.value().to_owned());
-        if cross_site(&parts.headers) {
+        if cross_site(
+            &parts.headers,
+            parts.uri.authority().map(|a| a.as_str()),
+            state.access.trusted_proxy_hops,
+        ) {
             return Err(WebError::forbidden(CSRF_REFUSED));
         }
         let bytes = axum::body::to_bytes(body, crate::http::MAX_BODY_BYTES)
@@ -311,25 +345,40 @@ mod tests {
     fn cross_site_requests_are_recognised() {
         let mut headers = HeaderMap::new();
         headers.insert(header::HOST, HeaderValue::from_static("cairn.example:7878"));
-        assert!(!cross_site(&headers));
+        assert!(!cross_site(&headers, None, 0));
         headers.insert(header::ORIGIN, HeaderValue::from_static("http://cairn.example:7878"));
-        assert!(!cross_site(&headers));
+        assert!(!cross_site(&headers, None, 0));
         headers.insert(header::ORIGIN, HeaderValue::from_static("https://evil.example"));
-        assert!(cross_site(&headers));
-        headers.remove(header::ORIGIN);
-        headers.insert("sec-fetch-site", HeaderValue::from_static("cross-site"));
-        assert!(cross_site(&headers));
+        assert!(cross_site(&headers, None, 0));
+        headers.insert(header::ORIGIN, HeaderValue::from_static("null"));
+        assert!(cross_site(&headers, None, 0));
+        // HTTP/2 carries the host as the authority; a proxy may rewrite Host but say
+        // what the browser used in X-Forwarded-Host.
+        headers.remove(header::HOST);
+        headers.insert(header::ORIGIN, HeaderValue::from_static("https://cairn.example"));
+        assert!(!cross_site(&headers, Some("cairn.example"), 0));
+        headers.insert("x-forwarded-host", HeaderValue::from_static("cairn.example"));
+        assert!(cross_site(&headers, None, 0));
+        assert!(!cross_site(&headers, None, 1));
+        // The browser's own verdict wins when it gives one.
         headers.insert("sec-fetch-site", HeaderValue::from_static("same-origin"));
-        assert!(!cross_site(&headers));
+        headers.insert(header::ORIGIN, HeaderValue::from_static("https://elsewhere.example"));
+        assert!(!cross_site(&headers, None, 0));
+        for site in ["cross-site", "same-site"] {
+            headers.insert("sec-fetch-site", HeaderValue::from_static(site));
+            assert!(cross_site(&headers, None, 1), "{site}");
+        }
     }
 
     #[test]
-    fn only_a_trusted_proxy_makes_cookies_secure() {
+    fn cookies_are_secure_behind_a_tls_proxy_or_when_configured() {
         let mut headers = HeaderMap::new();
         headers.insert("x-forwarded-proto", HeaderValue::from_static("https"));
-        assert!(!is_https(&headers, 0));
-        assert!(is_https(&headers, 1));
+        assert!(!is_https(&headers, 0, false));
+        assert!(is_https(&headers, 1, false));
+        assert!(is_https(&headers, 0, true));
         headers.insert("x-forwarded-proto", HeaderValue::from_static("http"));
-        assert!(!is_https(&headers, 1));
+        assert!(!is_https(&headers, 1, false));
+        assert!(is_https(&HeaderMap::new(), 0, true));
     }
 }

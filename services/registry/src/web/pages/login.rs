@@ -26,7 +26,8 @@ struct LoginPage {
 #[derive(Debug, Deserialize)]
 pub struct LoginQuery {
     next: Option<String>,
-    expired: Option<String>,
+    /// Why the last session ended (see `WebError::LoginRequired`).
+    ended: Option<String>,
     out: Option<String>,
 }
 
@@ -34,7 +35,12 @@ pub struct LoginQuery {
 /// `//host` or scheme), else the queue.
 fn safe_next(next: Option<&str>) -> String {
     match next {
-        Some(n) if n.starts_with("/admin/") && !n.starts_with("//") && !n.contains('\\') && !n.contains("://") => {
+        Some(n)
+            if n.starts_with("/admin/")
+                && !n.contains('\\')
+                && !n.contains("://")
+                && !n.chars().any(|c| c.is_control() || c == ' ') =>
+        {
             n.to_owned()
         }
         _ => "/admin/queue".to_owned(),
@@ -66,12 +72,14 @@ pub async fn form(
     headers: HeaderMap,
     Query(query): Query<LoginQuery>,
 ) -> Result<Response, WebError> {
-    let notice = if query.expired.is_some() {
-        Some("Your session ended (it expired, or its token was revoked or changed): log in again.")
-    } else if query.out.is_some() {
-        Some("You are logged out.")
-    } else {
-        None
+    let notice = match (query.ended.as_deref(), query.out.is_some()) {
+        (Some("expired"), _) => Some("Your session expired: log in again."),
+        (Some("revoked"), _) => Some("The token you logged in with was revoked: log in with another."),
+        (Some("disabled"), _) => Some("Your account is disabled: ask an admin of your organisation."),
+        (Some("token-expired"), _) => Some("The token you logged in with has expired: log in with a new one."),
+        (Some(_), _) => Some("Your session is no longer valid: log in again."),
+        (None, true) => Some("You are logged out."),
+        (None, false) => None,
     };
     render(
         &state,

@@ -12,7 +12,7 @@ use crate::access::Scope;
 use crate::app::accounts;
 use crate::web::error::{WebError, encode};
 use crate::web::session::{Verified, Viewer};
-use crate::web::{Chrome, done, notice};
+use crate::web::{Chrome, done};
 
 /// Members listed per page.
 const PAGE: i64 = 200;
@@ -21,8 +21,8 @@ const PAGE: i64 = 200;
 #[derive(Debug, Default, Deserialize)]
 pub struct MembersQuery {
     cursor: Option<String>,
-    notice: Option<String>,
-    error: Option<String>,
+    #[serde(flatten)]
+    flash: crate::web::Flash,
 }
 
 /// One member.
@@ -63,8 +63,8 @@ pub async fn page(
     let next = crate::app::paging::cut_page(&mut rows, PAGE, |u| u.handle.clone());
     let page = MembersPage {
         chrome: Chrome::new(&viewer, "members"),
-        notice: notice(query.notice),
-        error: notice(query.error),
+        notice: query.flash.notice(&state),
+        error: query.flash.error(&state),
         roles: ROLES,
         rows: rows
             .into_iter()
@@ -104,18 +104,19 @@ pub async fn add(
     viewer.require(Scope::Admin)?;
     let role = match role(&form.role) {
         Ok(role) => role,
-        Err(e) => return back_with("/admin/members", e),
+        Err(e) => return back_with(&state, "/admin/members", e),
     };
     let handle = form.handle.trim();
     match accounts::add_user(&state.store, viewer.principal.org_id, handle, role, &viewer.actor()).await {
         Ok(user) => Ok(done(
+            &state,
             "/admin/members",
             &format!(
                 "Added {} as {}. Issue them a token on the Tokens page.",
                 user.handle, user.role
             ),
         )),
-        Err(e) => back_with("/admin/members", e),
+        Err(e) => back_with(&state, "/admin/members", e),
     }
 }
 
@@ -138,7 +139,7 @@ pub async fn update(
     let update = UserUpdate {
         role: match given(form.role).as_deref().map(role).transpose() {
             Ok(role) => role,
-            Err(e) => return back_with("/admin/members", e),
+            Err(e) => return back_with(&state, "/admin/members", e),
         },
         disabled: match given(form.disabled).as_deref() {
             None => None,
@@ -146,6 +147,7 @@ pub async fn update(
             Some("false") => Some(false),
             Some(other) => {
                 return back_with(
+                    &state,
                     "/admin/members",
                     WebError::bad_request(format!("'{other}' is not a choice: disable or enable the account.")),
                 );
@@ -157,10 +159,11 @@ pub async fn update(
             state.auth.forget_all();
             let status = if user.disabled { "disabled" } else { "active" };
             Ok(done(
+                &state,
                 "/admin/members",
                 &format!("{} is now {} ({status}).", user.handle, user.role),
             ))
         }
-        Err(e) => back_with("/admin/members", e),
+        Err(e) => back_with(&state, "/admin/members", e),
     }
 }

@@ -15,15 +15,15 @@ use crate::app::patches::{self, OPEN_STATUSES, PatchError};
 use crate::web::error::{WebError, encode};
 use crate::web::render::diff::{self, FileView, Finding, ScanView};
 use crate::web::session::{Verified, Viewer};
-use crate::web::{Chrome, done, notice};
+use crate::web::{Chrome, done};
 
 /// Query of the patch page.
 #[derive(Debug, Default, Deserialize)]
 pub struct PatchQuery {
     /// `split` for side by side; anything else is unified.
     view: Option<String>,
-    notice: Option<String>,
-    error: Option<String>,
+    #[serde(flatten)]
+    flash: crate::web::Flash,
 }
 
 /// How one op applied.
@@ -195,8 +195,8 @@ pub async fn page(
         .collect();
     let page = PatchPage {
         chrome: Chrome::new(&viewer, "queue"),
-        notice: notice(query.notice),
-        error: notice(query.error),
+        notice: query.flash.notice(&state),
+        error: query.flash.error(&state),
         id: record.id.to_string(),
         skill: record.skill_name.clone(),
         status: record.status.clone(),
@@ -246,7 +246,9 @@ pub async fn page(
         split: query.view.as_deref() == Some("split"),
         can_decide,
         can_approve: can_decide && record.status == "pending_review",
-        can_withdraw: open && (record.author_id == viewer.principal.user_id || viewer.principal.is_admin()),
+        can_withdraw: open
+            && viewer.can(Scope::Submit)
+            && (record.author_id == viewer.principal.user_id || viewer.principal.is_admin()),
         self_review: record.author_id == viewer.principal.user_id,
     };
     crate::web::page(&page)
@@ -260,8 +262,8 @@ pub struct DecisionForm {
 }
 
 /// A decision's errors the reviewer can act on are shown on the patch page.
-fn on_page(id: &str, error: PatchError) -> Result<Response, WebError> {
-    super::back_with(&format!("/admin/patches/{}", encode(id)), error)
+fn on_page(state: &AppState, id: &str, error: PatchError) -> Result<Response, WebError> {
+    super::back_with(state, &format!("/admin/patches/{}", encode(id)), error)
 }
 
 /// `POST /admin/patches/{id}/approve`: publishes the patch as the skill's next revision.
@@ -276,13 +278,14 @@ pub async fn approve(
     let comment = given(Some(form.comment));
     match patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, comment.as_deref()).await {
         Ok(record) => Ok(done(
+            &state,
             &format!("/admin/patches/{patch_id}"),
             &match record.result_revision {
                 Some(revision) => format!("Approved: {} r{revision} is published.", record.skill_name),
                 None => format!("This patch is now {}.", record.status.replace('_', " ")),
             },
         )),
-        Err(e) => on_page(&id, e),
+        Err(e) => on_page(&state, &id, e),
     }
 }
 
@@ -297,10 +300,11 @@ pub async fn reject(
     let patch_id = patches::parse_id(&id)?;
     match patches::reject(&state, &viewer.principal, &viewer.actor(), patch_id, &form.comment).await {
         Ok(_) => Ok(done(
+            &state,
             &format!("/admin/patches/{patch_id}"),
             "Rejected: the author sees your comment.",
         )),
-        Err(e) => on_page(&id, e),
+        Err(e) => on_page(&state, &id, e),
     }
 }
 
@@ -318,7 +322,7 @@ pub async fn withdraw(
     viewer.require(Scope::Submit)?;
     let patch_id = patches::parse_id(&id)?;
     match patches::withdraw(&state, &viewer.principal, &viewer.actor(), patch_id).await {
-        Ok(_) => Ok(done(&format!("/admin/patches/{patch_id}"), "Withdrawn.")),
-        Err(e) => on_page(&id, e),
+        Ok(_) => Ok(done(&state, &format!("/admin/patches/{patch_id}"), "Withdrawn.")),
+        Err(e) => on_page(&state, &id, e),
     }
 }

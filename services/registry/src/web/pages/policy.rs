@@ -12,13 +12,13 @@ use crate::AppState;
 use crate::access::Scope;
 use crate::web::error::WebError;
 use crate::web::session::{Verified, Viewer};
-use crate::web::{Chrome, done, notice};
+use crate::web::{Chrome, done};
 
 /// Query of the policy page.
 #[derive(Debug, Default, Deserialize)]
 pub struct PolicyQuery {
-    notice: Option<String>,
-    error: Option<String>,
+    #[serde(flatten)]
+    flash: crate::web::Flash,
 }
 
 /// The policy page.
@@ -43,8 +43,8 @@ pub async fn page(
     let policy: Policy = serde_json::from_value(stored).unwrap_or_default();
     let page = PolicyPage {
         chrome: Chrome::new(&viewer, "policy"),
-        notice: notice(query.notice),
-        error: notice(query.error),
+        notice: query.flash.notice(&state),
+        error: query.flash.error(&state),
         authors_may_approve_own: policy.authors_may_approve_own,
         trusted: policy.auto_approve_safe_from.join("\n"),
     };
@@ -77,10 +77,11 @@ pub async fn save(
     trusted.dedup();
     for handle in &trusted {
         if let Err(e) = crate::app::accounts::check_handle(handle) {
-            return back_with("/admin/policy", e);
+            return back_with(&state, "/admin/policy", e);
         }
         if state.store.user_by_handle(org_id, handle).await.is_err() {
             return back_with(
+                &state,
                 "/admin/policy",
                 WebError::bad_request(format!(
                     "'{handle}' is not a member of this organisation: list members' handles only."
@@ -96,6 +97,7 @@ pub async fn save(
         .map_err(|e| crate::http::error::ApiError::internal("serialising a policy", &e))?;
     state.store.set_patch_policy(org_id, &value, &viewer.actor()).await?;
     Ok(done(
+        &state,
         "/admin/policy",
         "Policy saved: it applies to patches submitted from now on.",
     ))

@@ -17,11 +17,12 @@ use super::{given, when};
 use crate::AppState;
 use crate::access::Scope;
 use crate::app::activity::ActivityEvent;
+use crate::app::live::WatchSlot;
 use crate::app::patches::{self, Listing};
+use crate::web::Chrome;
 use crate::web::error::{WebError, encode};
 use crate::web::render::diff::findings;
 use crate::web::session::Viewer;
-use crate::web::{Chrome, notice};
 
 /// Query of the queue.
 #[derive(Debug, Default, Deserialize)]
@@ -31,7 +32,8 @@ pub struct QueueQuery {
     author: Option<String>,
     verdict: Option<String>,
     cursor: Option<String>,
-    notice: Option<String>,
+    #[serde(flatten)]
+    flash: crate::web::Flash,
 }
 
 /// One patch in the list.
@@ -188,7 +190,7 @@ pub async fn page(
         .collect();
     let page = QueuePage {
         chrome: Chrome::new(&viewer, "queue"),
-        notice: notice(query.notice),
+        notice: query.flash.notice(&state),
         tabs,
         skill,
         author,
@@ -197,6 +199,9 @@ pub async fn page(
     };
     crate::web::page(&page)
 }
+
+/// How often an open stream re-checks that its session's token is still valid.
+const RECHECK: Duration = Duration::from_secs(15);
 
 /// How often an idle stream sends a comment so proxies keep it open.
 const KEEP_ALIVE: Duration = Duration::from_secs(15);
@@ -207,18 +212,29 @@ const KEEP_ALIVE: Duration = Duration::from_secs(15);
 /// shutdown.
 pub async fn events(State(state): State<AppState>, viewer: Viewer) -> Result<Response, WebError> {
     viewer.require(Scope::Read)?;
+    // Counts against the token's live streams, like the API's.
+    let slot = WatchSlot::take(&state.live, viewer.principal.token_id)?;
     let receiver = state.activity.subscribe();
+    let mut recheck = tokio::time::interval(RECHECK);
+    recheck.reset();
     let closing = state.activity.closing();
     let org_id = viewer.principal.org_id;
     let expires = tokio::time::Instant::now() + (viewer.expires_at - chrono::Utc::now()).to_std().unwrap_or_default();
     let stream = futures::stream::unfold(
-        (receiver, closing, state, viewer),
-        move |(mut receiver, mut closing, state, viewer)| async move {
+        (receiver, closing, state, viewer, recheck, slot),
+        move |(mut receiver, mut closing, state, viewer, mut recheck, slot)| async move {
             loop {
                 let next = tokio::select! {
                     next = receiver.recv() => next,
                     () = tokio::time::sleep_until(expires) => return None,
-                    _ = closing.wait_for(|closed| *closed) => return None,
+                    () = async { let _ = closing.wait_for(|closed| *closed).await; } => return None,
+                    _ = recheck.tick() => {
+                        // A quiet stream still ends soon after its token is revoked.
+                        if state.auth.recheck(&state.store, &viewer.principal, Scope::Read).await.is_err() {
+                            return None;
+                        }
+                        continue;
+                    }
                 };
                 let event = match next {
                     Ok(ActivityEvent::Changed(activity))
@@ -241,7 +257,10 @@ pub async fn events(State(state): State<AppState>, viewer: Viewer) -> Result<Res
                 {
                     return None;
                 }
-                return Some((Ok::<_, Infallible>(event), (receiver, closing, state, viewer)));
+                return Some((
+                    Ok::<_, Infallible>(event),
+                    (receiver, closing, state, viewer, recheck, slot),
+                ));
             }
         },
     );

@@ -12,7 +12,7 @@ use cairn_skill::{BundleFile, SkillName};
 use cairn_store::{FileEntry, RevisionSelector, SkillQuery, VersionInfo};
 use serde::Deserialize;
 
-use super::{given, when};
+use super::{attachment, given, path_href, when};
 use crate::AppState;
 use crate::access::Scope;
 use crate::app::catalog::{self, CatalogError, ResolvedVersion};
@@ -20,7 +20,7 @@ use crate::web::error::{WebError, encode};
 use crate::web::render::diff::{self, FileView};
 use crate::web::render::markdown::{render_markdown, split_frontmatter};
 use crate::web::session::{Verified, Viewer};
-use crate::web::{Chrome, done, notice};
+use crate::web::{Chrome, done};
 
 /// Skills per page of the list.
 const PAGE: i64 = 100;
@@ -161,7 +161,8 @@ pub async fn list(
 #[derive(Debug, Default, Deserialize)]
 pub struct SkillQueryParams {
     rev: Option<String>,
-    notice: Option<String>,
+    #[serde(flatten)]
+    flash: crate::web::Flash,
 }
 
 /// One version in the skill's list.
@@ -265,7 +266,7 @@ pub async fn page(
     };
     let page = SkillPage {
         chrome: Chrome::new(&viewer, "skills"),
-        notice: notice(query.notice),
+        notice: query.flash.notice(&state),
         category: skill.category.clone().unwrap_or_default(),
         latest: skill.latest_revision,
         shown,
@@ -277,7 +278,11 @@ pub async fn page(
         files: entries
             .iter()
             .map(|f| FileRow {
-                href: format!("/admin/skills/{}/versions/{shown}/files/{}", name.as_str(), f.path),
+                href: format!(
+                    "/admin/skills/{}/versions/{shown}/files/{}",
+                    name.as_str(),
+                    path_href(&f.path)
+                ),
                 path: f.path.clone(),
                 size: human_size(f.size),
                 executable: f.executable,
@@ -346,8 +351,21 @@ pub async fn diff(
     let org_id = viewer.principal.org_id;
     let old = catalog::resolve(&state.store, org_id, name.as_str(), RevisionSelector::Exact(from)).await?;
     let new = catalog::resolve(&state.store, org_id, name.as_str(), RevisionSelector::Exact(to)).await?;
-    let changes = cairn_pipeline::diff::diff(&bundle_files(&state, &old).await?, &bundle_files(&state, &new).await?);
-    let json = serde_json::to_value(&changes).unwrap_or_default();
+    // Two whole bundles in memory and a diff of every file: bounded like bundle archives,
+    // and computed off the request threads.
+    let _permit = state
+        .archive_permits
+        .acquire()
+        .await
+        .map_err(|e| crate::http::error::ApiError::internal("archive permits closed", &e))?;
+    let (before, after) = (bundle_files(&state, &old).await?, bundle_files(&state, &new).await?);
+    let files = tokio::task::spawn_blocking(move || {
+        let changes = cairn_pipeline::diff::diff(&before, &after);
+        let json = serde_json::to_value(&changes).unwrap_or_default();
+        diff::file_views(&json, &serde_json::Value::Null)
+    })
+    .await
+    .map_err(|e| crate::http::error::ApiError::internal("diffing two revisions", &e))?;
     let split = query.view.as_deref() == Some("split");
     let page = DiffPage {
         chrome: Chrome::new(&viewer, "skills"),
@@ -355,7 +373,7 @@ pub async fn diff(
         name: name.as_str().to_owned(),
         from,
         to,
-        files: diff::file_views(&json, &serde_json::Value::Null),
+        files,
         split,
         view_query: format!("from={from}&to={to}"),
     };
@@ -440,14 +458,11 @@ pub async fn file(
     let entry: FileEntry = catalog::find_file(&state.store, &resolved, &path).await?;
     let bytes = catalog::read_blob(state.blobs.as_ref(), &entry.sha256).await?;
     if query.raw.is_some() {
-        let file_name = entry.path.rsplit('/').next().unwrap_or("file").replace('"', "");
+        let file_name = entry.path.rsplit('/').next().unwrap_or("file");
         let mut response = (
             [
                 (header::CONTENT_TYPE, "application/octet-stream".to_owned()),
-                (
-                    header::CONTENT_DISPOSITION,
-                    format!("attachment; filename=\"{file_name}\""),
-                ),
+                (header::CONTENT_DISPOSITION, attachment(file_name)),
             ],
             bytes,
         )
@@ -461,8 +476,9 @@ pub async fn file(
     let markdown_html = text.as_deref().filter(|_| entry.path.ends_with(".md")).map(|t| {
         let directory = entry.path.rsplit_once('/').map_or("", |(d, _)| d);
         let base = format!(
-            "/admin/skills/{}/versions/{revision}/files/{directory}{}",
+            "/admin/skills/{}/versions/{revision}/files/{}{}",
             name.as_str(),
+            path_href(directory),
             if directory.is_empty() { "" } else { "/" }
         );
         render_markdown(split_frontmatter(t).1, Some(&base))
@@ -515,7 +531,7 @@ async fn set_yanked(
     } else {
         format!("r{revision} was already {what}: nothing changed.")
     };
-    Ok(done(&format!("/admin/skills/{}", name.as_str()), &message))
+    Ok(done(&state, &format!("/admin/skills/{}", name.as_str()), &message))
 }
 
 /// `POST /admin/skills/{name}/versions/{rev}/yank`.

@@ -14,7 +14,7 @@ use crate::access::Scope;
 use crate::app::accounts::{self, Issuer, TokenSpec};
 use crate::web::error::{WebError, encode};
 use crate::web::session::{Verified, Viewer};
-use crate::web::{Chrome, done, notice};
+use crate::web::{Chrome, done};
 
 /// Tokens listed per page.
 const PAGE: i64 = 200;
@@ -25,8 +25,8 @@ pub struct TokensQuery {
     /// `1`: include revoked and expired tokens.
     all: Option<String>,
     cursor: Option<String>,
-    notice: Option<String>,
-    error: Option<String>,
+    #[serde(flatten)]
+    flash: crate::web::Flash,
 }
 
 /// One token.
@@ -99,8 +99,8 @@ async fn render(
     let now = chrono::Utc::now();
     let page = TokensPage {
         chrome: Chrome::new(viewer, "tokens"),
-        notice: notice(query.notice),
-        error: notice(query.error),
+        notice: query.flash.notice(state),
+        error: query.flash.error(state),
         rows: rows
             .into_iter()
             .map(|t| {
@@ -170,11 +170,11 @@ pub async fn issue(
     let principal = &viewer.principal;
     let ttl = match given(form.ttl).as_deref().map(crate::config::parse_ttl).transpose() {
         Ok(ttl) => ttl,
-        Err(message) => return back_with("/admin/tokens", WebError::bad_request(message)),
+        Err(message) => return back_with(&state, "/admin/tokens", WebError::bad_request(message)),
     };
     let owner = match accounts::token_owner(&state.store, principal, given(form.user).as_deref()).await {
         Ok(owner) => owner,
-        Err(e) => return back_with("/admin/tokens", e),
+        Err(e) => return back_with(&state, "/admin/tokens", e),
     };
     let scopes: Vec<String> = [
         ("read", &form.read),
@@ -206,7 +206,7 @@ pub async fn issue(
             );
             render(&state, &viewer, TokensQuery::default(), Some((issued.token, label))).await
         }
-        Err(e) => back_with("/admin/tokens", e),
+        Err(e) => back_with(&state, "/admin/tokens", e),
     }
 }
 
@@ -224,6 +224,7 @@ pub async fn revoke(
     viewer.require(Scope::Read)?;
     let Ok(id) = Uuid::parse_str(&id) else {
         return back_with(
+            &state,
             "/admin/tokens",
             WebError::bad_request(format!("'{id}' is not a token id: pick the token from the list.")),
         );
@@ -242,10 +243,11 @@ pub async fn revoke(
         Ok(token) => {
             state.auth.forget_all();
             Ok(done(
+                &state,
                 "/admin/tokens",
                 &format!("Revoked {} of {}.", token.name, token.owner),
             ))
         }
-        Err(e) => back_with("/admin/tokens", e),
+        Err(e) => back_with(&state, "/admin/tokens", e),
     }
 }

@@ -12,13 +12,13 @@ use crate::access::Scope;
 use crate::app::webhooks;
 use crate::web::error::WebError;
 use crate::web::session::{Verified, Viewer};
-use crate::web::{Chrome, done, notice};
+use crate::web::{Chrome, done};
 
 /// Query of the webhook pages.
 #[derive(Debug, Default, Deserialize)]
 pub struct WebhooksQuery {
-    notice: Option<String>,
-    error: Option<String>,
+    #[serde(flatten)]
+    flash: crate::web::Flash,
 }
 
 /// One webhook.
@@ -52,8 +52,8 @@ async fn render(
     let hooks = state.store.list_webhooks(viewer.principal.org_id).await?;
     let page = WebhooksPage {
         chrome: Chrome::new(viewer, "webhooks"),
-        notice: notice(query.notice),
-        error: notice(query.error),
+        notice: query.flash.notice(state),
+        error: query.flash.error(state),
         events: cairn_store::WEBHOOK_EVENTS.to_vec(),
         rows: hooks
             .into_iter()
@@ -130,7 +130,7 @@ pub async fn create(
             let label = format!("{} ({})", created.info.url, created.info.events.join(", "));
             render(&state, &viewer, WebhooksQuery::default(), Some((created.secret, label))).await
         }
-        Err(e) => back_with("/admin/webhooks", e),
+        Err(e) => back_with(&state, "/admin/webhooks", e),
     }
 }
 
@@ -153,15 +153,15 @@ pub async fn delete(
     viewer.require(Scope::Admin)?;
     let id = match hook_id(&id) {
         Ok(id) => id,
-        Err(e) => return back_with("/admin/webhooks", e),
+        Err(e) => return back_with(&state, "/admin/webhooks", e),
     };
     match state
         .store
         .delete_webhook(viewer.principal.org_id, id, &viewer.actor())
         .await
     {
-        Ok(()) => Ok(done("/admin/webhooks", "Webhook removed.")),
-        Err(e) => back_with("/admin/webhooks", e),
+        Ok(()) => Ok(done(&state, "/admin/webhooks", "Webhook removed.")),
+        Err(e) => back_with(&state, "/admin/webhooks", e),
     }
 }
 
