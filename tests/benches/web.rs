@@ -2,8 +2,9 @@
 //! (cookie) fetching, from 8 concurrent clients for 10 s each,
 //!
 //! 1. the review queue with 50 open patches (`/admin/queue`),
-//! 2. the patch page of the largest real edit in the corpus (`edits/hermes/0442`, 824
-//!    changed lines of `research-paper-writing/SKILL.md`) with its scan (`/admin/patches/{id}`),
+//! 2. the patch page of a large real edit from the corpus (`edits/hermes/0274`, 658
+//!    changed lines of `comfyui/SKILL.md`; the largest, 0442, exceeds the SKILL.md size
+//!    limit after the edit) with its scan (`/admin/patches/{id}`),
 //! 3. that skill's page, its SKILL.md rendered as safe Markdown (`/admin/skills/{name}`),
 //! 4. the same patch page side by side (`?view=split`).
 //!
@@ -38,10 +39,10 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 async fn run() {
     let app = TestApp::spawn().await.unwrap();
     let edits = cairn_e2e::corpus().join("edits/hermes");
-    let before = std::fs::read_to_string(edits.join("0442_before.md")).unwrap();
-    let after = std::fs::read_to_string(edits.join("0442_after.md")).unwrap();
+    let before = std::fs::read_to_string(edits.join("0274_before.md")).unwrap();
+    let after = std::fs::read_to_string(edits.join("0274_after.md")).unwrap();
     let tree = tempfile::tempdir().unwrap();
-    let dir = tree.path().join("research/research-paper-writing");
+    let dir = tree.path().join("creative/comfyui");
     std::fs::create_dir_all(&dir).unwrap();
     std::fs::write(dir.join("SKILL.md"), &before).unwrap();
     let report = app.import(tree.path()).await.unwrap();
@@ -57,11 +58,10 @@ async fn run() {
         );
         async move {
             let response = request.send().await.unwrap();
-            assert_eq!(response.status(), reqwest::StatusCode::CREATED);
-            response.json::<Value>().await.unwrap()["id"]
-                .as_str()
-                .unwrap()
-                .to_owned()
+            let status = response.status();
+            let body = response.json::<Value>().await.unwrap();
+            assert_eq!(status, reqwest::StatusCode::CREATED, "{body}");
+            body["id"].as_str().unwrap().to_owned()
         }
     };
     let big = submit(json!([{"op": "edit", "content": after}])).await;
@@ -81,7 +81,7 @@ async fn run() {
         .join("; ");
     let pages = [
         ("queue (50 open patches)", "/admin/queue".to_owned()),
-        ("patch page, 824-line edit", format!("/admin/patches/{big}")),
+        ("patch page, 658-line edit", format!("/admin/patches/{big}")),
         ("skill page, rendered SKILL.md", format!("/admin/skills/{name}")),
         ("patch page, side by side", format!("/admin/patches/{big}?view=split")),
     ];

@@ -217,6 +217,16 @@ const SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.au
      p.created_at, p.updated_at \
      FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by";
 
+/// The columns of a patch listing: the report's `scan` only, no ops and no candidate
+/// manifest, so a page of patches does not carry every patch's diff (a large edit's report
+/// is hundreds of kilobytes).
+const LIST_SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.author_id, a.handle AS author, \
+     p.agent, p.summary, p.rationale, p.category, 'null'::jsonb AS ops, \
+     jsonb_build_object('scan', p.report -> 'scan') AS report, p.onto_digest, NULL::jsonb AS candidate, \
+     p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
+     p.created_at, p.updated_at \
+     FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by";
+
 impl Store {
     /// Stores a patch and its audit row.
     #[instrument(skip_all, fields(patch = %patch.id))]
@@ -277,11 +287,13 @@ impl Store {
         .ok_or_else(|| StoreError::NotFound(format!("patch {id}")))
     }
 
-    /// The organisation's patches, newest first, filtered and paged.
+    /// The organisation's patches, newest first, filtered and paged. Listed records carry
+    /// only the scan of their report (`report.scan`); their `ops` are `null` and they have
+    /// no candidate manifest: read one patch for those.
     pub async fn list_patches(&self, org_id: i64, query: &PatchQuery) -> Result<Vec<PatchRecord>, StoreError> {
         let (before_at, before_id) = query.before.unzip();
         let rows: Vec<PatchRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "{SELECT} WHERE p.org_id = $1 AND (cardinality($2::text[]) = 0 OR p.status = ANY($2)) \
+            "{LIST_SELECT} WHERE p.org_id = $1 AND (cardinality($2::text[]) = 0 OR p.status = ANY($2)) \
              AND ($3::text IS NULL OR p.skill_name = $3) \
              AND ($4::timestamptz IS NULL OR (p.created_at, p.id) < ($4, $5)) \
              AND ($7::text IS NULL OR a.handle = $7) \
