@@ -153,6 +153,10 @@ pub enum Access {
     Public,
     /// A valid token carrying this scope (after the role has capped it).
     Scope(Scope),
+    /// The discovery and download endpoints other skill clients read
+    /// (`/.well-known/…`): a token with `read`, or no token at all when the organisation
+    /// opened them to anonymous clients.
+    Discovery,
 }
 
 /// Why an authenticated caller may not use a route.
@@ -183,8 +187,10 @@ pub enum Denied {
 /// Decides whether a caller with `role` and token scopes `token_scopes` may use a route
 /// requiring `access`. Pure and allocation-free: it runs on every request.
 pub fn authorize(access: Access, role: Role, token_scopes: ScopeSet) -> Result<(), Denied> {
-    let Access::Scope(needed) = access else {
-        return Ok(());
+    let needed = match access {
+        Access::Public => return Ok(()),
+        Access::Scope(needed) => needed,
+        Access::Discovery => Scope::Read,
     };
     let by_role = ScopeSet::of_role(role);
     if !by_role.contains(needed) {

@@ -30,6 +30,24 @@ pub enum OrgCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Change an organisation's settings.
+    Set {
+        /// The organisation.
+        slug: String,
+        /// `on`: clients without a token may read its discovery and download endpoints
+        /// (`/.well-known/skills/…`, `/.well-known/agent-skills/…`); `off` closes them.
+        #[arg(long, value_parser = parse_switch, action = clap::ArgAction::Set, value_name = "on|off")]
+        anonymous_read: bool,
+    },
+}
+
+/// Parses `on` / `off`.
+fn parse_switch(raw: &str) -> Result<bool, String> {
+    match raw {
+        "on" => Ok(true),
+        "off" => Ok(false),
+        other => Err(format!("'{other}' is not a setting: use on or off")),
+    }
 }
 
 /// `cairn-registry user …`
@@ -197,8 +215,37 @@ pub async fn run_org(config: &Config, command: OrgCommand) -> Result<()> {
                 println!("{}", serde_json::to_string_pretty(&orgs)?);
             } else {
                 for org in orgs {
-                    println!("{}\t{}\t{}", org.slug, org.name, org.created_at.to_rfc3339());
+                    let anonymous = if org.anonymous_read {
+                        "anonymous-read"
+                    } else {
+                        "token-only"
+                    };
+                    println!(
+                        "{}\t{}\t{}\t{anonymous}",
+                        org.slug,
+                        org.name,
+                        org.created_at.to_rfc3339()
+                    );
                 }
+            }
+            Ok(())
+        }
+        OrgCommand::Set { slug, anonymous_read } => {
+            let org = org(rt, &slug).await?;
+            let org = rt
+                .store
+                .set_anonymous_read(org.id, anonymous_read, &Actor::cli("org set"))
+                .await?;
+            if org.anonymous_read {
+                println!(
+                    "'{}' now serves its discovery endpoints to clients without a token",
+                    org.slug
+                );
+            } else {
+                println!(
+                    "'{}' now serves its discovery endpoints to token holders only",
+                    org.slug
+                );
             }
             Ok(())
         }

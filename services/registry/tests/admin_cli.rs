@@ -264,7 +264,23 @@ async fn org_add_creates_organisations_and_refuses_taken_or_malformed_slugs() {
     assert_eq!(slugs, ["acme", "beta", "default"], "{list}");
     assert_eq!(orgs[0][1], "acme", "the name defaults to the slug");
     assert_eq!(orgs[1][1], "Beta Corp");
-    assert!(orgs.iter().all(|r| r.len() == 3), "{list}");
+    assert!(orgs.iter().all(|r| r.len() == 4 && r[3] == "token-only"), "{list}");
+
+    // Anonymous read: on, shown, off; bad values and unknown organisations change nothing.
+    let out = reg.ok(&["org", "set", "beta", "--anonymous-read", "on"]).await;
+    assert_contains(
+        &out,
+        &["'beta' now serves its discovery endpoints to clients without a token"],
+    );
+    let list = reg.ok(&["org", "list"]).await;
+    assert_eq!(rows(&list)[1][3], "anonymous-read", "{list}");
+    let err = reg.refused(&["org", "set", "beta", "--anonymous-read", "yes"]).await;
+    assert_contains(&err, &["'yes' is not a setting: use on or off"]);
+    let err = reg.refused(&["org", "set", "nobody", "--anonymous-read", "on"]).await;
+    assert_contains(&err, &["nobody"]);
+    reg.ok(&["org", "set", "beta", "--anonymous-read", "off"]).await;
+    let list = reg.ok(&["org", "list"]).await;
+    assert_eq!(rows(&list)[1][3], "token-only", "{list}");
 
     let json: Value = serde_json::from_str(&reg.ok(&["org", "list", "--json"]).await).unwrap();
     let slugs: Vec<&str> = json

@@ -28,7 +28,7 @@ pub use index::IndexChangeRecord;
 pub use models::*;
 pub use orgs::{ACTIVITY_CHANNEL, AdminToken};
 pub use patches::{Approval, ApproveOutcome, Decision, NewPatch, PATCH_STATUSES, PatchQuery, PatchRecord};
-pub use skills::{CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, YankOutcome};
+pub use skills::{ArchiveDigest, CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, YankOutcome};
 pub use tokens::{NewToken, TokenQuery};
 pub use users::{AUTH_CHANNEL, AuthChange, AuthChanges, UserUpdate};
 pub use webhooks::{ClaimedDelivery, DeliveryInfo, WEBHOOK_EVENTS, WebhookInfo};

@@ -83,6 +83,8 @@ pub struct Organization {
     pub name: String,
     /// When it was created.
     pub created_at: DateTime<Utc>,
+    /// Whether clients without a token may read its discovery and download endpoints.
+    pub anonymous_read: bool,
 }
 
 /// A person or service account of an organisation.

@@ -61,6 +61,10 @@ pub enum RevisionSelector {
     Exact(i32),
 }
 
+/// A version's archive digest as [`Store::archive_digests`] reads it: skill name,
+/// revision, version id, and the archive's SHA-256 (hex) when computed before.
+pub type ArchiveDigest = (String, i32, i64, Option<String>);
+
 /// Filters and paging for [`Store::list_skills`].
 #[derive(Clone, Debug, Default)]
 pub struct SkillQuery {
@@ -140,6 +144,40 @@ impl Store {
         .bind(org_id)
         .fetch_all(&self.pool)
         .await?)
+    }
+
+    /// For each `(name, revision)` of the organisation: the version's id and its archive
+    /// SHA-256 if computed before. Unknown pairs are left out.
+    #[instrument(skip_all)]
+    pub async fn archive_digests(
+        &self,
+        org_id: i64,
+        versions: &[(String, i32)],
+    ) -> Result<Vec<ArchiveDigest>, StoreError> {
+        let (names, revisions): (Vec<&str>, Vec<i32>) = versions.iter().map(|(n, r)| (n.as_str(), *r)).unzip();
+        Ok(sqlx::query_as(
+            "SELECT s.name, v.revision, v.id, v.archive_sha256 FROM versions v JOIN skills s ON s.id = v.skill_id \
+             JOIN unnest($2::text[], $3::int[]) AS wanted(name, revision) \
+               ON wanted.name = s.name AND wanted.revision = v.revision \
+             WHERE s.org_id = $1",
+        )
+        .bind(org_id)
+        .bind(names)
+        .bind(revisions)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Records a version's archive SHA-256 (the archive is deterministic, so every
+    /// process computes the same value; the first one written stays).
+    #[instrument(skip_all)]
+    pub async fn set_archive_sha256(&self, version_id: i64, sha256: &str) -> Result<(), StoreError> {
+        sqlx::query("UPDATE versions SET archive_sha256 = $2 WHERE id = $1 AND archive_sha256 IS NULL")
+            .bind(version_id)
+            .bind(sha256)
+            .execute(&self.pool)
+            .await?;
+        Ok(())
     }
 
     /// One skill by name.

@@ -192,6 +192,7 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
     const SUBMIT: Access = Access::Scope(Scope::Submit);
     const REVIEW: Access = Access::Scope(Scope::Review);
     const ADMIN: Access = Access::Scope(Scope::Admin);
+    const DISCOVERY: Access = Access::Discovery;
     use Kind::*;
     let sha = &world.file_sha;
     match (rule.method.as_str(), rule.path) {
@@ -224,6 +225,17 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             s("/v1/skills/askill/versions/1/unyank", Resource, REVIEW)
         }
         ("GET", "/v1/index") => s("/v1/index", Collection, READ),
+        ("GET", "/.well-known/skills/index.json") => s("/.well-known/skills/index.json", Collection, DISCOVERY),
+        ("GET", "/.well-known/skills/{name}/{*path}") => s("/.well-known/skills/askill/SKILL.md", Resource, DISCOVERY),
+        ("GET", "/.well-known/agent-skills/index.json") => {
+            s("/.well-known/agent-skills/index.json", Collection, DISCOVERY)
+        }
+        ("GET", "/.well-known/agent-skills/{name}/{file}") => {
+            s("/.well-known/agent-skills/askill/2.tar.gz", Resource, DISCOVERY)
+        }
+        ("GET", "/.well-known/agent-skills/{file}") => {
+            s("/.well-known/agent-skills/askill.tar.gz", Resource, DISCOVERY)
+        }
         ("GET", "/v1/blobs/{sha256}") => s(&format!("/v1/blobs/{sha}"), Resource, READ),
         ("POST", "/v1/blobs/batch") => with("/v1/blobs/batch", json!({ "sha256": [sha] }), Resource, READ),
         ("GET", "/v1/tokens") => s("/v1/tokens", Collection, READ),
@@ -362,6 +374,7 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
                 let allowed = match rule.access {
                     Access::Public => true,
                     Access::Scope(scope) => ScopeSet::of_role(role).contains(scope),
+                    Access::Discovery => ScopeSet::of_role(role).contains(Scope::Read),
                 };
                 let before = app.state_snapshot().await.unwrap();
                 let response = request.send().await.unwrap();

@@ -6,6 +6,7 @@ mod accounts;
 mod api;
 mod blobs;
 mod browser;
+mod discovery;
 mod fixtures;
 mod grpc;
 mod import;

@@ -271,6 +271,7 @@ async fn every_form_needs_its_csrf_token_and_a_refused_form_changes_nothing() {
             vec![("url", "https://example.com/h"), ("patch.approved", "1")],
         ),
         ("/admin/policy".to_owned(), vec![("authors_may_approve_own", "1")]),
+        ("/admin/policy/access".to_owned(), vec![("anonymous_read", "1")]),
         ("/admin/logout".to_owned(), vec![]),
         ("/admin/login".to_owned(), vec![("token", app.admin_token.as_str())]),
     ];
@@ -894,6 +895,23 @@ async fn administration_manages_members_tokens_webhooks_policy_and_reads_the_aud
         policy,
         json!({"authors_may_approve_own": true, "auto_approve_safe_from": ["mia"]})
     );
+    // Organisation access: anonymous read of the discovery endpoints, on and off.
+    admin
+        .post("/admin/policy/access", &[("anonymous_read", "1")])
+        .await
+        .unwrap();
+    assert!(app.store.org_by_slug("default").await.unwrap().anonymous_read);
+    let anonymous = app
+        .client
+        .get(app.url("/.well-known/skills/index.json"))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(anonymous.status(), StatusCode::OK);
+    let page = admin.post("/admin/policy/access", &[]).await.unwrap();
+    let shown = admin.get(page.location.as_deref().unwrap()).await.unwrap();
+    assert!(shown.body.contains("Anonymous read is off"), "{}", shown.body);
+    assert!(!app.store.org_by_slug("default").await.unwrap().anonymous_read);
 
     // The audit log shows all of it, filtered.
     let page = admin.get("/admin/audit?action=token.").await.unwrap();

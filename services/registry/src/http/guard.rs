@@ -153,13 +153,28 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
         // Unreachable by construction (the router is built from the table): fail closed.
         return ApiError::internal("route without an access rule", &format!("{path:?}")).into_response();
     };
-    let Access::Scope(_) = access else {
+    if super::prefix::writes_through_capability(&request) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "capability URLs (/t/<token>/…) only read: send the token in an 'Authorization: Bearer' header to change anything",
+        )
+        .into_response();
+    }
+    if access == Access::Public {
         return next.run(request).await;
-    };
+    }
+    let org_prefix = request
+        .extensions()
+        .get::<super::prefix::OrgPrefix>()
+        .map(|o| o.0.clone());
     let header = request
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
+    if access == Access::Discovery && header.is_none() {
+        return anonymous(&gate, org_prefix, request, next).await;
+    }
     let principal = match gate.auth.authenticate(&gate.store, header).await {
         Ok(principal) => principal,
         Err(e) => return ApiError::from(e).into_response(),
@@ -167,14 +182,77 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
     if let Err(denied) = authorize(access, principal.role, principal.scopes) {
         return ApiError::new(StatusCode::FORBIDDEN, "forbidden", denied.to_string()).into_response();
     }
+    if let Some(slug) = org_prefix.filter(|slug| *slug != principal.org_slug) {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            format!(
+                "this token belongs to the organisation '{}', not '{slug}': leave out the /o/{slug} prefix",
+                principal.org_slug
+            ),
+        )
+        .into_response();
+    }
     let token_budget = match gate.limiters.check_token(principal.token_id) {
         Ok(budget) => budget,
         Err(limited) => return too_many_requests(limited),
     };
+    if access == Access::Discovery {
+        request.extensions_mut().insert(Reader {
+            org_id: principal.org_id,
+            principal: Some(principal.clone()),
+        });
+    }
     request.extensions_mut().insert(principal);
     let mut response = next.run(request).await;
     response.extensions_mut().insert(TokenBudget(token_budget));
     response
+}
+
+/// Who reads a discovery endpoint: a token's organisation, or (without a token) the
+/// organisation that opened its discovery endpoints to anonymous clients.
+#[derive(Clone, Debug)]
+pub struct Reader {
+    /// The organisation whose skills are served.
+    pub org_id: i64,
+    /// The caller, when they sent a token.
+    pub principal: Option<Principal>,
+}
+
+impl<S: Send + Sync> FromRequestParts<S> for Reader {
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
+        parts.extensions.get::<Reader>().cloned().ok_or_else(|| {
+            ApiError::internal(
+                "a discovery handler is routed without the discovery rule",
+                &"missing reader",
+            )
+        })
+    }
+}
+
+/// A discovery request without a token: allowed when the organisation (the `/o/<slug>/`
+/// prefix, or the default organisation) opened its discovery endpoints.
+async fn anonymous(gate: &Gate, org_prefix: Option<String>, mut request: Request, next: Next) -> Response {
+    let slug = org_prefix.unwrap_or_else(|| crate::bootstrap::DEFAULT_ORG.to_owned());
+    match gate.store.anonymous_read(&slug).await {
+        Ok(Some((org_id, true))) => {
+            request.extensions_mut().insert(Reader { org_id, principal: None });
+            next.run(request).await
+        }
+        Ok(_) => ApiError::new(
+            StatusCode::UNAUTHORIZED,
+            "unauthorized",
+            format!(
+                "the organisation '{slug}' does not serve anonymous clients: send a token ('Authorization: Bearer <token>'), \
+                 use a capability URL (/t/<token>/…), or ask an admin to allow anonymous reads \
+                 (cairn-registry org set {slug} --anonymous-read on)"
+            ),
+        )
+        .into_response(),
+        Err(e) => ApiError::from(e).into_response(),
+    }
 }
 
 /// Longest client-chosen request id kept.

@@ -10,11 +10,13 @@ pub mod guard;
 mod health;
 mod index;
 mod patches;
+pub mod prefix;
 pub mod routes;
 mod skills;
 mod tokens;
 mod users;
 mod webhooks;
+mod wellknown;
 pub mod wire;
 
 use std::future::{Future, IntoFuture};
@@ -27,6 +29,7 @@ use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
 use axum::{Json, Router};
 use tokio::net::TcpListener;
+use tower::Layer;
 use tower_http::compression::CompressionLayer;
 use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Predicate};
 use tower_http::request_id::PropagateRequestIdLayer;
@@ -113,7 +116,10 @@ pub async fn serve(
         let _ = draining_tx.send(());
     };
     let auth = state.auth.clone();
-    let app = router(state).into_make_service_with_connect_info::<SocketAddr>();
+    // Capability-URL and organisation prefixes come off before the router matches.
+    let app = axum::ServiceExt::<Request>::into_make_service_with_connect_info::<SocketAddr>(
+        tower::util::MapRequestLayer::new(prefix::strip::<axum::body::Body>).layer(router(state)),
+    );
     let server = axum::serve(listener, app)
         .with_graceful_shutdown(shutdown)
         .into_future();

@@ -9,7 +9,7 @@ use axum::http::Method;
 use axum::routing::{MethodRouter, delete, get, patch, post, put};
 
 use super::guard::AccessTable;
-use super::{audit, blobs, events, health, index, patches, skills, tokens, users, webhooks};
+use super::{audit, blobs, events, health, index, patches, skills, tokens, users, webhooks, wellknown};
 use crate::AppState;
 use crate::access::{Access, Scope};
 
@@ -28,6 +28,7 @@ const READ: Access = Access::Scope(Scope::Read);
 const SUBMIT: Access = Access::Scope(Scope::Submit);
 const REVIEW: Access = Access::Scope(Scope::Review);
 const ADMIN: Access = Access::Scope(Scope::Admin);
+const DISCOVERY: Access = Access::Discovery;
 
 /// Largest body of a direct publish: a compressed bundle, which the 10 MiB limit on its
 /// contents bounds (archives are rarely larger than their contents; the unpacker checks
@@ -103,6 +104,28 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
         (rule(M::GET, "/v1/users/{handle}", ADMIN), get(users::get)),
         (rule(M::PATCH, "/v1/users/{handle}", ADMIN), patch(users::update)),
         (rule(M::GET, "/v1/audit", ADMIN), get(audit::list)),
+        // What other skill clients read (docs/CLIENTS.md): a token, or anonymous when
+        // the organisation allows it.
+        (
+            rule(M::GET, "/.well-known/skills/index.json", DISCOVERY),
+            get(wellknown::skills_index),
+        ),
+        (
+            rule(M::GET, "/.well-known/skills/{name}/{*path}", DISCOVERY),
+            get(wellknown::skills_file),
+        ),
+        (
+            rule(M::GET, "/.well-known/agent-skills/index.json", DISCOVERY),
+            get(wellknown::agent_skills_index),
+        ),
+        (
+            rule(M::GET, "/.well-known/agent-skills/{name}/{file}", DISCOVERY),
+            get(wellknown::agent_skills_pinned),
+        ),
+        (
+            rule(M::GET, "/.well-known/agent-skills/{file}", DISCOVERY),
+            get(wellknown::agent_skills_latest),
+        ),
         (rule(M::GET, "/v1/webhooks", ADMIN), get(webhooks::list)),
         (rule(M::POST, "/v1/webhooks", ADMIN), post(webhooks::create)),
         (rule(M::DELETE, "/v1/webhooks/{id}", ADMIN), delete(webhooks::delete)),

@@ -164,7 +164,7 @@ fn cache_policy(selector: cairn_store::RevisionSelector) -> &'static str {
 
 /// The content type a skill file is served with: Markdown and other text as inert text,
 /// everything else as opaque bytes (never HTML, SVG or script types a browser would run).
-fn file_content_type(path: &str) -> &'static str {
+pub(super) fn file_content_type(path: &str) -> &'static str {
     let mime = mime_guess::from_path(path).first_or_octet_stream();
     if path.ends_with(".md") {
         "text/markdown; charset=utf-8"

@@ -54,6 +54,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/webhooks/{id}", get(webhooks::deliveries))
         .route("/admin/webhooks/{id}/delete", post(webhooks::delete))
         .route("/admin/policy", get(policy::page).post(policy::save))
+        .route("/admin/policy/access", post(policy::save_access))
         .route("/admin/audit", get(audit::page))
         .route("/admin/assets/{file}", get(assets::serve))
         .route("/admin/{*rest}", get(missing).post(missing))

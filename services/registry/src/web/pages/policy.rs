@@ -30,6 +30,8 @@ struct PolicyPage {
     error: Option<String>,
     authors_may_approve_own: bool,
     trusted: String,
+    anonymous_read: bool,
+    org: String,
 }
 
 /// `GET /admin/policy`.
@@ -41,7 +43,10 @@ pub async fn page(
     viewer.require(Scope::Admin)?;
     let stored = state.store.patch_policy(viewer.principal.org_id).await?;
     let policy: Policy = serde_json::from_value(stored).unwrap_or_default();
+    let org = state.store.org_by_slug(&viewer.principal.org_slug).await?;
     let page = PolicyPage {
+        anonymous_read: org.anonymous_read,
+        org: org.slug,
         chrome: Chrome::new(&viewer, "policy"),
         notice: query.flash.notice(&state),
         error: query.flash.error(&state),
@@ -101,4 +106,31 @@ pub async fn save(
         "/admin/policy",
         "Policy saved: it applies to patches submitted from now on.",
     ))
+}
+
+/// The organisation-access form.
+#[derive(Debug, Deserialize)]
+pub struct AccessForm {
+    anonymous_read: Option<String>,
+}
+
+/// `POST /admin/policy/access`: opens or closes the discovery endpoints to clients
+/// without a token.
+pub async fn save_access(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Verified(form): Verified<AccessForm>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Admin)?;
+    let on = form.anonymous_read.is_some();
+    state
+        .store
+        .set_anonymous_read(viewer.principal.org_id, on, &viewer.actor())
+        .await?;
+    let message = if on {
+        "Anonymous read is on: clients without a token can read the discovery endpoints."
+    } else {
+        "Anonymous read is off: the discovery endpoints need a token or a capability URL."
+    };
+    Ok(done(&state, "/admin/policy", message))
 }

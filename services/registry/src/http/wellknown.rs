@@ -1,0 +1,234 @@
+//! The discovery endpoints other skill clients read, unchanged (docs/CLIENTS.md):
+//!
+//! - `GET /.well-known/skills/index.json` — `{"skills": [{"name", "description",
+//!   "files": [...]}]}`, what Hermes Agent's `well-known` source and the `skills` CLI read;
+//!   `GET /.well-known/skills/{name}/{*path}` — each file's exact bytes.
+//! - `GET /.well-known/agent-skills/index.json` — agentskills discovery 0.2.0: per skill
+//!   `{"name", "description", "type": "archive", "url", "digest"}`, the URL relative to
+//!   the index (so capability-URL prefixes carry over) and pinned to the revision, so the
+//!   bytes always match the digest; `GET /.well-known/agent-skills/{name}/{rev}.tar.gz`
+//!   and `GET /.well-known/agent-skills/{name}.tar.gz` (the served revision).
+//!
+//! Only the latest approved, non-yanked version of each skill is served. Access: a token
+//! with `read` (header, or a `/t/<token>/` capability URL), or none when the organisation
+//! allows anonymous reads (`guard::Reader`).
+
+use axum::extract::State;
+use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::response::{IntoResponse, Response};
+use serde::Serialize;
+
+use super::error::ApiError;
+use super::extract::ApiPath;
+use super::guard::Reader;
+use super::skills::{if_none_match, not_modified};
+use crate::AppState;
+use crate::app::discovery::{self, DiscoveryError};
+
+/// The agentskills discovery schema this index follows.
+pub const AGENT_SKILLS_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
+
+/// Indexes change with every approval: clients revalidate (cheaply, by ETag).
+const REVALIDATE: &str = "no-cache";
+
+impl From<DiscoveryError> for ApiError {
+    fn from(error: DiscoveryError) -> Self {
+        match error {
+            DiscoveryError::NotFound(message) => ApiError::not_found(message),
+            DiscoveryError::Index(e) => e.into(),
+            DiscoveryError::Catalog(e) => e.into(),
+            DiscoveryError::Store(e) => e.into(),
+        }
+    }
+}
+
+#[derive(Serialize)]
+struct SkillsIndex<'a> {
+    skills: Vec<SkillsEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct SkillsEntry<'a> {
+    name: &'a str,
+    description: &'a str,
+    files: Vec<&'a str>,
+}
+
+/// The index's validator: the organisation's index cursor (any change moves it).
+fn index_etag(kind: &str, org_id: i64, cursor: i64) -> String {
+    format!("\"{kind}-{org_id}-{cursor}\"")
+}
+
+fn json_with_etag(body: Vec<u8>, etag: &str) -> Response {
+    let mut response = ([(header::CONTENT_TYPE, "application/json")], body).into_response();
+    let headers = response.headers_mut();
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
+    if let Ok(value) = HeaderValue::from_str(etag) {
+        headers.insert(header::ETAG, value);
+    }
+    response
+}
+
+/// `GET /.well-known/skills/index.json`.
+pub async fn skills_index(
+    State(state): State<AppState>,
+    reader: Reader,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let index = discovery::current(&state, reader.org_id).await?;
+    let etag = index_etag("skills", reader.org_id, index.cursor);
+    if if_none_match(&headers, &etag) {
+        return Ok(not_modified(&etag, REVALIDATE));
+    }
+    let body = SkillsIndex {
+        skills: index
+            .entries
+            .values()
+            .map(|e| SkillsEntry {
+                name: &e.name,
+                description: &e.description,
+                files: e.files.iter().map(|f| f.path.as_str()).collect(),
+            })
+            .collect(),
+    };
+    let bytes = serde_json::to_vec(&body).map_err(|e| ApiError::internal("encoding the skills index", &e))?;
+    Ok(json_with_etag(bytes, &etag))
+}
+
+/// `GET /.well-known/skills/{name}/{*path}`: one file of the served version, as stored.
+pub async fn skills_file(
+    State(state): State<AppState>,
+    reader: Reader,
+    ApiPath((name, path)): ApiPath<(String, String)>,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let (file, bytes) = discovery::file(&state, reader.org_id, &name, &path).await?;
+    let etag = format!("\"{}\"", file.sha256);
+    if if_none_match(&headers, &etag) {
+        return Ok(not_modified(&etag, REVALIDATE));
+    }
+    let mut response = (
+        [(
+            header::CONTENT_TYPE,
+            super::skills::file_content_type(&file.path).to_owned(),
+        )],
+        bytes,
+    )
+        .into_response();
+    let out = response.headers_mut();
+    out.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        out.insert(header::ETAG, value);
+    }
+    // Skill files come from agents: never let a browser run them as a page of ours.
+    out.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
+    out.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
+    Ok(response)
+}
+
+#[derive(Serialize)]
+struct AgentSkillsIndex<'a> {
+    #[serde(rename = "$schema")]
+    schema: &'static str,
+    skills: Vec<AgentSkillsEntry<'a>>,
+}
+
+#[derive(Serialize)]
+struct AgentSkillsEntry<'a> {
+    name: &'a str,
+    description: &'a str,
+    #[serde(rename = "type")]
+    kind: &'static str,
+    url: String,
+    digest: String,
+}
+
+/// `GET /.well-known/agent-skills/index.json`.
+pub async fn agent_skills_index(
+    State(state): State<AppState>,
+    reader: Reader,
+    headers: HeaderMap,
+) -> Result<Response, ApiError> {
+    let index = discovery::current(&state, reader.org_id).await?;
+    let etag = index_etag("agent-skills", reader.org_id, index.cursor);
+    if if_none_match(&headers, &etag) {
+        return Ok(not_modified(&etag, REVALIDATE));
+    }
+    let digests = discovery::archive_digests(&state, reader.org_id, &index).await?;
+    let body = AgentSkillsIndex {
+        schema: AGENT_SKILLS_SCHEMA,
+        skills: index
+            .entries
+            .values()
+            .filter_map(|e| {
+                Some(AgentSkillsEntry {
+                    name: &e.name,
+                    description: &e.description,
+                    kind: "archive",
+                    url: format!("{}/{}.tar.gz", e.name, e.revision),
+                    digest: digests.get(&e.name)?.clone(),
+                })
+            })
+            .collect(),
+    };
+    let bytes = serde_json::to_vec(&body).map_err(|e| ApiError::internal("encoding the agent-skills index", &e))?;
+    Ok(json_with_etag(bytes, &etag))
+}
+
+fn archive_response(name: &str, revision: i32, bytes: Vec<u8>, immutable: bool) -> Response {
+    let etag = format!("\"{}\"", discovery::sha256(&bytes));
+    let cache = if immutable { super::IMMUTABLE } else { REVALIDATE };
+    let mut response = (
+        [
+            (header::CONTENT_TYPE, "application/gzip".to_owned()),
+            (
+                header::CONTENT_DISPOSITION,
+                format!("attachment; filename=\"{name}-{revision}.tar.gz\""),
+            ),
+            (header::CACHE_CONTROL, cache.to_owned()),
+        ],
+        bytes,
+    )
+        .into_response();
+    if let Ok(value) = HeaderValue::from_str(&etag) {
+        response.headers_mut().insert(header::ETAG, value);
+    }
+    response
+}
+
+/// `GET /.well-known/agent-skills/{name}/{file}`: `{rev}.tar.gz`, a pinned revision's
+/// archive (immutable).
+pub async fn agent_skills_pinned(
+    State(state): State<AppState>,
+    reader: Reader,
+    ApiPath((name, file)): ApiPath<(String, String)>,
+) -> Result<Response, ApiError> {
+    let revision = file
+        .strip_suffix(".tar.gz")
+        .and_then(|r| r.parse::<i32>().ok())
+        .filter(|r| *r >= 1)
+        .ok_or_else(|| {
+            ApiError::not_found(format!(
+                "'{file}' is not an archive of '{name}': archives are named <revision>.tar.gz, as index.json lists them"
+            ))
+        })?;
+    let (revision, bytes) = discovery::archive(&state, reader.org_id, &name, Some(revision)).await?;
+    Ok(archive_response(&name, revision, bytes, true))
+}
+
+/// `GET /.well-known/agent-skills/{file}`: `{name}.tar.gz`, the served revision's archive.
+pub async fn agent_skills_latest(
+    State(state): State<AppState>,
+    reader: Reader,
+    ApiPath(file): ApiPath<String>,
+) -> Result<Response, ApiError> {
+    let Some(name) = file.strip_suffix(".tar.gz") else {
+        return Err(ApiError::new(
+            StatusCode::NOT_FOUND,
+            "not_found",
+            format!("'{file}' is not served here: see index.json"),
+        ));
+    };
+    let (revision, bytes) = discovery::archive(&state, reader.org_id, name, None).await?;
+    Ok(archive_response(name, revision, bytes, false))
+}

@@ -1,0 +1,514 @@
+//! The discovery endpoints other skill clients read (issue 9): the `/.well-known/skills/`
+//! index and files, the agentskills 0.2.0 index with deterministic archives, who may read
+//! them (tokens, capability URLs, the anonymous-read setting), and Hermes Agent itself
+//! installing from them.
+
+use std::collections::BTreeMap;
+use std::io::Read;
+use std::path::{Path, PathBuf};
+
+use cairn_e2e::app::TestApp;
+use cairn_store::{Actor, Role};
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+use sha2::Digest;
+
+use crate::fixtures::write_skill;
+
+/// An app with two skills: `demo` (SKILL.md, a reference and an executable script) and
+/// `notes` (SKILL.md alone); `demo` has a second revision.
+async fn catalog() -> (TestApp, tempfile::TempDir) {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(
+        tree.path(),
+        "ops/demo",
+        "demo",
+        "## Steps\n\n1. Run `scripts/run.sh`.\n",
+        &[
+            ("references/notes.md", "# Notes\n\nkeep them\n"),
+            ("scripts/run.sh", "#!/bin/sh\necho ok\n"),
+        ],
+    );
+    write_skill(tree.path(), "writing/notes", "notes", "Write notes.\n", &[]);
+    make_executable(&tree.path().join("ops/demo/scripts/run.sh"));
+    app.import(tree.path()).await.unwrap();
+    write_skill(
+        tree.path(),
+        "ops/demo",
+        "demo",
+        "## Steps\n\n1. Run `scripts/run.sh`.\n2. Read the output.\n",
+        &[
+            ("references/notes.md", "# Notes\n\nkeep them\n"),
+            ("scripts/run.sh", "#!/bin/sh\necho ok\n"),
+        ],
+    );
+    make_executable(&tree.path().join("ops/demo/scripts/run.sh"));
+    app.import(tree.path()).await.unwrap();
+    (app, tree)
+}
+
+fn make_executable(path: &Path) {
+    use std::os::unix::fs::PermissionsExt;
+    std::fs::set_permissions(path, std::fs::Permissions::from_mode(0o755)).unwrap();
+}
+
+async fn get(app: &TestApp, path: &str, token: Option<&str>) -> reqwest::Response {
+    let mut request = app.client.get(app.url(path));
+    if let Some(token) = token {
+        request = request.bearer_auth(token);
+    }
+    request.send().await.unwrap()
+}
+
+#[tokio::test]
+async fn the_skills_index_serves_the_latest_files_to_tokens_and_capability_urls_only() {
+    let (app, tree) = catalog().await;
+    let (_, reader) = app.user_with_token("ci", Role::Reader).await.unwrap();
+
+    // Anonymous access is off by default: a clear 401, for every discovery path.
+    for path in [
+        "/.well-known/skills/index.json",
+        "/.well-known/skills/demo/SKILL.md",
+        "/.well-known/agent-skills/index.json",
+        "/.well-known/agent-skills/demo.tar.gz",
+    ] {
+        let response = get(&app, path, None).await;
+        assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{path}");
+        let body: Value = response.json().await.unwrap();
+        assert!(
+            body["error"]["message"]
+                .as_str()
+                .unwrap()
+                .contains("--anonymous-read on"),
+            "{body}"
+        );
+    }
+
+    let response = get(&app, "/.well-known/skills/index.json", Some(&reader)).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    assert_eq!(response.headers()["content-type"], "application/json");
+    let etag = response.headers()["etag"].to_str().unwrap().to_owned();
+    let index: Value = response.json().await.unwrap();
+    assert_eq!(
+        index,
+        json!({"skills": [
+            {"name": "demo", "description": "demo does things", "files": ["SKILL.md", "references/notes.md", "scripts/run.sh"]},
+            {"name": "notes", "description": "notes does things", "files": ["SKILL.md"]},
+        ]})
+    );
+    let again = app
+        .client
+        .get(app.url("/.well-known/skills/index.json"))
+        .bearer_auth(&reader)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
+
+    // Every file byte-identical to the latest revision, through a capability URL too.
+    for file in ["SKILL.md", "references/notes.md", "scripts/run.sh"] {
+        let expected = std::fs::read(tree.path().join("ops/demo").join(file)).unwrap();
+        let direct = get(&app, &format!("/.well-known/skills/demo/{file}"), Some(&reader)).await;
+        assert_eq!(direct.status(), StatusCode::OK, "{file}");
+        assert_eq!(direct.bytes().await.unwrap().as_ref(), expected.as_slice(), "{file}");
+        let capability = get(&app, &format!("/t/{reader}/.well-known/skills/demo/{file}"), None).await;
+        assert_eq!(
+            capability.bytes().await.unwrap().as_ref(),
+            expected.as_slice(),
+            "{file}"
+        );
+    }
+    let missing = get(&app, "/.well-known/skills/demo/references/none.md", Some(&reader)).await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+    let missing = get(&app, "/.well-known/skills/ghost/SKILL.md", Some(&reader)).await;
+    assert_eq!(missing.status(), StatusCode::NOT_FOUND);
+
+    // Capability URLs only read, serve the token's organisation, and die with the token.
+    let before = app.state_snapshot().await.unwrap();
+    let write = app
+        .client
+        .post(app.url(&format!("/t/{reader}/v1/patches")))
+        .json(&json!({"skill": "demo", "base_revision": 2, "ops": []}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(write.status(), StatusCode::FORBIDDEN);
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+    let other_org = get(&app, "/o/elsewhere/.well-known/skills/index.json", Some(&reader)).await;
+    assert_eq!(other_org.status(), StatusCode::FORBIDDEN);
+    let bad = get(&app, "/t/not-a-token/.well-known/skills/index.json", None).await;
+    assert_eq!(bad.status(), StatusCode::UNAUTHORIZED);
+    let whoami: Value = get(&app, "/v1/whoami", Some(&reader)).await.json().await.unwrap();
+    assert_eq!(
+        app.delete_token(&app.admin_token, whoami["token_id"].as_str().unwrap())
+            .await,
+        StatusCode::OK
+    );
+    let revoked = get(&app, &format!("/t/{reader}/.well-known/skills/index.json"), None).await;
+    assert_eq!(revoked.status(), StatusCode::UNAUTHORIZED);
+}
+
+#[tokio::test]
+async fn anonymous_read_serves_only_approved_non_yanked_versions_and_can_be_closed() {
+    let (app, _tree) = catalog().await;
+    let admin = Actor::cli("test");
+    let org = app.store.set_anonymous_read(app.org_id, true, &admin).await.unwrap();
+    assert!(org.anonymous_read);
+    let index: Value = get(&app, "/.well-known/skills/index.json", None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(index["skills"].as_array().unwrap().len(), 2);
+    // The organisation prefix names it explicitly; an unknown one is refused.
+    let named = get(&app, "/o/default/.well-known/skills/index.json", None).await;
+    assert_eq!(named.status(), StatusCode::OK);
+    let unknown = get(&app, "/o/nobody/.well-known/skills/index.json", None).await;
+    assert_eq!(unknown.status(), StatusCode::UNAUTHORIZED);
+    // The rest of the API still needs a token.
+    assert_eq!(get(&app, "/v1/index", None).await.status(), StatusCode::UNAUTHORIZED);
+
+    // Yanking the latest revision serves the previous one; its archive is gone.
+    let yank = app
+        .client
+        .post(app.url("/v1/skills/demo/versions/2/yank"))
+        .bearer_auth(&app.admin_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(yank.status(), StatusCode::OK);
+    let skill_md = get(&app, "/.well-known/skills/demo/SKILL.md", None)
+        .await
+        .text()
+        .await
+        .unwrap();
+    assert!(!skill_md.contains("Read the output"), "{skill_md}");
+    let agent: Value = get(&app, "/.well-known/agent-skills/index.json", None)
+        .await
+        .json()
+        .await
+        .unwrap();
+    let demo = agent["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "demo")
+        .unwrap();
+    assert_eq!(demo["url"], "demo/1.tar.gz");
+    let yanked = get(&app, "/.well-known/agent-skills/demo/2.tar.gz", None).await;
+    assert_eq!(yanked.status(), StatusCode::NOT_FOUND);
+
+    app.store.set_anonymous_read(app.org_id, false, &admin).await.unwrap();
+    assert_eq!(
+        get(&app, "/.well-known/skills/index.json", None).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    let audit: Value = get(&app, "/v1/audit?action=org.anonymous_read", Some(&app.admin_token))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(audit["items"].as_array().unwrap().len(), 2);
+}
+
+/// The entries of a tar.gz: path → (bytes, mode, mtime).
+fn untar(bytes: &[u8]) -> Vec<(String, Vec<u8>, u32, u64)> {
+    let mut archive = tar::Archive::new(flate2::read::GzDecoder::new(bytes));
+    archive
+        .entries()
+        .unwrap()
+        .map(|entry| {
+            let mut entry = entry.unwrap();
+            let path = entry.path().unwrap().to_string_lossy().into_owned();
+            let (mode, mtime) = (entry.header().mode().unwrap(), entry.header().mtime().unwrap());
+            let mut data = Vec::new();
+            entry.read_to_end(&mut data).unwrap();
+            (path, data, mode, mtime)
+        })
+        .collect()
+}
+
+#[tokio::test]
+async fn agent_skills_archives_are_deterministic_and_match_their_digests_on_every_replica() {
+    let (app, tree) = catalog().await;
+    let response = get(&app, "/.well-known/agent-skills/index.json", Some(&app.admin_token)).await;
+    assert_eq!(response.status(), StatusCode::OK);
+    let index: Value = response.json().await.unwrap();
+    assert_eq!(
+        index["$schema"],
+        "https://schemas.agentskills.io/discovery/0.2.0/schema.json"
+    );
+    let skills = index["skills"].as_array().unwrap();
+    assert_eq!(skills.len(), 2);
+    let replica = app.replica().await.unwrap();
+    for skill in skills {
+        let name = skill["name"].as_str().unwrap();
+        assert_eq!(skill["type"], "archive");
+        assert_eq!(skill["description"], format!("{name} does things"));
+        let url = skill["url"].as_str().unwrap();
+        let digest = skill["digest"].as_str().unwrap();
+        assert!(digest.starts_with("sha256:") && digest.len() == 71, "{digest}");
+        // Relative to the index, pinned to the revision.
+        let archive = get(
+            &app,
+            &format!("/.well-known/agent-skills/{url}"),
+            Some(&app.admin_token),
+        )
+        .await;
+        assert_eq!(archive.headers()["content-type"], "application/gzip");
+        let bytes = archive.bytes().await.unwrap();
+        assert_eq!(
+            format!("sha256:{}", hex::encode(sha2::Sha256::digest(&bytes))),
+            digest,
+            "{name}"
+        );
+        // The same bytes from another replica, and for the conventional latest name.
+        let other = app
+            .client
+            .get(format!("{}/.well-known/agent-skills/{url}", replica.base_url))
+            .bearer_auth(&app.admin_token)
+            .send()
+            .await
+            .unwrap()
+            .bytes()
+            .await
+            .unwrap();
+        assert_eq!(other, bytes, "{name}");
+        let latest = get(
+            &app,
+            &format!("/.well-known/agent-skills/{name}.tar.gz"),
+            Some(&app.admin_token),
+        )
+        .await;
+        assert_eq!(latest.bytes().await.unwrap(), bytes, "{name}");
+
+        // Sorted entries at the root, SKILL.md among them, fixed timestamps, the files as stored.
+        let entries = untar(&bytes);
+        let paths: Vec<&str> = entries.iter().map(|e| e.0.as_str()).collect();
+        let mut sorted = paths.clone();
+        sorted.sort();
+        assert_eq!(paths, sorted);
+        assert!(paths.contains(&"SKILL.md"));
+        assert!(entries.iter().all(|e| e.3 == entries[0].3), "one fixed mtime");
+        let folder = if name == "demo" { "ops/demo" } else { "writing/notes" };
+        for (path, data, mode, _) in &entries {
+            assert_eq!(
+                data,
+                &std::fs::read(tree.path().join(folder).join(path)).unwrap(),
+                "{path}"
+            );
+            let executable = path.ends_with(".sh");
+            assert_eq!(mode & 0o111 != 0, executable, "{path} mode {mode:o}");
+        }
+    }
+    // A second request (digests now kept on the versions) and a restart give the same index.
+    let again: Value = get(&app, "/.well-known/agent-skills/index.json", Some(&app.admin_token))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(again, index);
+    let other: Value = app
+        .client
+        .get(format!("{}/.well-known/agent-skills/index.json", replica.base_url))
+        .bearer_auth(&app.admin_token)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(other, index);
+    replica.stop().await.unwrap();
+    for bad in [
+        "demo/0.tar.gz",
+        "demo/x.tar.gz",
+        "demo/9.tar.gz",
+        "demo/2.zip",
+        "ghost.tar.gz",
+        "demo",
+    ] {
+        let response = get(
+            &app,
+            &format!("/.well-known/agent-skills/{bad}"),
+            Some(&app.admin_token),
+        )
+        .await;
+        assert_eq!(response.status(), StatusCode::NOT_FOUND, "{bad}");
+    }
+}
+
+/// The pinned Hermes Agent the compatibility test installs with.
+const HERMES: &str = "hermes-agent==0.19.0";
+
+/// A virtualenv with [`HERMES`]: `$CAIRN_HERMES_VENV` (CI prepares it), else one made
+/// under the system temp directory and kept for later runs.
+fn hermes() -> PathBuf {
+    let venv = std::env::var_os("CAIRN_HERMES_VENV")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("cairn-hermes-venv-0.19.0"));
+    let hermes = venv.join("bin/hermes");
+    if !hermes.exists() {
+        let made = std::process::Command::new("python3")
+            .args(["-m", "venv"])
+            .arg(&venv)
+            .status()
+            .unwrap();
+        assert!(made.success(), "python3 -m venv {} failed", venv.display());
+        let installed = std::process::Command::new(venv.join("bin/pip"))
+            .args(["install", "--quiet", "--disable-pip-version-check", HERMES])
+            .status()
+            .unwrap();
+        assert!(
+            installed.success(),
+            "pip install {HERMES} failed (PyPI must be reachable)"
+        );
+    }
+    hermes
+}
+
+/// Loaded into the `hermes` process (`sitecustomize`): every name lookup or connection
+/// to anything but loopback fails at once and is written down, so the test never leaves
+/// this machine (Hermes also asks its own hub, skills.sh and GitHub before the
+/// `well-known` source) and can prove it did not.
+const LOOPBACK_ONLY: &str = r#"
+import os, socket
+_LOG = os.environ["CAIRN_BLOCKED_LOG"]
+_LOOPBACK = {"127.0.0.1", "::1", "localhost"}
+def _blocked(what):
+    with open(_LOG, "a") as log:
+        log.write(str(what) + "\n")
+_real_getaddrinfo = socket.getaddrinfo
+def _getaddrinfo(host, *args, **kwargs):
+    name = host.decode() if isinstance(host, bytes) else host
+    if name is not None and name not in _LOOPBACK:
+        _blocked(name)
+        raise socket.gaierror(socket.EAI_NONAME, "blocked: this test only reaches 127.0.0.1")
+    return _real_getaddrinfo(host, *args, **kwargs)
+socket.getaddrinfo = _getaddrinfo
+_real_connect = socket.socket.connect
+def _connect(self, address):
+    if self.family in (socket.AF_INET, socket.AF_INET6) and address[0] not in _LOOPBACK:
+        _blocked(address[0])
+        raise OSError("blocked: this test only reaches 127.0.0.1")
+    return _real_connect(self, address)
+socket.socket.connect = _connect
+"#;
+
+/// Runs `hermes` with its home in `home`, allowed to reach loopback only.
+fn run_hermes(home: &Path, args: &[&str]) -> (bool, String) {
+    let started = std::time::Instant::now();
+    let guard = home.join("guard");
+    std::fs::create_dir_all(&guard).unwrap();
+    std::fs::write(guard.join("sitecustomize.py"), LOOPBACK_ONLY).unwrap();
+    let output = std::process::Command::new(hermes())
+        .args(args)
+        .env("PYTHONPATH", &guard)
+        .env("CAIRN_BLOCKED_LOG", home.join("blocked.log"))
+        .env("HERMES_HOME", home)
+        .env("HERMES_ALLOW_PRIVATE_URLS", "true")
+        .env("NO_COLOR", "1")
+        .env("HOME", home)
+        .env_remove("HTTP_PROXY")
+        .env_remove("HTTPS_PROXY")
+        .env("NO_PROXY", "*")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    eprintln!("hermes {args:?}: {:?}", started.elapsed());
+    (output.status.success(), text)
+}
+
+/// Every file under `dir`, by relative path.
+fn files_under(dir: &Path) -> BTreeMap<String, Vec<u8>> {
+    let mut out = BTreeMap::new();
+    let mut stack = vec![dir.to_path_buf()];
+    while let Some(current) = stack.pop() {
+        for entry in std::fs::read_dir(&current).unwrap() {
+            let entry = entry.unwrap();
+            if entry.file_type().unwrap().is_dir() {
+                stack.push(entry.path());
+            } else {
+                let rel = entry.path().strip_prefix(dir).unwrap().to_string_lossy().into_owned();
+                out.insert(rel, std::fs::read(entry.path()).unwrap());
+            }
+        }
+    }
+    out
+}
+
+#[tokio::test]
+async fn hermes_agent_installs_a_skill_byte_identical_and_sees_the_next_revision() {
+    let (app, tree) = catalog().await;
+    let (_, reader) = app.user_with_token("hermes-ci", Role::Reader).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let base = format!("{}/t/{reader}/.well-known/skills", app.base_url);
+    let hermes_home = home.path().to_owned();
+    let source = format!("well-known:{base}/demo");
+    let (ok, out) = tokio::task::spawn_blocking({
+        let (home, source) = (hermes_home.clone(), source.clone());
+        move || run_hermes(&home, &["skills", "install", &source, "--yes"])
+    })
+    .await
+    .unwrap();
+    assert!(ok, "hermes skills install failed:\n{out}");
+    let installed =
+        find_skill_dir(&hermes_home.join("skills"), "demo").unwrap_or_else(|| panic!("not installed:\n{out}"));
+    let got = files_under(&installed);
+    for file in ["SKILL.md", "references/notes.md", "scripts/run.sh"] {
+        assert_eq!(
+            got.get(file)
+                .unwrap_or_else(|| panic!("{file} missing: {:?}", got.keys())),
+            &std::fs::read(tree.path().join("ops/demo").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+
+    // A new revision is approved (imported here): `hermes skills check` sees the update.
+    write_skill(
+        tree.path(),
+        "ops/demo",
+        "demo",
+        "## Steps\n\n1. Run `scripts/run.sh`.\n2. Read the output.\n3. Keep the log.\n",
+        &[
+            ("references/notes.md", "# Notes\n\nkeep them\n"),
+            ("scripts/run.sh", "#!/bin/sh\necho ok\n"),
+        ],
+    );
+    app.import(tree.path()).await.unwrap();
+    let (ok, out) = tokio::task::spawn_blocking(move || run_hermes(&hermes_home, &["skills", "check"]))
+        .await
+        .unwrap();
+    assert!(ok, "hermes skills check failed:\n{out}");
+    assert!(out.to_lowercase().contains("update"), "{out}");
+    assert!(out.contains("demo"), "{out}");
+    // What Hermes tried beyond loopback was refused inside its process: nothing left.
+    let blocked = std::fs::read_to_string(home.path().join("blocked.log")).unwrap_or_default();
+    eprintln!(
+        "hermes was kept from reaching: {:?}",
+        blocked.lines().collect::<std::collections::BTreeSet<_>>()
+    );
+}
+
+/// The folder Hermes installed `name` into (it keeps categories as folders).
+fn find_skill_dir(root: &Path, name: &str) -> Option<PathBuf> {
+    let mut stack = vec![root.to_path_buf()];
+    while let Some(dir) = stack.pop() {
+        for entry in std::fs::read_dir(&dir).ok()? {
+            let entry = entry.ok()?;
+            if entry.file_type().ok()?.is_dir() {
+                if entry.file_name() == name && entry.path().join("SKILL.md").exists() {
+                    return Some(entry.path());
+                }
+                stack.push(entry.path());
+            }
+        }
+    }
+    None
+}
