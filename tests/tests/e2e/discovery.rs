@@ -512,3 +512,133 @@ fn find_skill_dir(root: &Path, name: &str) -> Option<PathBuf> {
     }
     None
 }
+
+/// The pinned `skills` CLI: the newest release that runs on this machine's Node.js 20
+/// (1.7.2 and later fail at start; 1.5.20 and later declare Node ≥ 22 but 1.7.1 runs).
+const SKILLS_CLI: &str = "skills@1.7.1";
+
+/// A folder with [`SKILLS_CLI`] installed: `$CAIRN_SKILLS_CLI` (CI prepares it), else one
+/// made under the system temp directory and kept for later runs. The test itself then runs
+/// it offline.
+fn skills_cli() -> PathBuf {
+    let prefix = std::env::var_os("CAIRN_SKILLS_CLI")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("cairn-skills-cli-1.7.1"));
+    let cli = prefix.join("node_modules/skills/bin/cli.mjs");
+    if !cli.exists() {
+        let installed = std::process::Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
+            .arg(&prefix)
+            .arg(SKILLS_CLI)
+            .status()
+            .expect("npm must be installed for the skills CLI test");
+        assert!(
+            installed.success(),
+            "npm install {SKILLS_CLI} failed (the npm registry must be reachable)"
+        );
+    }
+    cli
+}
+
+/// Preloaded into the `node` process (`--require`): name lookups and connections beyond
+/// loopback fail at once and are written down.
+const NODE_LOOPBACK_ONLY: &str = r#"
+const fs = require("fs"), dns = require("dns"), net = require("net");
+const log = process.env.CAIRN_BLOCKED_LOG;
+const loopback = (host) => host === "127.0.0.1" || host === "::1" || host === "localhost";
+const lookup = dns.lookup;
+dns.lookup = function (host, ...rest) {
+  if (!loopback(host)) {
+    fs.appendFileSync(log, host + "\n");
+    const callback = rest[rest.length - 1];
+    const error = Object.assign(new Error("blocked: this test only reaches 127.0.0.1"), { code: "ENOTFOUND" });
+    process.nextTick(() => callback(error));
+    return {};
+  }
+  return lookup.call(this, host, ...rest);
+};
+const connect = net.Socket.prototype.connect;
+net.Socket.prototype.connect = function (...args) {
+  const options = typeof args[0] === "object" && args[0] !== null ? args[0] : { port: args[0], host: args[1] };
+  if (!options.path && options.host && net.isIP(options.host) && !loopback(options.host)) {
+    fs.appendFileSync(log, options.host + "\n");
+    throw new Error("blocked: this test only reaches 127.0.0.1");
+  }
+  return connect.apply(this, args);
+};
+"#;
+
+#[tokio::test]
+async fn the_skills_cli_installs_a_skill_from_the_agent_skills_index() {
+    let (app, tree) = catalog().await;
+    let (_, reader) = app.user_with_token("skills-ci", Role::Reader).await.unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let project = work.path().join("project");
+    std::fs::create_dir_all(&project).unwrap();
+    std::fs::write(work.path().join("guard.cjs"), NODE_LOOPBACK_ONLY).unwrap();
+    let cli = skills_cli();
+    let source = format!("{}/t/{reader}", app.base_url);
+    let output = tokio::task::spawn_blocking({
+        let (work, project) = (work.path().to_owned(), project.clone());
+        move || {
+            std::process::Command::new("node")
+                .arg("--require")
+                .arg(work.join("guard.cjs"))
+                .arg(cli)
+                .args([
+                    "add",
+                    &source,
+                    "--skill",
+                    "demo",
+                    "--agent",
+                    "claude-code",
+                    "--yes",
+                    "--copy",
+                ])
+                .current_dir(&project)
+                .env("HOME", &work)
+                .env("CAIRN_BLOCKED_LOG", work.join("blocked.log"))
+                .env("DISABLE_TELEMETRY", "1")
+                .env("DO_NOT_TRACK", "1")
+                .env("NO_COLOR", "1")
+                .output()
+                .unwrap()
+        }
+    })
+    .await
+    .unwrap();
+    let out = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    assert!(output.status.success(), "skills add failed:\n{out}");
+    let installed = project.join(".claude/skills/demo");
+    for file in ["SKILL.md", "references/notes.md", "scripts/run.sh"] {
+        assert_eq!(
+            std::fs::read(installed.join(file)).unwrap_or_else(|e| panic!("{file}: {e}\n{out}")),
+            std::fs::read(tree.path().join("ops/demo").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+    // It verified and recorded the archive digest our agent-skills index published.
+    let lock: Value = serde_json::from_slice(&std::fs::read(project.join("skills-lock.json")).unwrap()).unwrap();
+    let index: Value = get(&app, "/.well-known/agent-skills/index.json", Some(&reader))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let demo = index["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["name"] == "demo")
+        .unwrap();
+    assert_eq!(lock["skills"]["demo"]["wellKnownDigest"], demo["digest"], "{lock}");
+    assert_eq!(lock["skills"]["demo"]["sourceType"], "well-known");
+    let blocked = std::fs::read_to_string(work.path().join("blocked.log")).unwrap_or_default();
+    eprintln!(
+        "the skills CLI was kept from reaching: {:?}",
+        blocked.lines().collect::<std::collections::BTreeSet<_>>()
+    );
+}
