@@ -168,13 +168,25 @@ impl Store {
         .await?)
     }
 
-    /// Records a version's archive SHA-256 (the archive is deterministic, so every
-    /// process computes the same value; the first one written stays).
+    /// The SHA-256 (hex) of a version's stored archive, if one was recorded.
     #[instrument(skip_all)]
-    pub async fn set_archive_sha256(&self, version_id: i64, sha256: &str) -> Result<(), StoreError> {
-        sqlx::query("UPDATE versions SET archive_sha256 = $2 WHERE id = $1 AND archive_sha256 IS NULL")
+    pub async fn archive_sha256(&self, version_id: i64) -> Result<Option<String>, StoreError> {
+        Ok(sqlx::query_scalar("SELECT archive_sha256 FROM versions WHERE id = $1")
+            .bind(version_id)
+            .fetch_optional(&self.pool)
+            .await?
+            .flatten())
+    }
+
+    /// Records a version's archive SHA-256 (its blob must be stored first). With
+    /// `replace` false the first value written stays, so concurrent builders agree on one
+    /// archive; with `replace` true (the recorded archive's blob is gone) it is replaced.
+    #[instrument(skip_all)]
+    pub async fn set_archive_sha256(&self, version_id: i64, sha256: &str, replace: bool) -> Result<(), StoreError> {
+        sqlx::query("UPDATE versions SET archive_sha256 = $2 WHERE id = $1 AND ($3 OR archive_sha256 IS NULL)")
             .bind(version_id)
             .bind(sha256)
+            .bind(replace)
             .execute(&self.pool)
             .await?;
         Ok(())

@@ -140,6 +140,31 @@ async fn the_skills_index_serves_the_latest_files_to_tokens_and_capability_urls_
     assert_eq!(other_org.status(), StatusCode::FORBIDDEN);
     let bad = get(&app, "/t/not-a-token/.well-known/skills/index.json", None).await;
     assert_eq!(bad.status(), StatusCode::UNAUTHORIZED);
+    // Only read-only tokens travel in URLs.
+    let admin_url = get(
+        &app,
+        &format!("/t/{}/.well-known/skills/index.json", app.admin_token),
+        None,
+    )
+    .await;
+    assert_eq!(admin_url.status(), StatusCode::FORBIDDEN);
+    assert!(admin_url.text().await.unwrap().contains("read-only tokens"));
+    // What a token reads is private to it; the answer depends on who asks.
+    let response = get(&app, &format!("/t/{reader}/.well-known/skills/index.json"), None).await;
+    assert_eq!(response.headers()["cache-control"], "private, no-cache");
+    assert_eq!(response.headers()["vary"], "authorization");
+    assert_eq!(response.headers()["referrer-policy"], "no-referrer");
+    let file = get(&app, "/.well-known/skills/demo/SKILL.md", Some(&reader)).await;
+    let etag = file.headers()["etag"].to_str().unwrap().to_owned();
+    let again = app
+        .client
+        .get(app.url("/.well-known/skills/demo/SKILL.md"))
+        .bearer_auth(&reader)
+        .header("if-none-match", &etag)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(again.status(), StatusCode::NOT_MODIFIED);
     let whoami: Value = get(&app, "/v1/whoami", Some(&reader)).await.json().await.unwrap();
     assert_eq!(
         app.delete_token(&app.admin_token, whoami["token_id"].as_str().unwrap())
@@ -162,11 +187,17 @@ async fn anonymous_read_serves_only_approved_non_yanked_versions_and_can_be_clos
         .await
         .unwrap();
     assert_eq!(index["skills"].as_array().unwrap().len(), 2);
-    // The organisation prefix names it explicitly; an unknown one is refused.
+    let response = get(&app, "/.well-known/skills/index.json", None).await;
+    assert_eq!(response.headers()["cache-control"], "no-cache");
+    // The organisation prefix names it explicitly; an unknown one, or one that did not
+    // open its endpoints, is refused.
     let named = get(&app, "/o/default/.well-known/skills/index.json", None).await;
     assert_eq!(named.status(), StatusCode::OK);
     let unknown = get(&app, "/o/nobody/.well-known/skills/index.json", None).await;
     assert_eq!(unknown.status(), StatusCode::UNAUTHORIZED);
+    app.store.create_org("acme", "Acme", &admin).await.unwrap();
+    let closed = get(&app, "/o/acme/.well-known/skills/index.json", None).await;
+    assert_eq!(closed.status(), StatusCode::UNAUTHORIZED);
     // The rest of the API still needs a token.
     assert_eq!(get(&app, "/v1/index", None).await.status(), StatusCode::UNAUTHORIZED);
 

@@ -10,11 +10,12 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
+use cairn_skill::Sha256Hash;
 use cairn_store::{FileEntry, IndexEntry, RevisionSelector};
-use futures::{StreamExt, TryStreamExt};
+use futures::StreamExt;
 use sha2::{Digest, Sha256};
 
-use super::catalog::{self, CatalogError};
+use super::catalog::{self, CatalogError, ResolvedVersion};
 use super::index::{self, FullIndex, IndexError};
 use crate::Services;
 
@@ -36,6 +37,9 @@ pub enum DiscoveryError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] cairn_store::StoreError),
+    /// The process is shutting down.
+    #[error("the registry is shutting down: retry in a moment")]
+    Unavailable,
 }
 
 /// The organisation's current index (latest non-yanked version of each skill).
@@ -53,35 +57,41 @@ pub fn entry(index: &FullIndex, name: &str) -> Result<Arc<IndexEntry>, Discovery
     })
 }
 
-/// One file of the latest version of `name`, with its bytes.
-pub async fn file(
-    services: &Services,
-    org_id: i64,
-    name: &str,
-    path: &str,
-) -> Result<(FileEntry, Bytes), DiscoveryError> {
+/// One file of the latest version of `name` (its manifest entry: the bytes are the blob
+/// it names, read only when needed).
+pub async fn file_entry(services: &Services, org_id: i64, name: &str, path: &str) -> Result<FileEntry, DiscoveryError> {
     let index = current(services, org_id).await?;
     let entry = entry(&index, name)?;
-    let file = entry.files.iter().find(|f| f.path == path).cloned().ok_or_else(|| {
+    entry.files.iter().find(|f| f.path == path).cloned().ok_or_else(|| {
         DiscoveryError::NotFound(format!(
             "skill '{name}' has no file '{path}': its files are listed in index.json"
         ))
-    })?;
-    let bytes = catalog::read_blob(services.blobs.as_ref(), &file.sha256).await?;
-    Ok((file, bytes))
+    })
 }
 
-/// The deterministic archive of `name` at `revision` (`None`: the served one). Only the
-/// served (latest non-yanked) revision or another non-yanked one is given out.
-pub async fn archive(
+/// A served archive: the revision, its SHA-256 (hex) and its bytes.
+#[derive(Debug)]
+pub struct Archive {
+    /// The revision it packs.
+    pub revision: i32,
+    /// SHA-256 of the bytes (hex), as the agentskills index publishes it.
+    pub sha256: String,
+    /// The `.tar.gz`.
+    pub bytes: Bytes,
+}
+
+/// Resolves the revision of `name` discovery clients may download: the served one
+/// (`None`), or another one that is not yanked.
+async fn servable(
     services: &Services,
     org_id: i64,
     name: &str,
     revision: Option<i32>,
-) -> Result<(i32, Vec<u8>), DiscoveryError> {
-    let index = current(services, org_id).await?;
-    let served = entry(&index, name)?;
-    let revision = revision.unwrap_or(served.revision);
+) -> Result<ResolvedVersion, DiscoveryError> {
+    let revision = match revision {
+        Some(revision) => revision,
+        None => entry(&*current(services, org_id).await?, name)?.revision,
+    };
     let resolved = catalog::resolve(&services.store, org_id, name, RevisionSelector::Exact(revision))
         .await
         .map_err(|e| match e {
@@ -95,11 +105,87 @@ pub async fn archive(
             "revision {revision} of '{name}' was withdrawn (yanked): see index.json for the current one"
         )));
     }
-    let _permit = services.archive_permits.acquire().await.map_err(|_| {
-        DiscoveryError::NotFound("the registry is shutting down: retry against another replica".to_owned())
-    })?;
-    let bytes = catalog::bundle_archive(&services.store, services.blobs.as_ref(), &resolved).await?;
-    Ok((revision, bytes))
+    Ok(resolved)
+}
+
+/// The SHA-256 (hex) of the archive of `name` at `revision` (`None`: the served one), if
+/// it was built before: enough to answer a conditional request without reading it.
+pub async fn archive_sha256(
+    services: &Services,
+    org_id: i64,
+    name: &str,
+    revision: Option<i32>,
+) -> Result<(i32, Option<String>), DiscoveryError> {
+    let resolved = servable(services, org_id, name, revision).await?;
+    let sha = services.store.archive_sha256(resolved.version.id).await?;
+    Ok((resolved.version.revision, sha))
+}
+
+/// The archive of `name` at `revision` (`None`: the served one).
+pub async fn archive(
+    services: &Services,
+    org_id: i64,
+    name: &str,
+    revision: Option<i32>,
+) -> Result<Archive, DiscoveryError> {
+    let resolved = servable(services, org_id, name, revision).await?;
+    let (sha256, bytes) = stored_archive(services, &resolved).await?;
+    Ok(Archive {
+        revision: resolved.version.revision,
+        sha256,
+        bytes,
+    })
+}
+
+/// A version's archive as first built: kept as a content-addressed blob and recorded on
+/// the version, so its bytes (and the digest published for them) never change, whatever
+/// compressor a later build of the registry links. Built, stored and recorded now when
+/// there is none yet; rebuilt when its blob went missing.
+async fn stored_archive(services: &Services, resolved: &ResolvedVersion) -> Result<(String, Bytes), DiscoveryError> {
+    let version_id = resolved.version.id;
+    let recorded = services.store.archive_sha256(version_id).await?;
+    if let Some(hex) = &recorded
+        && let Some(bytes) = read_archive(services, hex).await?
+    {
+        return Ok((hex.clone(), bytes));
+    }
+    let built = {
+        let _permit = services
+            .archive_permits
+            .acquire()
+            .await
+            .map_err(|_| DiscoveryError::Unavailable)?;
+        Bytes::from(catalog::bundle_archive(&services.store, services.blobs.as_ref(), resolved).await?)
+    };
+    let id = Sha256Hash::of(&built);
+    let hex = id.to_hex();
+    // The blob first: a recorded digest always has its archive.
+    services
+        .blobs
+        .put(&id, built.clone())
+        .await
+        .map_err(CatalogError::from)?;
+    if recorded.is_some() {
+        // The recorded archive's blob is gone: this build replaces it.
+        services.store.set_archive_sha256(version_id, &hex, true).await?;
+        return Ok((hex, built));
+    }
+    services.store.set_archive_sha256(version_id, &hex, false).await?;
+    match services.store.archive_sha256(version_id).await? {
+        // Another process recorded its build first: serve that one.
+        Some(winner) if winner != hex => match read_archive(services, &winner).await? {
+            Some(bytes) => Ok((winner, bytes)),
+            None => Ok((hex, built)),
+        },
+        _ => Ok((hex, built)),
+    }
+}
+
+async fn read_archive(services: &Services, hex: &str) -> Result<Option<Bytes>, DiscoveryError> {
+    let Ok(id) = Sha256Hash::parse_hex(hex) else {
+        return Ok(None);
+    };
+    Ok(services.blobs.get(&id).await.map_err(CatalogError::from)?)
 }
 
 /// `sha256:<hex>` of the exact bytes.
@@ -107,35 +193,54 @@ pub fn sha256(bytes: &[u8]) -> String {
     format!("sha256:{}", hex::encode(Sha256::digest(bytes)))
 }
 
-/// The archive digest (`sha256:<hex>`) of every served skill, by name: kept on the
-/// versions, computed (and kept) for those that have none yet.
+/// One cold index at a time builds archives (per process): concurrent first requests
+/// wait for it instead of building the same archives again.
+static BUILDING: tokio::sync::Mutex<()> = tokio::sync::Mutex::const_new(());
+
+/// The archive digest (`sha256:<hex>`) of every served skill, by name: recorded on the
+/// versions, built (and recorded) for those without one. A skill whose archive cannot be
+/// built is left out (and logged) rather than failing the whole index.
 pub async fn archive_digests(
     services: &Services,
     org_id: i64,
     index: &FullIndex,
 ) -> Result<BTreeMap<String, String>, DiscoveryError> {
     let wanted: Vec<(String, i32)> = index.entries.values().map(|e| (e.name.clone(), e.revision)).collect();
-    let known = services.store.archive_digests(org_id, &wanted).await?;
-    let mut digests = BTreeMap::new();
-    let mut missing = Vec::new();
-    for (name, revision, version_id, sha) in known {
-        match sha {
-            Some(sha) => {
-                digests.insert(name, format!("sha256:{sha}"));
+    let mut known = services.store.archive_digests(org_id, &wanted).await?;
+    if known.iter().any(|(_, _, _, sha)| sha.is_none()) {
+        let _building = BUILDING.lock().await;
+        // Another request may have built them while this one waited.
+        known = services.store.archive_digests(org_id, &wanted).await?;
+        let missing: Vec<(String, i32)> = known
+            .iter()
+            .filter(|k| k.3.is_none())
+            .map(|k| (k.0.clone(), k.1))
+            .collect();
+        let built: Vec<(String, Option<String>)> = futures::stream::iter(missing)
+            .map(|(name, revision)| async move {
+                let built = match catalog::resolve(&services.store, org_id, &name, RevisionSelector::Exact(revision)).await {
+                    Ok(resolved) => stored_archive(services, &resolved).await.map(|(hex, _)| hex),
+                    Err(e) => Err(e.into()),
+                };
+                match built {
+                    Ok(hex) => (name, Some(hex)),
+                    Err(error) => {
+                        tracing::warn!(%error, skill = %name, revision, "cannot build an archive; leaving it out of the agent-skills index");
+                        (name, None)
+                    }
+                }
+            })
+            .buffer_unordered(ARCHIVE_CONCURRENCY)
+            .collect()
+            .await;
+        for (name, hex) in built {
+            if let Some(entry) = known.iter_mut().find(|k| k.0 == name) {
+                entry.3 = hex;
             }
-            None => missing.push((name, revision, version_id)),
         }
     }
-    let computed: Vec<(String, String)> = futures::stream::iter(missing)
-        .map(|(name, revision, version_id)| async move {
-            let (_, bytes) = archive(services, org_id, &name, Some(revision)).await?;
-            let hex = hex::encode(Sha256::digest(&bytes));
-            services.store.set_archive_sha256(version_id, &hex).await?;
-            Ok::<_, DiscoveryError>((name, format!("sha256:{hex}")))
-        })
-        .buffer_unordered(ARCHIVE_CONCURRENCY)
-        .try_collect()
-        .await?;
-    digests.extend(computed);
-    Ok(digests)
+    Ok(known
+        .into_iter()
+        .filter_map(|(name, _, _, sha)| Some((name, format!("sha256:{}", sha?))))
+        .collect())
 }

@@ -172,7 +172,9 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
         .headers()
         .get(header::AUTHORIZATION)
         .and_then(|v| v.to_str().ok());
-    if access == Access::Discovery && header.is_none() {
+    // Only a request without any Authorization header is anonymous (a malformed one is
+    // refused as such below).
+    if access == Access::Discovery && !request.headers().contains_key(header::AUTHORIZATION) {
         return anonymous(&gate, org_prefix, request, next).await;
     }
     let principal = match gate.auth.authenticate(&gate.store, header).await {
@@ -181,6 +183,19 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
     };
     if let Err(denied) = authorize(access, principal.role, principal.scopes) {
         return ApiError::new(StatusCode::FORBIDDEN, "forbidden", denied.to_string()).into_response();
+    }
+    // A capability URL is as secret as its token and travels in places headers do not:
+    // only read-only tokens may be used that way.
+    if request.extensions().get::<super::prefix::CapabilityUrl>().is_some()
+        && principal.scopes != crate::access::ScopeSet::EMPTY.with(crate::access::Scope::Read)
+    {
+        return ApiError::new(
+            StatusCode::FORBIDDEN,
+            "forbidden",
+            "capability URLs (/t/<token>/…) take read-only tokens: issue one with only the 'read' scope \
+             (e.g. for a user with the reader role) and use that",
+        )
+        .into_response();
     }
     if let Some(slug) = org_prefix.filter(|slug| *slug != principal.org_slug) {
         return ApiError::new(

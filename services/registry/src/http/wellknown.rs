@@ -21,7 +21,7 @@ use serde::Serialize;
 use super::error::ApiError;
 use super::extract::ApiPath;
 use super::guard::Reader;
-use super::skills::{if_none_match, not_modified};
+use super::skills::if_none_match;
 use crate::AppState;
 use crate::app::discovery::{self, DiscoveryError};
 
@@ -38,6 +38,11 @@ impl From<DiscoveryError> for ApiError {
             DiscoveryError::Index(e) => e.into(),
             DiscoveryError::Catalog(e) => e.into(),
             DiscoveryError::Store(e) => e.into(),
+            DiscoveryError::Unavailable => ApiError::new(
+                StatusCode::SERVICE_UNAVAILABLE,
+                "unavailable",
+                "the registry is shutting down: retry in a moment",
+            ),
         }
     }
 }
@@ -59,14 +64,34 @@ fn index_etag(kind: &str, org_id: i64, cursor: i64) -> String {
     format!("\"{kind}-{org_id}-{cursor}\"")
 }
 
-fn json_with_etag(body: Vec<u8>, etag: &str) -> Response {
-    let mut response = ([(header::CONTENT_TYPE, "application/json")], body).into_response();
+/// What every discovery answer says about caching: revalidate (or, for pinned archives,
+/// keep); `private` unless it was read anonymously, since what a token (or a capability
+/// URL) reads is not for shared caches; the answer depends on the `Authorization` header;
+/// and no `Referer` carries a capability URL onwards.
+fn caching(mut response: Response, reader: &Reader, etag: &str, immutable: bool) -> Response {
+    let cache = match (reader.principal.is_some(), immutable) {
+        (true, true) => "private, max-age=31536000, immutable",
+        (true, false) => "private, no-cache",
+        (false, true) => "public, max-age=31536000, immutable",
+        (false, false) => REVALIDATE,
+    };
     let headers = response.headers_mut();
-    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
+    headers.insert(header::CACHE_CONTROL, HeaderValue::from_static(cache));
+    headers.insert(header::VARY, HeaderValue::from_static("authorization"));
+    headers.insert(header::REFERRER_POLICY, HeaderValue::from_static("no-referrer"));
     if let Ok(value) = HeaderValue::from_str(etag) {
         headers.insert(header::ETAG, value);
     }
     response
+}
+
+/// A 304 for `etag`, with the same caching headers as the full answer.
+fn unchanged(reader: &Reader, etag: &str, immutable: bool) -> Response {
+    caching(StatusCode::NOT_MODIFIED.into_response(), reader, etag, immutable)
+}
+
+fn json(body: Vec<u8>) -> Response {
+    ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
 /// `GET /.well-known/skills/index.json`.
@@ -78,7 +103,7 @@ pub async fn skills_index(
     let index = discovery::current(&state, reader.org_id).await?;
     let etag = index_etag("skills", reader.org_id, index.cursor);
     if if_none_match(&headers, &etag) {
-        return Ok(not_modified(&etag, REVALIDATE));
+        return Ok(unchanged(&reader, &etag, false));
     }
     let body = SkillsIndex {
         skills: index
@@ -92,7 +117,7 @@ pub async fn skills_index(
             .collect(),
     };
     let bytes = serde_json::to_vec(&body).map_err(|e| ApiError::internal("encoding the skills index", &e))?;
-    Ok(json_with_etag(bytes, &etag))
+    Ok(caching(json(bytes), &reader, &etag, false))
 }
 
 /// `GET /.well-known/skills/{name}/{*path}`: one file of the served version, as stored.
@@ -102,24 +127,20 @@ pub async fn skills_file(
     ApiPath((name, path)): ApiPath<(String, String)>,
     headers: HeaderMap,
 ) -> Result<Response, ApiError> {
-    let (file, bytes) = discovery::file(&state, reader.org_id, &name, &path).await?;
+    let file = discovery::file_entry(&state, reader.org_id, &name, &path).await?;
     let etag = format!("\"{}\"", file.sha256);
     if if_none_match(&headers, &etag) {
-        return Ok(not_modified(&etag, REVALIDATE));
+        return Ok(unchanged(&reader, &etag, false));
     }
-    let mut response = (
-        [(
-            header::CONTENT_TYPE,
-            super::skills::file_content_type(&file.path).to_owned(),
-        )],
-        bytes,
-    )
-        .into_response();
+    let bytes = crate::app::catalog::read_blob(state.blobs.as_ref(), &file.sha256).await?;
+    let content_type = super::skills::file_content_type(&file.path).to_owned();
+    let mut response = caching(
+        ([(header::CONTENT_TYPE, content_type)], bytes).into_response(),
+        &reader,
+        &etag,
+        false,
+    );
     let out = response.headers_mut();
-    out.insert(header::CACHE_CONTROL, HeaderValue::from_static(REVALIDATE));
-    if let Ok(value) = HeaderValue::from_str(&etag) {
-        out.insert(header::ETAG, value);
-    }
     // Skill files come from agents: never let a browser run them as a page of ours.
     out.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
     out.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
@@ -152,7 +173,7 @@ pub async fn agent_skills_index(
     let index = discovery::current(&state, reader.org_id).await?;
     let etag = index_etag("agent-skills", reader.org_id, index.cursor);
     if if_none_match(&headers, &etag) {
-        return Ok(not_modified(&etag, REVALIDATE));
+        return Ok(unchanged(&reader, &etag, false));
     }
     let digests = discovery::archive_digests(&state, reader.org_id, &index).await?;
     let body = AgentSkillsIndex {
@@ -172,28 +193,45 @@ pub async fn agent_skills_index(
             .collect(),
     };
     let bytes = serde_json::to_vec(&body).map_err(|e| ApiError::internal("encoding the agent-skills index", &e))?;
-    Ok(json_with_etag(bytes, &etag))
+    // An entry left out (its archive could not be built) must not be cached as complete.
+    let etag = if body.skills.len() == index.entries.len() {
+        etag
+    } else {
+        format!("\"agent-skills-{}-{}-partial\"", reader.org_id, index.cursor)
+    };
+    Ok(caching(json(bytes), &reader, &etag, false))
 }
 
-fn archive_response(name: &str, revision: i32, bytes: Vec<u8>, immutable: bool) -> Response {
-    let etag = format!("\"{}\"", discovery::sha256(&bytes));
-    let cache = if immutable { super::IMMUTABLE } else { REVALIDATE };
-    let mut response = (
+/// An archive answer (or 304 when the client holds these bytes already).
+async fn archive_answer(
+    state: &AppState,
+    reader: &Reader,
+    name: &str,
+    revision: Option<i32>,
+    headers: &HeaderMap,
+) -> Result<Response, ApiError> {
+    let immutable = revision.is_some();
+    let (revision, recorded) = discovery::archive_sha256(state, reader.org_id, name, revision).await?;
+    if let Some(hex) = recorded {
+        let etag = format!("\"sha256:{hex}\"");
+        if if_none_match(headers, &etag) {
+            return Ok(unchanged(reader, &etag, immutable));
+        }
+    }
+    let archive = discovery::archive(state, reader.org_id, name, Some(revision)).await?;
+    let etag = format!("\"sha256:{}\"", archive.sha256);
+    let response = (
         [
             (header::CONTENT_TYPE, "application/gzip".to_owned()),
             (
                 header::CONTENT_DISPOSITION,
-                format!("attachment; filename=\"{name}-{revision}.tar.gz\""),
+                format!("attachment; filename=\"{name}-{}.tar.gz\"", archive.revision),
             ),
-            (header::CACHE_CONTROL, cache.to_owned()),
         ],
-        bytes,
+        archive.bytes,
     )
         .into_response();
-    if let Ok(value) = HeaderValue::from_str(&etag) {
-        response.headers_mut().insert(header::ETAG, value);
-    }
-    response
+    Ok(caching(response, reader, &etag, immutable))
 }
 
 /// `GET /.well-known/agent-skills/{name}/{file}`: `{rev}.tar.gz`, a pinned revision's
@@ -202,6 +240,7 @@ pub async fn agent_skills_pinned(
     State(state): State<AppState>,
     reader: Reader,
     ApiPath((name, file)): ApiPath<(String, String)>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let revision = file
         .strip_suffix(".tar.gz")
@@ -212,8 +251,7 @@ pub async fn agent_skills_pinned(
                 "'{file}' is not an archive of '{name}': archives are named <revision>.tar.gz, as index.json lists them"
             ))
         })?;
-    let (revision, bytes) = discovery::archive(&state, reader.org_id, &name, Some(revision)).await?;
-    Ok(archive_response(&name, revision, bytes, true))
+    archive_answer(&state, &reader, &name, Some(revision), &headers).await
 }
 
 /// `GET /.well-known/agent-skills/{file}`: `{name}.tar.gz`, the served revision's archive.
@@ -221,14 +259,12 @@ pub async fn agent_skills_latest(
     State(state): State<AppState>,
     reader: Reader,
     ApiPath(file): ApiPath<String>,
+    headers: HeaderMap,
 ) -> Result<Response, ApiError> {
     let Some(name) = file.strip_suffix(".tar.gz") else {
-        return Err(ApiError::new(
-            StatusCode::NOT_FOUND,
-            "not_found",
-            format!("'{file}' is not served here: see index.json"),
-        ));
+        return Err(ApiError::not_found(format!(
+            "'{file}' is not served here: see index.json"
+        )));
     };
-    let (revision, bytes) = discovery::archive(&state, reader.org_id, name, None).await?;
-    Ok(archive_response(name, revision, bytes, false))
+    archive_answer(&state, &reader, name, None, &headers).await
 }
