@@ -74,6 +74,8 @@ pub struct Services {
     pub activity: Arc<app::activity::ActivityFeed>,
     /// Encrypts the admin pages' session and CSRF cookies.
     pub session_key: web::session::SessionKey,
+    /// The discovery indexes (`/.well-known/…`) as last encoded.
+    pub discovery_indexes: Arc<app::discovery::EncodedIndexes>,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -105,6 +107,7 @@ impl AppState {
             grpc_health: tonic_health::server::HealthReporter::new(),
             activity: Arc::default(),
             session_key,
+            discovery_indexes: Arc::default(),
         }))
     }
 

@@ -22,6 +22,38 @@ use crate::Services;
 /// Archives computed at once when an index needs digests it does not have yet.
 const ARCHIVE_CONCURRENCY: usize = 4;
 
+/// The discovery indexes as last encoded, per organisation and kind, with the index
+/// cursor they show: a request at an unchanged cursor is answered from here without
+/// touching the database (beyond the cursor check) or encoding again.
+#[derive(Debug, Default)]
+pub struct EncodedIndexes(std::sync::Mutex<std::collections::HashMap<IndexKey, (i64, Bytes)>>);
+
+/// An organisation and an index kind (`skills`, `agent-skills`).
+type IndexKey = (i64, &'static str);
+
+impl EncodedIndexes {
+    /// The `kind` index of the organisation encoded at `cursor`, if kept.
+    pub fn get(&self, org_id: i64, kind: &'static str, cursor: i64) -> Option<Bytes> {
+        let kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        kept.get(&(org_id, kind))
+            .filter(|(at, _)| *at == cursor)
+            .map(|(_, bytes)| bytes.clone())
+    }
+
+    /// Forgets every kept encoding (an archive digest changed without an index change).
+    pub fn forget_all(&self) {
+        self.0.lock().unwrap_or_else(|e| e.into_inner()).clear();
+    }
+
+    /// Keeps the encoding of the `kind` index at `cursor` (never replacing a newer one).
+    pub fn put(&self, org_id: i64, kind: &'static str, cursor: i64, bytes: Bytes) {
+        let mut kept = self.0.lock().unwrap_or_else(|e| e.into_inner());
+        if kept.get(&(org_id, kind)).is_none_or(|(at, _)| *at <= cursor) {
+            kept.insert((org_id, kind), (cursor, bytes));
+        }
+    }
+}
+
 /// Why a discovery read failed.
 #[derive(Debug, thiserror::Error)]
 pub enum DiscoveryError {
@@ -166,8 +198,14 @@ async fn stored_archive(services: &Services, resolved: &ResolvedVersion) -> Resu
         .await
         .map_err(CatalogError::from)?;
     if recorded.is_some() {
-        // The recorded archive's blob is gone: this build replaces it.
+        // The recorded archive's blob is gone: this build replaces it (and the digest this
+        // process publishes; other replicas follow at the next index change).
         services.store.set_archive_sha256(version_id, &hex, true).await?;
+        services.discovery_indexes.forget_all();
+        tracing::warn!(
+            version_id,
+            "a stored archive was missing from the blob store; rebuilt it"
+        );
         return Ok((hex, built));
     }
     services.store.set_archive_sha256(version_id, &hex, false).await?;

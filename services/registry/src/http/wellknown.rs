@@ -16,6 +16,7 @@
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
+use bytes::Bytes;
 use serde::Serialize;
 
 use super::error::ApiError;
@@ -90,7 +91,7 @@ fn unchanged(reader: &Reader, etag: &str, immutable: bool) -> Response {
     caching(StatusCode::NOT_MODIFIED.into_response(), reader, etag, immutable)
 }
 
-fn json(body: Vec<u8>) -> Response {
+fn json(body: Bytes) -> Response {
     ([(header::CONTENT_TYPE, "application/json")], body).into_response()
 }
 
@@ -105,6 +106,9 @@ pub async fn skills_index(
     if if_none_match(&headers, &etag) {
         return Ok(unchanged(&reader, &etag, false));
     }
+    if let Some(bytes) = state.discovery_indexes.get(reader.org_id, "skills", index.cursor) {
+        return Ok(caching(json(bytes), &reader, &etag, false));
+    }
     let body = SkillsIndex {
         skills: index
             .entries
@@ -116,7 +120,11 @@ pub async fn skills_index(
             })
             .collect(),
     };
-    let bytes = serde_json::to_vec(&body).map_err(|e| ApiError::internal("encoding the skills index", &e))?;
+    let bytes =
+        Bytes::from(serde_json::to_vec(&body).map_err(|e| ApiError::internal("encoding the skills index", &e))?);
+    state
+        .discovery_indexes
+        .put(reader.org_id, "skills", index.cursor, bytes.clone());
     Ok(caching(json(bytes), &reader, &etag, false))
 }
 
@@ -175,6 +183,9 @@ pub async fn agent_skills_index(
     if if_none_match(&headers, &etag) {
         return Ok(unchanged(&reader, &etag, false));
     }
+    if let Some(bytes) = state.discovery_indexes.get(reader.org_id, "agent-skills", index.cursor) {
+        return Ok(caching(json(bytes), &reader, &etag, false));
+    }
     let digests = discovery::archive_digests(&state, reader.org_id, &index).await?;
     let body = AgentSkillsIndex {
         schema: AGENT_SKILLS_SCHEMA,
@@ -192,9 +203,14 @@ pub async fn agent_skills_index(
             })
             .collect(),
     };
-    let bytes = serde_json::to_vec(&body).map_err(|e| ApiError::internal("encoding the agent-skills index", &e))?;
-    // An entry left out (its archive could not be built) must not be cached as complete.
-    let etag = if body.skills.len() == index.entries.len() {
+    let complete = body.skills.len() == index.entries.len();
+    let bytes =
+        Bytes::from(serde_json::to_vec(&body).map_err(|e| ApiError::internal("encoding the agent-skills index", &e))?);
+    // An entry left out (its archive could not be built) must not be kept as complete.
+    let etag = if complete {
+        state
+            .discovery_indexes
+            .put(reader.org_id, "agent-skills", index.cursor, bytes.clone());
         etag
     } else {
         format!("\"agent-skills-{}-{}-partial\"", reader.org_id, index.cursor)
