@@ -143,3 +143,70 @@ async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
             .contains("Check the disk first.")
     );
 }
+
+#[tokio::test]
+async fn a_target_that_fails_to_pull_does_not_keep_the_others_from_changes() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let (broken, good) = (home.path().join("broken"), home.path().join("good"));
+    let log = home.path().join("watch.log");
+    let _watcher = Running(
+        std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
+            .args([
+                "watch",
+                "--no-push",
+                "--target",
+                broken.to_str().unwrap(),
+                "--target",
+                good.to_str().unwrap(),
+            ])
+            .env_clear()
+            .env("HOME", home.path())
+            .env("XDG_CONFIG_HOME", home.path().join("config"))
+            .env("XDG_STATE_HOME", home.path().join("state"))
+            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .env("CAIRN_SERVER", &app.base_url)
+            .env("CAIRN_TOKEN", &member)
+            .stdout(std::fs::File::create(&log).unwrap())
+            .spawn()
+            .unwrap(),
+    );
+    eventually("the first pull into both targets", async || {
+        broken.join("demo/SKILL.md").exists() && good.join("demo/SKILL.md").exists()
+    })
+    .await;
+    // The first target stops being a folder it can write: its pulls fail from now on.
+    std::fs::remove_dir_all(&broken).unwrap();
+    std::fs::write(&broken, "not a folder").unwrap();
+
+    let submitted: Value = app
+        .client
+        .post(app.url("/v1/patches"))
+        .bearer_auth(&member)
+        .json(&json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "patch", "old": "2. Run it.", "new": "2. Run it twice."}]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let approve = app
+        .post(&format!("/v1/patches/{}/approve", submitted["id"].as_str().unwrap()))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(approve.status(), StatusCode::OK);
+    eventually("the change in the target listed after the failing one", async || {
+        std::fs::read_to_string(good.join("demo/SKILL.md")).is_ok_and(|t| t.contains("2. Run it twice."))
+    })
+    .await;
+    eventually("the failure logged with its target", async || {
+        std::fs::read_to_string(&log).is_ok_and(|t| t.contains(&format!("pull into {} failed", broken.display())))
+    })
+    .await;
+    assert_eq!(std::fs::read_to_string(&broken).unwrap(), "not a folder");
+}

@@ -78,9 +78,19 @@ impl EventText {
     }
 }
 
+/// Pulls into every target; one target's failure (logged with its name) does not keep
+/// the others from their changes. Returns the first failure.
 async fn pull_all(log: Log, registry: &Registry, targets: &[Target], cache: &Path) -> Result<(), pull::PullError> {
+    let mut first_failure = None;
     for target in targets {
-        let report = pull::pull(registry, target, cache).await?;
+        let report = match pull::pull(registry, target, cache).await {
+            Ok(report) => report,
+            Err(e) => {
+                log.line(&format!("pull into {} failed: {e}", target.label));
+                first_failure.get_or_insert(e);
+                continue;
+            }
+        };
         let changed: Vec<String> = report
             .skills
             .iter()
@@ -100,7 +110,7 @@ async fn pull_all(log: Log, registry: &Registry, targets: &[Target], cache: &Pat
             log.line(&format!("pulled into {}: {}", target.label, changed.join(", ")));
         }
     }
-    Ok(())
+    first_failure.map_or(Ok(()), Err)
 }
 
 async fn push_all(log: Log, registry: &Registry, targets: &[Target], options: &PushOptions) {
@@ -189,8 +199,8 @@ pub async fn watch(
         };
         log.line("following the registry's changes");
         // Changes may have been missed while disconnected.
-        if let Err(e) = pull_all(log, registry, targets, cache).await {
-            log.line(&format!("pull failed: {e}"));
+        if pull_all(log, registry, targets, cache).await.is_err() {
+            log.line("retrying the failed pulls at the next change");
         }
         let mut text = EventText::default();
         loop {
@@ -199,8 +209,8 @@ pub async fn watch(
                     Some(Ok(chunk)) if text.feed(&chunk) => {
                         // Let a burst of changes settle, then pull once.
                         tokio::time::sleep(Duration::from_millis(100)).await;
-                        if let Err(e) = pull_all(log, registry, targets, cache).await {
-                            log.line(&format!("pull failed: {e}; retrying at the next change"));
+                        if pull_all(log, registry, targets, cache).await.is_err() {
+                            log.line("retrying the failed pulls at the next change");
                         }
                     }
                     Some(Ok(_)) => {}
