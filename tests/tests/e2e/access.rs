@@ -236,6 +236,18 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
         ("GET", "/.well-known/agent-skills/{file}") => {
             s("/.well-known/agent-skills/askill.tar.gz", Resource, DISCOVERY)
         }
+        ("GET", "/.well-known/clawhub.json") => s("/.well-known/clawhub.json", Collection, PUBLIC),
+        ("GET", "/api/v1/whoami") => s("/api/v1/whoami", Collection, READ),
+        ("GET", "/api/v1/search") => s("/api/v1/search?q=askill", Collection, DISCOVERY),
+        ("GET", "/api/v1/skills") => s("/api/v1/skills", Collection, DISCOVERY),
+        ("GET", "/api/v1/skills/{slug}") => s("/api/v1/skills/askill", Resource, DISCOVERY),
+        ("GET", "/api/v1/skills/{slug}/versions") => s("/api/v1/skills/askill/versions", Resource, DISCOVERY),
+        ("GET", "/api/v1/skills/{slug}/versions/{version}") => {
+            s("/api/v1/skills/askill/versions/1.0.2", Resource, DISCOVERY)
+        }
+        ("GET", "/api/v1/skills/{slug}/file") => s("/api/v1/skills/askill/file?path=SKILL.md", Resource, DISCOVERY),
+        ("GET", "/api/v1/download") => s("/api/v1/download?slug=askill", Resource, DISCOVERY),
+        ("GET", "/api/v1/resolve") => s("/api/v1/resolve?slug=askill&hash=00", Resource, DISCOVERY),
         ("GET", "/v1/blobs/{sha256}") => s(&format!("/v1/blobs/{sha}"), Resource, READ),
         ("POST", "/v1/blobs/batch") => with("/v1/blobs/batch", json!({ "sha256": [sha] }), Resource, READ),
         ("GET", "/v1/tokens") => s("/v1/tokens", Collection, READ),

@@ -673,3 +673,271 @@ async fn the_skills_cli_installs_a_skill_from_the_agent_skills_index() {
         blocked.lines().collect::<std::collections::BTreeSet<_>>()
     );
 }
+
+/// The pinned ClawHub CLI.
+const CLAWHUB_CLI: &str = "clawhub@0.23.3";
+
+/// A folder with [`CLAWHUB_CLI`] installed: `$CAIRN_CLAWHUB_CLI` (CI prepares it), else
+/// one made under the system temp directory and kept. The test runs it offline.
+fn clawhub_cli() -> PathBuf {
+    let prefix = std::env::var_os("CAIRN_CLAWHUB_CLI")
+        .map(PathBuf::from)
+        .unwrap_or_else(|| std::env::temp_dir().join("cairn-clawhub-cli-0.23.3"));
+    let cli = prefix.join("node_modules/clawhub/bin/clawdhub.js");
+    if !cli.exists() {
+        let installed = std::process::Command::new("npm")
+            .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
+            .arg(&prefix)
+            .arg(CLAWHUB_CLI)
+            .status()
+            .expect("npm must be installed for the ClawHub CLI test");
+        assert!(
+            installed.success(),
+            "npm install {CLAWHUB_CLI} failed (the npm registry must be reachable)"
+        );
+    }
+    cli
+}
+
+/// Runs the ClawHub CLI (offline but for 127.0.0.1) against `registry` with `token`.
+fn run_clawhub(work: &Path, registry: &str, token: &str, args: &[&str]) -> (bool, String) {
+    std::fs::write(work.join("guard.cjs"), NODE_LOOPBACK_ONLY).unwrap();
+    let config = work.join("clawhub.json");
+    std::fs::write(
+        &config,
+        serde_json::to_vec(&json!({"registry": registry, "token": token})).unwrap(),
+    )
+    .unwrap();
+    let output = std::process::Command::new("node")
+        .arg("--require")
+        .arg(work.join("guard.cjs"))
+        .arg(clawhub_cli())
+        .args(["--workdir"])
+        .arg(work.join("project"))
+        .args(["--no-input"])
+        .args(args)
+        .env("HOME", work)
+        .env("CLAWHUB_REGISTRY", registry)
+        .env("CLAWHUB_CONFIG_PATH", &config)
+        .env("CLAWHUB_DISABLE_TELEMETRY", "1")
+        .env("CAIRN_BLOCKED_LOG", work.join("blocked.log"))
+        .env("NO_COLOR", "1")
+        .output()
+        .unwrap();
+    let text = format!(
+        "{}{}",
+        String::from_utf8_lossy(&output.stdout),
+        String::from_utf8_lossy(&output.stderr)
+    );
+    (output.status.success(), text)
+}
+
+#[tokio::test]
+async fn the_clawhub_cli_searches_installs_and_updates_from_cairn() {
+    let (app, tree) = catalog().await;
+    let (_, reader) = app.user_with_token("claw", Role::Reader).await.unwrap();
+    let work = tempfile::tempdir().unwrap();
+    std::fs::create_dir_all(work.path().join("project")).unwrap();
+    let registry = app.base_url.clone();
+    let run = |args: &'static [&'static str]| {
+        let (work, registry, reader) = (work.path().to_owned(), registry.clone(), reader.clone());
+        tokio::task::spawn_blocking(move || run_clawhub(&work, &registry, &reader, args))
+    };
+
+    let (ok, out) = run(&["whoami"]).await.unwrap();
+    assert!(ok && out.contains("claw"), "whoami:\n{out}");
+    let (ok, out) = run(&["search", "demo"]).await.unwrap();
+    assert!(ok && out.contains("demo") && out.contains("1.0.2"), "search:\n{out}");
+
+    let (ok, out) = run(&["install", "demo"]).await.unwrap();
+    assert!(ok, "install:\n{out}");
+    let installed = work.path().join("project/skills/demo");
+    for file in ["SKILL.md", "references/notes.md", "scripts/run.sh"] {
+        assert_eq!(
+            std::fs::read(installed.join(file)).unwrap_or_else(|e| panic!("{file}: {e}\n{out}")),
+            std::fs::read(tree.path().join("ops/demo").join(file)).unwrap(),
+            "{file}"
+        );
+    }
+
+    // Nothing new: up to date (the fingerprint of the installed files matches 1.0.2).
+    let (ok, out) = run(&["update", "demo"]).await.unwrap();
+    assert!(ok && out.contains("up to date"), "update:\n{out}");
+
+    // A new revision is approved: update brings it.
+    write_skill(
+        tree.path(),
+        "ops/demo",
+        "demo",
+        "## Steps\n\n1. Run `scripts/run.sh`.\n2. Read the output.\n3. Keep the log.\n",
+        &[
+            ("references/notes.md", "# Notes\n\nkeep them\n"),
+            ("scripts/run.sh", "#!/bin/sh\necho ok\n"),
+        ],
+    );
+    app.import(tree.path()).await.unwrap();
+    let (ok, out) = run(&["update", "demo"]).await.unwrap();
+    assert!(ok && out.contains("1.0.3"), "update:\n{out}");
+    assert!(
+        std::fs::read_to_string(installed.join("SKILL.md"))
+            .unwrap()
+            .contains("Keep the log")
+    );
+    let blocked = std::fs::read_to_string(work.path().join("blocked.log")).unwrap_or_default();
+    eprintln!(
+        "the ClawHub CLI was kept from reaching: {:?}",
+        blocked.lines().collect::<std::collections::BTreeSet<_>>()
+    );
+}
+
+#[tokio::test]
+async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_text() {
+    let (app, tree) = catalog().await;
+    let (_, reader) = app.user_with_token("claw", Role::Reader).await.unwrap();
+    let skill: Value = get(&app, "/api/v1/skills/demo", Some(&reader))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(skill["skill"]["slug"], "demo");
+    assert_eq!(skill["latestVersion"]["version"], "1.0.2");
+    let versions: Value = get(&app, "/api/v1/skills/demo/versions", Some(&reader))
+        .await
+        .json()
+        .await
+        .unwrap();
+    let listed: Vec<&str> = versions["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["version"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, ["1.0.2", "1.0.1"]);
+    let version: Value = get(&app, "/api/v1/skills/demo/versions/1.0.1", Some(&reader))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(version["version"]["files"].as_array().unwrap().len(), 3);
+
+    // The fingerprint the CLI computes (paths sorted by localeCompare) finds the version.
+    let files: Vec<(String, String)> = ["SKILL.md", "references/notes.md", "scripts/run.sh"]
+        .iter()
+        .map(|f| {
+            let bytes = std::fs::read(tree.path().join("ops/demo").join(f)).unwrap();
+            ((*f).to_owned(), hex::encode(sha2::Sha256::digest(&bytes)))
+        })
+        .collect();
+    // The order Node's localeCompare gives these paths (SKILL.md last).
+    let order = ["references/notes.md", "scripts/run.sh", "SKILL.md"];
+    let payload = order
+        .iter()
+        .map(|p| format!("{p}:{}", files.iter().find(|f| f.0 == *p).unwrap().1))
+        .collect::<Vec<_>>()
+        .join("\n");
+    let hash = hex::encode(sha2::Sha256::digest(payload.as_bytes()));
+    let resolved: Value = get(&app, &format!("/api/v1/resolve?slug=demo&hash={hash}"), Some(&reader))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(
+        resolved,
+        json!({"match": {"version": "1.0.2"}, "latestVersion": {"version": "1.0.2"}})
+    );
+    let unknown: Value = get(&app, "/api/v1/resolve?slug=demo&hash=00", Some(&reader))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(unknown["match"], Value::Null);
+
+    // The zip holds the files at the root, byte for byte, the same every time.
+    let zip = get(&app, "/api/v1/download?slug=demo&version=1.0.2", Some(&reader)).await;
+    assert_eq!(zip.headers()["content-type"], "application/zip");
+    let bytes = zip.bytes().await.unwrap();
+    let again = get(&app, "/api/v1/download?slug=demo", Some(&reader))
+        .await
+        .bytes()
+        .await
+        .unwrap();
+    assert_eq!(bytes, again);
+    let mut archive = zip::ZipArchive::new(std::io::Cursor::new(bytes.to_vec())).unwrap();
+    for (path, _) in &files {
+        let mut data = Vec::new();
+        archive.by_name(path).unwrap().read_to_end(&mut data).unwrap();
+        assert_eq!(
+            data,
+            std::fs::read(tree.path().join("ops/demo").join(path)).unwrap(),
+            "{path}"
+        );
+    }
+
+    // Yanked versions are gone from every answer; bad requests are plain text; nothing changes.
+    let yank = app
+        .client
+        .post(app.url("/v1/skills/demo/versions/1/yank"))
+        .bearer_auth(&app.admin_token)
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(yank.status(), StatusCode::OK);
+    let before = app.state_snapshot().await.unwrap();
+    for (path, status, says) in [
+        ("/api/v1/skills/demo/versions/1.0.1", StatusCode::NOT_FOUND, "withdrawn"),
+        (
+            "/api/v1/download?slug=demo&version=1.0.1",
+            StatusCode::NOT_FOUND,
+            "withdrawn",
+        ),
+        (
+            "/api/v1/download?slug=demo&version=2.0.0",
+            StatusCode::NOT_FOUND,
+            "1.0.<revision>",
+        ),
+        (
+            "/api/v1/download?slug=demo&version=1.0.9",
+            StatusCode::NOT_FOUND,
+            "revision 9",
+        ),
+        ("/api/v1/download", StatusCode::BAD_REQUEST, "?slug="),
+        ("/api/v1/skills/ghost", StatusCode::NOT_FOUND, "clawhub search"),
+        ("/api/v1/skills/demo/file", StatusCode::BAD_REQUEST, "?path="),
+        (
+            "/api/v1/skills/demo/file?path=nope.md",
+            StatusCode::NOT_FOUND,
+            "nope.md",
+        ),
+        ("/api/v1/resolve?hash=00", StatusCode::BAD_REQUEST, "?slug="),
+    ] {
+        let response = get(&app, path, Some(&reader)).await;
+        assert_eq!(response.status(), status, "{path}");
+        assert!(
+            response.headers()["content-type"]
+                .to_str()
+                .unwrap()
+                .starts_with("text/plain"),
+            "{path}"
+        );
+        let text = response.text().await.unwrap();
+        assert!(text.contains(says), "{path}: {text}");
+    }
+    let versions: Value = get(&app, "/api/v1/skills/demo/versions", Some(&reader))
+        .await
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(versions["items"].as_array().unwrap().len(), 1);
+    // Without a token (anonymous read off) nothing is served; whoami needs a token.
+    assert_eq!(
+        get(&app, "/api/v1/search?q=demo", None).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(
+        get(&app, "/api/v1/whoami", None).await.status(),
+        StatusCode::UNAUTHORIZED
+    );
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+    let well_known: Value = get(&app, "/.well-known/clawhub.json", None).await.json().await.unwrap();
+    assert_eq!(well_known["apiBase"], app.base_url);
+}

@@ -5,6 +5,7 @@ pub mod accounts;
 pub mod activity;
 pub mod blobs;
 pub mod catalog;
+pub mod clawhub;
 pub mod discovery;
 pub mod import;
 pub mod index;

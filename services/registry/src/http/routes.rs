@@ -9,7 +9,7 @@ use axum::http::Method;
 use axum::routing::{MethodRouter, delete, get, patch, post, put};
 
 use super::guard::AccessTable;
-use super::{audit, blobs, events, health, index, patches, skills, tokens, users, webhooks, wellknown};
+use super::{audit, blobs, clawhub, events, health, index, patches, skills, tokens, users, webhooks, wellknown};
 use crate::AppState;
 use crate::access::{Access, Scope};
 
@@ -126,6 +126,29 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
             rule(M::GET, "/.well-known/agent-skills/{file}", DISCOVERY),
             get(wellknown::agent_skills_latest),
         ),
+        // The ClawHub CLI's API (docs/CLIENTS.md).
+        (
+            rule(M::GET, "/.well-known/clawhub.json", Access::Public),
+            get(clawhub::well_known),
+        ),
+        (rule(M::GET, "/api/v1/whoami", READ), get(clawhub::whoami)),
+        (rule(M::GET, "/api/v1/search", DISCOVERY), get(clawhub::search)),
+        (rule(M::GET, "/api/v1/skills", DISCOVERY), get(clawhub::list)),
+        (rule(M::GET, "/api/v1/skills/{slug}", DISCOVERY), get(clawhub::skill)),
+        (
+            rule(M::GET, "/api/v1/skills/{slug}/versions", DISCOVERY),
+            get(clawhub::version_list),
+        ),
+        (
+            rule(M::GET, "/api/v1/skills/{slug}/versions/{version}", DISCOVERY),
+            get(clawhub::version),
+        ),
+        (
+            rule(M::GET, "/api/v1/skills/{slug}/file", DISCOVERY),
+            get(clawhub::file),
+        ),
+        (rule(M::GET, "/api/v1/download", DISCOVERY), get(clawhub::download)),
+        (rule(M::GET, "/api/v1/resolve", DISCOVERY), get(clawhub::resolve)),
         (rule(M::GET, "/v1/webhooks", ADMIN), get(webhooks::list)),
         (rule(M::POST, "/v1/webhooks", ADMIN), post(webhooks::create)),
         (rule(M::DELETE, "/v1/webhooks/{id}", ADMIN), delete(webhooks::delete)),
