@@ -4,7 +4,8 @@
 //! 1. the first `/.well-known/agent-skills/index.json`, which builds, stores and records
 //!    every skill's archive;
 //! 2. then, from 8 concurrent anonymous clients for 10 s each: the skills index, the
-//!    agent-skills index (digests recorded), one stored archive, one file.
+//!    agent-skills index (digests recorded), one stored archive, one file, and the
+//!    ClawHub API's search, skill and zip download.
 //!
 //! Run: `cargo bench -p cairn-e2e --bench discovery` (needs PostgreSQL, as the tests do).
 
@@ -63,6 +64,9 @@ async fn run() {
         ("agent-skills index", "/.well-known/agent-skills/index.json".to_owned()),
         ("one archive (stored)", format!("/.well-known/agent-skills/{pinned}")),
         ("one file (SKILL.md)", format!("/.well-known/skills/{first}/SKILL.md")),
+        ("ClawHub search (`pdf`)", "/api/v1/search?q=pdf".to_owned()),
+        ("ClawHub skill", format!("/api/v1/skills/{first}")),
+        ("ClawHub zip download", format!("/api/v1/download?slug={first}")),
     ];
     println!("| endpoint | bytes | req/s | p50 ms | p99 ms |");
     println!("|---|---:|---:|---:|---:|");

@@ -172,6 +172,40 @@ async fn submit_patch(world: &World, token: &str, n: usize) -> Option<String> {
     (status == StatusCode::CREATED).then(|| body["id"].as_str().unwrap().to_owned())
 }
 
+fn hex_sha(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    hex::encode(sha2::Sha256::digest(bytes))
+}
+
+/// An upload ticket for `bytes` (or a made-up one when the token may not ask for one).
+async fn upload_ticket(world: &World, token: &str, bytes: &[u8]) -> String {
+    let response = world
+        .app
+        .client
+        .post(world.app.url("/api/v1/skills/-/upload-url"))
+        .bearer_auth(token)
+        .json(&json!({"path": "SKILL.md", "size": bytes.len(), "sha256": hex_sha(bytes)}))
+        .send()
+        .await
+        .unwrap();
+    if !response.status().is_success() {
+        return format!("{}.{}.0", hex_sha(bytes), bytes.len());
+    }
+    let body: Value = response.json().await.unwrap();
+    let ticket = body["uploadTicket"].as_str().unwrap().to_owned();
+    let upload = world
+        .app
+        .client
+        .post(world.app.url(&format!("/api/v1/skills/-/upload/{ticket}")))
+        .bearer_auth(token)
+        .body(bytes.to_vec())
+        .send()
+        .await
+        .unwrap();
+    assert!(upload.status().is_success());
+    ticket
+}
+
 async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
     let s = |path: &str, kind, access| Sample {
         path: path.to_owned(),
@@ -247,7 +281,37 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
         }
         ("GET", "/api/v1/skills/{slug}/file") => s("/api/v1/skills/askill/file?path=SKILL.md", Resource, DISCOVERY),
         ("GET", "/api/v1/download") => s("/api/v1/download?slug=askill", Resource, DISCOVERY),
-        ("GET", "/api/v1/resolve") => s("/api/v1/resolve?slug=askill&hash=00", Resource, DISCOVERY),
+        ("GET", "/api/v1/resolve") => s("/api/v1/resolve?slug=askill&hash=00", Collection, DISCOVERY),
+        ("POST", "/api/v1/skills/-/upload-url") => with(
+            "/api/v1/skills/-/upload-url",
+            json!({"path": "SKILL.md", "size": 1, "sha256": hex_sha(b"x")}),
+            Collection,
+            SUBMIT,
+        ),
+        ("POST", "/api/v1/skills/-/upload/{ticket}") => {
+            let ticket = upload_ticket(world, token, b"x").await;
+            Sample {
+                path: format!("/api/v1/skills/-/upload/{ticket}"),
+                body: None,
+                bytes: Some(b"x".to_vec()),
+                kind: Collection,
+                access: SUBMIT,
+            }
+        }
+        ("POST", "/api/v1/skills") => {
+            // A new skill each time, proposed as a patch in the caller's organisation.
+            let name = format!("made-{n}");
+            let md = crate::fixtures::skill_md(&name, "Made by clawhub publish.", "Body.");
+            let ticket = upload_ticket(world, token, md.as_bytes()).await;
+            let sha = hex_sha(md.as_bytes());
+            with(
+                "/api/v1/skills",
+                json!({"slug": name, "files": [{"path": "SKILL.md", "size": md.len(), "sha256": sha,
+                    "storageId": sha, "uploadTicket": ticket, "contentType": "text/markdown"}]}),
+                Collection,
+                SUBMIT,
+            )
+        }
         ("GET", "/v1/blobs/{sha256}") => s(&format!("/v1/blobs/{sha}"), Resource, READ),
         ("POST", "/v1/blobs/batch") => with("/v1/blobs/batch", json!({ "sha256": [sha] }), Resource, READ),
         ("GET", "/v1/tokens") => s("/v1/tokens", Collection, READ),

@@ -940,4 +940,76 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
     assert_eq!(app.state_snapshot().await.unwrap(), before);
     let well_known: Value = get(&app, "/.well-known/clawhub.json", None).await.json().await.unwrap();
     assert_eq!(well_known["apiBase"], app.base_url);
+
+    // Publishing: uploads are checked against their tickets; a refused publish changes
+    // nothing (no blob, no patch).
+    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let (_, other_member) = app.user_with_token("ola", Role::Member).await.unwrap();
+    let post =
+        |path: &str, token: &str, body: Value| app.client.post(app.url(path)).bearer_auth(token).json(&body).send();
+    let md = b"---\nname: demo\ndescription: demo does things\n---\nNew.\n";
+    let sha = hex::encode(sha2::Sha256::digest(md));
+    let before = app.state_snapshot().await.unwrap();
+    let ask = post(
+        "/api/v1/skills/-/upload-url",
+        &member,
+        json!({"path": "SKILL.md", "size": md.len(), "sha256": sha}),
+    )
+    .await
+    .unwrap();
+    let ask: Value = ask.json().await.unwrap();
+    let ticket = ask["uploadTicket"].as_str().unwrap().to_owned();
+    assert!(
+        ask["uploadUrl"]
+            .as_str()
+            .unwrap()
+            .ends_with(&format!("/api/v1/skills/-/upload/{ticket}"))
+    );
+    let upload = |token: &str, ticket: &str, bytes: &[u8]| {
+        app.client
+            .post(app.url(&format!("/api/v1/skills/-/upload/{ticket}")))
+            .bearer_auth(token)
+            .body(bytes.to_vec())
+            .send()
+    };
+    for (token, ticket, bytes, says) in [
+        (
+            &member,
+            ticket.as_str(),
+            b"other bytes".as_slice(),
+            "not the file announced",
+        ),
+        (&other_member, ticket.as_str(), md.as_slice(), "not valid"),
+        (&member, "garbage", md.as_slice(), "not valid"),
+    ] {
+        let response = upload(token, ticket, bytes).await.unwrap();
+        assert_eq!(response.status(), StatusCode::BAD_REQUEST);
+        assert!(response.text().await.unwrap().contains(says));
+    }
+    let refused = post(
+        "/api/v1/skills",
+        &member,
+        json!({"slug": "demo", "files": [{"path": "SKILL.md", "storageId": sha, "uploadTicket": ticket}]}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
+    assert!(refused.text().await.unwrap().contains("never uploaded"));
+    let reader_tries = post(
+        "/api/v1/skills/-/upload-url",
+        &reader,
+        json!({"path": "SKILL.md", "size": 1, "sha256": sha}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(reader_tries.status(), StatusCode::FORBIDDEN);
+    let forged = post(
+        "/api/v1/skills",
+        &member,
+        json!({"slug": "demo", "files": [{"path": "SKILL.md", "storageId": sha, "uploadTicket": format!("{sha}.{}.00", md.len())}]}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(forged.status(), StatusCode::BAD_REQUEST);
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
 }

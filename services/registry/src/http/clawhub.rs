@@ -57,17 +57,7 @@ fn not_found(message: String) -> TextError {
 
 /// `GET /.well-known/clawhub.json`: where the API is (this server).
 pub async fn well_known(State(state): State<AppState>, headers: HeaderMap) -> Response {
-    let host = headers
-        .get(header::HOST)
-        .and_then(|v| v.to_str().ok())
-        .unwrap_or("localhost");
-    let https = state.access.trusted_proxy_hops > 0
-        && headers
-            .get("x-forwarded-proto")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.rsplit(',').next().is_some_and(|p| p.trim() == "https"));
-    let scheme = if https { "https" } else { "http" };
-    axum::Json(json!({ "apiBase": format!("{scheme}://{host}") })).into_response()
+    axum::Json(json!({ "apiBase": well_known_base(&state, &headers) })).into_response()
 }
 
 /// `GET /api/v1/whoami`.
@@ -340,6 +330,10 @@ pub async fn download(State(state): State<AppState>, reader: Reader, Query(query
 pub async fn resolve(State(state): State<AppState>, reader: Reader, Query(query): Query<SlugQuery>) -> Answer {
     let slug = slug_of(&query)?;
     let hash = query.hash.clone().unwrap_or_default().to_lowercase();
+    // A skill not published yet (what `clawhub publish` asks before a first version).
+    if catalog::find_skill(&state.store, reader.org_id, &slug).await.is_err() {
+        return Ok(axum::Json(json!({ "match": null, "latestVersion": null })).into_response());
+    }
     let (skill, latest) = served(&state, reader.org_id, &slug).await?;
     let mut matched = None;
     for version in versions(&state, &skill).await? {
@@ -352,6 +346,221 @@ pub async fn resolve(State(state): State<AppState>, reader: Reader, Query(query)
     Ok(axum::Json(json!({
         "match": matched,
         "latestVersion": {"version": version_of(latest.revision)},
+    }))
+    .into_response())
+}
+
+/// An upload ticket: which file (SHA-256, size) the caller announced, signed for them.
+fn ticket(state: &AppState, user_id: i64, sha256: &str, size: u64) -> String {
+    let signature = state
+        .session_key
+        .sign(&format!("clawhub-upload\0{user_id}\0{sha256}\0{size}"));
+    format!("{sha256}.{size}.{signature}")
+}
+
+/// The (SHA-256, size) a ticket the caller holds announces, if it is genuine.
+fn check_ticket(state: &AppState, user_id: i64, raw: &str) -> Option<(String, u64)> {
+    let mut parts = raw.splitn(3, '.');
+    let (sha, size) = (parts.next()?, parts.next()?.parse::<u64>().ok()?);
+    (cairn_skill::Sha256Hash::parse_hex(sha).is_ok() && ticket(state, user_id, sha, size) == raw)
+        .then(|| (sha.to_owned(), size))
+}
+
+/// Body of `POST /api/v1/skills/-/upload-url`.
+#[derive(Debug, Deserialize)]
+pub struct UploadUrlBody {
+    path: String,
+    size: u64,
+    sha256: String,
+}
+
+/// `POST /api/v1/skills/-/upload-url`: where to send one file of a publish.
+pub async fn upload_url(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    headers: HeaderMap,
+    super::extract::ApiJson(body): super::extract::ApiJson<UploadUrlBody>,
+) -> Answer {
+    let sha = body.sha256.to_lowercase();
+    if cairn_skill::Sha256Hash::parse_hex(&sha).is_err() {
+        return Err(TextError(ApiError::bad_request(format!(
+            "'{}' is not a SHA-256 for {}: send the file's hex digest",
+            body.sha256, body.path
+        ))));
+    }
+    if body.size > state.limits.max_file_bytes {
+        return Err(TextError(ApiError::bad_request(format!(
+            "{} is {} bytes, more than the {}-byte limit per file",
+            body.path, body.size, state.limits.max_file_bytes
+        ))));
+    }
+    let ticket = ticket(&state, principal.user_id, &sha, body.size);
+    let base = well_known_base(&state, &headers);
+    Ok(
+        axum::Json(json!({ "uploadUrl": format!("{base}/api/v1/skills/-/upload/{ticket}"), "uploadTicket": ticket }))
+            .into_response(),
+    )
+}
+
+/// This server's address as the client reached it.
+fn well_known_base(state: &AppState, headers: &HeaderMap) -> String {
+    let host = headers
+        .get(header::HOST)
+        .and_then(|v| v.to_str().ok())
+        .unwrap_or("localhost");
+    let https = state.access.trusted_proxy_hops > 0
+        && headers
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .is_some_and(|v| v.rsplit(',').next().is_some_and(|p| p.trim() == "https"));
+    format!("{}://{host}", if https { "https" } else { "http" })
+}
+
+/// `POST /api/v1/skills/-/upload/{ticket}`: one file's bytes, checked against the ticket
+/// and kept as a content-addressed blob until the publish names it.
+pub async fn upload(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    ApiPath(raw): ApiPath<String>,
+    body: bytes::Bytes,
+) -> Answer {
+    let (sha, size) = check_ticket(&state, principal.user_id, &raw).ok_or_else(|| {
+        TextError(ApiError::bad_request(
+            "this upload ticket is not valid: ask for a new upload URL",
+        ))
+    })?;
+    let id = cairn_skill::Sha256Hash::of(&body);
+    if body.len() as u64 != size || id.to_hex() != sha {
+        return Err(TextError(ApiError::bad_request(
+            "the bytes sent are not the file announced (size or SHA-256 differ): upload the file again",
+        )));
+    }
+    state.blobs.put(&id, body).await.map_err(ApiError::from)?;
+    Ok(axum::Json(json!({ "storageId": sha })).into_response())
+}
+
+/// One file of `POST /api/v1/skills`.
+#[derive(Debug, Deserialize)]
+pub struct PublishFile {
+    path: String,
+    #[serde(rename = "storageId")]
+    storage_id: String,
+    #[serde(rename = "uploadTicket")]
+    upload_ticket: String,
+}
+
+/// Body of `POST /api/v1/skills` (other ClawHub fields are accepted and ignored).
+#[derive(Debug, Deserialize)]
+pub struct PublishBody {
+    slug: String,
+    #[serde(default)]
+    version: Option<String>,
+    #[serde(default)]
+    changelog: Option<String>,
+    files: Vec<PublishFile>,
+}
+
+/// `POST /api/v1/skills` (`clawhub publish`): the files become a **patch** against the
+/// latest revision (or a new skill), through the whole pipeline and review — never a
+/// direct publish. Answers `publicationStatus: "pending"` (or `"published"` when the
+/// organisation's policy approved it at once).
+pub async fn publish(
+    State(state): State<AppState>,
+    caller: super::guard::Caller,
+    super::extract::ApiJson(body): super::extract::ApiJson<PublishBody>,
+) -> Answer {
+    use base64::Engine;
+    let principal = &caller.principal;
+    let mut files = std::collections::BTreeMap::new();
+    for file in &body.files {
+        let (sha, _) = check_ticket(&state, principal.user_id, &file.upload_ticket)
+            .filter(|(sha, _)| *sha == file.storage_id)
+            .ok_or_else(|| {
+                TextError(ApiError::bad_request(format!(
+                    "{} was not uploaded with this token: upload it again",
+                    file.path
+                )))
+            })?;
+        let id = cairn_skill::Sha256Hash::parse_hex(&sha).map_err(|e| ApiError::internal("a checked ticket", &e))?;
+        let bytes = state.blobs.get(&id).await.map_err(ApiError::from)?.ok_or_else(|| {
+            TextError(ApiError::bad_request(format!(
+                "{} was announced but never uploaded: upload it, then publish again",
+                file.path
+            )))
+        })?;
+        files.insert(file.path.clone(), bytes);
+    }
+    let skill_md = files
+        .get("SKILL.md")
+        .and_then(|b| std::str::from_utf8(b).ok())
+        .ok_or_else(|| TextError(ApiError::bad_request("a skill needs a SKILL.md (UTF-8) at its root")))?
+        .to_owned();
+    let write = |path: &str, bytes: &[u8]| match std::str::from_utf8(bytes) {
+        Ok(text) => json!({"op": "write_file", "file": path, "content": text}),
+        Err(_) => json!({"op": "write_file", "file": path,
+            "content_base64": base64::engine::general_purpose::STANDARD.encode(bytes)}),
+    };
+    let latest = catalog::resolve(&state.store, principal.org_id, &body.slug, RevisionSelector::Latest).await;
+    let (base_revision, ops) = match latest {
+        Ok(latest) => {
+            let current = state.store.version_files(latest.version.id).await?;
+            let mut ops = Vec::new();
+            for (path, bytes) in &files {
+                let unchanged = current
+                    .iter()
+                    .any(|f| f.path == *path && f.sha256 == cairn_skill::Sha256Hash::of(bytes).to_hex());
+                if unchanged {
+                    continue;
+                }
+                ops.push(if path == "SKILL.md" {
+                    json!({"op": "edit", "content": skill_md})
+                } else {
+                    write(path, bytes)
+                });
+            }
+            for gone in current.iter().filter(|f| !files.contains_key(&f.path)) {
+                ops.push(json!({"op": "remove_file", "file": gone.path}));
+            }
+            (Some(latest.version.revision), ops)
+        }
+        Err(CatalogError::NotFound(_)) => {
+            let mut ops = vec![json!({"op": "create", "content": skill_md})];
+            ops.extend(files.iter().filter(|(p, _)| *p != "SKILL.md").map(|(p, b)| write(p, b)));
+            (None, ops)
+        }
+        Err(other) => return Err(other.into()),
+    };
+    let changelog = body.changelog.clone().unwrap_or_default();
+    let submission = crate::app::patches::Submission {
+        skill: body.slug.clone(),
+        base_revision,
+        ops: Value::Array(ops),
+        summary: if changelog.trim().is_empty() {
+            format!(
+                "Published with clawhub{}",
+                body.version.as_deref().map(|v| format!(" as {v}")).unwrap_or_default()
+            )
+        } else {
+            changelog.lines().next().unwrap_or_default().chars().take(200).collect()
+        },
+        rationale: changelog,
+        agent: crate::app::patches::AgentInfo {
+            name: Some("clawhub".to_owned()),
+            model: None,
+            session: None,
+        },
+        category: None,
+    };
+    let record = crate::app::patches::submit(&state, principal, &caller.actor(), submission).await?;
+    let published = record.status == "approved";
+    Ok(axum::Json(json!({
+        "ok": true,
+        "skillId": record.skill_name,
+        "versionId": record.id.to_string(),
+        "slug": record.skill_name,
+        "version": record.result_revision.map(version_of).or(body.version),
+        "status": if published { "published" } else { "pending" },
+        "publicationStatus": if published { "published" } else { "pending" },
     }))
     .into_response())
 }

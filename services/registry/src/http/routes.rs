@@ -149,6 +149,16 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
         ),
         (rule(M::GET, "/api/v1/download", DISCOVERY), get(clawhub::download)),
         (rule(M::GET, "/api/v1/resolve", DISCOVERY), get(clawhub::resolve)),
+        // `clawhub publish`: uploads, then a patch (never a direct publish).
+        (
+            rule(M::POST, "/api/v1/skills/-/upload-url", SUBMIT),
+            post(clawhub::upload_url),
+        ),
+        (
+            rule(M::POST, "/api/v1/skills/-/upload/{ticket}", SUBMIT),
+            post(clawhub::upload).layer(axum::extract::DefaultBodyLimit::max(PUBLISH_BODY_BYTES)),
+        ),
+        (rule(M::POST, "/api/v1/skills", SUBMIT), post(clawhub::publish)),
         (rule(M::GET, "/v1/webhooks", ADMIN), get(webhooks::list)),
         (rule(M::POST, "/v1/webhooks", ADMIN), post(webhooks::create)),
         (rule(M::DELETE, "/v1/webhooks/{id}", ADMIN), delete(webhooks::delete)),
