@@ -11,13 +11,10 @@
 
 #![allow(missing_docs)]
 
-use std::time::{Duration, Instant};
+use std::time::Instant;
 
 use cairn_e2e::app::TestApp;
 use cairn_store::Actor;
-
-const CLIENTS: usize = 8;
-const RUN_FOR: Duration = Duration::from_secs(10);
 
 fn main() {
     let rt = tokio::runtime::Builder::new_multi_thread()
@@ -25,10 +22,6 @@ fn main() {
         .build()
         .unwrap();
     rt.block_on(run());
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
 async fn run() {
@@ -71,35 +64,7 @@ async fn run() {
     println!("| endpoint | bytes | req/s | p50 ms | p99 ms |");
     println!("|---|---:|---:|---:|---:|");
     for (label, path) in pages {
-        let url = app.url(&path);
-        let bytes = client.get(&url).send().await.unwrap().bytes().await.unwrap().len();
-        let started = Instant::now();
-        let mut tasks = Vec::new();
-        for _ in 0..CLIENTS {
-            let (client, url) = (client.clone(), url.clone());
-            tasks.push(tokio::spawn(async move {
-                let mut latencies = Vec::new();
-                while started.elapsed() < RUN_FOR {
-                    let t = Instant::now();
-                    let response = client.get(&url).send().await.unwrap();
-                    assert!(response.status().is_success());
-                    response.bytes().await.unwrap();
-                    latencies.push(t.elapsed().as_secs_f64() * 1000.0);
-                }
-                latencies
-            }));
-        }
-        let mut all = Vec::new();
-        for task in tasks {
-            all.extend(task.await.unwrap());
-        }
-        let seconds = started.elapsed().as_secs_f64();
-        all.sort_by(f64::total_cmp);
-        println!(
-            "| {label} | {bytes} | {:.0} | {:.1} | {:.1} |",
-            all.len() as f64 / seconds,
-            percentile(&all, 0.5),
-            percentile(&all, 0.99)
-        );
+        let measured = cairn_e2e::load::measure(&client, &app.url(&path), None).await;
+        println!("{}", measured.row(label));
     }
 }

@@ -13,15 +13,11 @@
 
 #![allow(missing_docs)]
 
-use std::time::{Duration, Instant};
-
 use cairn_e2e::app::TestApp;
 use cairn_e2e::web::WebSession;
 use cairn_store::Role;
 use serde_json::{Value, json};
 
-const CLIENTS: usize = 8;
-const RUN_FOR: Duration = Duration::from_secs(10);
 const OPEN_PATCHES: usize = 50;
 
 fn main() {
@@ -30,10 +26,6 @@ fn main() {
         .build()
         .unwrap();
     rt.block_on(run());
-}
-
-fn percentile(sorted: &[f64], p: f64) -> f64 {
-    sorted[((sorted.len() as f64 - 1.0) * p).round() as usize]
 }
 
 async fn run() {
@@ -87,42 +79,13 @@ async fn run() {
     ];
     println!("| page | bytes | req/s | p50 ms | p99 ms |");
     println!("|---|---:|---:|---:|---:|");
+    // Redirects are not followed: a page that sends to the login would fail the run.
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
     for (label, path) in pages {
-        let url = app.url(&path);
-        let client = reqwest::Client::builder()
-            .redirect(reqwest::redirect::Policy::none())
-            .build()
-            .unwrap();
-        let first = client.get(&url).header("cookie", &cookie).send().await.unwrap();
-        assert_eq!(first.status(), reqwest::StatusCode::OK, "{path}");
-        let bytes = first.bytes().await.unwrap().len();
-        let started = Instant::now();
-        let mut tasks = Vec::new();
-        for _ in 0..CLIENTS {
-            let (client, url, cookie) = (client.clone(), url.clone(), cookie.clone());
-            tasks.push(tokio::spawn(async move {
-                let mut latencies = Vec::new();
-                while started.elapsed() < RUN_FOR {
-                    let t = Instant::now();
-                    let response = client.get(&url).header("cookie", &cookie).send().await.unwrap();
-                    assert!(response.status().is_success());
-                    response.bytes().await.unwrap();
-                    latencies.push(t.elapsed().as_secs_f64() * 1000.0);
-                }
-                latencies
-            }));
-        }
-        let mut all = Vec::new();
-        for task in tasks {
-            all.extend(task.await.unwrap());
-        }
-        let seconds = started.elapsed().as_secs_f64();
-        all.sort_by(f64::total_cmp);
-        println!(
-            "| {label} | {bytes} | {:.0} | {:.1} | {:.1} |",
-            all.len() as f64 / seconds,
-            percentile(&all, 0.5),
-            percentile(&all, 0.99)
-        );
+        let measured = cairn_e2e::load::measure(&client, &app.url(&path), Some(&cookie)).await;
+        println!("{}", measured.row(label));
     }
 }

@@ -39,49 +39,32 @@ impl Drop for Running {
     }
 }
 
-#[tokio::test]
-async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
-    let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
-    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
-    let home = tempfile::tempdir().unwrap();
-    let target = home.path().join("skills");
-    let log = home.path().join("watch.log");
-    let _watcher = Running(
+/// Starts `cairn watch <args>` for `token` with its home, state and cache in `home`,
+/// logging to `log`.
+fn spawn_watch(app: &TestApp, token: &str, home: &Path, args: &[&str], log: &Path) -> Running {
+    Running(
         std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args([
-                "watch",
-                "--target",
-                target.to_str().unwrap(),
-                "--quiet",
-                "1s",
-                "--agent",
-                "hermes",
-            ])
+            .arg("watch")
+            .args(args)
             .env_clear()
-            .env("HOME", home.path())
-            .env("XDG_CONFIG_HOME", home.path().join("config"))
-            .env("XDG_STATE_HOME", home.path().join("state"))
-            .env("XDG_CACHE_HOME", home.path().join("cache"))
+            .env("HOME", home)
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("XDG_CACHE_HOME", home.join("cache"))
             .env("CAIRN_SERVER", &app.base_url)
-            .env("CAIRN_TOKEN", &member)
-            .stdout(std::fs::File::create(&log).unwrap())
+            .env("CAIRN_TOKEN", token)
+            .stdout(std::fs::File::create(log).unwrap())
             .spawn()
             .unwrap(),
-    );
-    let skill_md = target.join("demo/SKILL.md");
-    eventually("the first pull", async || {
-        std::fs::read_to_string(&skill_md).is_ok_and(|t| t == DEMO)
-    })
-    .await;
+    )
+}
 
-    // Upstream: a patch approved; the watcher brings it without being asked.
+/// A member's patch of `demo` (revision 1) replacing "2. Run it." — approved by the admin.
+async fn approve_run_it_twice(app: &TestApp, member: &str) {
     let submitted: Value = app
         .client
         .post(app.url("/v1/patches"))
-        .bearer_auth(&member)
+        .bearer_auth(member)
         .json(&json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "patch", "old": "2. Run it.", "new": "2. Run it twice."}]}))
         .send()
         .await
@@ -95,6 +78,34 @@ async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
         .await
         .unwrap();
     assert_eq!(approve.status(), StatusCode::OK);
+}
+
+#[tokio::test]
+async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let home = tempfile::tempdir().unwrap();
+    let target = home.path().join("skills");
+    let log = home.path().join("watch.log");
+    let target_arg = target.to_str().unwrap();
+    let _watcher = spawn_watch(
+        &app,
+        &member,
+        home.path(),
+        &["--target", target_arg, "--quiet", "1s", "--agent", "hermes"],
+        &log,
+    );
+    let skill_md = target.join("demo/SKILL.md");
+    eventually("the first pull", async || {
+        std::fs::read_to_string(&skill_md).is_ok_and(|t| t == DEMO)
+    })
+    .await;
+
+    // Upstream: a patch approved; the watcher brings it without being asked.
+    approve_run_it_twice(&app, &member).await;
     eventually("the announced change", async || {
         std::fs::read_to_string(&skill_md).is_ok_and(|t| t.contains("2. Run it twice."))
     })
@@ -154,26 +165,13 @@ async fn a_target_that_fails_to_pull_does_not_keep_the_others_from_changes() {
     let home = tempfile::tempdir().unwrap();
     let (broken, good) = (home.path().join("broken"), home.path().join("good"));
     let log = home.path().join("watch.log");
-    let _watcher = Running(
-        std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
-            .args([
-                "watch",
-                "--no-push",
-                "--target",
-                broken.to_str().unwrap(),
-                "--target",
-                good.to_str().unwrap(),
-            ])
-            .env_clear()
-            .env("HOME", home.path())
-            .env("XDG_CONFIG_HOME", home.path().join("config"))
-            .env("XDG_STATE_HOME", home.path().join("state"))
-            .env("XDG_CACHE_HOME", home.path().join("cache"))
-            .env("CAIRN_SERVER", &app.base_url)
-            .env("CAIRN_TOKEN", &member)
-            .stdout(std::fs::File::create(&log).unwrap())
-            .spawn()
-            .unwrap(),
+    let (broken_arg, good_arg) = (broken.to_str().unwrap(), good.to_str().unwrap());
+    let _watcher = spawn_watch(
+        &app,
+        &member,
+        home.path(),
+        &["--no-push", "--target", broken_arg, "--target", good_arg],
+        &log,
     );
     eventually("the first pull into both targets", async || {
         broken.join("demo/SKILL.md").exists() && good.join("demo/SKILL.md").exists()
@@ -183,23 +181,7 @@ async fn a_target_that_fails_to_pull_does_not_keep_the_others_from_changes() {
     std::fs::remove_dir_all(&broken).unwrap();
     std::fs::write(&broken, "not a folder").unwrap();
 
-    let submitted: Value = app
-        .client
-        .post(app.url("/v1/patches"))
-        .bearer_auth(&member)
-        .json(&json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "patch", "old": "2. Run it.", "new": "2. Run it twice."}]}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let approve = app
-        .post(&format!("/v1/patches/{}/approve", submitted["id"].as_str().unwrap()))
-        .send()
-        .await
-        .unwrap();
-    assert_eq!(approve.status(), StatusCode::OK);
+    approve_run_it_twice(&app, &member).await;
     eventually("the change in the target listed after the failing one", async || {
         std::fs::read_to_string(good.join("demo/SKILL.md")).is_ok_and(|t| t.contains("2. Run it twice."))
     })

@@ -143,6 +143,21 @@ pub async fn read_files(
         .await
 }
 
+/// Every file of a version as a bundle's file map (path → bytes and mode), for diffs and
+/// the pipeline; paths are parsed again but no write-time limit is applied.
+pub async fn file_map(
+    store: &Store,
+    blobs: &dyn BlobStore,
+    resolved: &ResolvedVersion,
+) -> Result<std::collections::BTreeMap<cairn_skill::path::RelPath, cairn_skill::BundleFile>, CatalogError> {
+    let mut files = std::collections::BTreeMap::new();
+    for (entry, bytes) in read_files(store, blobs, resolved).await? {
+        let path = cairn_skill::path::RelPath::parse(&entry.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+        files.insert(path, cairn_skill::BundleFile::new(bytes.to_vec(), entry.executable));
+    }
+    Ok(files)
+}
+
 /// Yanks or unyanks one revision of a skill (reviewers), and tells the index cache when
 /// the index changed.
 pub async fn set_yanked(

@@ -538,11 +538,7 @@ async fn load_revision(
         Err(CatalogError::NotFound(_)) => return Ok(None),
         Err(e) => return Err(e.into()),
     };
-    let mut files = BTreeMap::new();
-    for (entry, bytes) in catalog::read_files(&services.store, services.blobs.as_ref(), &resolved).await? {
-        let path = RelPath::parse(&entry.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
-        files.insert(path, BundleFile::new(bytes.to_vec(), entry.executable));
-    }
+    let files = catalog::file_map(&services.store, services.blobs.as_ref(), &resolved).await?;
     let unlimited = cairn_skill::limits::Limits {
         max_skill_md_chars: usize::MAX,
         max_description_chars: usize::MAX,

@@ -408,11 +408,7 @@ fn well_known_base(state: &AppState, headers: &HeaderMap) -> String {
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("localhost");
-    let https = state.access.trusted_proxy_hops > 0
-        && headers
-            .get("x-forwarded-proto")
-            .and_then(|v| v.to_str().ok())
-            .is_some_and(|v| v.rsplit(',').next().is_some_and(|p| p.trim() == "https"));
+    let https = super::guard::forwarded_https(headers, state.access.trusted_proxy_hops);
     format!("{}://{host}", if https { "https" } else { "http" })
 }
 

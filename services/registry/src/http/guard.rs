@@ -308,6 +308,18 @@ fn client_address(request: &Request, hops: usize) -> IpAddr {
     forwarded_for(request.headers(), hops).unwrap_or(peer)
 }
 
+/// Whether the request reached the outermost of `hops` trusted proxies over TLS
+/// (`X-Forwarded-Proto: https` as the last proxy set it); never without trusted proxies,
+/// since the registry itself serves plain HTTP.
+pub fn forwarded_https(headers: &HeaderMap, hops: usize) -> bool {
+    hops > 0
+        && headers
+            .get("x-forwarded-proto")
+            .and_then(|v| v.to_str().ok())
+            .and_then(|v| v.rsplit(',').next())
+            .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
+}
+
 fn forwarded_for(headers: &HeaderMap, hops: usize) -> Option<IpAddr> {
     let chain: Vec<&str> = headers
         .get_all("x-forwarded-for")

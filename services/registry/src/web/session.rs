@@ -66,13 +66,7 @@ struct Stored {
 /// TLS, which only a trusted reverse proxy can say (`X-Forwarded-Proto: https`), since the
 /// registry itself serves plain HTTP.
 fn is_https(headers: &HeaderMap, trusted_proxy_hops: usize, always: bool) -> bool {
-    always
-        || trusted_proxy_hops > 0
-            && headers
-                .get("x-forwarded-proto")
-                .and_then(|v| v.to_str().ok())
-                .and_then(|v| v.rsplit(',').next())
-                .is_some_and(|v| v.trim().eq_ignore_ascii_case("https"))
+    always || crate::http::guard::forwarded_https(headers, trusted_proxy_hops)
 }
 
 /// The request's encrypted cookies.

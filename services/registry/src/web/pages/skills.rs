@@ -1,21 +1,18 @@
 //! Skills: the searchable list by category, a skill's page (versions, the rendered
 //! SKILL.md, files), the diff between any two revisions, yank / unyank and downloads.
 
-use std::collections::BTreeMap;
-
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::http::{HeaderValue, header};
 use axum::response::{IntoResponse, Response};
-use cairn_skill::path::RelPath;
-use cairn_skill::{BundleFile, SkillName};
+use cairn_skill::SkillName;
 use cairn_store::{FileEntry, RevisionSelector, SkillQuery, VersionInfo};
 use serde::Deserialize;
 
 use super::{attachment, given, path_href, when};
 use crate::AppState;
 use crate::access::Scope;
-use crate::app::catalog::{self, CatalogError, ResolvedVersion};
+use crate::app::catalog::{self, CatalogError};
 use crate::web::error::{WebError, encode};
 use crate::web::render::diff::{self, FileView};
 use crate::web::render::markdown::{render_markdown, split_frontmatter};
@@ -324,15 +321,6 @@ struct DiffPage {
     view_query: String,
 }
 
-async fn bundle_files(state: &AppState, resolved: &ResolvedVersion) -> Result<BTreeMap<RelPath, BundleFile>, WebError> {
-    let mut files = BTreeMap::new();
-    for (entry, bytes) in catalog::read_files(&state.store, state.blobs.as_ref(), resolved).await? {
-        let path = RelPath::parse(&entry.path).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
-        files.insert(path, BundleFile::new(bytes.to_vec(), entry.executable));
-    }
-    Ok(files)
-}
-
 /// `GET /admin/skills/{name}/diff?from=A&to=B`.
 pub async fn diff(
     State(state): State<AppState>,
@@ -358,7 +346,11 @@ pub async fn diff(
         .acquire()
         .await
         .map_err(|e| crate::http::error::ApiError::internal("archive permits closed", &e))?;
-    let (before, after) = (bundle_files(&state, &old).await?, bundle_files(&state, &new).await?);
+    let blobs = state.blobs.as_ref();
+    let (before, after) = (
+        catalog::file_map(&state.store, blobs, &old).await?,
+        catalog::file_map(&state.store, blobs, &new).await?,
+    );
     let files = tokio::task::spawn_blocking(move || {
         let changes = cairn_pipeline::diff::diff(&before, &after);
         let json = serde_json::to_value(&changes).unwrap_or_default();
