@@ -7,6 +7,7 @@
 
 pub mod app;
 pub mod db;
+pub mod garage;
 pub mod load;
 pub mod s3;
 pub mod web;

@@ -90,6 +90,64 @@ pub struct Processed {
     pub scan: Option<Report>,
     /// The policy decision.
     pub decision: Option<Decision>,
+    /// How long each stage that ran took, in order (for the registry's metrics; not
+    /// stored with the patch).
+    #[serde(skip)]
+    pub timings: Vec<(Stage, std::time::Duration)>,
+}
+
+/// The stages whose time is measured.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash)]
+pub enum Stage {
+    /// Checking the ops' shape and paths.
+    Validate,
+    /// Fuzzy-applying the ops to the base revision.
+    Apply,
+    /// Three-way merging onto the latest revision.
+    Rebase,
+    /// Scanning the candidate and marking findings introduced or pre-existing.
+    Scan,
+    /// Diffing against the latest revision and deciding by policy.
+    Decide,
+}
+
+impl Stage {
+    /// The stage's name, as metrics label it.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Stage::Validate => "validate",
+            Stage::Apply => "apply",
+            Stage::Rebase => "rebase",
+            Stage::Scan => "scan",
+            Stage::Decide => "decide",
+        }
+    }
+}
+
+/// Records how long each stage took, one lap per stage.
+struct StageClock {
+    last: std::time::Instant,
+    laps: Vec<(Stage, std::time::Duration)>,
+}
+
+impl StageClock {
+    fn start() -> Self {
+        StageClock {
+            last: std::time::Instant::now(),
+            laps: Vec::with_capacity(5),
+        }
+    }
+
+    /// Ends `stage` now.
+    fn lap(&mut self, stage: Stage) {
+        let now = std::time::Instant::now();
+        self.laps.push((stage, now - self.last));
+        self.last = now;
+    }
+
+    fn laps(&self) -> Vec<(Stage, std::time::Duration)> {
+        self.laps.clone()
+    }
 }
 
 /// Why a patch is refused outright (answered 422; nothing is stored).
@@ -109,8 +167,11 @@ pub enum Refusal {
 /// Runs the stages. `Err` is an outright refusal; `Ok` carries the state and every
 /// stage's report.
 pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
+    let mut clock = StageClock::start();
     let ops = validate(input.ops, input.roots)?;
+    clock.lap(Stage::Validate);
     let applied = apply_ops(input.base, &ops, input.limits)?;
+    clock.lap(Stage::Apply);
     let latest_files = input.latest.map(|b| b.files().clone()).unwrap_or_default();
     let mut report = RebaseReport {
         base_digest: input.base.map(Bundle::digest),
@@ -119,6 +180,8 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
     };
     let patched = match applied.outcome {
         Outcome::Delete => {
+            let diff = diff(&latest_files, &BTreeMap::new());
+            clock.lap(Stage::Decide);
             return Ok(Processed {
                 state: StageState::PendingReview,
                 ops: applied.ops,
@@ -126,23 +189,28 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
                 deletes: true,
                 candidate: None,
                 candidate_digest: None,
-                diff: diff(&latest_files, &BTreeMap::new()),
+                diff,
                 scan: None,
                 decision: Some(Decision::PendingReview),
+                timings: clock.laps(),
             });
         }
         Outcome::Bundle(bundle) => bundle,
     };
-    let conflict = |report: RebaseReport, ops: Vec<OpReport>| Processed {
-        state: StageState::Conflict,
-        ops,
-        rebase: report,
-        deletes: false,
-        candidate: None,
-        candidate_digest: None,
-        diff: Vec::new(),
-        scan: None,
-        decision: None,
+    let conflict = |report: RebaseReport, ops: Vec<OpReport>, clock: &mut StageClock| {
+        clock.lap(Stage::Rebase);
+        Processed {
+            state: StageState::Conflict,
+            ops,
+            rebase: report,
+            deletes: false,
+            candidate: None,
+            candidate_digest: None,
+            diff: Vec::new(),
+            scan: None,
+            decision: None,
+            timings: clock.laps(),
+        }
     };
     let candidate = match (input.base, input.latest) {
         (Some(base), Some(latest)) if base.digest() != latest.digest() => {
@@ -150,7 +218,7 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
             match rebase(base, &patched, latest) {
                 Rebased::Conflict(conflicts) => {
                     report.conflicts = conflicts;
-                    return Ok(conflict(report, applied.ops));
+                    return Ok(conflict(report, applied.ops, &mut clock));
                 }
                 Rebased::Clean { files, merged } => {
                     report.merged_files = merged;
@@ -158,7 +226,7 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
                         Ok(bundle) => bundle,
                         Err(e) => {
                             report.conflicts = vec![invalid_after_merge(&e)];
-                            return Ok(conflict(report, applied.ops));
+                            return Ok(conflict(report, applied.ops, &mut clock));
                         }
                     }
                 }
@@ -171,7 +239,7 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
                     .to_owned(),
                 hunks: Vec::new(),
             }];
-            return Ok(conflict(report, applied.ops));
+            return Ok(conflict(report, applied.ops, &mut clock));
         }
         (Some(_), None) => {
             report.conflicts = vec![FileConflict {
@@ -179,10 +247,11 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
                 reason: "the skill was deleted since this patch was made".to_owned(),
                 hunks: Vec::new(),
             }];
-            return Ok(conflict(report, applied.ops));
+            return Ok(conflict(report, applied.ops, &mut clock));
         }
         _ => patched,
     };
+    clock.lap(Stage::Rebase);
     if input.latest.is_some_and(|l| l.digest() == candidate.digest()) {
         return Err(Refusal::NoChange);
     }
@@ -195,7 +264,10 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
         (None, None) => std::borrow::Cow::Owned(Report::new(Vec::new())),
     };
     cairn_scanner::mark_introduced(&before, &mut scan);
+    clock.lap(Stage::Scan);
     let decision = decide(scan.verdict, input.author, input.policy);
+    let diff = diff(&latest_files, candidate.files());
+    clock.lap(Stage::Decide);
     Ok(Processed {
         state: match decision {
             Decision::Blocked => StageState::Blocked,
@@ -206,10 +278,11 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
         rebase: report,
         deletes: false,
         candidate_digest: Some(candidate.digest()),
-        diff: diff(&latest_files, candidate.files()),
+        diff,
         candidate: Some(candidate),
         scan: Some(scan),
         decision: Some(decision),
+        timings: clock.laps(),
     })
 }
 

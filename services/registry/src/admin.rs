@@ -486,3 +486,32 @@ pub fn run_key(config: &Config, command: KeyCommand) -> Result<()> {
         }
     }
 }
+
+/// `cairn-registry gc`: one collection of unreferenced blobs older than the grace period.
+pub async fn run_gc(config: &Config, grace: Option<Duration>, dry_run: bool, json: bool) -> Result<()> {
+    use cairn_store::gc::{CollectSettings, collect};
+    let grace = grace.unwrap_or(config.operations.gc_grace);
+    let report = with_runtime(config, async |rt| {
+        let settings = CollectSettings {
+            grace,
+            batch: cairn_registry::app::gc::BATCH,
+            dry_run,
+        };
+        collect(&rt.store, rt.blobs.as_ref(), settings)
+            .await
+            .context("collecting blobs failed (what was deleted before the failure is recorded); run it again")
+    })
+    .await?;
+    if json {
+        println!("{}", serde_json::to_string_pretty(&report)?);
+    } else {
+        let verb = if dry_run { "would delete" } else { "deleted" };
+        println!(
+            "{verb} {} unreferenced blobs ({} bytes) not written or reused for {}",
+            report.deleted,
+            report.bytes,
+            humantime::format_duration(grace)
+        );
+    }
+    Ok(())
+}

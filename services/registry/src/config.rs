@@ -63,6 +63,35 @@ pub struct Config {
     pub max_connections: u32,
     /// Token lifetimes, rate limits and client addresses.
     pub access: AccessSettings,
+    /// Metrics and blob garbage collection.
+    pub operations: OperationsSettings,
+}
+
+/// Settings of the operational side (issue 10): where metrics are served and how blob
+/// garbage collection runs.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct OperationsSettings {
+    /// Where `/metrics` is served (`CAIRN_METRICS_LISTEN`); `None`: not served.
+    pub metrics_listen: Option<SocketAddr>,
+    /// How often this process collects unreferenced blobs (`CAIRN_GC_INTERVAL`, `off` to
+    /// leave it to `cairn-registry gc`).
+    pub gc_interval: Option<Duration>,
+    /// How long a blob nobody references is kept after it was last written or reused
+    /// (`CAIRN_GC_GRACE`): longer than any upload-to-publish or submit-to-commit gap.
+    pub gc_grace: Duration,
+}
+
+/// The shortest grace period accepted: a publish or a patch must commit within it.
+pub const MIN_GC_GRACE: Duration = Duration::from_secs(60);
+
+impl Default for OperationsSettings {
+    fn default() -> Self {
+        OperationsSettings {
+            metrics_listen: None,
+            gc_interval: Some(Duration::from_secs(3600)),
+            gc_grace: Duration::from_secs(24 * 3600),
+        }
+    }
 }
 
 /// Settings of the access layer (issue 3): token lifetimes, rate limits, proxies.
@@ -180,6 +209,7 @@ impl Config {
             })?,
         };
         let access = access_settings(&non_empty)?;
+        let operations = operations_settings(&non_empty)?;
         let jwt_previous_secrets = non_empty("CAIRN_JWT_PREVIOUS_SECRETS")
             .map(|v| {
                 v.split(',')
@@ -198,8 +228,48 @@ impl Config {
             limits: Limits::default(),
             max_connections,
             access,
+            operations,
         })
     }
+}
+
+/// Reads the operations settings; each bad value is reported with its variable.
+fn operations_settings(env: &impl Fn(&str) -> Option<String>) -> Result<OperationsSettings, ConfigError> {
+    let mut settings = OperationsSettings::default();
+    if let Some(value) = env("CAIRN_METRICS_LISTEN") {
+        settings.metrics_listen = Some(value.trim().parse().map_err(|_| ConfigError::Invalid {
+            variable: "CAIRN_METRICS_LISTEN",
+            value,
+            hint: "use an address and port such as 0.0.0.0:9464",
+        })?);
+    }
+    if let Some(value) = env("CAIRN_GC_INTERVAL") {
+        settings.gc_interval = if value.trim().eq_ignore_ascii_case("off") {
+            None
+        } else {
+            Some(
+                parse_ttl(&value)
+                    .ok()
+                    .filter(|d| !d.is_zero())
+                    .ok_or(ConfigError::Invalid {
+                        variable: "CAIRN_GC_INTERVAL",
+                        value,
+                        hint: "use a duration such as 1h, or 'off' to collect only with `cairn-registry gc`",
+                    })?,
+            )
+        };
+    }
+    if let Some(value) = env("CAIRN_GC_GRACE") {
+        settings.gc_grace = parse_ttl(&value)
+            .ok()
+            .filter(|d| *d >= MIN_GC_GRACE)
+            .ok_or(ConfigError::Invalid {
+                variable: "CAIRN_GC_GRACE",
+                value,
+                hint: "use a duration of at least 1m, such as 24h",
+            })?;
+    }
+    Ok(settings)
 }
 
 /// Reads the access settings; each bad value is reported with its variable.
@@ -327,6 +397,16 @@ mod tests {
         let c = config(&[("CAIRN_COOKIE_SECURE", "always"), ("CAIRN_ADMIN_SESSION_TTL", "2h")]).unwrap();
         assert!(c.access.cookie_secure_always);
         assert_eq!(c.access.admin_session_ttl, Duration::from_secs(7200));
+        assert_eq!(c.operations, OperationsSettings::default());
+        let c = config(&[
+            ("CAIRN_METRICS_LISTEN", "0.0.0.0:9464"),
+            ("CAIRN_GC_INTERVAL", "off"),
+            ("CAIRN_GC_GRACE", "2h"),
+        ])
+        .unwrap();
+        assert_eq!(c.operations.metrics_listen, Some("0.0.0.0:9464".parse().unwrap()));
+        assert_eq!(c.operations.gc_interval, None);
+        assert_eq!(c.operations.gc_grace, Duration::from_secs(7200));
         for (variable, value) in [
             ("CAIRN_MAX_WATCHES_PER_TOKEN", "0"),
             ("CAIRN_MAX_WATCHES_PER_TOKEN", "many"),
@@ -335,6 +415,9 @@ mod tests {
             ("CAIRN_TRUSTED_PROXY_HOPS", "-1"),
             ("CAIRN_COOKIE_SECURE", "yes"),
             ("CAIRN_ADMIN_SESSION_TTL", "soon"),
+            ("CAIRN_METRICS_LISTEN", "everywhere"),
+            ("CAIRN_GC_INTERVAL", "0s"),
+            ("CAIRN_GC_GRACE", "10s"),
         ] {
             let e = config(&[(variable, value)]).unwrap_err().to_string();
             assert!(e.contains(variable), "{e}");

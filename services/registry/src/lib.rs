@@ -11,6 +11,7 @@ pub mod bootstrap;
 pub mod config;
 pub mod grpc;
 pub mod http;
+pub mod metrics;
 pub mod private_file;
 pub mod ratelimit;
 pub mod runtime;
@@ -21,6 +22,7 @@ use std::sync::Arc;
 
 use cairn_store::Store;
 use cairn_store::blob::BlobStore;
+use cairn_store::gc::TrackedBlobStore;
 
 pub use http::{router, serve};
 
@@ -76,6 +78,10 @@ pub struct Services {
     pub session_key: web::session::SessionKey,
     /// The discovery indexes (`/.well-known/…`) as last encoded.
     pub discovery_indexes: Arc<app::discovery::EncodedIndexes>,
+    /// Prometheus metrics of this process.
+    pub metrics: Arc<metrics::Metrics>,
+    /// Metrics listener and blob garbage collection settings.
+    pub operations: config::OperationsSettings,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -85,9 +91,13 @@ pub type Readiness = (std::time::Instant, (&'static str, &'static str));
 pub const MAX_CONCURRENT_ARCHIVES: usize = 8;
 
 impl AppState {
-    /// Assembles the state from opened resources.
+    /// Assembles the state from opened resources. Blob writes go through a
+    /// [`TrackedBlobStore`] (recorded in the database first, so garbage collection can
+    /// find blobs no commit referenced) and are counted in the metrics.
     pub fn new(store: Store, blobs: Arc<dyn BlobStore>, keys: auth::TokenKeys, access: config::AccessSettings) -> Self {
         let session_key = web::session::SessionKey::derive(keys.session_key_material());
+        let metrics = Arc::new(metrics::Metrics::new());
+        let blobs = tracked(&store, blobs, &metrics);
         AppState(Arc::new(Services {
             store,
             blobs,
@@ -108,7 +118,17 @@ impl AppState {
             activity: Arc::default(),
             session_key,
             discovery_indexes: Arc::default(),
+            metrics,
+            operations: config::OperationsSettings::default(),
         }))
+    }
+
+    /// The state with other operations settings (call before the state is shared).
+    pub fn with_operations(mut self, operations: config::OperationsSettings) -> Self {
+        if let Some(services) = Arc::get_mut(&mut self.0) {
+            services.operations = operations;
+        }
+        self
     }
 
     /// The state with other live-feed settings (call before the state is shared).
@@ -128,6 +148,16 @@ impl AppState {
     }
 }
 
+/// `blobs` with every write recorded in `store` first and counted in `metrics`.
+pub fn tracked(store: &Store, blobs: Arc<dyn BlobStore>, metrics: &Arc<metrics::Metrics>) -> Arc<dyn BlobStore> {
+    let metrics = metrics.clone();
+    Arc::new(TrackedBlobStore::new(
+        store.clone(),
+        blobs,
+        Some(Arc::new(move |bytes| metrics.blob_written(bytes))),
+    ))
+}
+
 /// How often idle rate-limit entries are dropped.
 const LIMITER_SWEEP: std::time::Duration = std::time::Duration::from_secs(60);
 
@@ -135,7 +165,8 @@ impl AppState {
     /// The work a serving process does besides answering requests, for as long as the
     /// returned future runs: following access changes (so cached token checks stay
     /// exact), following index changes for watchers, dropping idle rate-limit entries, and
-    /// delivering webhooks, and following audited changes for the review pages.
+    /// delivering webhooks, following audited changes for the review pages, and
+    /// collecting unreferenced blobs.
     pub async fn background(self) {
         let sweep = {
             let limiters = self.limiters.clone();
@@ -156,7 +187,8 @@ impl AppState {
             live.follow(self.store.clone()),
             activity.follow(self.store.clone()),
             sweep,
-            app::webhooks::deliver_forever(self.store.clone())
+            app::webhooks::deliver_forever(self.store.clone(), self.metrics.clone()),
+            app::gc::collect_forever(self.clone())
         );
     }
 }

@@ -36,6 +36,13 @@ enum Command {
         #[arg(long)]
         json: bool,
     },
+    /// Ask a running registry whether it is ready (GET /readyz); exit 0 when it is, 1
+    /// when not. The container image's health check.
+    Probe {
+        /// The address the registry listens on (0.0.0.0 is probed on 127.0.0.1).
+        #[arg(long, env = "CAIRN_LISTEN", default_value = "127.0.0.1:7878")]
+        listen: SocketAddr,
+    },
     #[command(flatten)]
     Registry(RegistryCommand),
 }
@@ -51,6 +58,20 @@ enum RegistryCommand {
     },
     /// Apply pending database migrations and exit.
     Migrate,
+    /// Delete blobs nothing references that were not written or reused within the grace
+    /// period (serving replicas also do this every CAIRN_GC_INTERVAL).
+    Gc {
+        /// Keep blobs written or reused more recently than this (default: CAIRN_GC_GRACE,
+        /// 24h; at least 1m).
+        #[arg(long, value_parser = parse_grace)]
+        grace: Option<std::time::Duration>,
+        /// Only report what would be deleted.
+        #[arg(long)]
+        dry_run: bool,
+        /// Print the report as JSON on stdout.
+        #[arg(long)]
+        json: bool,
+    },
     /// Import every skill found under a directory (e.g. ~/.hermes/skills).
     Import {
         /// The skills tree to import.
@@ -82,6 +103,7 @@ fn main() -> std::process::ExitCode {
     let command = match cli.command {
         // Scanning needs no configuration, database or async runtime.
         Command::Scan { dir, json } => return scan_cmd::run(&dir, json),
+        Command::Probe { listen } => return probe(listen),
         Command::Registry(command) => command,
     };
     let runtime = match tokio::runtime::Builder::new_multi_thread().enable_all().build() {
@@ -111,6 +133,7 @@ async fn run(data_dir: PathBuf, command: RegistryCommand) -> Result<()> {
             Ok(())
         }
         RegistryCommand::Import { dir, org, json } => run_import(&config, &dir, &org, json).await,
+        RegistryCommand::Gc { grace, dry_run, json } => admin::run_gc(&config, grace, dry_run, json).await,
         RegistryCommand::Org(command) => admin::run_org(&config, command).await,
         RegistryCommand::User(command) => admin::run_user(&config, command).await,
         RegistryCommand::Token(command) => admin::run_token(&config, command).await,
@@ -149,8 +172,35 @@ async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
     tracing::info!(%address, blobs = %rt.blobs.describe(), "cairn-registry serving");
     println!("Cairn registry listening on http://{address}");
     let state = AppState::new(rt.store.clone(), rt.blobs.clone(), rt.keys.clone(), config.access)
-        .with_limits(config.limits.clone());
-    let result = serve(listener, state, shutdown_signal()).await;
+        .with_limits(config.limits.clone())
+        .with_operations(config.operations);
+    let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
+    let metrics = match config.operations.metrics_listen {
+        Some(address) => {
+            let listener = tokio::net::TcpListener::bind(address).await.with_context(|| {
+                format!("cannot serve metrics on {address}: is another process using it? change CAIRN_METRICS_LISTEN")
+            })?;
+            tracing::info!(%address, "serving metrics at /metrics");
+            let mut stop = stop_rx.clone();
+            Some(tokio::spawn(cairn_registry::metrics::serve(
+                listener,
+                state.clone(),
+                async move {
+                    let _ = stop.wait_for(|stopped| *stopped).await;
+                },
+            )))
+        }
+        None => None,
+    };
+    let result = serve(listener, state, async move {
+        shutdown_signal().await;
+        let _ = stop_tx.send(true);
+    })
+    .await;
+    if let Some(metrics) = metrics {
+        let _ = metrics.await;
+    }
+    drop(stop_rx);
     tracing::info!("shutting down");
     rt.close().await;
     result.context("serving HTTP")
@@ -160,9 +210,11 @@ async fn run_import(config: &Config, dir: &std::path::Path, org: &str, json: boo
     let (report, elapsed) = admin::with_runtime(config, async |rt| {
         let org = admin::org(rt, org).await?;
         let started = std::time::Instant::now();
+        // Recorded like the server's writes, so blobs of a failed import are collected.
+        let blobs = cairn_registry::tracked(&rt.store, rt.blobs.clone(), &Default::default());
         let report = import_tree(
             &rt.store,
-            rt.blobs.as_ref(),
+            blobs.as_ref(),
             org.id,
             dir,
             &config.limits,
@@ -197,6 +249,49 @@ fn print_report(report: &ImportReport, elapsed: std::time::Duration) {
         report.skipped.len(),
         report.warnings.len()
     );
+}
+
+/// `cairn-registry probe`: GET /readyz on the local listener.
+fn probe(listen: SocketAddr) -> std::process::ExitCode {
+    let mut address = listen;
+    if address.ip().is_unspecified() {
+        address.set_ip(std::net::IpAddr::V4(std::net::Ipv4Addr::LOCALHOST));
+    }
+    let url = format!("http://{address}/readyz");
+    let outcome = tokio::runtime::Builder::new_current_thread()
+        .enable_all()
+        .build()
+        .map_err(anyhow::Error::from)
+        .and_then(|rt| {
+            rt.block_on(async {
+                let client = reqwest::Client::builder()
+                    .timeout(std::time::Duration::from_secs(5))
+                    .build()?;
+                Ok(client.get(&url).send().await?.status())
+            })
+        });
+    match outcome {
+        Ok(status) if status.is_success() => std::process::ExitCode::SUCCESS,
+        Ok(status) => {
+            eprintln!("not ready: {url} answered {status} (its body names the failing dependency)");
+            std::process::ExitCode::FAILURE
+        }
+        Err(e) => {
+            eprintln!("not ready: cannot reach {url}: {e:#}");
+            std::process::ExitCode::FAILURE
+        }
+    }
+}
+
+/// Parses `--grace`, refusing periods shorter than a publish may take.
+fn parse_grace(text: &str) -> Result<std::time::Duration, String> {
+    let grace = cairn_registry::config::parse_ttl(text)?;
+    if grace < cairn_registry::config::MIN_GC_GRACE {
+        return Err(format!(
+            "'{text}' is shorter than 1m: a publish in progress could lose its blobs"
+        ));
+    }
+    Ok(grace)
 }
 
 async fn shutdown_signal() {

@@ -12,9 +12,38 @@ pub enum StoreError {
     /// Applying migrations failed.
     #[error("database migration failed: {0}")]
     Migration(String),
-    /// Any other database failure (connection, query, constraint).
+    /// The database cannot be reached right now (connection refused or lost, the server
+    /// restarting, the pool exhausted): the same request may succeed when retried.
+    #[error("database unavailable: {0}")]
+    Unavailable(sqlx::Error),
+    /// Any other database failure (query, constraint).
     #[error("database error: {0}")]
     Database(sqlx::Error),
+}
+
+impl StoreError {
+    /// Whether retrying the same request later may succeed (the database was unreachable).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, StoreError::Unavailable(_))
+    }
+}
+
+/// Whether a sqlx error means "the database is unreachable for now" rather than "this
+/// query is wrong": lost or refused connections, an exhausted pool, and the SQLSTATE
+/// classes 08 (connection exception), 57P01–57P03 (server shutting down or starting) and
+/// 53300 (too many connections).
+fn is_transient(error: &sqlx::Error) -> bool {
+    match error {
+        sqlx::Error::Io(_)
+        | sqlx::Error::Tls(_)
+        | sqlx::Error::PoolTimedOut
+        | sqlx::Error::PoolClosed
+        | sqlx::Error::WorkerCrashed => true,
+        sqlx::Error::Database(db) => db.code().is_some_and(|code| {
+            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+        }),
+        _ => false,
+    }
 }
 
 impl From<sqlx::Error> for StoreError {
@@ -22,6 +51,7 @@ impl From<sqlx::Error> for StoreError {
         match &error {
             sqlx::Error::RowNotFound => StoreError::NotFound("row".to_owned()),
             sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(db.message().to_owned()),
+            _ if is_transient(&error) => StoreError::Unavailable(error),
             _ => StoreError::Database(error),
         }
     }

@@ -9,6 +9,7 @@ mod audit;
 pub mod blob;
 pub mod embedded;
 mod error;
+pub mod gc;
 mod index;
 pub mod models;
 pub mod notify;
@@ -52,6 +53,8 @@ impl Store {
         let options = url.parse::<PgConnectOptions>()?.application_name(&application_name);
         let pool = PgPoolOptions::new()
             .max_connections(max_connections)
+            // A request waits this long for a connection (busy pool, or the database
+            // restarting), then answers 503 (retryable) instead of hanging.
             .acquire_timeout(std::time::Duration::from_secs(10))
             .connect_with(options)
             .await?;

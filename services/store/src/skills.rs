@@ -276,16 +276,6 @@ impl Store {
         .fetch_all(&self.pool)
         .await?)
     }
-
-    /// Which of `sha256s` the database already records as stored (so callers can skip
-    /// uploading them again).
-    #[instrument(skip_all, fields(count = sha256s.len()))]
-    pub async fn known_blobs(&self, sha256s: &[String]) -> Result<Vec<String>, StoreError> {
-        Ok(sqlx::query_scalar("SELECT sha256 FROM blobs WHERE sha256 = ANY($1)")
-            .bind(sha256s)
-            .fetch_all(&self.pool)
-            .await?)
-    }
 }
 
 /// Takes the organisation's index lock for the rest of the transaction, so change-log

@@ -1,10 +1,12 @@
-//! Blob store behaviour, run identically against the filesystem backend and the S3
-//! backend (talking to an in-process s3s server), plus backend-specific checks.
+//! Blob store behaviour, run identically against the filesystem backend, the S3 backend
+//! talking to an in-process s3s server, and the S3 backend talking to a real Garage
+//! server (`deploy/dev/garage.sh`), plus backend-specific checks.
 
 use std::path::{Path, PathBuf};
 use std::sync::Arc;
 
 use bytes::Bytes;
+use cairn_e2e::garage::Garage;
 use cairn_e2e::s3::TestS3;
 use cairn_skill::digest::Sha256Hash;
 use cairn_store::blob::{BlobError, BlobStore, FsBlobStore, S3BlobStore, S3Settings};
@@ -107,8 +109,32 @@ async fn digest_mismatch(store: Arc<dyn BlobStore>) -> anyhow::Result<()> {
     Ok(())
 }
 
+async fn delete(store: Arc<dyn BlobStore>) -> anyhow::Result<()> {
+    let (id, bytes) = blob(pattern(10_000, 4));
+    let (kept, kept_bytes) = blob(pattern(10_000, 5));
+    store.put(&id, bytes).await?;
+    store.put(&kept, kept_bytes.clone()).await?;
+    store.delete(&id).await?;
+    assert!(!store.contains(&id).await?, "deleted blob still there");
+    assert!(store.get(&id).await?.is_none());
+    // Deleting what is not there succeeds (a collector retrying after a failure).
+    store.delete(&id).await?;
+    assert_eq!(
+        store.get(&kept).await?.as_ref(),
+        Some(&kept_bytes),
+        "another blob was touched"
+    );
+    Ok(())
+}
+
 // ---------------------------------------------------------------------------------------
 // Shared suite, filesystem backend
+
+#[tokio::test]
+async fn fs_delete() -> anyhow::Result<()> {
+    let (_dir, store) = fs_backend()?;
+    delete(store).await
+}
 
 #[tokio::test]
 async fn fs_round_trip() -> anyhow::Result<()> {
@@ -171,6 +197,125 @@ async fn s3_concurrent_puts() -> anyhow::Result<()> {
 async fn s3_digest_mismatch() -> anyhow::Result<()> {
     let (_server, store) = s3_backend().await?;
     digest_mismatch(store).await
+}
+
+#[tokio::test]
+async fn s3_delete() -> anyhow::Result<()> {
+    let (_server, store) = s3_backend().await?;
+    delete(store).await
+}
+
+// ---------------------------------------------------------------------------------------
+// Shared suite, S3 backend on a real Garage server (deploy/dev/garage.sh)
+
+async fn garage_backend() -> anyhow::Result<(Garage, Arc<dyn BlobStore>)> {
+    let server = Garage::start().await?;
+    let store = S3BlobStore::new(server.settings())?;
+    Ok((server, Arc::new(store)))
+}
+
+#[tokio::test]
+async fn garage_round_trip() -> anyhow::Result<()> {
+    let (_server, store) = garage_backend().await?;
+    round_trip(store).await
+}
+
+#[tokio::test]
+async fn garage_missing_blob() -> anyhow::Result<()> {
+    let (_server, store) = garage_backend().await?;
+    missing_blob(store).await
+}
+
+#[tokio::test]
+async fn garage_put_twice() -> anyhow::Result<()> {
+    let (_server, store) = garage_backend().await?;
+    put_twice(store).await
+}
+
+#[tokio::test(flavor = "multi_thread", worker_threads = 4)]
+async fn garage_concurrent_puts() -> anyhow::Result<()> {
+    let (_server, store) = garage_backend().await?;
+    concurrent_puts(store).await
+}
+
+#[tokio::test]
+async fn garage_digest_mismatch() -> anyhow::Result<()> {
+    let (_server, store) = garage_backend().await?;
+    digest_mismatch(store).await
+}
+
+#[tokio::test]
+async fn garage_delete() -> anyhow::Result<()> {
+    let (_server, store) = garage_backend().await?;
+    delete(store).await
+}
+
+#[tokio::test]
+async fn garage_refusals_name_the_problem_and_leak_no_secret() -> anyhow::Result<()> {
+    let server = Garage::start().await?;
+    let wrong = S3BlobStore::new(S3Settings {
+        secret_access_key: "0".repeat(64),
+        ..server.settings()
+    })?;
+    let (id, bytes) = blob(&b"signed with the wrong key"[..]);
+    let err = wrong.put(&id, bytes).await.expect_err("put with a wrong secret");
+    assert!(
+        matches!(
+            err,
+            BlobError::S3 {
+                operation: "PutObject",
+                ..
+            }
+        ),
+        "{err:?}"
+    );
+    assert!(!err.to_string().contains(&server.secret_key), "{err}");
+    let err = wrong.check().await.expect_err("check with a wrong secret");
+    assert!(err.to_string().contains("denied"), "{err}");
+
+    let missing = S3BlobStore::new(S3Settings {
+        bucket: "no-such-bucket".to_owned(),
+        ..server.settings()
+    })?;
+    let err = missing.check().await.expect_err("check of a missing bucket");
+    assert!(err.to_string().contains("no-such-bucket"), "{err}");
+
+    let good = S3BlobStore::new(server.settings())?;
+    good.check().await?;
+    assert!(!good.contains(&id).await?, "nothing may be written with a wrong secret");
+    Ok(())
+}
+
+#[tokio::test]
+async fn garage_stopped_is_unavailable_then_recovers() -> anyhow::Result<()> {
+    let server = Garage::start().await?;
+    let store = S3BlobStore::new(server.settings())?;
+    let (id, bytes) = blob(pattern(50_000, 9));
+    store.put(&id, bytes.clone()).await?;
+    server.kill()?;
+    let err = store.get(&id).await.expect_err("read while the server is down");
+    assert!(err.is_unavailable(), "a stopped server must read as retryable: {err:?}");
+    let err = store.check().await.expect_err("check while the server is down");
+    assert!(err.is_unavailable(), "{err:?}");
+    server.restart().await?;
+    // The same client recovers without being rebuilt.
+    let mut read = None;
+    for _ in 0..50 {
+        match store.get(&id).await {
+            Ok(found) => {
+                read = found;
+                break;
+            }
+            Err(e) if e.is_unavailable() => tokio::time::sleep(std::time::Duration::from_millis(100)).await,
+            Err(e) => return Err(e.into()),
+        }
+    }
+    assert_eq!(
+        read.as_ref(),
+        Some(&bytes),
+        "the blob written before the stop survives it"
+    );
+    Ok(())
 }
 
 // ---------------------------------------------------------------------------------------
@@ -340,7 +485,8 @@ async fn s3_unreachable_endpoint_fails_check() -> anyhow::Result<()> {
         ..server.settings()
     })?;
     let err = store.check().await.expect_err("check of an unreachable endpoint");
-    assert!(matches!(err, BlobError::S3 { .. }), "{err:?}");
+    assert!(matches!(err, BlobError::Unavailable { .. }), "{err:?}");
+    assert!(err.is_unavailable());
     assert!(!err.to_string().contains(&server.secret_key));
     Ok(())
 }

@@ -440,7 +440,7 @@ async fn organisations_are_isolated() {
             .is_empty()
     );
     assert_eq!(
-        store.known_blobs(&[sha.clone(), "0".repeat(64)]).await.unwrap(),
+        store.touch_blobs(&[sha.clone(), "0".repeat(64)]).await.unwrap(),
         vec![sha]
     );
 }

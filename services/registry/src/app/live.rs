@@ -218,6 +218,11 @@ impl LiveFeed {
         self.closing.send_replace(true);
     }
 
+    /// Live-change streams open on this process (all tokens).
+    pub fn open_watches(&self) -> usize {
+        self.watches.lock().unwrap_or_else(|e| e.into_inner()).values().sum()
+    }
+
     /// Watchers currently following the organisation on this process.
     pub fn watchers(&self, org_id: i64) -> usize {
         self.orgs

@@ -7,6 +7,7 @@ pub mod blobs;
 pub mod catalog;
 pub mod clawhub;
 pub mod discovery;
+pub mod gc;
 pub mod import;
 pub mod index;
 pub mod live;

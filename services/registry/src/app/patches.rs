@@ -170,9 +170,15 @@ pub async fn submit(
         latest_scan: latest_scan.as_deref(),
     })
     .map_err(refusal)?;
+    for (stage, took) in &processed.timings {
+        services.metrics.stage(stage.as_str(), *took);
+    }
+    let started = std::time::Instant::now();
     if let Some(candidate) = &processed.candidate {
         upload_missing_blobs(&services.store, services.blobs.as_ref(), std::iter::once(candidate)).await?;
     }
+    services.metrics.stage("store_blobs", started.elapsed());
+    let started = std::time::Instant::now();
     let id = Uuid::new_v4();
     let report = serde_json::to_value(&processed).map_err(|e| PatchError::Invalid(e.to_string()))?;
     let onto = latest.as_ref().map(Bundle::digest);
@@ -201,6 +207,7 @@ pub async fn submit(
             actor,
         )
         .await?;
+    services.metrics.stage("record", started.elapsed());
     if processed.state == StageState::AutoApproved {
         let system = Actor {
             name: "policy:auto-approve".to_owned(),

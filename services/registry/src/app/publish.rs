@@ -90,7 +90,9 @@ pub async fn upload_missing_blobs<'a>(
         }
     }
     let hexes: Vec<String> = pending.iter().map(|(id, _, _)| id.to_hex()).collect();
-    let known: HashSet<String> = store.known_blobs(&hexes).await?.into_iter().collect();
+    // Marks reused blobs as in use (garbage collection keeps them) and learns which
+    // are stored already.
+    let known: HashSet<String> = store.touch_blobs(&hexes).await?.into_iter().collect();
     let missing: Vec<(Sha256Hash, Bytes)> = pending
         .into_iter()
         .filter(|(id, _, _)| !known.contains(&id.to_hex()))

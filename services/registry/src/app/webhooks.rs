@@ -111,7 +111,7 @@ pub fn backoff(attempts: i32) -> Duration {
 }
 
 /// Delivers due webhooks for as long as the future runs.
-pub async fn deliver_forever(store: Store) {
+pub async fn deliver_forever(store: Store, metrics: std::sync::Arc<crate::metrics::Metrics>) {
     // No redirects: a receiver cannot bounce the registry's request somewhere else.
     let client = match reqwest::Client::builder()
         .timeout(TIMEOUT)
@@ -129,7 +129,7 @@ pub async fn deliver_forever(store: Store) {
             Ok(batch) if !batch.is_empty() => {
                 use futures::StreamExt as _;
                 futures::stream::iter(batch)
-                    .for_each_concurrent(CONCURRENCY, |delivery| deliver(&store, &client, delivery))
+                    .for_each_concurrent(CONCURRENCY, |delivery| deliver(&store, &client, &metrics, delivery))
                     .await;
             }
             Ok(_) => tokio::time::sleep(POLL).await,
@@ -141,7 +141,12 @@ pub async fn deliver_forever(store: Store) {
     }
 }
 
-async fn deliver(store: &Store, client: &reqwest::Client, delivery: ClaimedDelivery) {
+async fn deliver(
+    store: &Store,
+    client: &reqwest::Client,
+    metrics: &crate::metrics::Metrics,
+    delivery: ClaimedDelivery,
+) {
     let body = serde_json::to_vec(&delivery.payload).unwrap_or_default();
     let result = client
         .post(&delivery.url)
@@ -163,6 +168,11 @@ async fn deliver(store: &Store, client: &reqwest::Client, delivery: ClaimedDeliv
         Err(e) => (false, None, Some(format!("could not deliver: {e}"))),
     };
     let retry_in = (!delivered && delivery.attempts < MAX_ATTEMPTS).then(|| backoff(delivery.attempts));
+    metrics.webhook_attempt(match (delivered, retry_in) {
+        (true, _) => "delivered",
+        (false, Some(_)) => "retry",
+        (false, None) => "failed",
+    });
     if let Err(e) = store
         .finish_delivery(
             delivery.id,

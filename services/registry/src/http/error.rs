@@ -76,10 +76,32 @@ impl ApiError {
     }
 }
 
+/// Seconds a client is asked to wait before retrying a 503: long enough for a database
+/// restart or a blob-store blip to pass, short enough that sync clients catch up quickly.
+pub const RETRY_AFTER_SECONDS: u64 = 5;
+
+impl ApiError {
+    /// 503: a dependency (database, blob store) is unreachable for now; the request
+    /// changed nothing and may be retried after `Retry-After`.
+    pub fn unavailable(what: &str, error: &dyn std::fmt::Display) -> Self {
+        tracing::warn!(%error, "{what} unavailable");
+        Self::new(
+            StatusCode::SERVICE_UNAVAILABLE,
+            "unavailable",
+            format!("the registry's {what} is unreachable right now: retry in a few seconds"),
+        )
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = Json(json!({ "error": { "code": self.code, "message": self.message } }));
         let mut response = (self.status, body).into_response();
+        if self.status == StatusCode::SERVICE_UNAVAILABLE {
+            response
+                .headers_mut()
+                .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+        }
         if self.status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
@@ -95,6 +117,7 @@ impl From<StoreError> for ApiError {
         match error {
             StoreError::NotFound(what) => ApiError::not_found(format!("{what} does not exist")),
             StoreError::Conflict(message) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
+            e @ StoreError::Unavailable(_) => ApiError::unavailable("database", &e),
             other => ApiError::internal("database error", &other),
         }
     }
@@ -102,6 +125,9 @@ impl From<StoreError> for ApiError {
 
 impl From<BlobError> for ApiError {
     fn from(error: BlobError) -> Self {
+        if error.is_unavailable() {
+            return ApiError::unavailable("blob store", &error);
+        }
         ApiError::internal("blob store error", &error)
     }
 }

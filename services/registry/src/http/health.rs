@@ -57,6 +57,8 @@ async fn checks(state: &AppState) -> (&'static str, &'static str) {
         tokio::time::timeout(READY_TIMEOUT, state.blobs.check()).await,
     );
     *state.readiness.lock().unwrap_or_else(|e| e.into_inner()) = Some((std::time::Instant::now(), (database, blobs)));
+    state.metrics.dependency("database", database == "ok");
+    state.metrics.dependency("blobs", blobs == "ok");
     (database, blobs)
 }
 

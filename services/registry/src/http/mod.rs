@@ -86,7 +86,26 @@ pub fn router(state: AppState) -> Router {
         }))
         .layer(tower::util::MapRequestLayer::new(guard::assign_request_id))
         .layer(middleware::from_fn(crate::grpc::status::reshape_errors))
+        .layer(middleware::from_fn_with_state(state.metrics.clone(), measure))
         .with_state(state)
+}
+
+/// Counts and times every request by method, route template and final status.
+async fn measure(
+    axum::extract::State(metrics): axum::extract::State<std::sync::Arc<crate::metrics::Metrics>>,
+    request: Request,
+    next: Next,
+) -> Response {
+    let route = request
+        .extensions()
+        .get::<MatchedPath>()
+        .map_or("unmatched", MatchedPath::as_str)
+        .to_owned();
+    let method = request.method().clone();
+    let in_flight = metrics.start_request();
+    let response = next.run(request).await;
+    in_flight.finish(method.as_str(), &route, response.status().as_u16());
+    response
 }
 
 /// Serves the registry (REST and gRPC, HTTP/1.1 and HTTP/2) on `listener` until

@@ -195,8 +195,8 @@ impl From<PatchError> for ApiError {
             PatchError::Forbidden(message) => ApiError::new(StatusCode::FORBIDDEN, "forbidden", message),
             PatchError::State(message) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
             PatchError::Store(e) => e.into(),
-            PatchError::Catalog(e) => ApiError::internal("reading a stored version", &e),
-            PatchError::Publish(e) => ApiError::internal("storing a patch's files", &e),
+            PatchError::Catalog(e) => e.into(),
+            PatchError::Publish(e) => e.into(),
         }
     }
 }

@@ -26,6 +26,17 @@ impl From<CatalogError> for ApiError {
     }
 }
 
+impl From<crate::app::publish::PublishError> for ApiError {
+    fn from(error: crate::app::publish::PublishError) -> Self {
+        use crate::app::publish::PublishError;
+        match error {
+            PublishError::Blob(e) => e.into(),
+            PublishError::Store(e) => e.into(),
+            other => ApiError::internal("storing files", &other),
+        }
+    }
+}
+
 /// Query of `GET /v1/skills`.
 #[derive(Debug, Deserialize)]
 pub struct ListSkillsQuery {

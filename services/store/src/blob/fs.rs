@@ -87,6 +87,15 @@ impl BlobStore for FsBlobStore {
         .await
     }
 
+    async fn delete(&self, id: &Sha256Hash) -> Result<(), BlobError> {
+        blocking(self.blob_path(id), |path| match fs::remove_file(path) {
+            Ok(()) => Ok(()),
+            Err(err) if err.kind() == io::ErrorKind::NotFound => Ok(()),
+            Err(err) => Err(err),
+        })
+        .await
+    }
+
     async fn check(&self) -> Result<(), BlobError> {
         blocking(self.root.join(ALGORITHM_DIR), |blobs| {
             let meta = fs::metadata(blobs)?;

@@ -41,6 +41,17 @@ pub enum BlobError {
         /// A readable description of the failure.
         message: String,
     },
+    /// The S3 server could not be reached, timed out or answered 5xx: the same request
+    /// may succeed when retried.
+    #[error("S3 blob store unavailable ({operation} {key}): {message}")]
+    Unavailable {
+        /// The S3 operation, e.g. `GetObject`.
+        operation: &'static str,
+        /// The object key involved.
+        key: String,
+        /// A readable description of the failure.
+        message: String,
+    },
     /// Bytes handed to `put` do not hash to the id they were stored under.
     #[error("blob {expected} rejected: its content hashes to {actual}")]
     DigestMismatch {
@@ -49,6 +60,13 @@ pub enum BlobError {
         /// The hash of the bytes actually given.
         actual: Sha256Hash,
     },
+}
+
+impl BlobError {
+    /// Whether retrying the same request later may succeed (the backend was unreachable).
+    pub fn is_unavailable(&self) -> bool {
+        matches!(self, BlobError::Unavailable { .. })
+    }
 }
 
 /// A place where blobs live: a local directory or an S3 bucket.
@@ -73,6 +91,9 @@ pub trait BlobStore: Send + Sync + std::fmt::Debug {
     async fn get(&self, id: &Sha256Hash) -> Result<Option<Bytes>, BlobError>;
     /// Tells whether a blob with that id exists, without reading it.
     async fn contains(&self, id: &Sha256Hash) -> Result<bool, BlobError>;
+    /// Removes the blob (garbage collection only: the database must no longer reference
+    /// it). Removing a blob that is not there succeeds.
+    async fn delete(&self, id: &Sha256Hash) -> Result<(), BlobError>;
     /// Checks that the backend is reachable and writable enough to serve (readiness).
     async fn check(&self) -> Result<(), BlobError>;
     /// A short description for logs and `/readyz`, e.g. `fs:/var/lib/cairn/blobs`.

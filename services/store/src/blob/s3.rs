@@ -232,10 +232,20 @@ impl S3BlobStore {
         if !self.secret.is_empty() {
             message = message.replace(&self.secret, REDACTED);
         }
-        BlobError::S3 {
-            operation,
-            key: key.to_owned(),
-            message,
+        let unreachable = matches!(err, SdkError::DispatchFailure(_) | SdkError::TimeoutError(_))
+            || status(err).is_some_and(|status| status >= 500);
+        if unreachable {
+            BlobError::Unavailable {
+                operation,
+                key: key.to_owned(),
+                message,
+            }
+        } else {
+            BlobError::S3 {
+                operation,
+                key: key.to_owned(),
+                message,
+            }
         }
     }
 }
@@ -287,7 +297,8 @@ impl BlobStore for S3BlobStore {
             }
             Err(err) => return Err(self.error("GetObject", &key, &err, None)),
         };
-        let body = output.body.collect().await.map_err(|err| BlobError::S3 {
+        // A body cut off half way is a transport failure: retrying may succeed.
+        let body = output.body.collect().await.map_err(|err| BlobError::Unavailable {
             operation: "GetObject",
             key: key.clone(),
             message: format!("reading the object body failed: {}", error_chain(&err)),
@@ -304,6 +315,20 @@ impl BlobStore for S3BlobStore {
             }
             Err(err) => Err(self.error("HeadObject", &key, &err, None)),
         }
+    }
+
+    async fn delete(&self, id: &Sha256Hash) -> Result<(), BlobError> {
+        // DeleteObject succeeds for a key that does not exist.
+        let key = self.key(id);
+        self.client
+            .delete_object()
+            .bucket(&self.bucket)
+            .key(&key)
+            .send()
+            .await
+            .map_err(|err| self.error("DeleteObject", &key, &err, None))?;
+        tracing::debug!(blob = %id, key, "deleted blob");
+        Ok(())
     }
 
     async fn check(&self) -> Result<(), BlobError> {
