@@ -45,6 +45,8 @@ pub struct TestApp {
     pub auth: Arc<cairn_registry::auth::Authenticator>,
     /// The server's live feed (to observe watchers).
     pub live: Arc<cairn_registry::app::live::LiveFeed>,
+    /// The server's shared state (metrics, settings, the tracked blob store).
+    pub state: AppState,
     server: Running,
     /// Declared last: dropped after the server stopped.
     pub db: TestDb,
@@ -101,7 +103,7 @@ impl TestApp {
         }
         let auth = state.auth.clone();
         let live = state.live.clone();
-        let (base_url, server) = Running::start(state).await?;
+        let (base_url, server) = Running::start(state.clone()).await?;
         Ok(TestApp {
             base_url,
             admin_token,
@@ -114,6 +116,7 @@ impl TestApp {
             server,
             auth,
             live,
+            state,
             db,
         })
     }

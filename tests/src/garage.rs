@@ -29,7 +29,7 @@ pub struct Garage {
 
 /// The script that starts Garage and prepares the bucket.
 fn script() -> PathBuf {
-    crate::manifest_dir().join("../deploy/dev/garage.sh")
+    crate::repo_root().join("deploy/dev/garage.sh")
 }
 
 /// Ports that were free a moment ago.
@@ -136,13 +136,20 @@ impl Garage {
             .with_context(|| format!("reading {}", pid_file.display()))?
             .trim()
             .to_owned();
-        let status = Command::new("kill").args(["-KILL", &pid]).status()?;
+        let status = Command::new("kill")
+            .args(["-KILL", &pid])
+            .stderr(std::process::Stdio::null())
+            .status()?;
         if !status.success() {
             bail!("kill -KILL {pid} failed");
         }
         // Wait until the process is gone, so a restart can bind the ports again.
         for _ in 0..100 {
-            if !Command::new("kill").args(["-0", &pid]).status()?.success() {
+            let alive = Command::new("kill")
+                .args(["-0", &pid])
+                .stderr(std::process::Stdio::null())
+                .status()?;
+            if !alive.success() {
                 break;
             }
             std::thread::sleep(std::time::Duration::from_millis(50));

@@ -10,6 +10,7 @@ pub mod db;
 pub mod garage;
 pub mod load;
 pub mod s3;
+pub mod scale;
 pub mod web;
 
 use std::path::PathBuf;
@@ -17,6 +18,16 @@ use std::path::PathBuf;
 /// The shared test corpus (`../shared/corpus` beside the repository).
 pub fn corpus() -> PathBuf {
     manifest_dir().join("../../shared/corpus")
+}
+
+/// The repository root: the nearest directory above the running package that holds the
+/// workspace's `Cargo.lock` (tests of other packages use this harness too).
+pub fn repo_root() -> PathBuf {
+    let package = manifest_dir();
+    package
+        .ancestors()
+        .find(|dir| dir.join("Cargo.lock").is_file())
+        .map_or(package.clone(), PathBuf::from)
 }
 
 /// The package directory, read when the test runs: cargo and nextest set it for test

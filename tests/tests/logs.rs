@@ -206,6 +206,17 @@ async fn tokens_and_secrets_never_reach_the_logs() {
     .unwrap();
     tracing::info!(?keys, server_keys = ?app.keys, "signing keys");
 
+    // A request with its own id: the id is on the response and on the request's log lines.
+    let traced = app
+        .client
+        .get(app.url("/v1/whoami"))
+        .bearer_auth(&app.admin_token)
+        .header("x-request-id", "ops-trace-0001")
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(traced.headers()["x-request-id"], "ops-trace-0001");
+
     app.stop().await.unwrap();
     let logs = logs.text();
 
@@ -220,6 +231,12 @@ async fn tokens_and_secrets_never_reach_the_logs() {
             record["span"]["name"] == "http" && record["span"]["method"] == method && record["span"]["route"] == route
         })
     };
+    assert!(
+        json_records
+            .iter()
+            .any(|record| record["span"]["name"] == "http" && record["span"]["request_id"] == "ops-trace-0001"),
+        "no JSON-format record carries the request id ops-trace-0001"
+    );
     for (method, route) in [
         ("GET", "/v1/whoami"),
         ("POST", "/v1/tokens"),

@@ -515,3 +515,175 @@ pub async fn run_gc(config: &Config, grace: Option<Duration>, dry_run: bool, jso
     }
     Ok(())
 }
+
+/// `cairn-registry blobs …`
+#[derive(Debug, Subcommand)]
+pub enum BlobsCommand {
+    /// Copy every blob the database references into a directory (the backup's blob half;
+    /// run it after `pg_dump`). Blobs already in the directory are skipped.
+    Export {
+        /// The backup directory (created if needed; same layout as the `fs` blob store).
+        #[arg(long)]
+        to: std::path::PathBuf,
+    },
+    /// Copy every blob of a backup directory into the configured blob store (the
+    /// restore's blob half; run it after `pg_restore`). Each blob's digest is checked.
+    Import {
+        /// The backup directory written by `blobs export`.
+        #[arg(long)]
+        from: std::path::PathBuf,
+    },
+    /// Check that every blob the database references is in the blob store with the right
+    /// digest; exit 1 listing those that are not.
+    Verify,
+}
+
+/// Blobs copied at once by export and import.
+const COPY_CONCURRENCY: usize = 16;
+
+/// `cairn-registry blobs …`
+pub async fn run_blobs(config: &Config, command: BlobsCommand) -> Result<()> {
+    use cairn_skill::Sha256Hash;
+    use cairn_store::blob::{BlobStore, FsBlobStore};
+    use futures::{StreamExt, TryStreamExt};
+    match command {
+        BlobsCommand::Export { to } => {
+            let backup = FsBlobStore::new(&to)
+                .with_context(|| format!("cannot use {} as the backup directory", to.display()))?;
+            let (copied, skipped) = with_runtime(config, async |rt| {
+                // Referenced blobs must all be there; unreferenced ones the database still
+                // records are copied when present (a collector may be removing them).
+                let referenced = cairn_store::gc::referenced_blobs(&rt.store).await?;
+                let unreferenced = cairn_store::gc::unreferenced_stored_blobs(&rt.store).await?;
+                let ids = referenced
+                    .into_iter()
+                    .map(|hex| (hex, true))
+                    .chain(unreferenced.into_iter().map(|hex| (hex, false)));
+                let outcomes: Vec<(u64, u64)> = futures::stream::iter(ids)
+                    .map(|(hex, required)| {
+                        let (backup, source) = (&backup, rt.blobs.as_ref());
+                        async move {
+                            let id = Sha256Hash::parse_hex(&hex).context("a blob id in the database")?;
+                            if backup.contains(&id).await? {
+                                return Ok::<_, anyhow::Error>((0, 0));
+                            }
+                            match source.get(&id).await? {
+                                Some(bytes) => {
+                                    backup.put(&id, bytes).await?;
+                                    Ok((1, 0))
+                                }
+                                None if required => anyhow::bail!(
+                                    "blob {hex} is referenced but missing from the blob store: run `cairn-registry blobs verify`"
+                                ),
+                                None => Ok((0, 1)),
+                            }
+                        }
+                    })
+                    .buffer_unordered(COPY_CONCURRENCY)
+                    .try_collect()
+                    .await?;
+                Ok(outcomes.iter().fold((0, 0), |(c, s), (dc, ds)| (c + dc, s + ds)))
+            })
+            .await?;
+            println!("exported {copied} blobs to {}", to.display());
+            if skipped > 0 {
+                println!("skipped {skipped} unreferenced blobs already gone from the blob store");
+            }
+        }
+        BlobsCommand::Import { from } => {
+            if !from.join("sha256").is_dir() {
+                anyhow::bail!(
+                    "{} is not a blob backup (no sha256/ directory in it): pass the directory `cairn-registry blobs export --to` wrote",
+                    from.display()
+                );
+            }
+            let backup = FsBlobStore::new(&from)?;
+            let files = backup_ids(&from)?;
+            let present: Vec<String> = files.iter().map(Sha256Hash::to_hex).collect();
+            let imported = with_runtime(config, async |rt| {
+                let imported = futures::stream::iter(files)
+                    .map(|id| {
+                        let (backup, target) = (&backup, rt.blobs.as_ref());
+                        async move {
+                            let bytes = backup.get(&id).await?.context("a blob vanished from the backup")?;
+                            // `put` checks the digest: a damaged backup file is refused.
+                            target.put(&id, bytes).await?;
+                            Ok::<u64, anyhow::Error>(1)
+                        }
+                    })
+                    .buffer_unordered(COPY_CONCURRENCY)
+                    .try_fold(0u64, |sum, n| async move { Ok(sum + n) })
+                    .await?;
+                // Rows whose bytes the backup did not have must not claim them: writers
+                // reusing such a blob then upload it again.
+                let unmarked = cairn_store::gc::mark_missing(&rt.store, &present).await?;
+                Ok((imported, unmarked))
+            })
+            .await?;
+            println!("imported {} blobs from {}", imported.0, from.display());
+            if imported.1 > 0 {
+                println!(
+                    "{} recorded blobs were not in the backup: marked missing (uploaded again when reused)",
+                    imported.1
+                );
+            }
+        }
+        BlobsCommand::Verify => {
+            let (checked, missing) = with_runtime(config, async |rt| {
+                let ids = cairn_store::gc::referenced_blobs(&rt.store).await?;
+                let checked = ids.len();
+                let missing: Vec<String> = futures::stream::iter(ids)
+                    .map(|hex| {
+                        let blobs = rt.blobs.as_ref();
+                        async move {
+                            let Ok(id) = Sha256Hash::parse_hex(&hex) else {
+                                return Ok(Some(format!("{hex} (not a blob id)")));
+                            };
+                            Ok::<_, anyhow::Error>(match blobs.get(&id).await? {
+                                Some(bytes) if Sha256Hash::of(&bytes) == id => None,
+                                Some(_) => Some(format!("{hex} (content does not match its digest)")),
+                                None => Some(format!("{hex} (missing)")),
+                            })
+                        }
+                    })
+                    .buffer_unordered(COPY_CONCURRENCY)
+                    .try_filter_map(|problem| async move { Ok(problem) })
+                    .try_collect()
+                    .await?;
+                Ok((checked, missing))
+            })
+            .await?;
+            if !missing.is_empty() {
+                for line in &missing {
+                    println!("{line}");
+                }
+                anyhow::bail!(
+                    "{} of {checked} referenced blobs are missing or damaged: restore them with `cairn-registry blobs import --from <backup>`",
+                    missing.len()
+                );
+            }
+            println!("all {checked} referenced blobs are present and intact");
+        }
+    }
+    Ok(())
+}
+
+/// The blob ids of a backup directory (`sha256/<2 hex>/<64 hex>` files).
+fn backup_ids(root: &std::path::Path) -> Result<Vec<cairn_skill::Sha256Hash>> {
+    let mut ids = Vec::new();
+    for shard in std::fs::read_dir(root.join("sha256"))? {
+        let shard = shard?;
+        if !shard.file_type()?.is_dir() {
+            continue;
+        }
+        for entry in std::fs::read_dir(shard.path())? {
+            let name = entry?.file_name();
+            // Temporary files of an interrupted export are not blobs.
+            if let Some(id) = name.to_str().and_then(|n| cairn_skill::Sha256Hash::parse_hex(n).ok()) {
+                ids.push(id);
+            }
+        }
+    }
+    ids.sort_by_key(cairn_skill::Sha256Hash::to_hex);
+    Ok(ids)
+}

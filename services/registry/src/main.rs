@@ -83,6 +83,10 @@ enum RegistryCommand {
         #[arg(long)]
         json: bool,
     },
+    /// Copy blobs out of and into the blob store (backup and restore), and check that
+    /// every blob the database references is there.
+    #[command(subcommand)]
+    Blobs(admin::BlobsCommand),
     /// Manage organisations.
     #[command(subcommand)]
     Org(admin::OrgCommand),
@@ -134,6 +138,7 @@ async fn run(data_dir: PathBuf, command: RegistryCommand) -> Result<()> {
         }
         RegistryCommand::Import { dir, org, json } => run_import(&config, &dir, &org, json).await,
         RegistryCommand::Gc { grace, dry_run, json } => admin::run_gc(&config, grace, dry_run, json).await,
+        RegistryCommand::Blobs(command) => admin::run_blobs(&config, command).await,
         RegistryCommand::Org(command) => admin::run_org(&config, command).await,
         RegistryCommand::User(command) => admin::run_user(&config, command).await,
         RegistryCommand::Token(command) => admin::run_token(&config, command).await,

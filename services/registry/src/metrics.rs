@@ -83,6 +83,7 @@ pub struct Metrics {
     blob_bytes_written: Counter,
     gc_blobs_deleted: Counter,
     gc_bytes_deleted: Counter,
+    gc_runs: Family<OutcomeLabels, Counter>,
     watches_open: Gauge,
     dependency_up: Family<DependencyLabels, Gauge>,
 }
@@ -177,6 +178,12 @@ impl Metrics {
             Unit::Bytes,
             gc_bytes_deleted.clone(),
         );
+        let gc_runs = Family::<OutcomeLabels, Counter>::default();
+        registry.register(
+            "gc_runs",
+            "Scheduled blob collections by this process, by outcome (ok, failed)",
+            gc_runs.clone(),
+        );
         let watches_open = Gauge::default();
         registry.register(
             "live_watches_open",
@@ -203,6 +210,7 @@ impl Metrics {
             blob_bytes_written,
             gc_blobs_deleted,
             gc_bytes_deleted,
+            gc_runs,
             watches_open,
             dependency_up,
         }
@@ -240,6 +248,11 @@ impl Metrics {
     pub fn gc_deleted(&self, blobs: u64, bytes: u64) {
         self.gc_blobs_deleted.inc_by(blobs);
         self.gc_bytes_deleted.inc_by(bytes);
+    }
+
+    /// Counts one scheduled collection's outcome (`ok` or `failed`).
+    pub fn gc_run(&self, outcome: &'static str) {
+        self.gc_runs.get_or_create(&OutcomeLabels { outcome }).inc();
     }
 
     /// Records a readiness verdict for a dependency.

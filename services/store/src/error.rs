@@ -28,19 +28,25 @@ impl StoreError {
     }
 }
 
-/// Whether a sqlx error means "the database is unreachable for now" rather than "this
-/// query is wrong": lost or refused connections, an exhausted pool, and the SQLSTATE
-/// classes 08 (connection exception), 57P01–57P03 (server shutting down or starting) and
-/// 53300 (too many connections).
+/// Whether a sqlx error means "retrying may succeed" rather than "this query is wrong":
+/// lost or refused connections (also a connection cut mid-message), an exhausted pool,
+/// and the SQLSTATEs of class 08 (connection exception), 57P01–57P03 (server shutting
+/// down or starting), 53300 (too many connections), 40001 and 40P01 (serialization
+/// failure, deadlock: the transaction was rolled back) and 55P03 (lock not available).
+/// TLS failures are not: a certificate problem does not fix itself.
 fn is_transient(error: &sqlx::Error) -> bool {
     match error {
         sqlx::Error::Io(_)
-        | sqlx::Error::Tls(_)
+        | sqlx::Error::Protocol(_)
         | sqlx::Error::PoolTimedOut
         | sqlx::Error::PoolClosed
         | sqlx::Error::WorkerCrashed => true,
         sqlx::Error::Database(db) => db.code().is_some_and(|code| {
-            code.starts_with("08") || matches!(code.as_ref(), "57P01" | "57P02" | "57P03" | "53300")
+            code.starts_with("08")
+                || matches!(
+                    code.as_ref(),
+                    "57P01" | "57P02" | "57P03" | "53300" | "40001" | "40P01" | "55P03"
+                )
         }),
         _ => false,
     }

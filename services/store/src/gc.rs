@@ -141,7 +141,7 @@ impl TrackedBlobStore {
 }
 
 fn database_failure(operation: &'static str, error: &StoreError) -> BlobError {
-    let message = format!("recording the write in the database failed: {error}");
+    let message = format!("recording a blob write in the database failed (nothing was written): {error}");
     if error.is_unavailable() {
         BlobError::Unavailable {
             operation,
@@ -231,8 +231,25 @@ pub struct CollectSettings {
     pub dry_run: bool,
 }
 
-/// Deletes unreferenced blobs older than the grace period, one claimed batch per
-/// transaction, until none is left (see the module documentation).
+/// The condition a collectable row meets: old enough and referenced by nothing
+/// (`$1` the grace period in seconds, `$2` the finished patch statuses).
+const COLLECTABLE: &str = "b.seen_at < now() - make_interval(secs => $1) \
+    AND NOT EXISTS (SELECT 1 FROM version_files f WHERE f.sha256 = b.sha256) \
+    AND NOT EXISTS (SELECT 1 FROM versions v WHERE v.archive_sha256 = b.sha256) \
+    AND NOT EXISTS (SELECT 1 FROM patches p \
+        WHERE p.candidate @> jsonb_build_array(jsonb_build_object('sha256', b.sha256)) \
+          AND p.status <> ALL($2))";
+
+/// Deletes unreferenced blobs older than the grace period, batch by batch, until none
+/// is left (see the module documentation). Each batch takes two transactions:
+///
+/// 1. claim collectable rows (`FOR UPDATE SKIP LOCKED`) and mark them `stored = false`,
+///    so from then on a writer reusing one writes its bytes again;
+/// 2. claim them again — only those still collectable and unchanged — delete their
+///    bytes, then delete the rows of the blobs actually deleted.
+///
+/// A failure anywhere (the blob store, the database) leaves rows marked not stored, never
+/// a row that claims bytes which are gone.
 pub async fn collect(
     store: &Store,
     blobs: &dyn BlobStore,
@@ -240,21 +257,21 @@ pub async fn collect(
 ) -> Result<CollectReport, CollectError> {
     let mut report = CollectReport::default();
     let mut after = String::new();
+    let grace = settings.grace.as_secs_f64();
     loop {
         let mut tx = store.pool.begin().await.map_err(StoreError::from)?;
-        let batch: Vec<(String, i64)> = sqlx::query_as(
-            "SELECT b.sha256, b.size FROM blobs b \
-             WHERE b.seen_at < now() - make_interval(secs => $1) AND b.sha256 > $2 \
-               AND NOT EXISTS (SELECT 1 FROM version_files f WHERE f.sha256 = b.sha256) \
-               AND NOT EXISTS (SELECT 1 FROM versions v WHERE v.archive_sha256 = b.sha256) \
-               AND NOT EXISTS (SELECT 1 FROM patches p \
-                   WHERE p.candidate @> jsonb_build_array(jsonb_build_object('sha256', b.sha256)) \
-                     AND p.status <> ALL($3)) \
-             ORDER BY b.sha256 LIMIT $4 FOR UPDATE OF b SKIP LOCKED",
-        )
-        .bind(settings.grace.as_secs_f64())
-        .bind(&after)
+        let lock = if settings.dry_run {
+            ""
+        } else {
+            "FOR UPDATE OF b SKIP LOCKED"
+        };
+        let batch: Vec<(String, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT b.sha256, b.size FROM blobs b WHERE {COLLECTABLE} AND b.sha256 > $3 \
+             ORDER BY b.sha256 LIMIT $4 {lock}"
+        )))
+        .bind(grace)
         .bind(&FINISHED_PATCHES[..])
+        .bind(&after)
         .bind(settings.batch)
         .fetch_all(&mut *tx)
         .await
@@ -271,9 +288,28 @@ pub async fn collect(
                 .sum::<u64>();
             continue;
         }
-        // Delete the bytes, then the rows of the blobs actually deleted; a failure part way
-        // still commits what was done, so no row outlives its bytes.
-        let outcomes: Vec<(String, i64, Result<(), BlobError>)> = futures::stream::iter(batch)
+        let ids: Vec<String> = batch.into_iter().map(|(sha256, _)| sha256).collect();
+        sqlx::query("UPDATE blobs SET stored = false WHERE sha256 = ANY($1)")
+            .bind(&ids)
+            .execute(&mut *tx)
+            .await
+            .map_err(StoreError::from)?;
+        tx.commit().await.map_err(StoreError::from)?;
+
+        // Phase 2: a writer that reused a blob meanwhile refreshed `seen_at` (and wrote
+        // its bytes): such rows no longer qualify and are left alone.
+        let mut tx = store.pool.begin().await.map_err(StoreError::from)?;
+        let claimed: Vec<(String, i64)> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "SELECT b.sha256, b.size FROM blobs b WHERE {COLLECTABLE} AND b.sha256 = ANY($3) AND NOT b.stored \
+             FOR UPDATE OF b SKIP LOCKED"
+        )))
+        .bind(grace)
+        .bind(&FINISHED_PATCHES[..])
+        .bind(&ids)
+        .fetch_all(&mut *tx)
+        .await
+        .map_err(StoreError::from)?;
+        let outcomes: Vec<(String, i64, Result<(), BlobError>)> = futures::stream::iter(claimed)
             .map(|(sha256, size)| async move {
                 let result = match Sha256Hash::parse_hex(&sha256) {
                     Ok(id) => blobs.delete(&id).await,
@@ -306,6 +342,47 @@ pub async fn collect(
             return Err(error.into());
         }
     }
+}
+
+/// Marks every recorded blob not in `present` as not stored: after a restore, rows whose
+/// bytes were not brought back make writers upload them again instead of trusting them.
+pub async fn mark_missing(store: &Store, present: &[String]) -> Result<u64, StoreError> {
+    Ok(
+        sqlx::query("UPDATE blobs SET stored = false WHERE stored AND sha256 <> ALL($1)")
+            .bind(present)
+            .execute(&store.pool)
+            .await?
+            .rows_affected(),
+    )
+}
+
+/// Every blob the database references: version files, version archives, and the
+/// candidates of patches that can still be published (what a backup must hold and a
+/// restore must bring back).
+pub async fn referenced_blobs(store: &Store) -> Result<Vec<String>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT sha256 FROM version_files          UNION SELECT archive_sha256 FROM versions WHERE archive_sha256 IS NOT NULL          UNION SELECT e->>'sha256' FROM patches p, jsonb_array_elements(p.candidate) e                WHERE jsonb_typeof(p.candidate) = 'array' AND p.status <> ALL($1)          ORDER BY 1",
+    )
+    .bind(&FINISHED_PATCHES[..])
+    .fetch_all(&store.pool)
+    .await?)
+}
+
+/// Every blob the database records as stored but nothing references (an upload not yet
+/// published, a rejected patch's candidate, a blob waiting for collection): a backup
+/// copies them too, so the restored rows tell the truth.
+pub async fn unreferenced_stored_blobs(store: &Store) -> Result<Vec<String>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "SELECT sha256 FROM blobs WHERE stored \
+         EXCEPT SELECT sha256 FROM version_files \
+         EXCEPT SELECT archive_sha256 FROM versions WHERE archive_sha256 IS NOT NULL \
+         EXCEPT SELECT e->>'sha256' FROM patches p, jsonb_array_elements(p.candidate) e \
+               WHERE jsonb_typeof(p.candidate) = 'array' AND p.status <> ALL($1) \
+         ORDER BY 1",
+    )
+    .bind(&FINISHED_PATCHES[..])
+    .fetch_all(&store.pool)
+    .await?)
 }
 
 /// Every stored blob id the database tracks, for tests and consistency checks.

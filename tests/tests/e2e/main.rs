@@ -11,6 +11,7 @@ mod fixtures;
 mod grpc;
 mod import;
 mod live;
+mod operations;
 mod patches;
 mod store;
 mod web;

@@ -37,9 +37,15 @@ pub async fn run(state: &AppState, dry_run: bool) -> Result<CollectReport, cairn
         batch: BATCH,
         dry_run,
     };
-    let report = collect(&state.store, state.blobs.as_ref(), settings).await?;
+    let result = collect(&state.store, state.blobs.as_ref(), settings).await;
     if !dry_run {
-        state.metrics.gc_deleted(report.deleted, report.bytes);
+        match &result {
+            Ok(report) => {
+                state.metrics.gc_deleted(report.deleted, report.bytes);
+                state.metrics.gc_run("ok");
+            }
+            Err(_) => state.metrics.gc_run("failed"),
+        }
     }
-    Ok(report)
+    result
 }

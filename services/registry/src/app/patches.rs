@@ -220,8 +220,28 @@ pub async fn submit(
             tracing::warn!(%error, patch = %id, "auto-approval did not publish; the patch waits for a reviewer");
         }
     }
-    Ok(services.store.patch(caller.org_id, id).await?)
+    read_back(services, caller.org_id, id).await
 }
+
+/// Reads a patch just committed, for the answer. A database blip here must not turn a
+/// committed change into a 503 the client would retry (creating a duplicate): transient
+/// failures are retried for a while first.
+async fn read_back(services: &Services, org_id: i64, id: Uuid) -> Result<PatchRecord, PatchError> {
+    let mut delay = std::time::Duration::from_millis(50);
+    let started = std::time::Instant::now();
+    loop {
+        match services.store.patch(org_id, id).await {
+            Err(e) if e.is_unavailable() && started.elapsed() < READ_BACK_PATIENCE => {
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(std::time::Duration::from_secs(1));
+            }
+            result => return Ok(result?),
+        }
+    }
+}
+
+/// How long [`read_back`] keeps trying (a database restart takes a few seconds).
+const READ_BACK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(20);
 
 /// Approves a pending patch and publishes it as the skill's next revision.
 pub async fn approve(
@@ -351,7 +371,7 @@ async fn settle(
     match outcome {
         ApproveOutcome::Published { .. } => {
             services.index_cache.changed(org_id);
-            Ok(Some(services.store.patch(org_id, id).await?))
+            Ok(Some(read_back(services, org_id, id).await?))
         }
         ApproveOutcome::NotPending { status } => Err(not_pending(&status, "approved")),
         ApproveOutcome::Moved => Ok(None),

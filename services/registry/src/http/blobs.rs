@@ -76,7 +76,15 @@ pub async fn batch(
         ))
     })?;
     let ids = blobs::visible_batch(&state, principal.org_id, &request.sha256).await?;
-    let entries = blobs::read_all(state.blobs.clone(), ids)
+    let mut reads = Box::pin(blobs::read_all(state.blobs.clone(), ids));
+    // The first blob is read before the answer starts: a blob store that is down then
+    // gets a proper error (503, retryable) instead of a stream cut off at once.
+    let first = match reads.next().await {
+        Some(Err(e)) => return Err(e.into()),
+        first => first,
+    };
+    let entries = futures::stream::iter(first)
+        .chain(reads)
         .map(|read| match read {
             Ok((hex, bytes)) => Ok(tar_entry(&hex, &bytes)),
             Err(e) => {

@@ -93,15 +93,20 @@ impl ApiError {
     }
 }
 
+/// Adds `Retry-After` to a 503 (every answer format uses this: JSON, text, HTML pages).
+pub fn add_retry_after(response: &mut Response) {
+    if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+        response
+            .headers_mut()
+            .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
+    }
+}
+
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = Json(json!({ "error": { "code": self.code, "message": self.message } }));
         let mut response = (self.status, body).into_response();
-        if self.status == StatusCode::SERVICE_UNAVAILABLE {
-            response
-                .headers_mut()
-                .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
-        }
+        add_retry_after(&mut response);
         if self.status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,
@@ -135,6 +140,7 @@ impl From<BlobError> for ApiError {
 impl From<AuthError> for ApiError {
     fn from(error: AuthError) -> Self {
         match error {
+            AuthError::Unavailable(e) if !e.is_unavailable() => ApiError::internal("checking a token", &e),
             AuthError::Unavailable(e) => {
                 tracing::error!(error = %e, "token check failed");
                 ApiError::new(

@@ -101,10 +101,20 @@ async fn measure(
         .get::<MatchedPath>()
         .map_or("unmatched", MatchedPath::as_str)
         .to_owned();
-    let method = request.method().clone();
+    // Known methods only: a client inventing methods must not grow the label set.
+    let method: &'static str = match request.method().as_str() {
+        "GET" => "GET",
+        "HEAD" => "HEAD",
+        "POST" => "POST",
+        "PUT" => "PUT",
+        "PATCH" => "PATCH",
+        "DELETE" => "DELETE",
+        "OPTIONS" => "OPTIONS",
+        _ => "OTHER",
+    };
     let in_flight = metrics.start_request();
     let response = next.run(request).await;
-    in_flight.finish(method.as_str(), &route, response.status().as_u16());
+    in_flight.finish(method, &route, response.status().as_u16());
     response
 }
 

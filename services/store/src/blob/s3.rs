@@ -232,8 +232,13 @@ impl S3BlobStore {
         if !self.secret.is_empty() {
             message = message.replace(&self.secret, REDACTED);
         }
-        let unreachable = matches!(err, SdkError::DispatchFailure(_) | SdkError::TimeoutError(_))
-            || status(err).is_some_and(|status| status >= 500);
+        // Retryable: no connection or no timely answer, a response cut off, throttling and
+        // server errors. Not: a request the client could not even build (a bad endpoint).
+        let unreachable = match err {
+            SdkError::DispatchFailure(failure) => !failure.is_user(),
+            SdkError::TimeoutError(_) | SdkError::ResponseError(_) => true,
+            _ => status(err).is_some_and(|status| status >= 500 || status == 429),
+        };
         if unreachable {
             BlobError::Unavailable {
                 operation,

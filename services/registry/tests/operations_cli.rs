@@ -1,0 +1,76 @@
+//! The operational commands of the binary: `probe` (the container health check), `gc`
+//! and the metrics listener.
+
+mod common;
+
+use common::{TestDb, registry, serve_until_listening, terminate};
+
+fn on(data_dir: &std::path::Path, db: &TestDb) -> tokio::process::Command {
+    let mut command = registry(data_dir);
+    command.env("CAIRN_DATABASE_URL", &db.url);
+    command
+}
+
+#[tokio::test]
+async fn probe_gc_and_metrics_work_against_a_running_registry() {
+    let db = TestDb::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    let metrics_port = std::net::TcpListener::bind("127.0.0.1:0")
+        .unwrap()
+        .local_addr()
+        .unwrap()
+        .port();
+    let mut serve = on(dir.path(), &db);
+    serve
+        .env("CAIRN_METRICS_LISTEN", format!("127.0.0.1:{metrics_port}"))
+        .stdout(std::process::Stdio::piped());
+    let (child, url, _) = serve_until_listening(serve).await;
+    let listen = url.trim_start_matches("http://").to_owned();
+
+    let ready = on(dir.path(), &db)
+        .args(["probe", "--listen", &listen])
+        .output()
+        .await
+        .unwrap();
+    assert!(ready.status.success(), "{}", String::from_utf8_lossy(&ready.stderr));
+
+    let metrics = reqwest::get(format!("http://127.0.0.1:{metrics_port}/metrics"))
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(metrics.contains("cairn_http_requests_total"), "{metrics}");
+    assert!(metrics.contains("# EOF"), "{metrics}");
+
+    let dry = on(dir.path(), &db).args(["gc", "--dry-run"]).output().await.unwrap();
+    let out = String::from_utf8_lossy(&dry.stdout);
+    assert!(
+        dry.status.success() && out.contains("would delete 0 unreferenced blobs"),
+        "{out}"
+    );
+    let json = on(dir.path(), &db).args(["gc", "--json"]).output().await.unwrap();
+    let report: serde_json::Value = serde_json::from_slice(&json.stdout).unwrap();
+    assert_eq!(report, serde_json::json!({"deleted": 0, "bytes": 0}));
+
+    // Bad input: a grace period a publish could outlast is refused before anything runs.
+    let short = on(dir.path(), &db)
+        .args(["gc", "--grace", "10s"])
+        .output()
+        .await
+        .unwrap();
+    assert!(!short.status.success());
+    let message = String::from_utf8_lossy(&short.stderr);
+    assert!(message.contains("shorter than 1m"), "{message}");
+
+    assert!(terminate(child).await.success());
+    // Nothing listens any more: not ready, and the message says where it looked.
+    let gone = on(dir.path(), &db)
+        .args(["probe", "--listen", &listen])
+        .output()
+        .await
+        .unwrap();
+    assert_eq!(gone.status.code(), Some(1));
+    let message = String::from_utf8_lossy(&gone.stderr);
+    assert!(message.contains("not ready") && message.contains(&listen), "{message}");
+}
