@@ -74,3 +74,36 @@ async fn probe_gc_and_metrics_work_against_a_running_registry() {
     let message = String::from_utf8_lossy(&gone.stderr);
     assert!(message.contains("not ready") && message.contains(&listen), "{message}");
 }
+
+#[tokio::test]
+async fn managed_postgresql_over_tls_is_reached_and_an_unverifiable_certificate_is_refused() {
+    // The test server has TLS on with a self-signed certificate (Debian's default).
+    let db = TestDb::new().await;
+    let dir = tempfile::tempdir().unwrap();
+    let separator = if db.url.contains('?') { '&' } else { '?' };
+    let over_tls = registry(dir.path())
+        .env("CAIRN_DATABASE_URL", format!("{}{separator}sslmode=require", db.url))
+        .arg("migrate")
+        .output()
+        .await
+        .unwrap();
+    assert!(
+        over_tls.status.success(),
+        "{}",
+        String::from_utf8_lossy(&over_tls.stderr)
+    );
+    // (Built without TLS, `sslmode=require` fails: success means the session was encrypted.)
+
+    let unverifiable = registry(dir.path())
+        .env(
+            "CAIRN_DATABASE_URL",
+            format!("{}{separator}sslmode=verify-full", db.url),
+        )
+        .arg("migrate")
+        .output()
+        .await
+        .unwrap();
+    assert!(!unverifiable.status.success());
+    let message = String::from_utf8_lossy(&unverifiable.stderr);
+    assert!(message.contains("connecting to PostgreSQL failed"), "{message}");
+}
