@@ -24,11 +24,19 @@ run() {
     local replicas="$1" faults="$2"
     echo
     echo "### $replicas replica(s), faults $faults"
+    # The report is printed whether the run's checks pass or not (a failure exits non-zero
+    # at the end).
     CAIRN_SCALE_REPLICAS="$replicas" CAIRN_SCALE_FAULTS="$faults" CAIRN_SCALE_SECONDS="$seconds" \
-        cargo test --release --locked -p cairn-registry --test scale_out -- --nocapture --test-threads 1 2>/dev/null \
-        | sed -n '/replica(s),/,/problems found/p'
+        cargo test --release --locked -p cairn-registry --test scale_out -- --nocapture --test-threads 1 \
+        2>"$log" | sed -n '/replica(s),/,/^test result/p' | sed -e 's/^test [^ ]* \.\.\. //' -e '/^test /d' || status=1
+    grep -A3 "panicked" "$log" || true
 }
+
+log="$(mktemp)"
+status=0
+trap 'rm -f "$log"' EXIT
 
 run 1 off
 run 3 off
 run 3 on
+exit "$status"
