@@ -163,7 +163,10 @@ impl BlobStore for TrackedBlobStore {
         self.put_many(vec![(*id, bytes)]).await
     }
 
-    async fn put_many(&self, blobs: Vec<(Sha256Hash, Bytes)>) -> Result<(), BlobError> {
+    async fn put_many(&self, mut blobs: Vec<(Sha256Hash, Bytes)>) -> Result<(), BlobError> {
+        // One row per blob: the same id twice in one upsert would be refused.
+        blobs.sort_by_key(|(id, _)| *id);
+        blobs.dedup_by_key(|(id, _)| *id);
         if blobs.is_empty() {
             return Ok(());
         }

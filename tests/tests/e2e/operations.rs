@@ -224,9 +224,11 @@ async fn a_writer_reusing_a_blob_the_collector_holds_waits_and_writes_it_again()
     let app = TestApp::spawn().await.unwrap();
     let content = "a file an old failed publish left behind\n";
     let id = id_of(content);
+    let bytes = Bytes::from(content.as_bytes().to_vec());
+    // The same blob twice in one batch is recorded once.
     app.state
         .blobs
-        .put(&id, Bytes::from(content.as_bytes().to_vec()))
+        .put_many(vec![(id, bytes.clone()), (id, bytes)])
         .await
         .unwrap();
     age_blobs(&app, &[]).await;
