@@ -107,13 +107,23 @@ async fn patch_and_version_events_arrive_signed() {
     }
     events.sort();
     assert_eq!(events, vec!["patch.approved", "patch.submitted", "version.published"]);
-    let (_, log) = send(app.get(&format!("/v1/webhooks/{}/deliveries", hook["id"].as_str().unwrap()))).await;
-    let items = log["items"].as_array().unwrap();
+    // The receiver answers before the registry records the outcome: wait for the record.
+    let deliveries = format!("/v1/webhooks/{}/deliveries", hook["id"].as_str().unwrap());
+    let mut items = Vec::new();
+    for _ in 0..100 {
+        let (_, log) = send(app.get(&deliveries)).await;
+        items = log["items"].as_array().unwrap().clone();
+        if items.iter().all(|d| d["status"] != "pending") {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
     assert_eq!(items.len(), 3);
     assert!(
         items
             .iter()
-            .all(|d| d["status"] == "delivered" && d["attempts"] == 1 && d["last_status_code"] == 200)
+            .all(|d| d["status"] == "delivered" && d["attempts"] == 1 && d["last_status_code"] == 200),
+        "{items:?}"
     );
 }
 
