@@ -695,26 +695,15 @@ async fn run_on(cluster: &mut Cluster) -> Result<Report> {
             recovery_s: last - end,
         });
     }
-    report.retryable_outside_faults = events
-        .iter()
-        .filter(|(t, e, _)| {
-            *e == Event::Retryable
-                && !windows
-                    .iter()
-                    .zip(&window_ends)
-                    .any(|(&(_, s, _), end)| *t >= s && *t <= *end)
-        })
-        .count();
-    report.interrupted_outside_faults = events
-        .iter()
-        .filter(|(t, e, _)| {
-            *e == Event::Interrupted
-                && !windows
-                    .iter()
-                    .zip(&window_ends)
-                    .any(|(&(_, s, _), end)| *t >= s && *t <= *end)
-        })
-        .count();
+    let in_a_window = |t: f64| {
+        windows
+            .iter()
+            .zip(&window_ends)
+            .any(|(&(_, s, _), end)| t >= s && t <= *end)
+    };
+    let outside_faults = |kind: Event| events.iter().filter(|(t, e, _)| *e == kind && !in_a_window(*t)).count();
+    report.retryable_outside_faults = outside_faults(Event::Retryable);
+    report.interrupted_outside_faults = outside_faults(Event::Interrupted);
     report.timeline = events
         .iter()
         .map(|(t, e, what)| format!("{t:7.2}s {e:?} {what}"))

@@ -145,8 +145,9 @@ impl StageClock {
         self.last = now;
     }
 
-    fn laps(&self) -> Vec<(Stage, std::time::Duration)> {
-        self.laps.clone()
+    /// The laps recorded (the clock is done with then).
+    fn laps(&mut self) -> Vec<(Stage, std::time::Duration)> {
+        std::mem::take(&mut self.laps)
     }
 }
 

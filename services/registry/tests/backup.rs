@@ -77,6 +77,21 @@ async fn fails(mut command: tokio::process::Command, args: &[&str]) -> String {
     )
 }
 
+/// Submits a patch on the registry at `url`; returns its id.
+async fn submit(client: &reqwest::Client, url: &str, token: &str, body: &Value) -> String {
+    let patch: Value = client
+        .post(format!("{url}/v1/patches"))
+        .bearer_auth(token)
+        .json(body)
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    patch["id"].as_str().unwrap().to_owned()
+}
+
 fn write_skill(tree: &Path, name: &str, step: &str) {
     let dir = tree.join("ops").join(name);
     std::fs::create_dir_all(dir.join("references")).unwrap();
@@ -113,17 +128,7 @@ async fn a_backup_restores_into_a_new_database_and_bucket_exactly_as_it_was() {
         "skill": "deploy", "base_revision": 2,
         "ops": [{"op": "write_file", "file": "references/lesson.md", "content": "a lesson worth keeping\n"}],
     });
-    let patch: Value = client
-        .post(format!("{url}/v1/patches"))
-        .bearer_auth(&admin)
-        .json(&lesson)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = patch["id"].as_str().unwrap().to_owned();
+    let id = submit(&client, &url, &admin, &lesson).await;
     let rejected = client
         .post(format!("{url}/v1/patches/{id}/reject"))
         .bearer_auth(&admin)
@@ -233,17 +238,7 @@ async fn a_backup_restores_into_a_new_database_and_bucket_exactly_as_it_was() {
     }
     // The rejected lesson, sent again after the restore, reuses its restored blob and
     // publishes whole.
-    let patch: Value = client
-        .post(format!("{url}/v1/patches"))
-        .bearer_auth(&admin)
-        .json(&lesson)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
-    let id = patch["id"].as_str().unwrap();
+    let id = submit(&client, &url, &admin, &lesson).await;
     let approved = client
         .post(format!("{url}/v1/patches/{id}/approve"))
         .bearer_auth(&admin)

@@ -359,33 +359,36 @@ pub async fn mark_missing(store: &Store, present: &[String]) -> Result<u64, Stor
     )
 }
 
-/// Every blob the database references: version files, version archives, and the
-/// candidates of patches that can still be published (what a backup must hold and a
-/// restore must bring back).
+/// The ids of every blob the database references (`$1`: the finished patch statuses):
+/// version files, version archives, and the candidates of patches that can still be
+/// published.
+const REFERENCED: &str = "SELECT sha256 FROM version_files \
+    UNION SELECT archive_sha256 FROM versions WHERE archive_sha256 IS NOT NULL \
+    UNION SELECT e->>'sha256' FROM patches p, jsonb_array_elements(p.candidate) e \
+          WHERE jsonb_typeof(p.candidate) = 'array' AND p.status <> ALL($1)";
+
+/// Every blob the database references (what a backup must hold and a restore must bring
+/// back).
 pub async fn referenced_blobs(store: &Store) -> Result<Vec<String>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT sha256 FROM version_files          UNION SELECT archive_sha256 FROM versions WHERE archive_sha256 IS NOT NULL          UNION SELECT e->>'sha256' FROM patches p, jsonb_array_elements(p.candidate) e                WHERE jsonb_typeof(p.candidate) = 'array' AND p.status <> ALL($1)          ORDER BY 1",
-    )
-    .bind(&FINISHED_PATCHES[..])
-    .fetch_all(&store.pool)
-    .await?)
+    blob_ids(store, &format!("{REFERENCED} ORDER BY 1")).await
 }
 
 /// Every blob the database records as stored but nothing references (an upload not yet
 /// published, a rejected patch's candidate, a blob waiting for collection): a backup
 /// copies them too, so the restored rows tell the truth.
 pub async fn unreferenced_stored_blobs(store: &Store) -> Result<Vec<String>, StoreError> {
-    Ok(sqlx::query_scalar(
-        "SELECT sha256 FROM blobs WHERE stored \
-         EXCEPT SELECT sha256 FROM version_files \
-         EXCEPT SELECT archive_sha256 FROM versions WHERE archive_sha256 IS NOT NULL \
-         EXCEPT SELECT e->>'sha256' FROM patches p, jsonb_array_elements(p.candidate) e \
-               WHERE jsonb_typeof(p.candidate) = 'array' AND p.status <> ALL($1) \
-         ORDER BY 1",
+    blob_ids(
+        store,
+        &format!("SELECT sha256 FROM blobs WHERE stored EXCEPT ({REFERENCED}) ORDER BY 1"),
     )
-    .bind(&FINISHED_PATCHES[..])
-    .fetch_all(&store.pool)
-    .await?)
+    .await
+}
+
+async fn blob_ids(store: &Store, query: &str) -> Result<Vec<String>, StoreError> {
+    Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(query.to_owned()))
+        .bind(&FINISHED_PATCHES[..])
+        .fetch_all(&store.pool)
+        .await?)
 }
 
 /// Every stored blob id the database tracks, for tests and consistency checks.

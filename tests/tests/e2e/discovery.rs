@@ -552,20 +552,31 @@ const SKILLS_CLI: &str = "skills@1.7.1";
 /// made under the system temp directory and kept for later runs. The test itself then runs
 /// it offline.
 fn skills_cli() -> PathBuf {
-    let prefix = std::env::var_os("CAIRN_SKILLS_CLI")
+    npm_cli(
+        "CAIRN_SKILLS_CLI",
+        SKILLS_CLI,
+        "cairn-skills-cli-1.7.1",
+        "skills/bin/cli.mjs",
+    )
+}
+
+/// The entry point `entry` (under `node_modules/`) of the npm package `package`, installed
+/// into the folder `$<variable>` names, else `<temp>/<default_dir>`, when not there yet.
+fn npm_cli(variable: &str, package: &str, default_dir: &str, entry: &str) -> PathBuf {
+    let prefix = std::env::var_os(variable)
         .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("cairn-skills-cli-1.7.1"));
-    let cli = prefix.join("node_modules/skills/bin/cli.mjs");
+        .unwrap_or_else(|| std::env::temp_dir().join(default_dir));
+    let cli = prefix.join("node_modules").join(entry);
     if !cli.exists() {
         let installed = std::process::Command::new("npm")
             .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
             .arg(&prefix)
-            .arg(SKILLS_CLI)
+            .arg(package)
             .status()
-            .expect("npm must be installed for the skills CLI test");
+            .unwrap_or_else(|e| panic!("npm must be installed for the {package} test: {e}"));
         assert!(
             installed.success(),
-            "npm install {SKILLS_CLI} failed (the npm registry must be reachable)"
+            "npm install {package} failed (the npm registry must be reachable)"
         );
     }
     cli
@@ -680,23 +691,12 @@ const CLAWHUB_CLI: &str = "clawhub@0.23.3";
 /// A folder with [`CLAWHUB_CLI`] installed: `$CAIRN_CLAWHUB_CLI` (CI prepares it), else
 /// one made under the system temp directory and kept. The test runs it offline.
 fn clawhub_cli() -> PathBuf {
-    let prefix = std::env::var_os("CAIRN_CLAWHUB_CLI")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("cairn-clawhub-cli-0.23.3"));
-    let cli = prefix.join("node_modules/clawhub/bin/clawdhub.js");
-    if !cli.exists() {
-        let installed = std::process::Command::new("npm")
-            .args(["install", "--no-audit", "--no-fund", "--silent", "--prefix"])
-            .arg(&prefix)
-            .arg(CLAWHUB_CLI)
-            .status()
-            .expect("npm must be installed for the ClawHub CLI test");
-        assert!(
-            installed.success(),
-            "npm install {CLAWHUB_CLI} failed (the npm registry must be reachable)"
-        );
-    }
-    cli
+    npm_cli(
+        "CAIRN_CLAWHUB_CLI",
+        CLAWHUB_CLI,
+        "cairn-clawhub-cli-0.23.3",
+        "clawhub/bin/clawdhub.js",
+    )
 }
 
 /// Runs the ClawHub CLI (offline but for 127.0.0.1) against `registry` with `token`.

@@ -41,7 +41,6 @@ impl IntoResponse for TextError {
             header::CONTENT_TYPE,
             HeaderValue::from_static("text/plain; charset=utf-8"),
         );
-        super::error::add_retry_after(&mut response);
         response
     }
 }

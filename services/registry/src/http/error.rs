@@ -93,20 +93,21 @@ impl ApiError {
     }
 }
 
-/// Adds `Retry-After` to a 503 (every answer format uses this: JSON, text, HTML pages).
-pub fn add_retry_after(response: &mut Response) {
-    if response.status() == StatusCode::SERVICE_UNAVAILABLE {
+/// Adds `Retry-After` to every 503 the router answers, whatever its format (JSON, the
+/// ClawHub API's text, the review web's pages): one layer in `http::router`.
+pub async fn retry_after_on_503(mut response: Response) -> Response {
+    if response.status() == StatusCode::SERVICE_UNAVAILABLE && !response.headers().contains_key(header::RETRY_AFTER) {
         response
             .headers_mut()
             .insert(header::RETRY_AFTER, HeaderValue::from(RETRY_AFTER_SECONDS));
     }
+    response
 }
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
         let body = Json(json!({ "error": { "code": self.code, "message": self.message } }));
         let mut response = (self.status, body).into_response();
-        add_retry_after(&mut response);
         if self.status == StatusCode::UNAUTHORIZED {
             response.headers_mut().insert(
                 header::WWW_AUTHENTICATE,

@@ -85,6 +85,7 @@ pub fn router(state: AppState) -> Router {
             tracing::info_span!("http", method = %request.method(), route, request_id)
         }))
         .layer(tower::util::MapRequestLayer::new(guard::assign_request_id))
+        .layer(middleware::map_response(error::retry_after_on_503))
         .layer(middleware::from_fn(crate::grpc::status::reshape_errors))
         .layer(middleware::from_fn_with_state(state.metrics.clone(), measure))
         .with_state(state)

@@ -121,7 +121,6 @@ impl IntoResponse for WebError {
                 response
                     .headers_mut()
                     .insert(header::CACHE_CONTROL, HeaderValue::from_static("no-store"));
-                crate::http::error::add_retry_after(&mut response);
                 response
             }
         }
