@@ -6,29 +6,29 @@ use std::collections::BTreeMap;
 use cairn_skill::limits::Limits;
 use cairn_skill::path::RelPath;
 use cairn_skill::{Bundle, BundleError, BundleFile};
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 use crate::matcher::{self, Edit, MatchError, Strategy};
 use crate::ops::ValidOp;
 
 /// How one op applied (stored on the patch: the match report).
-#[derive(Clone, Debug, PartialEq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
 pub struct OpReport {
     /// The op's position in the patch (0-based).
     pub index: usize,
     /// Its kind (`patch`, `write_file`, …).
-    pub op: &'static str,
+    pub op: String,
     /// The file it touched, if any.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub file: Option<String>,
     /// For `patch`: how `old` was found.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub strategy: Option<Strategy>,
     /// For `patch`: similarity of the replaced text to `old`.
-    #[serde(skip_serializing_if = "Option::is_none")]
+    #[serde(default, skip_serializing_if = "Option::is_none")]
     pub similarity: Option<f64>,
     /// For `patch`: first line of each replaced place (1-based).
-    #[serde(skip_serializing_if = "Vec::is_empty")]
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
     pub lines: Vec<usize>,
 }
 
@@ -104,7 +104,7 @@ pub fn apply_ops(base: Option<&Bundle>, ops: &[ValidOp], limits: &Limits) -> Res
     for (index, op) in ops.iter().enumerate() {
         let mut report = OpReport {
             index,
-            op: op.kind(),
+            op: op.kind().to_owned(),
             file: None,
             strategy: None,
             similarity: None,

@@ -3,11 +3,11 @@
 
 use cairn_skill::BundleFile;
 use cairn_skill::path::RelPath;
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 use std::collections::{BTreeMap, BTreeSet};
 
 /// How a file changes.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Change {
     /// New file.
@@ -19,7 +19,7 @@ pub enum Change {
 }
 
 /// One changed file.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
 pub struct FileDiff {
     /// The file.
     pub file: String,
@@ -28,8 +28,10 @@ pub struct FileDiff {
     /// Unified diff of the text (empty for binary files).
     pub unified: String,
     /// Whether either side is not UTF-8 text.
+    #[serde(default)]
     pub binary: bool,
     /// Whether the executable bit changes.
+    #[serde(default)]
     pub mode_changed: bool,
 }
 

@@ -13,10 +13,13 @@
 
 pub mod apply;
 pub mod diff;
+pub mod lesson;
 pub mod matcher;
+pub mod merge;
 pub mod ops;
 pub mod policy;
 pub mod rebase;
+pub mod report;
 pub mod stages;
 
 pub use matcher::{Applied, Candidate, Edit, LineDifference, MatchError, Strategy, apply};

@@ -16,7 +16,7 @@ pub struct Policy {
 }
 
 /// What the policy stage decides.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
 #[serde(rename_all = "snake_case")]
 pub enum Decision {
     /// `dangerous`: never published.
@@ -25,6 +25,17 @@ pub enum Decision {
     PendingReview,
     /// `safe` from a trusted author: published without review.
     AutoApprove,
+}
+
+impl Decision {
+    /// The decision's name, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Decision::Blocked => "blocked",
+            Decision::PendingReview => "pending_review",
+            Decision::AutoApprove => "auto_approve",
+        }
+    }
 }
 
 /// The decision for a scanned patch by `author`.

@@ -5,17 +5,16 @@
 
 use std::collections::BTreeMap;
 
+use crate::apply::{ApplyError, Outcome, apply_ops};
+use crate::diff::diff;
+use crate::ops::{Op, OpError, WritableRoots, validate};
+use crate::policy::{Decision, Policy, decide};
+use crate::rebase::rebase;
+pub use crate::report::{FileConflict, PatchReport, RebaseReport, StageState};
 use cairn_scanner::{Report, ScanFile, Scanner};
 use cairn_skill::limits::Limits;
 use cairn_skill::path::RelPath;
 use cairn_skill::{Bundle, BundleError};
-use serde::Serialize;
-
-use crate::apply::{ApplyError, OpReport, Outcome, apply_ops};
-use crate::diff::{FileDiff, diff};
-use crate::ops::{Op, OpError, WritableRoots, validate};
-use crate::policy::{Decision, Policy, decide};
-use crate::rebase::{FileConflict, Rebased, rebase};
 
 /// What the stages need to know about a patch.
 #[derive(Clone, Copy, Debug)]
@@ -39,60 +38,17 @@ pub struct PatchInput<'a> {
     pub latest_scan: Option<&'a Report>,
 }
 
-/// Where the stages leave a patch.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize)]
-#[serde(rename_all = "snake_case")]
-pub enum StageState {
-    /// Waiting for a reviewer.
-    PendingReview,
-    /// `dangerous`: never published.
-    Blocked,
-    /// Cannot be merged onto the latest revision.
-    Conflict,
-    /// Approved by policy (a `safe` patch from a trusted author): publish it.
-    AutoApproved,
-}
-
-/// The rebase stage's report.
-#[derive(Clone, Debug, Default, PartialEq, Eq, Serialize)]
-pub struct RebaseReport {
-    /// The revision the patch was made against.
-    pub base_digest: Option<String>,
-    /// The latest revision it was merged onto.
-    pub onto_digest: Option<String>,
-    /// Whether a three-way merge was needed (the latest moved since the base).
-    pub rebased: bool,
-    /// Files changed on both sides and merged cleanly.
-    pub merged_files: Vec<String>,
-    /// Conflicting files, with their hunks.
-    pub conflicts: Vec<FileConflict>,
-}
-
-/// The result of the stages, stored on the patch.
-#[derive(Clone, Debug, PartialEq, Serialize)]
+/// The result of the stages: the report stored on the patch, and the candidate.
+#[derive(Clone, Debug, PartialEq)]
 pub struct Processed {
     /// Where the patch stands.
     pub state: StageState,
-    /// How each op applied (the match report).
-    pub ops: Vec<OpReport>,
-    /// The rebase report.
-    pub rebase: RebaseReport,
-    /// Whether the patch deletes the skill.
-    pub deletes: bool,
+    /// What every stage found (stored on the patch).
+    pub report: PatchReport,
     /// The candidate bundle (none on conflict or deletion).
-    #[serde(skip)]
     pub candidate: Option<Bundle>,
-    /// The candidate's digest.
-    pub candidate_digest: Option<String>,
-    /// The change against the latest revision.
-    pub diff: Vec<FileDiff>,
-    /// The scan of the candidate, findings marked introduced or pre-existing.
-    pub scan: Option<Report>,
-    /// The policy decision.
-    pub decision: Option<Decision>,
     /// How long each stage that ran took, in order (for the registry's metrics; not
     /// stored with the patch).
-    #[serde(skip)]
     pub timings: Vec<(Stage, std::time::Duration)>,
 }
 
@@ -174,86 +130,63 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
     let applied = apply_ops(input.base, &ops, input.limits)?;
     clock.lap(Stage::Apply);
     let latest_files = input.latest.map(|b| b.files().clone()).unwrap_or_default();
-    let mut report = RebaseReport {
-        base_digest: input.base.map(Bundle::digest),
-        onto_digest: input.latest.map(Bundle::digest),
-        ..RebaseReport::default()
+    let mut report = PatchReport {
+        ops: applied.ops,
+        rebase: RebaseReport {
+            base_digest: input.base.map(Bundle::digest),
+            onto_digest: input.latest.map(Bundle::digest),
+            ..RebaseReport::default()
+        },
+        ..PatchReport::default()
     };
     let patched = match applied.outcome {
         Outcome::Delete => {
-            let diff = diff(&latest_files, &BTreeMap::new());
+            report.deletes = true;
+            report.diff = diff(&latest_files, &BTreeMap::new());
+            report.decision = Some(Decision::PendingReview);
             clock.lap(Stage::Decide);
-            return Ok(Processed {
-                state: StageState::PendingReview,
-                ops: applied.ops,
-                rebase: report,
-                deletes: true,
-                candidate: None,
-                candidate_digest: None,
-                diff,
-                scan: None,
-                decision: Some(Decision::PendingReview),
-                timings: clock.laps(),
-            });
+            return Ok(finish(StageState::PendingReview, report, None, clock));
         }
         Outcome::Bundle(bundle) => bundle,
     };
-    let conflict = |report: RebaseReport, ops: Vec<OpReport>, clock: &mut StageClock| {
-        clock.lap(Stage::Rebase);
-        Processed {
-            state: StageState::Conflict,
-            ops,
-            rebase: report,
-            deletes: false,
-            candidate: None,
-            candidate_digest: None,
-            diff: Vec::new(),
-            scan: None,
-            decision: None,
-            timings: clock.laps(),
-        }
-    };
     let candidate = match (input.base, input.latest) {
-        (Some(base), Some(latest)) if base.digest() != latest.digest() => {
-            report.rebased = true;
-            match rebase(base, &patched, latest) {
-                Rebased::Conflict(conflicts) => {
-                    report.conflicts = conflicts;
-                    return Ok(conflict(report, applied.ops, &mut clock));
-                }
-                Rebased::Clean { files, merged } => {
-                    report.merged_files = merged;
-                    match Bundle::from_files(files, input.limits) {
-                        Ok(bundle) => bundle,
-                        Err(e) => {
-                            report.conflicts = vec![invalid_after_merge(&e)];
-                            return Ok(conflict(report, applied.ops, &mut clock));
-                        }
-                    }
+        (Some(base), Some(latest)) if base != latest => {
+            report.rebase.rebased = true;
+            report.authored_diff = diff(base.files(), patched.files());
+            let rebased = rebase(base, &ops, &patched, latest);
+            report.rebase.merged_files = rebased.merged_files();
+            report.rebase.files = rebased.placements;
+            report.rebase.ops = rebased.ops;
+            if !rebased.conflicts.is_empty() {
+                report.rebase.conflicts = rebased.conflicts;
+                clock.lap(Stage::Rebase);
+                return Ok(finish(StageState::Conflict, report, None, clock));
+            }
+            match Bundle::from_files(rebased.files, input.limits) {
+                Ok(bundle) => bundle,
+                Err(e) => {
+                    report.rebase.conflicts = vec![invalid_after_merge(&e)];
+                    clock.lap(Stage::Rebase);
+                    return Ok(finish(StageState::Conflict, report, None, clock));
                 }
             }
         }
         (None, Some(_)) => {
-            report.conflicts = vec![FileConflict {
-                file: RelPath::skill_md().into_string(),
-                reason: "the skill was created by someone else since this patch was made: rebase the patch onto it"
-                    .to_owned(),
-                hunks: Vec::new(),
-            }];
-            return Ok(conflict(report, applied.ops, &mut clock));
+            report.rebase.conflicts = vec![whole_skill_conflict(
+                "the skill was created by someone else since this patch was made: rebase the patch onto it",
+            )];
+            clock.lap(Stage::Rebase);
+            return Ok(finish(StageState::Conflict, report, None, clock));
         }
         (Some(_), None) => {
-            report.conflicts = vec![FileConflict {
-                file: RelPath::skill_md().into_string(),
-                reason: "the skill was deleted since this patch was made".to_owned(),
-                hunks: Vec::new(),
-            }];
-            return Ok(conflict(report, applied.ops, &mut clock));
+            report.rebase.conflicts = vec![whole_skill_conflict("the skill was deleted since this patch was made")];
+            clock.lap(Stage::Rebase);
+            return Ok(finish(StageState::Conflict, report, None, clock));
         }
         _ => patched,
     };
     clock.lap(Stage::Rebase);
-    if input.latest.is_some_and(|l| l.digest() == candidate.digest()) {
+    if input.latest.is_some_and(|l| l == &candidate) {
         return Err(Refusal::NoChange);
     }
     // Findings are introduced unless the latest revision had them (scanned here unless
@@ -267,32 +200,42 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
     cairn_scanner::mark_introduced(&before, &mut scan);
     clock.lap(Stage::Scan);
     let decision = decide(scan.verdict, input.author, input.policy);
-    let diff = diff(&latest_files, candidate.files());
+    report.diff = diff(&latest_files, candidate.files());
+    report.candidate_digest = Some(candidate.digest());
+    report.scan = Some(scan);
+    report.decision = Some(decision);
     clock.lap(Stage::Decide);
-    Ok(Processed {
-        state: match decision {
-            Decision::Blocked => StageState::Blocked,
-            Decision::PendingReview => StageState::PendingReview,
-            Decision::AutoApprove => StageState::AutoApproved,
-        },
-        ops: applied.ops,
-        rebase: report,
-        deletes: false,
-        candidate_digest: Some(candidate.digest()),
-        diff,
-        candidate: Some(candidate),
-        scan: Some(scan),
-        decision: Some(decision),
+    let state = match decision {
+        Decision::Blocked => StageState::Blocked,
+        Decision::PendingReview => StageState::PendingReview,
+        Decision::AutoApprove => StageState::AutoApproved,
+    };
+    Ok(finish(state, report, Some(candidate), clock))
+}
+
+fn finish(state: StageState, mut report: PatchReport, candidate: Option<Bundle>, mut clock: StageClock) -> Processed {
+    report.state = Some(state);
+    Processed {
+        state,
+        report,
+        candidate,
         timings: clock.laps(),
-    })
+    }
+}
+
+fn whole_skill_conflict(reason: &str) -> FileConflict {
+    FileConflict {
+        file: RelPath::skill_md().into_string(),
+        reason: reason.to_owned(),
+        hunks: Vec::new(),
+        marked: None,
+    }
 }
 
 fn invalid_after_merge(error: &BundleError) -> FileConflict {
-    FileConflict {
-        file: RelPath::skill_md().into_string(),
-        reason: format!("merged onto the latest revision, the skill is not valid ({error}): rebase the patch by hand"),
-        hunks: Vec::new(),
-    }
+    whole_skill_conflict(&format!(
+        "merged onto the latest revision, the skill is not valid ({error}): rebase the patch by hand"
+    ))
 }
 
 /// Scans one bundle (the report a cache keeps for [`PatchInput::latest_scan`]).

@@ -72,13 +72,17 @@ fn bench(c: &mut Criterion) {
     let findings: Vec<serde_json::Value> = (0..50)
         .map(|i| {
             serde_json::json!({"rule": "demo.rule", "category": "demo", "severity": "medium", "file": "SKILL.md",
-                "line": 1 + i * lines / 50, "column": 1, "excerpt": "x", "message": "m", "hint": null, "introduced": i % 2 == 0})
+                "line": 1 + i * lines / 50, "column": 1, "excerpt": "x", "message": "m", "hint": "", "introduced": i % 2 == 0})
         })
         .collect();
     let scan = serde_json::json!({"verdict": "caution", "findings": findings});
+    let diff_typed: Vec<cairn_pipeline::diff::FileDiff> = serde_json::from_value(diff_json).unwrap();
+    let scan_typed: cairn_scanner::Report = serde_json::from_value(scan).unwrap();
     let mut group = c.benchmark_group("diff");
     group.throughput(Throughput::Bytes(unified.len() as u64));
-    group.bench_function("largest-edit", |b| b.iter(|| diff::file_views(&diff_json, &scan)));
+    group.bench_function("largest-edit", |b| {
+        b.iter(|| diff::file_views(&diff_typed, Some(&scan_typed)))
+    });
     group.finish();
 }
 

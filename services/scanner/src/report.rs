@@ -19,6 +19,17 @@ pub enum Severity {
 }
 
 impl Severity {
+    /// The severity's name, as serialised.
+    pub fn as_str(self) -> &'static str {
+        match self {
+            Severity::Info => "info",
+            Severity::Low => "low",
+            Severity::Medium => "medium",
+            Severity::High => "high",
+            Severity::Critical => "critical",
+        }
+    }
+
     /// One step less severe (floor `Info`), for matches in a less telling context.
     pub fn lowered(self) -> Severity {
         match self {

@@ -483,7 +483,7 @@ fn merge(
                 upstream_bytes.as_deref().map(std::str::from_utf8),
             );
             if let (Some(Ok(base)), Some(Ok(mine)), Some(Ok(theirs))) = texts
-                && let Ok(merged) = diffy::merge(base, mine, theirs)
+                && let Ok(merged) = cairn_pipeline::merge::merge3(base, mine, theirs)
             {
                 // The mode, like the text, from the side that changed it.
                 let executable = match (l, b, u) {
@@ -491,7 +491,7 @@ fn merge(
                     (Some(l), _, _) => l.executable,
                     _ => false,
                 };
-                out.insert(path.to_owned(), (merged.into_bytes(), executable));
+                out.insert(path.to_owned(), (merged.text.into_bytes(), executable));
                 continue;
             }
             conflicts.push(path.to_owned());

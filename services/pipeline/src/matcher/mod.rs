@@ -32,7 +32,7 @@ mod escape;
 mod lines;
 mod normalize;
 
-use serde::Serialize;
+use serde::{Deserialize, Serialize};
 
 /// One text edit: the `old`/`new`/`replace_all` of a `patch` op.
 #[derive(Clone, Copy, Debug)]
@@ -46,7 +46,7 @@ pub struct Edit<'a> {
 }
 
 /// How `old` was found: shown to reviewers and returned to agents.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
     /// `old` occurs exactly.

@@ -6,6 +6,7 @@ use std::collections::BTreeMap;
 
 use cairn_pipeline::ops::{Op, WritableRoots};
 use cairn_pipeline::policy::{Policy, may_approve};
+use cairn_pipeline::report::PatchReport;
 use cairn_pipeline::stages::{PatchInput, Processed, Refusal, StageState, process};
 use cairn_skill::path::RelPath;
 use cairn_skill::{Bundle, BundleFile, Category, SkillName};
@@ -180,7 +181,7 @@ pub async fn submit(
     services.metrics.stage("store_blobs", started.elapsed());
     let started = std::time::Instant::now();
     let id = Uuid::new_v4();
-    let report = serde_json::to_value(&processed).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let report = serde_json::to_value(&processed.report).map_err(|e| PatchError::Invalid(e.to_string()))?;
     let onto = latest.as_ref().map(Bundle::digest);
     let candidate = processed.candidate.as_ref().map(manifest_json);
     let candidate_digest = processed.candidate.as_ref().map(Bundle::digest);
@@ -280,7 +281,7 @@ async fn publish(
         let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
         let latest = load(services, org_id, &name, RevisionSelector::Latest).await?;
         let latest_digest = latest.as_ref().map(Bundle::digest);
-        let deletes = record.report.get("deletes").and_then(serde_json::Value::as_bool) == Some(true);
+        let deletes = PatchReport::from_stored(&record.report).deletes;
         let candidate;
         let category;
         let version;
@@ -294,7 +295,7 @@ async fn publish(
             Approval::Delete(&name)
         } else {
             candidate = if latest_digest != record.onto_digest {
-                let reviewed = verdict_of(&record.report);
+                let reviewed = PatchReport::from_stored(&record.report).verdict();
                 let restaged = restage(services, org_id, &record, &name, latest.as_ref()).await?;
                 if restaged.raced {
                     continue;
@@ -390,11 +391,6 @@ struct Restaged {
     raced: bool,
 }
 
-/// The scan verdict stored in a patch's report.
-fn verdict_of(report: &serde_json::Value) -> Option<cairn_scanner::Verdict> {
-    serde_json::from_value(report.get("scan")?.get("verdict")?.clone()).ok()
-}
-
 /// Runs the stages again onto `latest`; stores the new reports and state.
 async fn restage(
     services: &Services,
@@ -421,7 +417,7 @@ async fn restage(
         latest_scan: latest_scan.as_deref(),
     });
     let state = processed.as_ref().ok().map(|p| p.state);
-    let verdict = processed.as_ref().ok().and_then(|p| p.scan.as_ref()).map(|r| r.verdict);
+    let verdict = processed.as_ref().ok().and_then(|p| p.report.verdict());
     let (status, processed): (&str, Option<Processed>) = match processed {
         Ok(p) if p.state == StageState::PendingReview || p.state == StageState::AutoApproved => {
             ("pending_review", Some(p))
@@ -433,7 +429,7 @@ async fn restage(
     };
     let report = processed
         .as_ref()
-        .map(|p| serde_json::to_value(p).unwrap_or_default())
+        .map(|p| serde_json::to_value(&p.report).unwrap_or_default())
         .unwrap_or_else(|| record.report.clone());
     let candidate = processed.as_ref().and_then(|p| p.candidate.clone());
     if let Some(bundle) = &candidate {

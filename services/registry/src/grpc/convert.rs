@@ -2,10 +2,10 @@
 //! lives in the application services both transports call.
 
 use base64::Engine as _;
+use cairn_pipeline::report::PatchReport;
 use cairn_proto::v1 as pb;
 use cairn_store::{FileEntry, IndexEntry, PatchRecord, SkillSummary, VersionInfo};
 use chrono::{DateTime, Utc};
-use serde::Deserialize;
 use serde_json::{Value, json};
 use tonic::Status;
 
@@ -221,96 +221,19 @@ fn agent_out(agent: &Value) -> pb::Agent {
     }
 }
 
-// The stored report's parts, as the pipeline serialized them.
-
-#[derive(Deserialize)]
-struct StoredOpReport {
-    index: u32,
-    op: String,
-    file: Option<String>,
-    strategy: Option<String>,
-    similarity: Option<f64>,
-    #[serde(default)]
-    lines: Vec<u32>,
-}
-
-#[derive(Deserialize)]
-struct StoredRebase {
-    base_digest: Option<String>,
-    onto_digest: Option<String>,
-    #[serde(default)]
-    rebased: bool,
-    #[serde(default)]
-    merged_files: Vec<String>,
-    #[serde(default)]
-    conflicts: Vec<StoredConflict>,
-}
-
-#[derive(Deserialize)]
-struct StoredConflict {
-    file: String,
-    reason: String,
-    #[serde(default)]
-    hunks: Vec<StoredHunk>,
-}
-
-#[derive(Deserialize)]
-struct StoredHunk {
-    patch: String,
-    base: String,
-    latest: String,
-}
-
-#[derive(Deserialize)]
-struct StoredScan {
-    verdict: String,
-    #[serde(default)]
-    findings: Vec<StoredFinding>,
-}
-
-#[derive(Deserialize)]
-struct StoredFinding {
-    rule: String,
-    category: String,
-    severity: String,
-    file: String,
-    line: u32,
-    column: u32,
-    excerpt: String,
-    message: String,
-    hint: String,
-    introduced: Option<bool>,
-}
-
-#[derive(Deserialize)]
-struct StoredDiff {
-    file: String,
-    change: String,
-    unified: String,
-    binary: bool,
-    mode_changed: bool,
-}
-
-fn part<T: serde::de::DeserializeOwned>(report: &Value, key: &str) -> Option<T> {
-    report
-        .get(key)
-        .filter(|v| !v.is_null())
-        .and_then(|v| serde_json::from_value(v.clone()).ok())
-}
-
-fn scan(s: StoredScan) -> pb::ScanReport {
+fn scan(s: cairn_scanner::Report) -> pb::ScanReport {
     pb::ScanReport {
-        verdict: s.verdict,
+        verdict: s.verdict.as_str().to_owned(),
         findings: s
             .findings
             .into_iter()
             .map(|f| pb::Finding {
                 rule: f.rule,
                 category: f.category,
-                severity: f.severity,
+                severity: f.severity.as_str().to_owned(),
                 file: f.file,
-                line: f.line,
-                column: f.column,
+                line: count(f.line),
+                column: count(f.column),
                 excerpt: f.excerpt,
                 message: f.message,
                 hint: f.hint,
@@ -320,22 +243,29 @@ fn scan(s: StoredScan) -> pb::ScanReport {
     }
 }
 
-/// A whole patch (GetPatch, and the answers of submit and review).
-pub fn patch(p: PatchRecord) -> pb::Patch {
-    let report = &p.report;
-    let match_report = part::<Vec<StoredOpReport>>(report, "ops")
-        .unwrap_or_default()
-        .into_iter()
-        .map(|o| pb::OpMatch {
-            index: o.index,
-            op: o.op,
-            file: o.file,
-            strategy: o.strategy,
-            similarity: o.similarity,
-            lines: o.lines,
+fn count(n: usize) -> u32 {
+    u32::try_from(n).unwrap_or(u32::MAX)
+}
+
+fn file_diffs(diff: Vec<cairn_pipeline::diff::FileDiff>) -> Vec<pb::FileDiff> {
+    diff.into_iter()
+        .map(|d| pb::FileDiff {
+            file: d.file,
+            change: match d.change {
+                cairn_pipeline::diff::Change::Added => "added",
+                cairn_pipeline::diff::Change::Removed => "removed",
+                cairn_pipeline::diff::Change::Modified => "modified",
+            }
+            .to_owned(),
+            unified: d.unified,
+            binary: d.binary,
+            mode_changed: d.mode_changed,
         })
-        .collect();
-    let rebase = part::<StoredRebase>(report, "rebase").map(|r| pb::Rebase {
+        .collect()
+}
+
+fn rebase(r: cairn_pipeline::report::RebaseReport) -> pb::Rebase {
+    pb::Rebase {
         base_digest: r.base_digest,
         onto_digest: r.onto_digest,
         rebased: r.rebased,
@@ -355,26 +285,55 @@ pub fn patch(p: PatchRecord) -> pb::Patch {
                         latest: h.latest,
                     })
                     .collect(),
+                marked: c.marked,
             })
             .collect(),
-    });
-    let diff = part::<Vec<StoredDiff>>(report, "diff")
-        .unwrap_or_default()
+        files: r
+            .files
+            .into_iter()
+            .map(|f| pb::FilePlacement {
+                file: f.file,
+                placement: f.placement.as_str().to_owned(),
+                detail: f.detail,
+            })
+            .collect(),
+        ops: r
+            .ops
+            .into_iter()
+            .map(|o| pb::OpPlacement {
+                index: count(o.index),
+                op: o.op,
+                file: o.file,
+                placement: o.placement.as_str().to_owned(),
+                strategy: o.strategy.map(|s| s.as_str().to_owned()),
+                lines: o.lines.into_iter().map(count).collect(),
+            })
+            .collect(),
+    }
+}
+
+/// A whole patch (GetPatch, and the answers of submit and review).
+pub fn patch(p: PatchRecord) -> pb::Patch {
+    let report = PatchReport::from_stored(&p.report);
+    let match_report = report
+        .ops
         .into_iter()
-        .map(|d| pb::FileDiff {
-            file: d.file,
-            change: d.change,
-            unified: d.unified,
-            binary: d.binary,
-            mode_changed: d.mode_changed,
+        .map(|o| pb::OpMatch {
+            index: count(o.index),
+            op: o.op,
+            file: o.file,
+            strategy: o.strategy.map(|s| s.as_str().to_owned()),
+            similarity: o.similarity,
+            lines: o.lines.into_iter().map(count).collect(),
         })
         .collect();
     pb::Patch {
         match_report,
-        rebase,
-        scan: part::<StoredScan>(report, "scan").map(scan),
-        diff,
-        decision: part::<String>(report, "decision"),
+        rebase: Some(rebase(report.rebase)),
+        scan: report.scan.map(scan),
+        diff: file_diffs(report.diff),
+        authored_diff: file_diffs(report.authored_diff),
+        decision: report.decision.map(|d| d.as_str().to_owned()),
         ops: ops_from_json(&p.ops),
         ..summary(p)
     }
@@ -382,12 +341,9 @@ pub fn patch(p: PatchRecord) -> pb::Patch {
 
 /// A patch in a list: without ops and reports, the scan reduced to its verdict.
 pub fn summary(p: PatchRecord) -> pb::Patch {
-    let verdict = p
-        .report
-        .get("scan")
-        .and_then(|s| s.get("verdict"))
-        .and_then(Value::as_str)
-        .map(str::to_owned);
+    let verdict = PatchReport::from_stored(&p.report)
+        .verdict()
+        .map(|v| v.as_str().to_owned());
     pb::Patch {
         id: p.id.to_string(),
         skill: p.skill_name,

@@ -315,15 +315,20 @@ pub struct PatchBody {
     /// The ops as sent.
     pub ops: serde_json::Value,
     /// How each op applied (strategy, similarity, lines).
-    pub match_report: serde_json::Value,
-    /// The rebase onto the latest revision (conflicts with their hunks).
-    pub rebase: serde_json::Value,
+    pub match_report: Vec<cairn_pipeline::apply::OpReport>,
+    /// How the patch was placed onto the latest revision: per file and op (applied,
+    /// merged, structural insertion, replayed, conflict), conflicts with their hunks.
+    pub rebase: cairn_pipeline::report::RebaseReport,
     /// The scan of the candidate (findings `introduced` or pre-existing).
-    pub scan: serde_json::Value,
+    pub scan: Option<cairn_scanner::Report>,
     /// The change against the latest revision, per file.
-    pub diff: serde_json::Value,
+    pub diff: Vec<cairn_pipeline::diff::FileDiff>,
+    /// The change its author made against the revision they based it on (when that is
+    /// not the latest).
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub authored_diff: Vec<cairn_pipeline::diff::FileDiff>,
     /// The policy's decision.
-    pub decision: serde_json::Value,
+    pub decision: Option<cairn_pipeline::policy::Decision>,
     /// The candidate's digest.
     pub candidate_digest: Option<String>,
     /// The revision approval published.
@@ -340,14 +345,15 @@ pub struct PatchBody {
 
 impl From<cairn_store::PatchRecord> for PatchBody {
     fn from(p: cairn_store::PatchRecord) -> Self {
-        let part = |k: &str| p.report.get(k).cloned().unwrap_or(serde_json::Value::Null);
+        let report = cairn_pipeline::report::PatchReport::from_stored(&p.report);
         PatchBody {
             id: p.id.to_string(),
-            match_report: part("ops"),
-            rebase: part("rebase"),
-            scan: part("scan"),
-            diff: part("diff"),
-            decision: part("decision"),
+            match_report: report.ops,
+            rebase: report.rebase,
+            scan: report.scan,
+            diff: report.diff,
+            authored_diff: report.authored_diff,
+            decision: report.decision,
             skill: p.skill_name,
             base_revision: p.base_revision,
             status: p.status,
@@ -393,12 +399,9 @@ impl From<cairn_store::PatchRecord> for PatchItem {
     fn from(p: cairn_store::PatchRecord) -> Self {
         PatchItem {
             id: p.id.to_string(),
-            verdict: p
-                .report
-                .get("scan")
-                .and_then(|s| s.get("verdict"))
-                .and_then(|v| v.as_str())
-                .map(str::to_owned),
+            verdict: cairn_pipeline::report::PatchReport::from_stored(&p.report)
+                .verdict()
+                .map(|v| v.as_str().to_owned()),
             skill: p.skill_name,
             base_revision: p.base_revision,
             status: p.status,

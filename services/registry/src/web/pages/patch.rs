@@ -4,6 +4,8 @@
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
+use cairn_pipeline::matcher::Strategy;
+use cairn_pipeline::report::{PatchReport, RebaseReport};
 use cairn_store::PatchRecord;
 use serde::Deserialize;
 use serde_json::Value;
@@ -86,22 +88,16 @@ struct PatchPage {
     self_review: bool,
 }
 
-fn text(value: &Value, key: &str) -> String {
-    value.get(key).and_then(Value::as_str).unwrap_or_default().to_owned()
-}
-
-fn op_rows(report: &Value) -> Vec<OpRow> {
-    let Some(ops) = report.get("ops").and_then(Value::as_array) else {
-        return Vec::new();
-    };
-    ops.iter()
-        .enumerate()
-        .map(|(position, op)| {
-            let strategy = text(op, "strategy");
+fn op_rows(report: &PatchReport) -> Vec<OpRow> {
+    report
+        .ops
+        .iter()
+        .map(|op| {
+            let strategy = op.strategy.map(Strategy::as_str).unwrap_or_default();
             OpRow {
-                index: op.get("index").and_then(Value::as_u64).map_or(position, |i| i as usize) + 1,
-                op: text(op, "op").replace('_', " "),
-                file: text(op, "file"),
+                index: op.index + 1,
+                op: op.op.replace('_', " "),
+                file: op.file.clone().unwrap_or_default(),
                 fuzzy: !strategy.is_empty() && strategy != "exact",
                 strategy: if strategy.is_empty() {
                     "—".to_owned()
@@ -109,47 +105,28 @@ fn op_rows(report: &Value) -> Vec<OpRow> {
                     strategy.replace('_', " ")
                 },
                 similarity: op
-                    .get("similarity")
-                    .and_then(Value::as_f64)
+                    .similarity
                     .map_or_else(|| "—".to_owned(), |s| format!("{:.1} %", s * 100.0)),
-                lines: op
-                    .get("lines")
-                    .and_then(Value::as_array)
-                    .map(|l| {
-                        l.iter()
-                            .filter_map(Value::as_u64)
-                            .map(|n| n.to_string())
-                            .collect::<Vec<_>>()
-                            .join(", ")
-                    })
-                    .unwrap_or_default(),
+                lines: op.lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", "),
             }
         })
         .collect()
 }
 
-fn conflicts(rebase: &Value) -> Vec<ConflictView> {
+fn conflicts(rebase: &RebaseReport) -> Vec<ConflictView> {
     rebase
-        .get("conflicts")
-        .and_then(Value::as_array)
-        .map(|list| {
-            list.iter()
-                .map(|c| ConflictView {
-                    file: text(c, "file"),
-                    reason: text(c, "reason"),
-                    hunks: c
-                        .get("hunks")
-                        .and_then(Value::as_array)
-                        .map(|h| {
-                            h.iter()
-                                .map(|h| (text(h, "base"), text(h, "latest"), text(h, "patch")))
-                                .collect()
-                        })
-                        .unwrap_or_default(),
-                })
-                .collect()
+        .conflicts
+        .iter()
+        .map(|c| ConflictView {
+            file: c.file.clone(),
+            reason: c.reason.clone(),
+            hunks: c
+                .hunks
+                .iter()
+                .map(|h| (h.base.clone(), h.latest.clone(), h.patch.clone()))
+                .collect(),
         })
-        .unwrap_or_default()
+        .collect()
 }
 
 fn short(digest: &str) -> String {
@@ -176,11 +153,8 @@ pub async fn page(
             )),
             other => other.into(),
         })?;
-    let report = &record.report;
-    let null = Value::Null;
-    let scan_json = report.get("scan").unwrap_or(&null);
-    let diff_json = report.get("diff").unwrap_or(&null);
-    let rebase = report.get("rebase").unwrap_or(&null);
+    let report = PatchReport::from_stored(&record.report);
+    let rebase = &report.rebase;
     let open = OPEN_STATUSES.contains(&record.status.as_str());
     let can_decide = open && viewer.can(Scope::Review);
     let agent = ["name", "model", "session"]
@@ -218,31 +192,23 @@ pub async fn page(
             )
         }),
         comment: record.comment.clone(),
-        decision: report
-            .get("decision")
-            .and_then(Value::as_str)
-            .unwrap_or("—")
-            .replace('_', " "),
-        ops: op_rows(report),
+        decision: report.decision.map_or("—", |d| d.as_str()).replace('_', " "),
+        ops: op_rows(&report),
         ops_json: serde_json::to_string_pretty(&record.ops).unwrap_or_default(),
-        rebased: rebase.get("rebased").and_then(Value::as_bool).unwrap_or(false),
-        base_digest: short(&text(rebase, "base_digest")),
-        onto_digest: short(&text(rebase, "onto_digest")),
-        merged_files: rebase
-            .get("merged_files")
-            .and_then(Value::as_array)
-            .map(|f| f.iter().filter_map(Value::as_str).map(str::to_owned).collect())
-            .unwrap_or_default(),
+        rebased: rebase.rebased,
+        base_digest: short(rebase.base_digest.as_deref().unwrap_or_default()),
+        onto_digest: short(rebase.onto_digest.as_deref().unwrap_or_default()),
+        merged_files: rebase.merged_files.clone(),
         conflicts: conflicts(rebase),
-        scan_findings: diff::findings(scan_json)
+        scan_findings: diff::findings(report.scan.as_ref())
             .into_iter()
             .map(|f| {
                 let anchor = diff::file_anchor(&f.file);
                 (f, anchor)
             })
             .collect(),
-        scan: diff::scan_view(diff_json, scan_json),
-        files: diff::file_views(diff_json, scan_json),
+        scan: diff::scan_view(&report.diff, report.scan.as_ref()),
+        files: diff::file_views(&report.diff, report.scan.as_ref()),
         split: query.view.as_deref() == Some("split"),
         can_decide,
         can_approve: can_decide && record.status == "pending_review",

@@ -9,6 +9,7 @@ use axum::extract::{Query, State};
 use axum::http::HeaderMap;
 use axum::response::sse::{Event, KeepAlive, Sse};
 use axum::response::{Html, IntoResponse, Response};
+use cairn_pipeline::report::PatchReport;
 use cairn_store::PatchRecord;
 use serde::Deserialize;
 use tokio::sync::broadcast::error::RecvError;
@@ -55,8 +56,8 @@ pub struct Row {
 
 impl Row {
     fn of(patch: &PatchRecord) -> Row {
-        let scan = patch.report.get("scan").cloned().unwrap_or_default();
-        let found = findings(&scan);
+        let report = PatchReport::from_stored(&patch.report);
+        let found = findings(report.scan.as_ref());
         let agent = ["name", "model"]
             .iter()
             .filter_map(|k| patch.agent.get(*k).and_then(|v| v.as_str()))
@@ -74,10 +75,9 @@ impl Row {
             agent,
             status: patch.status.clone(),
             status_label: patch.status.replace('_', " "),
-            verdict: scan
-                .get("verdict")
-                .and_then(|v| v.as_str())
-                .unwrap_or("not scanned")
+            verdict: report
+                .verdict()
+                .map_or("not scanned", cairn_scanner::Verdict::as_str)
                 .to_owned(),
             introduced: found.iter().filter(|f| f.introduced).count(),
             findings: found.len(),

@@ -353,8 +353,7 @@ pub async fn diff(
     );
     let files = tokio::task::spawn_blocking(move || {
         let changes = cairn_pipeline::diff::diff(&before, &after);
-        let json = serde_json::to_value(&changes).unwrap_or_default();
-        diff::file_views(&json, &serde_json::Value::Null)
+        diff::file_views(&changes, None)
     })
     .await
     .map_err(|e| crate::http::error::ApiError::internal("diffing two revisions", &e))?;

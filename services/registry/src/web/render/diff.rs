@@ -1,11 +1,13 @@
 //! Diff views for reviewers: unified and side-by-side hunks with line numbers, and scanner findings
 //! placed at the lines they point at.
 //!
-//! Inputs are the stored JSON documents (the per-file diff array and the scan report). Both are
-//! read leniently: missing or odd fields fall back to defaults and nothing here panics on any input.
+//! Inputs are the patch report's typed parts (the per-file diff and the scan report), as
+//! [`cairn_pipeline::report::PatchReport`] reads them back; nothing here panics on any
+//! unified-diff text.
 
+use cairn_pipeline::diff::{Change, FileDiff};
+use cairn_scanner::Report;
 use serde::Serialize;
-use serde_json::Value;
 
 /// One scanner finding, as shown next to the line it points at.
 ///
@@ -143,22 +145,31 @@ pub struct ScanView {
     pub unplaced: Vec<Finding>,
 }
 
-/// Parses findings out of a scan report JSON (null → empty).
-///
-/// Exists so every view reads findings the same lenient way: missing fields get defaults, entries
-/// that are not objects are skipped. The result is sorted by file, then line, then column.
-pub fn findings(scan: &Value) -> Vec<Finding> {
-    let list = match scan {
-        Value::Array(items) => items.as_slice(),
-        Value::Object(_) => scan
-            .get("findings")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice),
-        _ => &[],
-    };
-    let mut found: Vec<Finding> = list.iter().filter(|item| item.is_object()).map(parse_finding).collect();
+/// The findings of a scan report (none without a report), sorted by file, then line,
+/// then column.
+pub fn findings(scan: Option<&Report>) -> Vec<Finding> {
+    let mut found: Vec<Finding> = scan
+        .map(|r| r.findings.iter().map(Finding::from).collect())
+        .unwrap_or_default();
     found.sort_by(|a, b| (&a.file, a.line, a.column).cmp(&(&b.file, b.line, b.column)));
     found
+}
+
+impl From<&cairn_scanner::Finding> for Finding {
+    fn from(f: &cairn_scanner::Finding) -> Finding {
+        Finding {
+            rule: f.rule.clone(),
+            category: f.category.clone(),
+            severity: f.severity.as_str().to_owned(),
+            file: f.file.clone(),
+            line: f.line,
+            column: f.column,
+            excerpt: f.excerpt.clone(),
+            message: f.message.clone(),
+            hint: (!f.hint.is_empty()).then(|| f.hint.clone()),
+            introduced: f.introduced == Some(true),
+        }
+    }
 }
 
 /// Builds the per-file views with findings attached to the new-side line they point at.
@@ -167,7 +178,7 @@ pub fn findings(scan: &Value) -> Vec<Finding> {
 /// or context line whose new line number equals its line (in both the unified lines and the right
 /// cell of the side-by-side rows); findings of the file that match no shown line go to
 /// `other_findings`.
-pub fn file_views(diff: &Value, scan: &Value) -> Vec<FileView> {
+pub fn file_views(diff: &[FileDiff], scan: Option<&Report>) -> Vec<FileView> {
     let all = findings(scan);
     diff_entries(diff)
         .into_iter()
@@ -205,7 +216,7 @@ pub fn file_views(diff: &Value, scan: &Value) -> Vec<FileView> {
 ///
 /// Exists so the header can show the verdict and totals, and list findings that no file view can
 /// show because their file did not change.
-pub fn scan_view(diff: &Value, scan: &Value) -> ScanView {
+pub fn scan_view(diff: &[FileDiff], scan: Option<&Report>) -> ScanView {
     let all = findings(scan);
     let files: Vec<String> = diff_entries(diff).into_iter().map(|entry| entry.file).collect();
     let unplaced = all
@@ -215,11 +226,7 @@ pub fn scan_view(diff: &Value, scan: &Value) -> ScanView {
         .collect();
     let introduced = all.iter().filter(|finding| finding.introduced).count();
     ScanView {
-        verdict: scan
-            .get("verdict")
-            .and_then(Value::as_str)
-            .filter(|verdict| !verdict.is_empty())
-            .map(str::to_string),
+        verdict: scan.map(|r| r.verdict.as_str().to_owned()),
         pre_existing: all.len() - introduced,
         introduced,
         findings: all,
@@ -281,80 +288,22 @@ struct DiffEntry {
     mode_changed: bool,
 }
 
-/// Reads the diff array (or an object with a `files` array); entries without a file name are skipped.
-fn diff_entries(diff: &Value) -> Vec<DiffEntry> {
-    let list = match diff {
-        Value::Array(items) => items.as_slice(),
-        Value::Object(_) => diff
-            .get("files")
-            .and_then(Value::as_array)
-            .map_or(&[][..], Vec::as_slice),
-        _ => &[],
-    };
-    list.iter()
-        .filter_map(|item| {
-            let file = item.get("file").and_then(Value::as_str)?.to_string();
-            let change = match text_field(item, "change") {
-                change if change.is_empty() => "modified".to_string(),
-                change => change,
-            };
-            Some(DiffEntry {
-                file,
-                change,
-                unified: text_field(item, "unified"),
-                binary: bool_field(item, "binary"),
-                mode_changed: bool_field(item, "mode_changed"),
-            })
+/// The diff's entries in the shape the views use.
+fn diff_entries(diff: &[FileDiff]) -> Vec<DiffEntry> {
+    diff.iter()
+        .map(|d| DiffEntry {
+            file: d.file.clone(),
+            change: match d.change {
+                Change::Added => "added",
+                Change::Removed => "removed",
+                Change::Modified => "modified",
+            }
+            .to_owned(),
+            unified: d.unified.clone(),
+            binary: d.binary,
+            mode_changed: d.mode_changed,
         })
         .collect()
-}
-
-/// Reads one finding object.
-fn parse_finding(item: &Value) -> Finding {
-    let hint = text_field(item, "hint");
-    Finding {
-        rule: text_field(item, "rule"),
-        category: text_field(item, "category"),
-        severity: text_field(item, "severity"),
-        file: text_field(item, "file"),
-        line: number_field(item, "line"),
-        column: number_field(item, "column"),
-        excerpt: text_field(item, "excerpt"),
-        message: text_field(item, "message"),
-        hint: (!hint.is_empty()).then_some(hint),
-        introduced: bool_field(item, "introduced"),
-    }
-}
-
-/// A string field; numbers and booleans are turned into text, anything else is empty.
-fn text_field(item: &Value, key: &str) -> String {
-    match item.get(key) {
-        Some(Value::String(text)) => text.clone(),
-        Some(Value::Number(number)) => number.to_string(),
-        Some(Value::Bool(flag)) => flag.to_string(),
-        _ => String::new(),
-    }
-}
-
-/// A non-negative integer field (also accepted as a numeric string); anything else is 0.
-fn number_field(item: &Value, key: &str) -> usize {
-    match item.get(key) {
-        Some(Value::Number(number)) => number
-            .as_u64()
-            .map(|n| usize::try_from(n).unwrap_or(usize::MAX))
-            .unwrap_or(0),
-        Some(Value::String(text)) => text.trim().parse().unwrap_or(0),
-        _ => 0,
-    }
-}
-
-/// A boolean field (also accepted as the string "true"); anything else is false.
-fn bool_field(item: &Value, key: &str) -> bool {
-    match item.get(key) {
-        Some(Value::Bool(flag)) => *flag,
-        Some(Value::String(text)) => text.eq_ignore_ascii_case("true"),
-        _ => false,
-    }
 }
 
 /// Whether a finding's path names the diff entry's path (a leading `./` is ignored).
@@ -539,7 +488,7 @@ fn cell(line: &DiffLine, no: Option<usize>) -> Cell {
 #[cfg(test)]
 mod tests {
     use super::*;
-    use serde_json::json;
+    use serde_json::{Value, json};
 
     /// Output of `similar::TextDiff::from_lines(old, new).unified_diff().context_radius(3)
     /// .header("a/SKILL.md", "b/SKILL.md")` for the texts of `realistic_diff_from_two_texts`, kept
@@ -565,7 +514,28 @@ mod tests {
 
     fn finding(file: &str, line: usize, column: usize, introduced: bool) -> Value {
         json!({"rule": "r", "category": "c", "severity": "high", "file": file, "line": line,
-               "column": column, "excerpt": "e", "message": "m", "hint": null, "introduced": introduced})
+               "column": column, "excerpt": "e", "message": "m", "hint": "", "introduced": introduced})
+    }
+
+    fn typed(diff: Value, scan: Value) -> (Vec<FileDiff>, Option<Report>) {
+        let diff = diff
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|d| {
+                let mut d = d.clone();
+                for (key, default) in [("binary", json!(false)), ("mode_changed", json!(false))] {
+                    d.as_object_mut().unwrap().entry(key).or_insert(default);
+                }
+                serde_json::from_value(d).unwrap()
+            })
+            .collect();
+        let scan = (!scan.is_null()).then(|| {
+            let mut scan = scan;
+            scan.as_object_mut().unwrap().entry("verdict").or_insert(json!("safe"));
+            serde_json::from_value(scan).unwrap()
+        });
+        (diff, scan)
     }
 
     const TWO_HUNKS: &str =
@@ -703,7 +673,8 @@ mod tests {
             finding("SKILL.md", 2, 9, true),   // added line B, later column
             finding("SKILL.md", 2, 1, true),   // added line B, earlier column
         ]});
-        let views = file_views(&diff, &scan);
+        let (diff, scan) = typed(diff, scan);
+        let views = file_views(&diff, scan.as_ref());
         assert_eq!(views.len(), 1);
         let view = &views[0];
         assert_eq!((view.added, view.removed), (2, 2));
@@ -739,7 +710,7 @@ mod tests {
         assert_eq!(ctx.and_then(|row| row.left.as_ref()).map(|c| c.findings.len()), Some(0));
         assert_eq!(view.other_findings.iter().map(|f| f.line).collect::<Vec<_>>(), vec![7]);
 
-        let summary = scan_view(&diff, &scan);
+        let summary = scan_view(&diff, scan.as_ref());
         assert_eq!(summary.verdict.as_deref(), Some("dangerous"));
         assert_eq!((summary.introduced, summary.pre_existing), (3, 2));
         assert!(summary.unplaced.is_empty());
@@ -754,10 +725,11 @@ mod tests {
             finding("scripts/run.sh", 4, 1, false),
             finding("./SKILL.md", 2, 1, true),
         ]});
-        let summary = scan_view(&diff, &scan);
+        let (diff, scan) = typed(diff, scan);
+        let summary = scan_view(&diff, scan.as_ref());
         assert_eq!(summary.unplaced.len(), 1);
         assert_eq!(summary.unplaced[0].file, "scripts/run.sh");
-        let views = file_views(&diff, &scan);
+        let views = file_views(&diff, scan.as_ref());
         assert_eq!(views[0].hunks[0].lines[2].findings.len(), 1);
         assert!(views[0].other_findings.is_empty());
     }
@@ -770,7 +742,8 @@ mod tests {
             {"file": "gone.md", "change": "removed", "unified": "--- a/gone.md\n+++ b/gone.md\n@@ -1,2 +0,0 @@\n-x\n-y\n"},
         ]);
         let scan = json!({"findings": [finding("logo.png", 1, 1, true), finding("gone.md", 1, 1, false)]});
-        let views = file_views(&diff, &scan);
+        let (diff, scan) = typed(diff, scan);
+        let views = file_views(&diff, scan.as_ref());
         assert_eq!(views.len(), 3);
         assert!(views[0].binary && views[0].hunks.is_empty());
         assert_eq!(views[0].other_findings.len(), 1);
@@ -782,38 +755,16 @@ mod tests {
         );
         // Removed lines have no new-side number, so the finding is listed separately.
         assert_eq!(views[2].other_findings.len(), 1);
-        assert!(scan_view(&diff, &scan).unplaced.is_empty());
-        assert_eq!(scan_view(&diff, &scan).verdict, None);
+        assert!(scan_view(&diff, scan.as_ref()).unplaced.is_empty());
+        assert_eq!(scan_view(&diff, None).verdict, None);
     }
 
     #[test]
-    fn garbage_json_yields_empty_results() {
-        for value in [
-            json!({"x": 1}),
-            json!(42),
-            json!(null),
-            json!("text"),
-            json!([1, "a", null, []]),
-        ] {
-            assert!(file_views(&value, &value).is_empty(), "{value}");
-            assert!(findings(&value).is_empty(), "{value}");
-            let summary = scan_view(&value, &value);
-            assert!(summary.findings.is_empty() && summary.unplaced.is_empty() && summary.verdict.is_none());
-        }
-        // Diff entries need a string file name.
-        assert!(file_views(&json!([{"file": 3, "unified": TWO_HUNKS}]), &json!(null)).is_empty());
-        // Odd field types fall back to defaults.
-        let scan = json!({"verdict": 3, "findings": [{"file": "a", "line": "7", "column": -1, "hint": "",
-                                                        "introduced": "yes", "severity": 5}, 17]});
-        let found = findings(&scan);
-        assert_eq!(found.len(), 1);
-        assert_eq!((found[0].line, found[0].column, found[0].introduced), (7, 0, false));
-        assert_eq!((found[0].hint.clone(), found[0].severity.as_str()), (None, "5"));
-        assert_eq!(scan_view(&json!([]), &scan).verdict, None);
-        let diff = json!([{"file": "a", "unified": 12, "binary": "no"}]);
-        let views = file_views(&diff, &scan);
-        assert_eq!((views[0].change.as_str(), views[0].hunks.len()), ("modified", 0));
-        assert_eq!(views[0].other_findings.len(), 1);
+    fn no_report_yields_empty_results() {
+        assert!(file_views(&[], None).is_empty());
+        assert!(findings(None).is_empty());
+        let summary = scan_view(&[], None);
+        assert!(summary.findings.is_empty() && summary.unplaced.is_empty() && summary.verdict.is_none());
     }
 
     #[test]
