@@ -140,6 +140,8 @@ pub struct Report {
     pub approved: usize,
     /// Revisions published during the run.
     pub revisions: usize,
+    /// Lessons approved on the hot skill (each checked to be in its text exactly once).
+    pub hot_lessons: usize,
     /// Problems the end checks found (lost, duplicated or unreadable data, missed
     /// changes, replicas not answering).
     pub problems: Vec<String>,
@@ -158,11 +160,12 @@ impl Report {
     /// The report as Markdown tables (docs/OPERATIONS.md).
     pub fn markdown(&self) -> String {
         let mut out = format!(
-            "{} replica(s), {:.0} s: {:.0} operations/s; {} patches approved, {} revisions published, {} watcher reconnections\n\n",
+            "{} replica(s), {:.0} s: {:.0} operations/s; {} patches approved ({} of them lessons on one hot skill, each in its text once), {} revisions published, {} watcher reconnections\n\n",
             self.replicas,
             self.seconds,
             self.throughput(),
             self.approved,
+            self.hot_lessons,
             self.revisions,
             self.watcher_reconnects
         );
@@ -491,16 +494,26 @@ async fn user_token(client: &reqwest::Client, base: &str, admin: &str, handle: &
 }
 
 /// Writes `count` small skills under `root` for the import.
+/// The skill many submitters add pitfalls to at once.
+const HOT_SKILL: &str = "skill-000";
+
+/// The pitfall bullet a hot-skill lesson adds.
+fn hot_lesson(worker: usize, n: usize) -> String {
+    format!("- Lesson {worker}-{n} learned on the hot skill.")
+}
+
+/// The seeded SKILL.md of skill `n`.
+fn seed_skill_md(n: usize) -> String {
+    format!(
+        "---\nname: skill-{n:03}\ndescription: Load test skill number {n}.\n---\n## Steps\n1. Step one of skill {n}.\n2. Step two.\n\n## Pitfalls\n- None yet.\n"
+    )
+}
+
 fn write_seed(root: &Path, count: usize) -> Result<()> {
     for n in 0..count {
         let dir = root.join(format!("load/skill-{n:03}"));
         std::fs::create_dir_all(dir.join("references"))?;
-        std::fs::write(
-            dir.join("SKILL.md"),
-            format!(
-                "---\nname: skill-{n:03}\ndescription: Load test skill number {n}.\n---\n## Steps\n1. Step one of skill {n}.\n2. Step two.\n\n## Pitfalls\n- None yet.\n"
-            ),
-        )?;
+        std::fs::write(dir.join("SKILL.md"), seed_skill_md(n))?;
         for r in 0..3 {
             std::fs::write(
                 dir.join(format!("references/ref-{r}.md")),
@@ -799,6 +812,46 @@ async fn verify(
     let files = cairn_store::gc::referenced_blobs(&store).await?;
     store.pool().close().await;
     let blobs = S3BlobStore::new(cluster.garage.settings())?;
+
+    // The hot skill: every approved lesson exactly once in its latest SKILL.md, and no
+    // lesson of a patch that was not approved.
+    let latest: Option<String> = sqlx::query_scalar(
+        "SELECT f.sha256 FROM versions v JOIN skills s ON s.id = v.skill_id \
+         JOIN version_files f ON f.version_id = v.id \
+         WHERE s.name = $1 AND f.path = 'SKILL.md' AND NOT v.yanked ORDER BY v.revision DESC LIMIT 1",
+    )
+    .bind(HOT_SKILL)
+    .fetch_optional(db)
+    .await?;
+    let hot: Vec<(String, String)> = sqlx::query_as("SELECT summary, status FROM patches WHERE skill_name = $1")
+        .bind(HOT_SKILL)
+        .fetch_all(db)
+        .await?;
+    if let Some(sha) = latest {
+        let id = cairn_skill::Sha256Hash::parse_hex(&sha)?;
+        let text = blobs
+            .get(&id)
+            .await?
+            .map(|b| String::from_utf8_lossy(&b).into_owned())
+            .unwrap_or_default();
+        report.hot_lessons = hot.iter().filter(|(_, status)| status == "approved").count();
+        for (summary, status) in &hot {
+            let Some((worker, n)) = summary
+                .strip_prefix("hot lesson ")
+                .and_then(|rest| rest.split_once('-'))
+                .and_then(|(w, n)| Some((w.parse::<usize>().ok()?, n.parse::<usize>().ok()?)))
+            else {
+                continue;
+            };
+            let times = text.matches(&format!("{}\n", hot_lesson(worker, n))).count();
+            let wanted = usize::from(status == "approved");
+            if times != wanted {
+                report.problems.push(format!(
+                    "{HOT_SKILL}: lesson {worker}-{n} ({status}) is in the latest SKILL.md {times} times, not {wanted}"
+                ));
+            }
+        }
+    }
     let unreadable = futures::stream::iter(files)
         .map(|hex| {
             let blobs = &blobs;
@@ -1003,13 +1056,25 @@ async fn submit(
     while !shared.stop.load(Ordering::Relaxed) {
         n += 1;
         let skill = format!("skill-{:03}", (worker * 7 + n) % skills);
-        let body = json!({
-            "skill": skill,
-            "base_revision": 1,
-            "summary": format!("load lesson {worker}-{n}"),
-            "ops": [{"op": "write_file", "file": format!("references/lesson-{worker}-{n}.md"),
-                     "content": format!("Lesson {n} from submitter {worker}.\n")}],
-        });
+        // Every third lesson of the other submitters goes to one hot skill as agents send
+        // them (an edit of SKILL.md from revision 1, one more pitfall bullet): approved on
+        // any replica, each must land once in a linear history.
+        let body = if worker > 0 && n.is_multiple_of(3) {
+            json!({
+                "skill": HOT_SKILL,
+                "base_revision": 1,
+                "summary": format!("hot lesson {worker}-{n}"),
+                "ops": [{"op": "edit", "content": seed_skill_md(0).replace("- None yet.\n", &format!("- None yet.\n{}\n", hot_lesson(worker, n)))}],
+            })
+        } else {
+            json!({
+                "skill": skill,
+                "base_revision": 1,
+                "summary": format!("load lesson {worker}-{n}"),
+                "ops": [{"op": "write_file", "file": format!("references/lesson-{worker}-{n}.md"),
+                         "content": format!("Lesson {n} from submitter {worker}.\n")}],
+            })
+        };
         let started = Instant::now();
         let outcome = shared
             .send("submit", |base| {

@@ -379,8 +379,26 @@ fn blob_cache() -> Result<PathBuf> {
 /// `cairn push`.
 async fn push(targets: &[String], options: &cairn::sync::push::PushOptions, json: bool) -> Result<u8> {
     let registry = configured_registry()?;
+    let cache = blob_cache()?;
     let mut all = Vec::new();
     for target in resolve_targets(targets)? {
+        // Patches that ended in conflict: pull the latest first, so their lessons go again.
+        if !options.dry_run {
+            let followed = cairn::sync::follow::follow_up(&registry, &target, &cache, true)
+                .await
+                .with_context(|| format!("following up the patches of {}", target.label))?;
+            if !json {
+                for f in followed.iter().filter(|f| f.changed || f.note.is_some()) {
+                    println!(
+                        "{}: patch {} is {}{}",
+                        f.skill,
+                        f.patch,
+                        f.status.replace('_', " "),
+                        f.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
+                    );
+                }
+            }
+        }
         let pushed = cairn::sync::push::push(&registry, &target, options)
             .await
             .with_context(|| format!("pushing from {} ({})", target.label, target.root.display()))?;
@@ -526,7 +544,31 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
             }
             _ => None,
         };
-        let report = status::status(target, &state, upstream.as_ref())?;
+        let mut report = status::status(target, &state, upstream.as_ref())?;
+        // Where each pushed patch stands now (the last known state when offline).
+        let live = match &registry {
+            Some(registry) if upstream.is_some() => {
+                match tokio::time::timeout(
+                    std::time::Duration::from_secs(5),
+                    cairn::sync::follow::follow_up(registry, target, &blob_cache()?, false),
+                )
+                .await
+                {
+                    Ok(Ok(found)) => found.into_iter().map(|f| (f.skill, f.status)).collect(),
+                    _ => std::collections::BTreeMap::new(),
+                }
+            }
+            _ => std::collections::BTreeMap::new(),
+        };
+        for skill in &mut report.skills {
+            if let Some(proposal) = state.proposals.get(&skill.name) {
+                skill.proposal = Some(status::ProposalStatus {
+                    patch: proposal.patch.clone(),
+                    status: live.get(&skill.name).cloned().or_else(|| proposal.status.clone()),
+                    supersedes: proposal.supersedes.clone(),
+                });
+            }
+        }
         if !json {
             println!("{} ({}):", report.target, report.root.display());
             if let Some(note) = &note {
@@ -549,6 +591,25 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
                     Standing::LocalOnly => "local-only (never synced)".to_owned(),
                 };
                 println!("  {:<32} {what}", skill.name);
+                if let Some(p) = &skill.proposal {
+                    let state = p.status.as_deref().unwrap_or("sent");
+                    let advice = match state {
+                        "conflict" => ": `cairn push` pulls the latest and sends the lesson again",
+                        "pending_review" => ": waiting for a reviewer",
+                        "blocked" => ": the registry's scan blocked it; see its review page",
+                        _ => "",
+                    };
+                    println!(
+                        "  {:<32} patch {} {}{advice}{}",
+                        "",
+                        p.patch,
+                        state.replace('_', " "),
+                        p.supersedes
+                            .as_deref()
+                            .map(|s| format!(" (carries on {s})"))
+                            .unwrap_or_default()
+                    );
+                }
             }
         }
         reports.push(report);

@@ -178,6 +178,11 @@ impl Registry {
         }
     }
 
+    /// `GET /v1/patches/{id}`: one patch as the registry has it now.
+    pub async fn patch(&self, id: &str) -> Result<serde_json::Value, RemoteError> {
+        self.get_json(&format!("/v1/patches/{id}")).await
+    }
+
     /// `GET /v1/skills/{name}/versions/{revision}`: one version with its manifest.
     pub async fn version(&self, name: &str, revision: i32) -> Result<Version, RemoteError> {
         self.get_json(&format!("/v1/skills/{name}/versions/{revision}")).await

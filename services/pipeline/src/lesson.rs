@@ -16,7 +16,7 @@
 use std::collections::BTreeSet;
 
 use cairn_skill::Bundle;
-use similar::{Algorithm, ChangeTag, DiffOp, TextDiff, capture_diff_slices};
+use similar::{ChangeTag, DiffOp, TextDiff};
 use unicode_normalization::UnicodeNormalization as _;
 
 /// How features are taken and compared (the chosen one is [`Measure::CHOSEN`]; the others
@@ -29,6 +29,11 @@ pub struct Measure {
     pub stopwords: bool,
     /// Add pairs of consecutive words as features.
     pub word_pairs: bool,
+    /// Add the technical tokens as features of their own: each inline code span whole,
+    /// its pieces (`--include-untracked`, `HF_HOME`, `requirements.txt`), and flags,
+    /// upper-case names and paths written in prose. Agents reporting one lesson name the
+    /// same command, flag or file even when the rest of their words differ.
+    pub code_tokens: bool,
     /// Divide the overlap by the smaller set (containment) instead of the union (Jaccard).
     pub containment: bool,
     /// Likeness at or above which two lessons are likely the same.
@@ -41,8 +46,9 @@ impl Measure {
         stem: true,
         stopwords: true,
         word_pairs: false,
+        code_tokens: true,
         containment: false,
-        threshold: 0.30,
+        threshold: 0.16,
     };
 }
 
@@ -53,11 +59,14 @@ pub fn features(text: &str, measure: &Measure) -> BTreeSet<String> {
     let mut words: Vec<String> = Vec::new();
     let mut out = BTreeSet::new();
     let mut word = String::new();
+    let text = text.as_str();
     let mut cjk = String::new();
     let flush_word = |word: &mut String, words: &mut Vec<String>| {
         if !word.is_empty() {
             let w = std::mem::take(word);
-            if !(measure.stopwords && STOPWORDS.contains(&w.as_str())) && !(w.chars().count() == 1 && w.is_ascii()) {
+            let stopword = measure.stopwords && STOPWORDS.contains(&w.as_str());
+            let letter = w.chars().count() == 1 && w.is_ascii();
+            if !stopword && !letter {
                 words.push(if measure.stem { stem(&w) } else { w });
             }
         }
@@ -93,7 +102,52 @@ pub fn features(text: &str, measure: &Measure) -> BTreeSet<String> {
         }
     }
     out.extend(words);
+    if measure.code_tokens {
+        code_tokens(text, &mut out);
+    }
     out
+}
+
+/// The technical tokens of a text (see [`Measure::code_tokens`]), prefixed so they never
+/// equal a plain word.
+fn code_tokens(text: &str, out: &mut BTreeSet<String>) {
+    let piece = |c: char| c.is_alphanumeric() || matches!(c, '.' | '-' | '/' | ':' | '=' | '_');
+    let mut rest = text;
+    let mut prose = String::new();
+    while let Some(open) = rest.find('`') {
+        prose.push_str(&rest[..open]);
+        let after = &rest[open + 1..];
+        let Some(close) = after.find('`') else {
+            rest = after;
+            break;
+        };
+        let span: String = after[..close].nfkc().collect::<String>().to_lowercase();
+        let span = span.trim();
+        if !span.is_empty() {
+            out.insert(format!("`{span}`"));
+            for token in span.split(|c: char| !piece(c)).filter(|t| t.chars().count() > 1) {
+                out.insert(format!("`{token}"));
+            }
+        }
+        rest = &after[close + 1..];
+    }
+    prose.push_str(rest);
+    for word in prose.split_whitespace() {
+        let word = word.trim_matches(|c: char| !piece(c) || c == '.' || c == ':');
+        let flag = word.starts_with('-')
+            && word
+                .trim_start_matches('-')
+                .starts_with(|c: char| c.is_ascii_alphabetic());
+        let upper = word.chars().count() >= 3
+            && word
+                .chars()
+                .all(|c| c.is_ascii_uppercase() || c.is_ascii_digit() || c == '_')
+            && word.chars().any(|c| c.is_ascii_uppercase());
+        let path = word.contains('/') && word.chars().count() > 2 && !word.contains("://");
+        if flag || upper || path {
+            out.insert(format!("`{}", word.to_lowercase()));
+        }
+    }
 }
 
 /// How alike two feature sets are, 0–1 (0 when either is empty).
@@ -147,7 +201,7 @@ pub fn lesson(base: Option<&Bundle>, patched: &Bundle) -> String {
         }
         let old: Vec<&str> = before.lines().collect();
         let new: Vec<&str> = after.lines().collect();
-        for op in capture_diff_slices(Algorithm::Myers, &old, &new) {
+        for op in crate::merge::diff_ops(&old, &new) {
             match op {
                 DiffOp::Insert { new_index, new_len, .. } => {
                     for line in &new[new_index..new_index + new_len] {
@@ -291,7 +345,19 @@ mod tests {
             &Measure::CHOSEN,
         );
         let f: Vec<&str> = f.iter().map(String::as_str).collect();
-        assert_eq!(f, vec!["alway", "exist", "frozen", "lockfile", "pass", "uv"]);
+        assert_eq!(
+            f,
+            vec![
+                "`--frozen",
+                "`--frozen`",
+                "alway",
+                "exist",
+                "frozen",
+                "lockfile",
+                "pass",
+                "uv"
+            ]
+        );
     }
 
     #[test]

@@ -20,6 +20,7 @@ pub mod ops;
 pub mod policy;
 pub mod rebase;
 pub mod report;
+pub mod resolve;
 pub mod stages;
 
 pub use matcher::{Applied, Candidate, Edit, LineDifference, MatchError, Strategy, apply};

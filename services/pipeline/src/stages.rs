@@ -47,6 +47,9 @@ pub struct Processed {
     pub report: PatchReport,
     /// The candidate bundle (none on conflict or deletion).
     pub candidate: Option<Bundle>,
+    /// What the patch teaches: the text it adds against its base
+    /// ([`crate::lesson::lesson`]), for finding duplicates.
+    pub lesson: String,
     /// How long each stage that ran took, in order (for the registry's metrics; not
     /// stored with the patch).
     pub timings: Vec<(Stage, std::time::Duration)>,
@@ -145,10 +148,11 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
             report.diff = diff(&latest_files, &BTreeMap::new());
             report.decision = Some(Decision::PendingReview);
             clock.lap(Stage::Decide);
-            return Ok(finish(StageState::PendingReview, report, None, clock));
+            return Ok(finish(StageState::PendingReview, report, None, String::new(), clock));
         }
         Outcome::Bundle(bundle) => bundle,
     };
+    let lesson = crate::lesson::lesson(input.base, &patched);
     let candidate = match (input.base, input.latest) {
         (Some(base), Some(latest)) if base != latest => {
             report.rebase.rebased = true;
@@ -160,14 +164,14 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
             if !rebased.conflicts.is_empty() {
                 report.rebase.conflicts = rebased.conflicts;
                 clock.lap(Stage::Rebase);
-                return Ok(finish(StageState::Conflict, report, None, clock));
+                return Ok(finish(StageState::Conflict, report, None, lesson, clock));
             }
             match Bundle::from_files(rebased.files, input.limits) {
                 Ok(bundle) => bundle,
                 Err(e) => {
                     report.rebase.conflicts = vec![invalid_after_merge(&e)];
                     clock.lap(Stage::Rebase);
-                    return Ok(finish(StageState::Conflict, report, None, clock));
+                    return Ok(finish(StageState::Conflict, report, None, lesson, clock));
                 }
             }
         }
@@ -176,12 +180,12 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
                 "the skill was created by someone else since this patch was made: rebase the patch onto it",
             )];
             clock.lap(Stage::Rebase);
-            return Ok(finish(StageState::Conflict, report, None, clock));
+            return Ok(finish(StageState::Conflict, report, None, lesson, clock));
         }
         (Some(_), None) => {
             report.rebase.conflicts = vec![whole_skill_conflict("the skill was deleted since this patch was made")];
             clock.lap(Stage::Rebase);
-            return Ok(finish(StageState::Conflict, report, None, clock));
+            return Ok(finish(StageState::Conflict, report, None, lesson, clock));
         }
         _ => patched,
     };
@@ -210,15 +214,22 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
         Decision::PendingReview => StageState::PendingReview,
         Decision::AutoApprove => StageState::AutoApproved,
     };
-    Ok(finish(state, report, Some(candidate), clock))
+    Ok(finish(state, report, Some(candidate), lesson, clock))
 }
 
-fn finish(state: StageState, mut report: PatchReport, candidate: Option<Bundle>, mut clock: StageClock) -> Processed {
+fn finish(
+    state: StageState,
+    mut report: PatchReport,
+    candidate: Option<Bundle>,
+    lesson: String,
+    mut clock: StageClock,
+) -> Processed {
     report.state = Some(state);
     Processed {
         state,
         report,
         candidate,
+        lesson,
         timings: clock.laps(),
     }
 }

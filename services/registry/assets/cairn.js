@@ -17,7 +17,12 @@
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
         var selected = selectedIndex();
+        // Keep the patches checked for a batch decision across the refresh.
+        var checked = Array.prototype.map.call(region.querySelectorAll("input[name=ids]:checked"), function (box) { return box.value; });
         region.innerHTML = html;
+        Array.prototype.forEach.call(region.querySelectorAll("input[name=ids]"), function (box) {
+          box.checked = checked.indexOf(box.value) >= 0;
+        });
         // Keep the selection, but never move the focus away from what the user is doing.
         select(Math.min(selected, rows().length - 1), false);
         if (status) { status.textContent = "Updated " + new Date().toLocaleTimeString(); }

@@ -82,6 +82,10 @@ pub struct Services {
     pub metrics: Arc<metrics::Metrics>,
     /// Metrics listener and blob garbage collection settings.
     pub operations: config::OperationsSettings,
+    /// Skills whose conflicts this process re-checks next (`app::patches::recheck`).
+    pub rechecks: Arc<app::patches::recheck::Rechecks>,
+    /// One approval at a time per skill in this process (`app::patches::turns`).
+    pub approval_turns: Arc<app::patches::turns::Turns>,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -120,6 +124,8 @@ impl AppState {
             discovery_indexes: Arc::default(),
             metrics,
             operations: config::OperationsSettings::default(),
+            rechecks: Arc::default(),
+            approval_turns: Arc::default(),
         }))
     }
 
@@ -165,8 +171,8 @@ impl AppState {
     /// The work a serving process does besides answering requests, for as long as the
     /// returned future runs: following access changes (so cached token checks stay
     /// exact), following index changes for watchers, dropping idle rate-limit entries, and
-    /// delivering webhooks, following audited changes for the review pages, and
-    /// collecting unreferenced blobs.
+    /// delivering webhooks, following audited changes for the review pages, collecting
+    /// unreferenced blobs, and re-checking conflicts when their skill moves on.
     pub async fn background(self) {
         let sweep = {
             let limiters = self.limiters.clone();
@@ -188,7 +194,8 @@ impl AppState {
             activity.follow(self.store.clone()),
             sweep,
             app::webhooks::deliver_forever(self.store.clone(), self.metrics.clone()),
-            app::gc::collect_forever(self.clone())
+            app::gc::collect_forever(self.clone()),
+            app::patches::recheck::run_forever(self.clone())
         );
     }
 }

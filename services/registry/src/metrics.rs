@@ -86,6 +86,7 @@ pub struct Metrics {
     gc_runs: Family<OutcomeLabels, Counter>,
     watches_open: Gauge,
     dependency_up: Family<DependencyLabels, Gauge>,
+    conflicts_resolved: Counter,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -190,6 +191,12 @@ impl Metrics {
             "Live-change streams open on this process",
             watches_open.clone(),
         );
+        let conflicts_resolved = Counter::default();
+        registry.register(
+            "patch_conflicts_resolved",
+            "Patches in conflict that merged when their skill moved on (re-checked by this process)",
+            conflicts_resolved.clone(),
+        );
         let dependency_up = Family::<DependencyLabels, Gauge>::default();
         registry.register(
             "dependency_up",
@@ -213,6 +220,7 @@ impl Metrics {
             gc_runs,
             watches_open,
             dependency_up,
+            conflicts_resolved,
         }
     }
 
@@ -232,6 +240,11 @@ impl Metrics {
         self.stage_seconds
             .get_or_create(&StageLabels { stage })
             .observe(took.as_secs_f64());
+    }
+
+    /// Counts patches whose conflict a re-check resolved.
+    pub fn conflicts_resolved(&self, patches: usize) {
+        self.conflicts_resolved.inc_by(patches as u64);
     }
 
     /// Counts one webhook delivery attempt's outcome.

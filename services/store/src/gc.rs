@@ -26,7 +26,7 @@ use crate::{Store, StoreError};
 
 /// The patch statuses whose candidate blobs are no longer needed: such a patch can never
 /// be published, and its page shows the stored diff, not the files.
-const FINISHED_PATCHES: [&str; 3] = ["rejected", "withdrawn", "superseded"];
+const FINISHED_PATCHES: [&str; 4] = ["rejected", "withdrawn", "superseded", "duplicate"];
 
 /// Team-wide numbers an operator watches (read when metrics are scraped).
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]

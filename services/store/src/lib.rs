@@ -28,8 +28,14 @@ pub use error::StoreError;
 pub use index::IndexChangeRecord;
 pub use models::*;
 pub use orgs::{ACTIVITY_CHANNEL, AdminToken};
-pub use patches::{Approval, ApproveOutcome, Decision, NewPatch, PATCH_STATUSES, PatchQuery, PatchRecord};
-pub use skills::{ArchiveDigest, CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, YankOutcome};
+pub use patches::{
+    Approval, ApproveOutcome, Decision, DuplicateMark, NewPatch, OPEN_PATCH_STATUSES, OpenLesson, PATCH_STATUSES,
+    PatchQuery, PatchRecord,
+};
+pub use skills::{
+    ArchiveDigest, CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, VersionProvenance,
+    YankOutcome,
+};
 pub use tokens::{NewToken, TokenQuery};
 pub use users::{AUTH_CHANNEL, AuthChange, AuthChanges, UserUpdate};
 pub use webhooks::{ClaimedDelivery, DeliveryInfo, WEBHOOK_EVENTS, WebhookInfo};

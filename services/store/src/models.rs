@@ -240,6 +240,11 @@ pub struct VersionInfo {
     pub source: String,
     /// Handle of the user who published it, if a user did.
     pub published_by: Option<String>,
+    /// The patch that produced it (`source` `patch`).
+    pub patch_id: Option<Uuid>,
+    /// Everyone who reported the lesson it publishes: `[{"patch", "author", "agent"}]`
+    /// (the approved patch and the duplicates closed with it).
+    pub contributors: sqlx::types::Json<serde_json::Value>,
     /// Yanked versions stay readable but are skipped by `latest` and the index.
     pub yanked: bool,
     /// When it was published.
@@ -307,6 +312,15 @@ impl Actor {
     pub fn cli(command: &str) -> Self {
         Actor {
             name: format!("cli:{command}"),
+            ..Actor::default()
+        }
+    }
+
+    /// The registry itself, doing `work` on its own (e.g. re-checking conflicts when a
+    /// skill moves on).
+    pub fn system(work: &str) -> Self {
+        Actor {
+            name: format!("system:{work}"),
             ..Actor::default()
         }
     }

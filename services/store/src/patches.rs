@@ -7,12 +7,12 @@ use tracing::instrument;
 use uuid::Uuid;
 
 use crate::orgs::record_audit;
-use crate::skills::{NewVersion, lock_org_index, publish_in, yank_all_in};
+use crate::skills::{NewVersion, VersionProvenance, lock_org_index, publish_in, yank_all_in};
 use crate::webhooks::enqueue;
 use crate::{Actor, PublishOutcome, Store, StoreError};
 
 /// A patch's state (DESIGN §4).
-pub const PATCH_STATUSES: [&str; 7] = [
+pub const PATCH_STATUSES: [&str; 8] = [
     "pending_review",
     "approved",
     "rejected",
@@ -20,7 +20,11 @@ pub const PATCH_STATUSES: [&str; 7] = [
     "conflict",
     "withdrawn",
     "superseded",
+    "duplicate",
 ];
+
+/// The states in which a patch can still be decided.
+pub const OPEN_PATCH_STATUSES: [&str; 3] = ["pending_review", "blocked", "conflict"];
 
 /// A patch about to be stored, after the pipeline's stages ran.
 #[derive(Clone, Debug)]
@@ -55,6 +59,36 @@ pub struct NewPatch<'a> {
     pub candidate: Option<serde_json::Value>,
     /// The candidate's digest.
     pub candidate_digest: Option<&'a str>,
+    /// The open patch this one carries on (it becomes `superseded`, linked both ways).
+    pub supersedes: Option<Uuid>,
+    /// Who resolved a conflict by hand to make this patch.
+    pub resolved_by: Option<i64>,
+    /// The words the patch adds, for finding duplicates.
+    pub lesson: &'a str,
+    /// A likely duplicate, as found at submission.
+    pub duplicate: Option<&'a DuplicateMark>,
+}
+
+/// What a patch likely duplicates: an open patch (grouped with it) or text already in
+/// the latest revision.
+#[derive(Clone, Debug, PartialEq, serde::Serialize, serde::Deserialize)]
+pub struct DuplicateMark {
+    /// The open patch it repeats (`None`: it repeats text already published).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Uuid>,
+    /// The revision whose text it repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<i32>,
+    /// The file of the revision's repeated text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Its first line (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The repeated text (the other patch's lesson, or the revision's), shortened.
+    pub excerpt: String,
+    /// How alike the two are, 0–1.
+    pub similarity: f64,
 }
 
 /// A stored patch.
@@ -102,6 +136,18 @@ pub struct PatchRecord {
     pub created_at: DateTime<Utc>,
     /// Last changed at.
     pub updated_at: DateTime<Utc>,
+    /// The patch this one carries on.
+    pub supersedes: Option<Uuid>,
+    /// The patch that carries this one on.
+    pub superseded_by: Option<Uuid>,
+    /// Who resolved a conflict by hand to make this patch (handle).
+    pub resolved_by: Option<String>,
+    /// A likely duplicate, as found at submission.
+    pub duplicate: Option<DuplicateMark>,
+    /// The group of patches reporting one lesson (the first one's id).
+    pub duplicate_group: Option<Uuid>,
+    /// Closed as a duplicate of this patch.
+    pub duplicate_of: Option<Uuid>,
 }
 
 /// A patch row as read (sqlx types stay in this module).
@@ -128,6 +174,12 @@ struct PatchRow {
     comment: Option<String>,
     created_at: DateTime<Utc>,
     updated_at: DateTime<Utc>,
+    supersedes: Option<Uuid>,
+    superseded_by: Option<Uuid>,
+    resolved_by: Option<String>,
+    duplicate: Option<Json<serde_json::Value>>,
+    duplicate_group: Option<Uuid>,
+    duplicate_of: Option<Uuid>,
 }
 
 impl From<PatchRow> for PatchRecord {
@@ -154,6 +206,13 @@ impl From<PatchRow> for PatchRecord {
             comment: r.comment,
             created_at: r.created_at,
             updated_at: r.updated_at,
+            supersedes: r.supersedes,
+            superseded_by: r.superseded_by,
+            resolved_by: r.resolved_by,
+            // A mark written by another version that no longer reads is left out.
+            duplicate: r.duplicate.and_then(|d| serde_json::from_value(d.0).ok()),
+            duplicate_group: r.duplicate_group,
+            duplicate_of: r.duplicate_of,
         }
     }
 }
@@ -173,6 +232,17 @@ pub struct PatchQuery {
     pub before: Option<(DateTime<Utc>, Uuid)>,
     /// Page size.
     pub limit: i64,
+}
+
+/// An open patch's lesson (see [`NewPatch::lesson`]).
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct OpenLesson {
+    /// The patch.
+    pub id: Uuid,
+    /// The words it adds.
+    pub lesson: String,
+    /// Its duplicate group.
+    pub group: Option<Uuid>,
 }
 
 /// Who decides a patch, and what they say.
@@ -214,8 +284,10 @@ pub enum ApproveOutcome {
 const SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.author_id, a.handle AS author, \
      p.agent, p.summary, p.rationale, p.category, p.ops, p.report, p.onto_digest, p.candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
-     p.created_at, p.updated_at \
-     FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by";
+     p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
+     p.duplicate_group, p.duplicate_of \
+     FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
+     LEFT JOIN users r ON r.id = p.resolved_by";
 
 /// The columns of a patch listing: the report's `scan` only, no ops and no candidate
 /// manifest, so a page of patches does not carry every patch's diff (a large edit's report
@@ -224,18 +296,36 @@ const LIST_SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status,
      p.agent, p.summary, p.rationale, p.category, 'null'::jsonb AS ops, \
      jsonb_build_object('scan', p.report -> 'scan') AS report, p.onto_digest, NULL::jsonb AS candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
-     p.created_at, p.updated_at \
-     FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by";
+     p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
+     p.duplicate_group, p.duplicate_of \
+     FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
+     LEFT JOIN users r ON r.id = p.resolved_by";
 
 impl Store {
     /// Stores a patch and its audit row.
     #[instrument(skip_all, fields(patch = %patch.id))]
     pub async fn insert_patch(&self, patch: &NewPatch<'_>, actor: &Actor) -> Result<(), StoreError> {
         let mut tx = self.pool.begin().await?;
+        // A duplicate joins the group of the open patch it repeats (that patch starts the
+        // group when it is the first); a patch decided meanwhile starts no group.
+        let group: Option<Uuid> = match patch.duplicate.and_then(|d| d.patch) {
+            Some(of) => sqlx::query_scalar(
+                "UPDATE patches SET duplicate_group = coalesce(duplicate_group, id) \
+                 WHERE org_id = $1 AND id = $2 AND status = ANY($3) RETURNING duplicate_group",
+            )
+            .bind(patch.org_id)
+            .bind(of)
+            .bind(&OPEN_PATCH_STATUSES[..])
+            .fetch_optional(&mut *tx)
+            .await?
+            .flatten(),
+            None => None,
+        };
         sqlx::query(
             "INSERT INTO patches (id, org_id, skill_name, base_revision, status, author_id, agent, summary, \
-             rationale, category, ops, report, onto_digest, candidate, candidate_digest) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15)",
+             rationale, category, ops, report, onto_digest, candidate, candidate_digest, supersedes, resolved_by, \
+             lesson, duplicate, duplicate_group) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
         )
         .bind(patch.id)
         .bind(patch.org_id)
@@ -252,8 +342,42 @@ impl Store {
         .bind(patch.onto_digest)
         .bind(patch.candidate.as_ref().map(Json))
         .bind(patch.candidate_digest)
+        .bind(patch.supersedes)
+        .bind(patch.resolved_by)
+        .bind(patch.lesson)
+        .bind(patch.duplicate.map(Json))
+        .bind(group)
         .execute(&mut *tx)
         .await?;
+        if let Some(old) = patch.supersedes {
+            let superseded = sqlx::query(
+                "UPDATE patches SET status = 'superseded', superseded_by = $3, decided_at = now(), updated_at = now() \
+                 WHERE org_id = $1 AND id = $2 AND status = ANY($4) AND skill_name = $5",
+            )
+            .bind(patch.org_id)
+            .bind(old)
+            .bind(patch.id)
+            .bind(&OPEN_PATCH_STATUSES[..])
+            .bind(patch.skill_name)
+            .execute(&mut *tx)
+            .await?
+            .rows_affected();
+            if superseded != 1 {
+                return Err(StoreError::Conflict(format!(
+                    "patch {old} is no longer open (or is not a patch of skill '{}')",
+                    patch.skill_name
+                )));
+            }
+            record_audit(
+                &mut tx,
+                Some(patch.org_id),
+                actor,
+                "patch.supersede",
+                &format!("patch:{old}"),
+                serde_json::json!({ "by": patch.id }),
+            )
+            .await?;
+        }
         let event = if patch.status == "blocked" {
             "patch.blocked"
         } else {
@@ -267,11 +391,139 @@ impl Store {
             actor,
             "patch.submit",
             &format!("patch:{}", patch.id),
-            serde_json::json!({ "skill": patch.skill_name, "status": patch.status }),
+            serde_json::json!({
+                "skill": patch.skill_name, "status": patch.status, "supersedes": patch.supersedes,
+                "duplicate_of": patch.duplicate.and_then(|d| d.patch),
+            }),
         )
         .await?;
         tx.commit().await?;
         Ok(())
+    }
+
+    /// The open patches of a skill with their lessons, oldest first (what a new patch may
+    /// duplicate).
+    #[instrument(skip_all)]
+    pub async fn open_lessons(&self, org_id: i64, skill: &str) -> Result<Vec<OpenLesson>, StoreError> {
+        let rows: Vec<(Uuid, String, Option<Uuid>)> = sqlx::query_as(
+            "SELECT id, lesson, duplicate_group FROM patches WHERE org_id = $1 AND skill_name = $2 \
+             AND status = ANY($3) ORDER BY created_at, id",
+        )
+        .bind(org_id)
+        .bind(skill)
+        .bind(&OPEN_PATCH_STATUSES[..])
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(id, lesson, group)| OpenLesson { id, lesson, group })
+            .collect())
+    }
+
+    /// The patches of a skill in conflict whose reports were built on another revision
+    /// than its latest (to be checked again); one cheap query, also when there are none.
+    #[instrument(skip_all)]
+    pub async fn stale_conflicts(&self, org_id: i64, skill: &str) -> Result<Vec<Uuid>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT p.id FROM patches p \
+             LEFT JOIN skills s ON s.org_id = p.org_id AND s.name = p.skill_name \
+             LEFT JOIN LATERAL (SELECT digest FROM versions v WHERE v.skill_id = s.id AND NOT v.yanked \
+                                ORDER BY revision DESC LIMIT 1) l ON TRUE \
+             WHERE p.org_id = $1 AND p.skill_name = $2 AND p.status = 'conflict' \
+             AND p.onto_digest IS DISTINCT FROM l.digest ORDER BY p.created_at, p.id",
+        )
+        .bind(org_id)
+        .bind(skill)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Every organisation's skills with a conflict built on a revision that is no longer
+    /// the latest: `(org, skill)`, for the periodic re-check.
+    #[instrument(skip_all)]
+    pub async fn skills_with_stale_conflicts(&self, limit: i64) -> Result<Vec<(i64, String)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT DISTINCT p.org_id, p.skill_name FROM patches p \
+             LEFT JOIN skills s ON s.org_id = p.org_id AND s.name = p.skill_name \
+             LEFT JOIN LATERAL (SELECT digest FROM versions v WHERE v.skill_id = s.id AND NOT v.yanked \
+                                ORDER BY revision DESC LIMIT 1) l ON TRUE \
+             WHERE p.status = 'conflict' AND p.onto_digest IS DISTINCT FROM l.digest \
+             ORDER BY p.org_id, p.skill_name LIMIT $1",
+        )
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// The open patches in a duplicate group, oldest first.
+    #[instrument(skip_all)]
+    pub async fn duplicate_group(&self, org_id: i64, group: Uuid) -> Result<Vec<PatchRecord>, StoreError> {
+        let rows: Vec<PatchRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+            "{LIST_SELECT} WHERE p.org_id = $1 AND p.duplicate_group = $2 AND p.status = ANY($3) \
+             ORDER BY p.created_at, p.id"
+        )))
+        .bind(org_id)
+        .bind(group)
+        .bind(&OPEN_PATCH_STATUSES[..])
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(PatchRecord::from).collect())
+    }
+
+    /// How many open patches each of `groups` holds.
+    #[instrument(skip_all)]
+    pub async fn duplicate_group_sizes(&self, org_id: i64, groups: &[Uuid]) -> Result<Vec<(Uuid, i64)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT duplicate_group, count(*) FROM patches WHERE org_id = $1 AND duplicate_group = ANY($2) \
+             AND status = ANY($3) GROUP BY duplicate_group",
+        )
+        .bind(org_id)
+        .bind(groups)
+        .bind(&OPEN_PATCH_STATUSES[..])
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
+    /// Closes an open patch as a duplicate of `of` (any patch of the same skill), with the
+    /// decider; `None` when it is not open or `of` is not a patch of its skill.
+    pub async fn close_as_duplicate(
+        &self,
+        org_id: i64,
+        id: Uuid,
+        of: Uuid,
+        decision: Decision<'_>,
+        actor: &Actor,
+    ) -> Result<Option<PatchRecord>, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let changed = sqlx::query(
+            "UPDATE patches p SET status = 'duplicate', duplicate_of = $3, decided_by = $4, decided_at = now(), \
+             comment = $5, updated_at = now() \
+             FROM patches o WHERE p.org_id = $1 AND p.id = $2 AND p.status = ANY($6) \
+             AND o.org_id = $1 AND o.id = $3 AND o.id <> p.id AND o.skill_name = p.skill_name",
+        )
+        .bind(org_id)
+        .bind(id)
+        .bind(of)
+        .bind(decision.by)
+        .bind(decision.comment)
+        .bind(&OPEN_PATCH_STATUSES[..])
+        .execute(&mut *tx)
+        .await?
+        .rows_affected();
+        if changed == 0 {
+            return Ok(None);
+        }
+        record_audit(
+            &mut tx,
+            Some(org_id),
+            actor,
+            "patch.duplicate",
+            &format!("patch:{id}"),
+            serde_json::json!({ "of": of, "comment": decision.comment }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(Some(self.patch(org_id, id).await?))
     }
 
     /// One patch of the organisation.
@@ -375,27 +627,30 @@ impl Store {
         Ok(Some(self.patch(org_id, id).await?))
     }
 
-    /// Replaces a pending patch's reports and candidate after the stages ran again onto a
-    /// newer latest revision, if they are still the ones built on `from_onto`; `false`
-    /// when it is no longer pending or another restage got there first.
+    /// Replaces the reports and candidate of a patch in state `from_status` (pending
+    /// review, or conflict) after the stages ran again onto a newer latest revision, if
+    /// they are still the ones built on `from_onto`; `false` when its state changed or
+    /// another restage got there first.
     #[allow(clippy::too_many_arguments)]
     pub async fn restage_patch(
         &self,
         org_id: i64,
         id: Uuid,
+        from_status: &str,
         status: &str,
         report: &serde_json::Value,
         onto_digest: Option<&str>,
         candidate: Option<&serde_json::Value>,
         candidate_digest: Option<&str>,
         from_onto: Option<&str>,
+        actor: &Actor,
     ) -> Result<bool, StoreError> {
         let mut tx = self.pool.begin().await?;
         // Compare-and-swap on the revision the reports were built on: a slower restage
         // never overwrites a newer one.
         let changed = sqlx::query(
             "UPDATE patches SET status = $3, report = $4, onto_digest = $5, candidate = $6, candidate_digest = $7, \
-             updated_at = now() WHERE org_id = $1 AND id = $2 AND status = 'pending_review' \
+             updated_at = now() WHERE org_id = $1 AND id = $2 AND status = $9 \
              AND onto_digest IS NOT DISTINCT FROM $8",
         )
         .bind(org_id)
@@ -406,9 +661,23 @@ impl Store {
         .bind(candidate.map(Json))
         .bind(candidate_digest)
         .bind(from_onto)
+        .bind(from_status)
         .execute(&mut *tx)
         .await?
         .rows_affected();
+        if changed == 1 && from_status != status {
+            // A conflict that merges now (or a pending patch that no longer does) is a
+            // change every surface shows: audit it like any other state change.
+            record_audit(
+                &mut tx,
+                Some(org_id),
+                actor,
+                &format!("patch.{}", verb(status)),
+                &format!("patch:{id}"),
+                serde_json::json!({ "from": from_status, "to": status, "onto": onto_digest }),
+            )
+            .await?;
+        }
         if changed == 1 && status == "blocked" {
             enqueue(
                 &mut tx,
@@ -426,7 +695,12 @@ impl Store {
     /// version, its index change and audit rows, and the patch's new state commit
     /// together. If the skill's latest revision is no longer `onto_digest`, nothing is
     /// written ([`ApproveOutcome::Moved`]): the caller rebuilds the candidate and retries.
+    ///
+    /// With `close_duplicates`, the other open patches of its duplicate group are closed as
+    /// `duplicate` in the same transaction, and the version names every one of their
+    /// authors and agents among its contributors.
     #[instrument(skip_all, fields(patch = %id))]
+    #[allow(clippy::too_many_arguments)]
     pub async fn approve_patch(
         &self,
         org_id: i64,
@@ -434,6 +708,7 @@ impl Store {
         onto_digest: Option<&str>,
         approval: Approval<'_>,
         decision: Decision<'_>,
+        close_duplicates: bool,
         actor: &Actor,
     ) -> Result<ApproveOutcome, StoreError> {
         let Decision {
@@ -442,13 +717,13 @@ impl Store {
         } = decision;
         let mut tx = self.pool.begin().await?;
         lock_org_index(&mut tx, org_id).await?;
-        let status: Option<String> =
-            sqlx::query_scalar("SELECT status FROM patches WHERE org_id = $1 AND id = $2 FOR UPDATE")
+        let row: Option<(String, Option<Uuid>)> =
+            sqlx::query_as("SELECT status, duplicate_group FROM patches WHERE org_id = $1 AND id = $2 FOR UPDATE")
                 .bind(org_id)
                 .bind(id)
                 .fetch_optional(&mut *tx)
                 .await?;
-        let Some(status) = status else {
+        let Some((status, group)) = row else {
             return Err(StoreError::NotFound(format!("patch {id}")));
         };
         if status != "pending_review" {
@@ -468,8 +743,39 @@ impl Store {
         if latest.as_deref() != onto_digest {
             return Ok(ApproveOutcome::Moved);
         }
+        // The patch itself, then the duplicates closed with it, oldest first.
+        let duplicates: Vec<Uuid> = match group.filter(|_| close_duplicates) {
+            Some(group) => {
+                sqlx::query_scalar(
+                    "SELECT id FROM patches WHERE org_id = $1 AND duplicate_group = $2 AND id <> $3 \
+                 AND status = ANY($4) ORDER BY created_at, id FOR UPDATE",
+                )
+                .bind(org_id)
+                .bind(group)
+                .bind(id)
+                .bind(&OPEN_PATCH_STATUSES[..])
+                .fetch_all(&mut *tx)
+                .await?
+            }
+            None => Vec::new(),
+        };
+        let mut reporters = vec![id];
+        reporters.extend(&duplicates);
+        let contributors: Json<serde_json::Value> = sqlx::query_scalar(
+            "SELECT coalesce(jsonb_agg(jsonb_build_object('patch', p.id, 'author', u.handle, 'agent', p.agent) \
+                    ORDER BY array_position($2, p.id)), '[]') \
+             FROM patches p JOIN users u ON u.id = p.author_id WHERE p.org_id = $1 AND p.id = ANY($2)",
+        )
+        .bind(org_id)
+        .bind(&reporters)
+        .fetch_one(&mut *tx)
+        .await?;
+        let provenance = VersionProvenance {
+            patch: id,
+            contributors: contributors.0,
+        };
         let (skill, revision) = match approval {
-            Approval::Publish(version) => match publish_in(&mut tx, org_id, version, actor).await? {
+            Approval::Publish(version) => match publish_in(&mut tx, org_id, version, Some(&provenance), actor).await? {
                 PublishOutcome::Created { revision, .. } | PublishOutcome::Unchanged { revision, .. } => {
                     (version.name.as_str(), Some(revision))
                 }
@@ -490,8 +796,34 @@ impl Store {
         .bind(comment)
         .execute(&mut *tx)
         .await?;
-        let data =
-            serde_json::json!({ "patch": id, "skill": skill, "revision": revision, "deleted": revision.is_none() });
+        if !duplicates.is_empty() {
+            sqlx::query(
+                "UPDATE patches SET status = 'duplicate', duplicate_of = $3, decided_by = $4, decided_at = now(), \
+                 comment = $5, updated_at = now() WHERE org_id = $1 AND id = ANY($2)",
+            )
+            .bind(org_id)
+            .bind(&duplicates)
+            .bind(id)
+            .bind(reviewer_id)
+            .bind(format!("closed as a duplicate of patch {id}, approved with it"))
+            .execute(&mut *tx)
+            .await?;
+            for duplicate in &duplicates {
+                record_audit(
+                    &mut tx,
+                    Some(org_id),
+                    actor,
+                    "patch.duplicate",
+                    &format!("patch:{duplicate}"),
+                    serde_json::json!({ "of": id }),
+                )
+                .await?;
+            }
+        }
+        let data = serde_json::json!({
+            "patch": id, "skill": skill, "revision": revision, "deleted": revision.is_none(),
+            "duplicates_closed": duplicates,
+        });
         enqueue(&mut tx, org_id, "patch.approved", data).await?;
         record_audit(
             &mut tx,
@@ -499,7 +831,7 @@ impl Store {
             actor,
             "patch.approve",
             &format!("patch:{id}"),
-            serde_json::json!({ "skill": skill, "revision": revision }),
+            serde_json::json!({ "skill": skill, "revision": revision, "duplicates_closed": duplicates }),
         )
         .await?;
         tx.commit().await?;
@@ -513,6 +845,7 @@ fn verb(status: &str) -> &str {
         "withdrawn" => "withdraw",
         "blocked" => "block",
         "conflict" => "conflict",
+        "pending_review" => "recheck",
         other => other,
     }
 }

@@ -42,6 +42,15 @@ pub struct NewVersion<'a> {
     pub published_by: Option<i64>,
 }
 
+/// Where a version published by approving a patch comes from.
+#[derive(Clone, Debug, PartialEq)]
+pub struct VersionProvenance {
+    /// The approved patch.
+    pub patch: uuid::Uuid,
+    /// Everyone who reported the lesson: `[{"patch", "author", "agent"}]`.
+    pub contributors: serde_json::Value,
+}
+
 /// How publishing treats the skill's category.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum CategoryUpdate<'a> {
@@ -104,7 +113,7 @@ impl Store {
         lock_org_index(&mut tx, org_id).await?;
         let mut outcomes = Vec::with_capacity(versions.len());
         for version in versions {
-            outcomes.push(publish_in(&mut tx, org_id, version, actor).await?);
+            outcomes.push(publish_in(&mut tx, org_id, version, None, actor).await?);
         }
         tx.commit().await?;
         Ok(outcomes)
@@ -214,7 +223,7 @@ impl Store {
     ) -> Result<Vec<VersionInfo>, StoreError> {
         Ok(sqlx::query_as::<_, VersionInfo>(
             "SELECT v.id, v.revision, v.digest, v.description, v.frontmatter, v.file_count, v.total_size, \
-                    v.source, u.handle AS published_by, v.yanked, v.created_at \
+                    v.source, u.handle AS published_by, v.patch_id, v.contributors, v.yanked, v.created_at \
              FROM versions v LEFT JOIN users u ON u.id = v.published_by \
              WHERE v.skill_id = $1 AND ($2::int IS NULL OR v.revision < $2) \
              ORDER BY v.revision DESC LIMIT $3",
@@ -235,7 +244,7 @@ impl Store {
         };
         sqlx::query_as::<_, VersionInfo>(
             "SELECT v.id, v.revision, v.digest, v.description, v.frontmatter, v.file_count, v.total_size, \
-                    v.source, u.handle AS published_by, v.yanked, v.created_at \
+                    v.source, u.handle AS published_by, v.patch_id, v.contributors, v.yanked, v.created_at \
              FROM versions v LEFT JOIN users u ON u.id = v.published_by \
              WHERE v.skill_id = $1 AND (($2::int IS NULL AND NOT v.yanked) OR v.revision = $2) \
              ORDER BY v.revision DESC LIMIT 1",
@@ -294,6 +303,7 @@ pub(crate) async fn publish_in(
     tx: &mut Transaction<'_, Postgres>,
     org_id: i64,
     version: &NewVersion<'_>,
+    provenance: Option<&VersionProvenance>,
     actor: &Actor,
 ) -> Result<PublishOutcome, StoreError> {
     let name = version.name.as_str();
@@ -372,8 +382,9 @@ pub(crate) async fn publish_in(
         "WITH new_blobs AS ( \
              INSERT INTO blobs (sha256, size) SELECT * FROM UNNEST($10::text[], $11::bigint[]) ON CONFLICT DO NOTHING), \
          new_version AS ( \
-             INSERT INTO versions (skill_id, revision, digest, description, frontmatter, file_count, total_size, source, published_by) \
-             VALUES ($1, $2, $3, $4, $5::json, $6, $7, $8, $9) RETURNING id) \
+             INSERT INTO versions (skill_id, revision, digest, description, frontmatter, file_count, total_size, source, \
+                                   published_by, patch_id, contributors) \
+             VALUES ($1, $2, $3, $4, $5::json, $6, $7, $8, $9, $14, coalesce($15, '[]'::jsonb)) RETURNING id) \
          INSERT INTO version_files (version_id, path, sha256, size, executable) \
          SELECT new_version.id, f.path, f.sha256, f.size, f.executable FROM new_version, \
              UNNEST($12::text[], $10::text[], $11::bigint[], $13::bool[]) AS f(path, sha256, size, executable)",
@@ -393,6 +404,8 @@ pub(crate) async fn publish_in(
     .bind(&sizes)
     .bind(&paths)
     .bind(&executables)
+    .bind(provenance.map(|p| p.patch))
+    .bind(provenance.map(|p| sqlx::types::Json(&p.contributors)))
     .execute(&mut **tx)
     .await?;
     let details = serde_json::json!({ "digest": digest, "source": version.source.as_str(), "files": manifest.len() });

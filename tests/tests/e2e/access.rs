@@ -398,6 +398,34 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
                 REVIEW,
             )
         }
+        ("POST", "/v1/patches/{id}/duplicate") => {
+            // A fresh patch closed as a duplicate of the sample patch.
+            let id = submit_patch(world, &world.target_token, n).await.unwrap();
+            with(
+                &format!("/v1/patches/{id}/duplicate"),
+                json!({ "of": world.patch_id.to_string() }),
+                Resource,
+                REVIEW,
+            )
+        }
+        ("POST", "/v1/patches/{id}/resolve") => {
+            // Only a patch in conflict resolves: the sample patch is not (422 past the gate).
+            with(
+                &format!("/v1/patches/{}/resolve", world.patch_id),
+                json!({ "files": {"SKILL.md": "x"} }),
+                Resource,
+                REVIEW,
+            )
+        }
+        ("POST", "/v1/patches/review") => {
+            let id = submit_patch(world, &world.target_token, n).await.unwrap();
+            with(
+                "/v1/patches/review",
+                json!({ "action": "reject", "ids": [id], "comment": "sampled" }),
+                Collection,
+                REVIEW,
+            )
+        }
         ("POST", "/v1/patches/{id}/withdraw") => {
             // The caller's own patch (or, for those who may not submit, the admin's).
             let id = match submit_patch(world, token, n).await {

@@ -117,6 +117,30 @@ impl Browser {
             .unwrap();
     }
 
+    /// Answers the confirmation the last click asked for (its text must contain
+    /// `question`): `accept` goes on, otherwise the form is not sent.
+    async fn confirm(&self, question: &str, accept: bool) {
+        let mut text = String::new();
+        for _ in 0..50 {
+            match self.client.get_alert_text().await {
+                Ok(t) => {
+                    text = t;
+                    break;
+                }
+                Err(_) => tokio::time::sleep(Duration::from_millis(100)).await,
+            }
+        }
+        assert!(
+            text.contains(question),
+            "expected a confirmation asking {question:?}, got {text:?}"
+        );
+        if accept {
+            self.client.accept_alert().await.unwrap();
+        } else {
+            self.client.dismiss_alert().await.unwrap();
+        }
+    }
+
     async fn path(&self) -> String {
         let url = self.client.current_url().await.unwrap();
         match url.query() {
@@ -296,6 +320,7 @@ async fn a_reviewer_reads_a_patch_with_its_finding_and_approves_it_in_chromium()
         .js("document.getElementById('reject-comment').removeAttribute('required'); return true;")
         .await;
     browser.click("#reject-button").await;
+    browser.confirm("Reject this patch?", true).await;
     browser
         .until("the refusal shows", "return !!document.querySelector('p.error')")
         .await;
@@ -317,8 +342,14 @@ async fn a_reviewer_reads_a_patch_with_its_finding_and_approves_it_in_chromium()
     assert_eq!(forged, json!(403));
     assert_eq!(status(app, team.patch_id.clone()).await, "pending_review");
 
-    // Approve, then follow the link to the published revision.
+    // Approve asks first: dismissed, nothing happens; confirmed, it publishes. Then
+    // follow the link to the published revision.
     browser.click("#approve-button").await;
+    browser.confirm("Publish this patch", false).await;
+    tokio::time::sleep(Duration::from_millis(300)).await;
+    assert_eq!(status(app, team.patch_id.clone()).await, "pending_review");
+    browser.click("#approve-button").await;
+    browser.confirm("Publish this patch", true).await;
     browser
         .until("the approval shows", "return !!document.querySelector('p.notice')")
         .await;

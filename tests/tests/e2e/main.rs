@@ -6,6 +6,7 @@ mod accounts;
 mod api;
 mod blobs;
 mod browser;
+mod concurrent;
 mod discovery;
 mod fixtures;
 mod grpc;

@@ -6,6 +6,7 @@
 //! manifests and blobs are fetched; a pull sends nothing but its requests for them.
 
 pub mod diff;
+pub mod follow;
 pub mod pull;
 pub mod push;
 pub mod state;

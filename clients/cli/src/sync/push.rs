@@ -195,8 +195,16 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                 continue;
             }
         };
+        // A proposal that ended in conflict is carried on by this one (the local change,
+        // merged onto the latest revision by the pull that followed it up).
+        let supersedes = state
+            .proposals
+            .get(&skill.name)
+            .filter(|p| p.status.as_deref() == Some("conflict"))
+            .map(|p| p.patch.clone());
         if let Some(previous) = state.proposals.get(&skill.name)
             && previous.digest == digest
+            && supersedes.is_none()
         {
             pushed.patch = Some(previous.patch.clone());
             pushed.url = Some(format!("{}/admin/patches/{}", registry.server(), previous.patch));
@@ -224,6 +232,9 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
         if let Some(category) = category {
             body["category"] = json!(category);
         }
+        if let Some(old) = &supersedes {
+            body["supersedes"] = json!(old);
+        }
         match registry.submit_patch(&body).await {
             Ok(patch) => {
                 let Some(id) = patch["id"].as_str().map(str::to_owned) else {
@@ -241,8 +252,13 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                     Proposal {
                         digest,
                         patch: id.clone(),
+                        status: pushed.status.clone(),
+                        supersedes: supersedes.clone(),
                     },
                 );
+                if let Some(old) = &supersedes {
+                    pushed.message = Some(format!("carries on patch {old}, which ended in conflict"));
+                }
                 pushed.patch = Some(id);
             }
             Err(RemoteError::Refused {

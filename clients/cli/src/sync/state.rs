@@ -38,6 +38,12 @@ pub struct Proposal {
     pub digest: String,
     /// The patch's id.
     pub patch: String,
+    /// Its state when the registry was last asked (`pending_review`, `conflict`, …).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub status: Option<String>,
+    /// The earlier patch this one carries on (a resubmission after a conflict).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub supersedes: Option<String>,
 }
 
 /// What one skill was synced from.

@@ -31,6 +31,18 @@ pub enum Standing {
     LocalOnly,
 }
 
+/// A skill's last pushed patch.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ProposalStatus {
+    /// The patch id.
+    pub patch: String,
+    /// Its state (`None`: never asked).
+    pub status: Option<String>,
+    /// The earlier patch it carries on.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub supersedes: Option<String>,
+}
+
 /// One skill's standing.
 #[derive(Clone, Debug, Serialize)]
 pub struct SkillStatus {
@@ -44,6 +56,9 @@ pub struct SkillStatus {
     pub upstream_revision: Option<i32>,
     /// Its folder.
     pub folder: PathBuf,
+    /// The last patch pushed for it, and where it stands (`cairn status` fills this in).
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub proposal: Option<ProposalStatus>,
     /// Files added, changed or removed here (for `modified_locally` and `conflict`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<String>,
@@ -128,6 +143,7 @@ pub fn status(target: &Target, state: &TargetState, upstream: Option<&Index>) ->
             revision: Some(synced.revision),
             upstream_revision,
             folder,
+            proposal: None,
             changed,
         });
     }
@@ -144,6 +160,7 @@ pub fn status(target: &Target, state: &TargetState, upstream: Option<&Index>) ->
                 revision: None,
                 upstream_revision: None,
                 folder,
+                proposal: None,
                 changed: Vec::new(),
             });
         }

@@ -113,8 +113,26 @@ async fn pull_all(log: Log, registry: &Registry, targets: &[Target], cache: &Pat
     first_failure.map_or(Ok(()), Err)
 }
 
-async fn push_all(log: Log, registry: &Registry, targets: &[Target], options: &PushOptions) {
+async fn push_all(log: Log, registry: &Registry, targets: &[Target], cache: &Path, options: &PushOptions) {
     for target in targets {
+        match super::follow::follow_up(registry, target, cache, true).await {
+            Ok(found) => {
+                for f in found.iter().filter(|f| f.changed || f.note.is_some()) {
+                    log.line(&format!(
+                        "patch {} for {} in {} is {}{}",
+                        f.patch,
+                        f.skill,
+                        target.label,
+                        f.status,
+                        f.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
+                    ));
+                }
+            }
+            Err(e) => log.line(&format!(
+                "following up the patches of {} failed: {e}; retrying after the next change",
+                target.label
+            )),
+        }
         match push::push(registry, target, options).await {
             Ok(pushed) => {
                 for p in pushed.iter().filter(|p| p.action != "skipped") {
@@ -134,6 +152,9 @@ async fn push_all(log: Log, registry: &Registry, targets: &[Target], options: &P
         }
     }
 }
+
+/// How often `watch` asks where the patches it pushed stand.
+pub const FOLLOW_UP_INTERVAL: Duration = Duration::from_secs(60);
 
 /// Runs until the process is stopped.
 pub async fn watch(
@@ -203,8 +224,15 @@ pub async fn watch(
             log.line("retrying the failed pulls at the next change");
         }
         let mut text = EventText::default();
+        let mut follow = tokio::time::interval(FOLLOW_UP_INTERVAL);
+        follow.reset();
         loop {
             tokio::select! {
+                // A patch may end in conflict without any index change (when a reviewer's
+                // approval finds it cannot merge): ask now and then.
+                _ = follow.tick(), if options.push => {
+                    push_all(log, registry, targets, cache, &options.push_options).await;
+                }
                 chunk = events.next() => match chunk {
                     Some(Ok(chunk)) if text.feed(&chunk) => {
                         // Let a burst of changes settle, then pull once.
@@ -226,13 +254,13 @@ pub async fn watch(
                 Some(settled) = local_rx.recv(), if options.push => match settled {
                     Ok(()) => {
                         log.line("local edits settled; pushing");
-                        push_all(log, registry, targets, &options.push_options).await;
+                        push_all(log, registry, targets, cache, &options.push_options).await;
                     }
                     Err(e) => {
                         log.line(&format!(
                             "watching the target folders failed ({e}); pushing anyway, in case edits were missed"
                         ));
-                        push_all(log, registry, targets, &options.push_options).await;
+                        push_all(log, registry, targets, cache, &options.push_options).await;
                     }
                 },
             }

@@ -1,6 +1,7 @@
 //! One side's change against the base, as hunks in base coordinates.
 
-use similar::{Algorithm, DiffOp, capture_diff_slices};
+use similar::algorithms::{Capture, Replace, diff_deadline};
+use similar::{Algorithm, DiffOp};
 
 /// Lines `start..end` of the base replaced by `lines` (`start == end`: an insertion
 /// before base line `start`).
@@ -31,7 +32,7 @@ const ALGORITHM: Algorithm = Algorithm::Myers;
 /// place agree on that place whichever way their diffs happened to align.
 pub(crate) fn hunks<'a>(base: &[&'a str], side: &[&'a str]) -> Option<Vec<Hunk<'a>>> {
     let mut out: Vec<Hunk<'a>> = Vec::new();
-    for op in capture_diff_slices(ALGORITHM, base, side) {
+    for op in diff_ops(base, side) {
         let (old, new) = match op {
             DiffOp::Equal { .. } => continue,
             DiffOp::Delete { old_index, old_len, .. } => (old_index..old_index + old_len, 0..0),
@@ -64,6 +65,15 @@ pub(crate) fn hunks<'a>(base: &[&'a str], side: &[&'a str]) -> Option<Vec<Hunk<'
     slide_insertions_down(base, &mut out);
     // The hunks must rebuild the side exactly, or nothing built on them can be trusted.
     (render(base, &out) == side).then_some(out)
+}
+
+/// The edit script from `old` to `new`, uncompacted (compaction moves hunks for looks;
+/// the merge places insertions itself, and needs ops that tile both sides exactly).
+pub(crate) fn diff_ops<T: Eq + std::hash::Hash + Ord>(old: &[T], new: &[T]) -> Vec<DiffOp> {
+    let mut capture = Replace::new(Capture::new());
+    // The capture hook never fails.
+    let _ = diff_deadline(ALGORITHM, &mut capture, old, 0..old.len(), new, 0..new.len(), None);
+    capture.into_inner().into_ops()
 }
 
 /// The base with `hunks` applied.

@@ -19,6 +19,7 @@ use std::collections::HashMap;
 
 use serde::{Deserialize, Serialize};
 
+pub(crate) use hunks::diff_ops;
 use text::{Lines, join, merged_final_newline};
 use weave::{Piece, weave};
 
@@ -69,7 +70,7 @@ pub fn merge3(base: &str, patch: &str, latest: &str) -> Result<Merged, Conflicte
         });
     };
     let woven = weave(&b.lines, &ours, &theirs);
-    let final_newline = merged_final_newline(b.final_newline, p.final_newline, l.final_newline);
+    let final_newline = merged_final_newline(&b, &p, &l);
     if woven.clashes.is_empty() {
         let mut lines = Vec::new();
         for piece in &woven.pieces {

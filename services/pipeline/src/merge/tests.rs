@@ -105,6 +105,16 @@ fn the_same_change_on_both_sides_applies_once() {
 }
 
 #[test]
+fn an_insertion_the_other_side_already_made_among_others_lands_once() {
+    // The member's own bullet was published with another one next to it: pulling merges
+    // their folder (which still has only their bullet) without doubling it.
+    let mine = LIST.replace("- third\n", "- third\n- mine\n");
+    let published = LIST.replace("- third\n", "- third\n- mine\n- theirs\n");
+    assert_eq!(clean(LIST, &mine, &published).text, published);
+    assert_eq!(clean(LIST, &published, &mine).text, published);
+}
+
+#[test]
 fn a_file_without_a_final_newline_keeps_what_each_side_did() {
     // The latest removed a section; the patch appended at the end of a file without a
     // final newline. The removed section must stay removed.

@@ -53,9 +53,15 @@ pub(crate) fn join(lines: &[&str], final_newline: bool) -> String {
 }
 
 /// Whether the merged text ends with a newline: the side that changed it from the base
-/// decides (both can only have changed it the same way).
-pub(crate) fn merged_final_newline(base: bool, patch: bool, latest: bool) -> bool {
-    if patch != base { patch } else { latest }
+/// decides (both can only have changed it the same way). A side left empty says nothing
+/// about it (an empty text has no last line to end).
+pub(crate) fn merged_final_newline(base: &Lines<'_>, patch: &Lines<'_>, latest: &Lines<'_>) -> bool {
+    match (patch.lines.is_empty(), latest.lines.is_empty()) {
+        (true, false) => latest.final_newline,
+        (false, true) => patch.final_newline,
+        _ if patch.final_newline != base.final_newline => patch.final_newline,
+        _ => latest.final_newline,
+    }
 }
 
 #[cfg(test)]

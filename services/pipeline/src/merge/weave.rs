@@ -136,6 +136,14 @@ fn resolve<'a>(woven: &mut Woven<'a>, base: &[&'a str], span: Range<usize>, ours
     if mine == other {
         woven.push_lines(&mine);
         woven.agreed.push((span, mine));
+    } else if span.is_empty() && contains(&other, &mine) {
+        // The latest already inserted these lines among others (the patch's own lesson,
+        // published meanwhile, or the same lines reported twice): once.
+        woven.push_lines(&other);
+        woven.agreed.push((span, mine));
+    } else if span.is_empty() && contains(&mine, &other) {
+        woven.push_lines(&mine);
+        woven.agreed.push((span, other));
     } else if span.is_empty() {
         // Two insertions at one point: both, in approval order (the latest revision's
         // first) — unless only the latest's opens a new section: then the patch's lines
@@ -156,6 +164,11 @@ fn resolve<'a>(woven: &mut Woven<'a>, base: &[&'a str], span: Range<usize>, ours
             latest: other,
         });
     }
+}
+
+/// Whether `inner` occurs in `outer` as consecutive lines.
+fn contains(outer: &[&str], inner: &[&str]) -> bool {
+    !inner.is_empty() && outer.windows(inner.len()).any(|w| w == inner)
 }
 
 /// Whether inserted lines start a new Markdown section: their first non-blank line is an

@@ -108,6 +108,21 @@ pub fn version(name: &str, v: VersionInfo, files: &[FileEntry]) -> pb::Version {
         yanked: v.yanked,
         created_at: Some(timestamp(v.created_at)),
         files: files.iter().map(file).collect(),
+        patch: v.patch_id.map(|p| p.to_string()),
+        contributors: v
+            .contributors
+            .0
+            .as_array()
+            .map(|list| {
+                list.iter()
+                    .map(|c| pb::Contributor {
+                        patch: c.get("patch").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                        author: c.get("author").and_then(Value::as_str).unwrap_or_default().to_owned(),
+                        agent: Some(agent_out(c.get("agent").unwrap_or(&Value::Null))),
+                    })
+                    .collect()
+            })
+            .unwrap_or_default(),
     }
 }
 
@@ -363,6 +378,19 @@ pub fn summary(p: PatchRecord) -> pb::Patch {
         decided_by: p.decided_by,
         decided_at: p.decided_at.map(timestamp),
         comment: p.comment,
+        supersedes: p.supersedes.map(|id| id.to_string()),
+        superseded_by: p.superseded_by.map(|id| id.to_string()),
+        resolved_by: p.resolved_by,
+        duplicate: p.duplicate.map(|d| pb::DuplicateMark {
+            patch: d.patch.map(|id| id.to_string()),
+            revision: d.revision,
+            file: d.file,
+            line: d.line.map(count),
+            excerpt: d.excerpt,
+            similarity: d.similarity,
+        }),
+        duplicate_group: p.duplicate_group.map(|id| id.to_string()),
+        duplicate_of: p.duplicate_of.map(|id| id.to_string()),
         ..Default::default()
     }
 }

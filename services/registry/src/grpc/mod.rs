@@ -28,7 +28,7 @@ pub const MAX_REQUEST_MESSAGE: usize = crate::http::MAX_BODY_BYTES;
 pub const MAX_RESPONSE_MESSAGE: usize = 64 << 20;
 
 /// The registry's methods and what each requires.
-const REGISTRY_METHODS: [(&str, Access); 9] = [
+const REGISTRY_METHODS: [(&str, Access); 10] = [
     ("GetIndex", Access::Scope(Scope::Read)),
     ("WatchIndex", Access::Scope(Scope::Read)),
     ("GetBlobs", Access::Scope(Scope::Read)),
@@ -37,6 +37,7 @@ const REGISTRY_METHODS: [(&str, Access); 9] = [
     ("GetPatch", Access::Scope(Scope::Read)),
     ("ListPatches", Access::Scope(Scope::Read)),
     ("ReviewPatch", Access::Scope(Scope::Review)),
+    ("ReviewPatches", Access::Scope(Scope::Review)),
     // The author withdraws their own patch (the service checks who).
     ("WithdrawPatch", Access::Scope(Scope::Submit)),
 ];

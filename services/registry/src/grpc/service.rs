@@ -171,6 +171,12 @@ impl Registry for RegistryService {
             rationale: request.rationale,
             agent: convert::agent_in(request.agent),
             category: request.category,
+            supersedes: request
+                .supersedes
+                .as_deref()
+                .map(patches::parse_id)
+                .transpose()
+                .map_err(fail)?,
         };
         let record = patches::submit(&self.state, &caller.principal, &caller.actor(), submission)
             .await
@@ -215,14 +221,11 @@ impl Registry for RegistryService {
         let id = patches::parse_id(&request.id).map_err(fail)?;
         let record = match Decision::try_from(request.decision) {
             Ok(Decision::Approve) => {
-                patches::approve(
-                    &self.state,
-                    &caller.principal,
-                    &caller.actor(),
-                    id,
-                    request.comment.as_deref(),
-                )
-                .await
+                let how = patches::Approve {
+                    comment: request.comment.as_deref(),
+                    close_duplicates: request.close_duplicates,
+                };
+                patches::approve(&self.state, &caller.principal, &caller.actor(), id, how).await
             }
             Ok(Decision::Reject) => {
                 let comment = request.comment.unwrap_or_default();
@@ -236,6 +239,59 @@ impl Registry for RegistryService {
         }
         .map_err(fail)?;
         Ok(Response::new(convert::patch(record)))
+    }
+
+    async fn review_patches(
+        &self,
+        request: Request<pb::ReviewPatchesRequest>,
+    ) -> Result<Response<pb::ReviewPatchesResponse>, Status> {
+        use pb::review_patch_request::Decision;
+        let caller = caller(&request)?;
+        let request = request.into_inner();
+        let ids = request
+            .ids
+            .iter()
+            .map(|id| patches::parse_id(id))
+            .collect::<Result<Vec<_>, _>>()
+            .map_err(fail)?;
+        let action = match Decision::try_from(request.decision) {
+            Ok(Decision::Approve) => patches::BatchAction::Approve {
+                comment: request.comment,
+                close_duplicates: request.close_duplicates,
+            },
+            Ok(Decision::Reject) => patches::BatchAction::Reject {
+                comment: request.comment.unwrap_or_default(),
+            },
+            _ => {
+                return Err(super::status::invalid(
+                    "decision is not set: use APPROVE or REJECT (rejecting needs a comment)",
+                ));
+            }
+        };
+        let outcomes = patches::review_batch(&self.state, &caller.principal, &caller.actor(), &ids, &action)
+            .await
+            .map_err(fail)?;
+        let results = outcomes
+            .into_iter()
+            .map(|outcome| match outcome.result {
+                Ok(record) => pb::ReviewOutcome {
+                    id: outcome.id.to_string(),
+                    patch: Some(convert::patch(record)),
+                    error_code: None,
+                    error_message: None,
+                },
+                Err(e) => {
+                    let error = ApiError::from(e);
+                    pb::ReviewOutcome {
+                        id: outcome.id.to_string(),
+                        patch: None,
+                        error_code: Some(error.code().to_owned()),
+                        error_message: Some(error.message().to_owned()),
+                    }
+                }
+            })
+            .collect();
+        Ok(Response::new(pb::ReviewPatchesResponse { results }))
     }
 
     async fn withdraw_patch(&self, request: Request<pb::WithdrawPatchRequest>) -> Result<Response<pb::Patch>, Status> {

@@ -540,6 +540,7 @@ pub async fn publish(
             changelog.lines().next().unwrap_or_default().chars().take(200).collect()
         },
         rationale: changelog,
+        supersedes: None,
         agent: crate::app::patches::AgentInfo {
             name: Some("clawhub".to_owned()),
             model: None,

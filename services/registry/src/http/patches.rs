@@ -1,5 +1,6 @@
-//! The patch endpoints: submit, list, read, approve, reject, withdraw, and the
-//! organisation's patch policy. Handlers parse, call `app::patches`, and map.
+//! The patch endpoints: submit, list, read, approve, reject, close as a duplicate,
+//! resolve a conflict, decide many at once, withdraw, and the organisation's patch
+//! policy. Handlers parse, call `app::patches`, and map.
 
 use axum::extract::State;
 use axum::http::StatusCode;
@@ -34,6 +35,9 @@ pub struct SubmitBody {
     /// For a new skill: its category.
     #[serde(default)]
     category: Option<String>,
+    /// The open patch (by the same author) this one carries on.
+    #[serde(default)]
+    supersedes: Option<String>,
 }
 
 /// `POST /v1/patches`: runs the pipeline and records the patch (201). A patch the
@@ -52,6 +56,7 @@ pub async fn submit(
         rationale: body.rationale,
         agent: body.agent,
         category: body.category,
+        supersedes: body.supersedes.as_deref().map(patches::parse_id).transpose()?,
     };
     let record = patches::submit(&state, &caller.principal, &caller.actor(), submission).await?;
     Ok((StatusCode::CREATED, axum::Json(PatchBody::from(record))).into_response())
@@ -101,12 +106,18 @@ pub async fn get(
     Ok(json_ok(PatchBody::from(record)))
 }
 
-/// Body of approve and reject.
+/// Body of approve, reject and duplicate.
 #[derive(Debug, Default, Deserialize)]
 #[serde(deny_unknown_fields)]
 pub struct DecisionBody {
     #[serde(default)]
     comment: Option<String>,
+    /// Approve: also close the other open patches of its duplicate group.
+    #[serde(default)]
+    close_duplicates: bool,
+    /// Duplicate: the patch this one duplicates (default: the one its mark names).
+    #[serde(default)]
+    of: Option<String>,
 }
 
 /// `POST /v1/patches/{id}/approve`: publishes the patch as the skill's next revision.
@@ -117,9 +128,151 @@ pub async fn approve(
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
-    let comment = decision(&body)?.comment;
-    let record = patches::approve(&state, &caller.principal, &caller.actor(), id, comment.as_deref()).await?;
+    let body = decision(&body)?;
+    if body.of.is_some() {
+        return Err(ApiError::bad_request(
+            "\"of\" belongs to POST /v1/patches/{id}/duplicate: approve takes a comment and close_duplicates",
+        ));
+    }
+    let how = patches::Approve {
+        comment: body.comment.as_deref(),
+        close_duplicates: body.close_duplicates,
+    };
+    let record = patches::approve(&state, &caller.principal, &caller.actor(), id, how).await?;
     Ok(json_ok(PatchBody::from(record)))
+}
+
+/// `POST /v1/patches/{id}/duplicate`: closes the patch as a duplicate of another patch of
+/// the same skill (`{"of": id}`, default: the one its duplicate mark names).
+pub async fn close_duplicate(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<String>,
+    body: axum::body::Bytes,
+) -> Result<Response, ApiError> {
+    let id = patches::parse_id(&id)?;
+    let body = decision(&body)?;
+    let of = body.of.as_deref().map(patches::parse_id).transpose()?;
+    let record = patches::close_duplicate(
+        &state,
+        &caller.principal,
+        &caller.actor(),
+        id,
+        of,
+        body.comment.as_deref(),
+    )
+    .await?;
+    Ok(json_ok(PatchBody::from(record)))
+}
+
+/// Body of `POST /v1/patches/{id}/resolve`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct ResolveBody {
+    /// Path → the resolved text of every file in conflict.
+    files: std::collections::BTreeMap<String, String>,
+    #[serde(default)]
+    comment: Option<String>,
+    /// Approve the resolved patch at once.
+    #[serde(default)]
+    approve: bool,
+}
+
+/// `POST /v1/patches/{id}/resolve`: a reviewer resolves a conflict by hand; the answer
+/// is the new patch (201), which supersedes this one and went through every stage.
+pub async fn resolve(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<ResolveBody>,
+) -> Result<Response, ApiError> {
+    let id = patches::parse_id(&id)?;
+    let resolution = patches::Resolution {
+        files: body.files,
+        comment: body.comment,
+        approve: body.approve,
+    };
+    let record = patches::resolve(&state, &caller.principal, &caller.actor(), id, resolution).await?;
+    Ok((StatusCode::CREATED, axum::Json(PatchBody::from(record))).into_response())
+}
+
+/// Body of `POST /v1/patches/review`.
+#[derive(Debug, Deserialize)]
+#[serde(deny_unknown_fields)]
+pub struct BatchBody {
+    /// `approve` or `reject`.
+    action: String,
+    /// The patches, decided in this order.
+    ids: Vec<String>,
+    #[serde(default)]
+    comment: Option<String>,
+    #[serde(default)]
+    close_duplicates: bool,
+}
+
+/// One result of a batch.
+#[derive(Debug, serde::Serialize)]
+struct BatchResult {
+    id: String,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    patch: Option<PatchBody>,
+    #[serde(skip_serializing_if = "Option::is_none")]
+    error: Option<serde_json::Value>,
+}
+
+/// `POST /v1/patches/review`: approves or rejects several patches, one after another in
+/// the order given; `{"results": [{"id", "patch" | "error"}]}` (200 even when some fail).
+pub async fn review_batch(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiJson(body): ApiJson<BatchBody>,
+) -> Result<Response, ApiError> {
+    let ids = body
+        .ids
+        .iter()
+        .map(|id| patches::parse_id(id))
+        .collect::<Result<Vec<_>, _>>()?;
+    let action = match body.action.as_str() {
+        "approve" => patches::BatchAction::Approve {
+            comment: body.comment,
+            close_duplicates: body.close_duplicates,
+        },
+        "reject" => {
+            if body.close_duplicates {
+                return Err(ApiError::bad_request(
+                    "close_duplicates goes with approve: a rejection closes only the patches named",
+                ));
+            }
+            patches::BatchAction::Reject {
+                comment: body.comment.unwrap_or_default(),
+            }
+        }
+        other => {
+            return Err(ApiError::bad_request(format!(
+                "action '{other}' is not a batch decision: use approve or reject"
+            )));
+        }
+    };
+    let outcomes = patches::review_batch(&state, &caller.principal, &caller.actor(), &ids, &action).await?;
+    let results: Vec<BatchResult> = outcomes
+        .into_iter()
+        .map(|o| match o.result {
+            Ok(record) => BatchResult {
+                id: o.id.to_string(),
+                patch: Some(PatchBody::from(record)),
+                error: None,
+            },
+            Err(e) => {
+                let e = ApiError::from(e);
+                BatchResult {
+                    id: o.id.to_string(),
+                    patch: None,
+                    error: Some(serde_json::json!({"code": e.code(), "message": e.message()})),
+                }
+            }
+        })
+        .collect();
+    Ok(json_ok(serde_json::json!({ "results": results })))
 }
 
 /// `POST /v1/patches/{id}/reject`: closes the patch; the comment is required.
@@ -130,7 +283,13 @@ pub async fn reject(
     body: axum::body::Bytes,
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
-    let comment = decision(&body)?.comment.unwrap_or_default();
+    let body = decision(&body)?;
+    if body.close_duplicates || body.of.is_some() {
+        return Err(ApiError::bad_request(
+            "reject takes only a comment: close duplicates with approve, or POST …/duplicate",
+        ));
+    }
+    let comment = body.comment.unwrap_or_default();
     let record = patches::reject(&state, &caller.principal, &caller.actor(), id, &comment).await?;
     Ok(json_ok(PatchBody::from(record)))
 }
@@ -181,7 +340,7 @@ fn decision(body: &[u8]) -> Result<DecisionBody, ApiError> {
     }
     serde_json::from_slice(body).map_err(|e| {
         ApiError::bad_request(format!(
-            "the body is not valid: {e}; send {{\"comment\": \"…\"}} or nothing"
+            "the body is not valid: {e}; send {{\"comment\": \"…\"}} (approve also takes \"close_duplicates\", duplicate \"of\") or nothing"
         ))
     })
 }

@@ -82,6 +82,15 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
             post(patches::approve),
         ),
         (rule(M::POST, "/v1/patches/{id}/reject", REVIEW), post(patches::reject)),
+        (
+            rule(M::POST, "/v1/patches/{id}/duplicate", REVIEW),
+            post(patches::close_duplicate),
+        ),
+        (
+            rule(M::POST, "/v1/patches/{id}/resolve", REVIEW),
+            post(patches::resolve),
+        ),
+        (rule(M::POST, "/v1/patches/review", REVIEW), post(patches::review_batch)),
         // The author withdraws their own patch (the service checks who): `submit`.
         (
             rule(M::POST, "/v1/patches/{id}/withdraw", SUBMIT),

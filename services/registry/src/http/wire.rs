@@ -69,6 +69,11 @@ pub struct VersionItem {
     pub source: String,
     /// Publishing user's handle, if a user published it.
     pub published_by: Option<String>,
+    /// The patch that produced it (source `patch`).
+    pub patch: Option<String>,
+    /// Everyone who reported the lesson it publishes (`[{"patch", "author", "agent"}]`):
+    /// the approved patch, then the duplicates closed with it.
+    pub contributors: serde_json::Value,
     /// Whether it is yanked.
     pub yanked: bool,
     /// Publication time.
@@ -91,6 +96,8 @@ impl VersionItem {
             total_size: v.total_size,
             source: v.source,
             published_by: v.published_by,
+            patch: v.patch_id.map(|p| p.to_string()),
+            contributors: v.contributors.0,
             yanked: v.yanked,
             created_at: v.created_at,
             files,
@@ -341,6 +348,20 @@ pub struct PatchBody {
     pub decided_at: Option<DateTime<Utc>>,
     /// The reviewer's comment.
     pub comment: Option<String>,
+    /// The patch this one carries on (a resubmission after a conflict, or a reviewer's
+    /// resolution).
+    pub supersedes: Option<String>,
+    /// The patch that carries this one on.
+    pub superseded_by: Option<String>,
+    /// Who resolved a conflict by hand to make this patch.
+    pub resolved_by: Option<String>,
+    /// What it likely duplicates: `{"patch" | "revision", "file", "line", "excerpt",
+    /// "similarity"}` (advice; nothing closes by itself).
+    pub duplicate: Option<cairn_store::DuplicateMark>,
+    /// The group of open patches reporting the same lesson (the first one's id).
+    pub duplicate_group: Option<String>,
+    /// Closed as a duplicate of this patch.
+    pub duplicate_of: Option<String>,
 }
 
 impl From<cairn_store::PatchRecord> for PatchBody {
@@ -368,6 +389,12 @@ impl From<cairn_store::PatchRecord> for PatchBody {
             decided_by: p.decided_by,
             decided_at: p.decided_at,
             comment: p.comment,
+            supersedes: p.supersedes.map(|id| id.to_string()),
+            superseded_by: p.superseded_by.map(|id| id.to_string()),
+            resolved_by: p.resolved_by,
+            duplicate: p.duplicate,
+            duplicate_group: p.duplicate_group.map(|id| id.to_string()),
+            duplicate_of: p.duplicate_of.map(|id| id.to_string()),
         }
     }
 }
@@ -393,6 +420,14 @@ pub struct PatchItem {
     pub result_revision: Option<i32>,
     /// Submitted at.
     pub created_at: DateTime<Utc>,
+    /// The group of open patches reporting the same lesson.
+    pub duplicate_group: Option<String>,
+    /// What it likely duplicates.
+    pub duplicate: Option<cairn_store::DuplicateMark>,
+    /// The patch this one carries on, and the one carrying it on.
+    pub supersedes: Option<String>,
+    /// See `supersedes`.
+    pub superseded_by: Option<String>,
 }
 
 impl From<cairn_store::PatchRecord> for PatchItem {
@@ -409,6 +444,10 @@ impl From<cairn_store::PatchRecord> for PatchItem {
             summary: p.summary,
             result_revision: p.result_revision,
             created_at: p.created_at,
+            duplicate_group: p.duplicate_group.map(|id| id.to_string()),
+            duplicate: p.duplicate,
+            supersedes: p.supersedes.map(|id| id.to_string()),
+            superseded_by: p.superseded_by.map(|id| id.to_string()),
         }
     }
 }

@@ -5,7 +5,7 @@ use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
 use cairn_pipeline::matcher::Strategy;
-use cairn_pipeline::report::{PatchReport, RebaseReport};
+use cairn_pipeline::report::{PatchReport, Placement, RebaseReport};
 use cairn_store::PatchRecord;
 use serde::Deserialize;
 use serde_json::Value;
@@ -41,12 +41,48 @@ pub struct OpRow {
     fuzzy: bool,
 }
 
-/// One conflicting region.
+/// One conflicting file.
 #[derive(Debug)]
 pub struct ConflictView {
     file: String,
     reason: String,
     hunks: Vec<(String, String, String)>,
+    /// The whole file merged with conflict markers (what a resolution starts from).
+    marked: Option<String>,
+    /// The form field of its resolved text.
+    field: String,
+}
+
+/// How one file or op was placed onto the latest revision.
+#[derive(Debug)]
+pub struct PlacementRow {
+    what: String,
+    file: String,
+    placement: String,
+    css: &'static str,
+    detail: String,
+}
+
+/// What the patch likely duplicates.
+#[derive(Debug)]
+pub struct DuplicateView {
+    /// In words.
+    text: String,
+    /// The other patch, or the revision.
+    href: Option<String>,
+    link: String,
+    similarity: String,
+    excerpt: String,
+}
+
+/// Another patch of the same duplicate group.
+#[derive(Debug)]
+pub struct GroupMember {
+    href: String,
+    author: String,
+    agent: String,
+    summary: String,
+    this: bool,
 }
 
 /// The patch page.
@@ -77,6 +113,16 @@ struct PatchPage {
     onto_digest: String,
     merged_files: Vec<String>,
     conflicts: Vec<ConflictView>,
+    placements: Vec<PlacementRow>,
+    moved: Option<String>,
+    duplicate: Option<DuplicateView>,
+    group: Vec<GroupMember>,
+    supersedes: Option<String>,
+    superseded_by: Option<String>,
+    duplicate_of: Option<String>,
+    resolved_by: Option<String>,
+    can_resolve: bool,
+    authored_files: Vec<FileView>,
     scan: ScanView,
     /// The scan's findings with the anchor of their file's diff.
     scan_findings: Vec<(Finding, String)>,
@@ -118,6 +164,7 @@ fn conflicts(rebase: &RebaseReport) -> Vec<ConflictView> {
         .conflicts
         .iter()
         .map(|c| ConflictView {
+            field: format!("file:{}", c.file),
             file: c.file.clone(),
             reason: c.reason.clone(),
             hunks: c
@@ -125,8 +172,70 @@ fn conflicts(rebase: &RebaseReport) -> Vec<ConflictView> {
                 .iter()
                 .map(|h| (h.base.clone(), h.latest.clone(), h.patch.clone()))
                 .collect(),
+            marked: c.marked.clone(),
         })
         .collect()
+}
+
+fn placements(rebase: &RebaseReport) -> Vec<PlacementRow> {
+    let css = |p: Placement| match p {
+        Placement::Conflict => "dangerous",
+        Placement::Replayed | Placement::StructuralInsertion => "caution",
+        _ => "safe",
+    };
+    let mut rows: Vec<PlacementRow> = rebase
+        .files
+        .iter()
+        .map(|f| PlacementRow {
+            what: "file".to_owned(),
+            file: f.file.clone(),
+            placement: f.placement.as_str().replace('_', " "),
+            css: css(f.placement),
+            detail: f.detail.clone(),
+        })
+        .collect();
+    rows.extend(rebase.ops.iter().map(|o| PlacementRow {
+        what: format!("op {} ({})", o.index + 1, o.op.replace('_', " ")),
+        file: o.file.clone().unwrap_or_default(),
+        placement: o.placement.as_str().replace('_', " "),
+        css: css(o.placement),
+        detail: match (o.strategy, o.lines.is_empty()) {
+            (Some(s), false) => format!(
+                "found again ({}) at line {}",
+                s.as_str(),
+                o.lines.iter().map(usize::to_string).collect::<Vec<_>>().join(", ")
+            ),
+            (Some(s), true) => format!("found again ({})", s.as_str()),
+            _ => String::new(),
+        },
+    }));
+    rows
+}
+
+fn duplicate_view(record: &PatchRecord) -> Option<DuplicateView> {
+    let mark = record.duplicate.as_ref()?;
+    let similarity = format!("{:.0} %", mark.similarity * 100.0);
+    Some(match (mark.patch, mark.revision) {
+        (Some(patch), _) => DuplicateView {
+            text: "Likely the same lesson as another patch".to_owned(),
+            href: Some(format!("/admin/patches/{patch}")),
+            link: format!("patch {}", &patch.to_string()[..8]),
+            similarity,
+            excerpt: mark.excerpt.clone(),
+        },
+        (None, revision) => DuplicateView {
+            text: "Likely repeats what the skill already says".to_owned(),
+            href: revision.map(|r| format!("/admin/skills/{}?rev={r}", encode(&record.skill_name))),
+            link: format!(
+                "r{} {}{}",
+                revision.unwrap_or_default(),
+                mark.file.as_deref().unwrap_or("SKILL.md"),
+                mark.line.map(|l| format!(" line {l}")).unwrap_or_default()
+            ),
+            similarity,
+            excerpt: mark.excerpt.clone(),
+        },
+    })
 }
 
 fn short(digest: &str) -> String {
@@ -156,6 +265,51 @@ pub async fn page(
     let report = PatchReport::from_stored(&record.report);
     let rebase = &report.rebase;
     let open = OPEN_STATUSES.contains(&record.status.as_str());
+    // Whether the skill moved since the patch was checked: approving re-checks it.
+    let moved = match open {
+        true => match cairn_skill::SkillName::parse(&record.skill_name) {
+            Ok(name) => crate::app::catalog::resolve(
+                &state.store,
+                viewer.principal.org_id,
+                name.as_str(),
+                cairn_store::RevisionSelector::Latest,
+            )
+            .await
+            .ok()
+            .filter(|latest| Some(&latest.version.digest) != record.onto_digest.as_ref())
+            .map(|latest| {
+                format!(
+                    "The skill moved to r{} since this patch was checked: approving checks it again against r{} first.",
+                    latest.version.revision, latest.version.revision
+                )
+            }),
+            Err(_) => None,
+        },
+        false => None,
+    };
+    let group = match record.duplicate_group {
+        Some(group) => patches::duplicate_group(&state, &viewer.principal, group)
+            .await?
+            .into_iter()
+            .map(|p| GroupMember {
+                href: format!("/admin/patches/{}", p.id),
+                author: p.author.clone(),
+                agent: p
+                    .agent
+                    .get("name")
+                    .and_then(Value::as_str)
+                    .unwrap_or_default()
+                    .to_owned(),
+                summary: if p.summary.is_empty() {
+                    "(no summary)".to_owned()
+                } else {
+                    p.summary.clone()
+                },
+                this: p.id == record.id,
+            })
+            .collect(),
+        None => Vec::new(),
+    };
     let can_decide = open && viewer.can(Scope::Review);
     let agent = ["name", "model", "session"]
         .iter()
@@ -200,6 +354,18 @@ pub async fn page(
         onto_digest: short(rebase.onto_digest.as_deref().unwrap_or_default()),
         merged_files: rebase.merged_files.clone(),
         conflicts: conflicts(rebase),
+        placements: placements(rebase),
+        moved,
+        duplicate: duplicate_view(&record),
+        group,
+        supersedes: record.supersedes.map(|id| id.to_string()),
+        superseded_by: record.superseded_by.map(|id| id.to_string()),
+        duplicate_of: record.duplicate_of.map(|id| id.to_string()),
+        resolved_by: record.resolved_by.clone(),
+        can_resolve: record.status == "conflict"
+            && viewer.can(Scope::Review)
+            && rebase.conflicts.iter().any(|c| c.marked.is_some()),
+        authored_files: diff::file_views(&report.authored_diff, None),
         scan_findings: diff::findings(report.scan.as_ref())
             .into_iter()
             .map(|f| {
@@ -225,6 +391,9 @@ pub async fn page(
 pub struct DecisionForm {
     #[serde(default)]
     comment: String,
+    /// Approve: close the other open patches of its duplicate group with it (a checkbox).
+    #[serde(default)]
+    close_duplicates: Option<String>,
 }
 
 /// A decision's errors the reviewer can act on are shown on the patch page.
@@ -242,7 +411,11 @@ pub async fn approve(
     viewer.require(Scope::Review)?;
     let patch_id = patches::parse_id(&id)?;
     let comment = given(Some(form.comment));
-    match patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, comment.as_deref()).await {
+    let how = patches::Approve {
+        comment: comment.as_deref(),
+        close_duplicates: form.close_duplicates.is_some(),
+    };
+    match patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, how).await {
         Ok(record) => Ok(done(
             &state,
             &format!("/admin/patches/{patch_id}"),
@@ -289,6 +462,77 @@ pub async fn withdraw(
     let patch_id = patches::parse_id(&id)?;
     match patches::withdraw(&state, &viewer.principal, &viewer.actor(), patch_id).await {
         Ok(_) => Ok(done(&state, &format!("/admin/patches/{patch_id}"), "Withdrawn.")),
+        Err(e) => on_page(&state, &id, e),
+    }
+}
+
+/// The resolution form: `file:<path>` fields with the resolved text, a comment, and
+/// whether to approve at once.
+pub async fn resolve(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Verified(fields): Verified<Vec<(String, String)>>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Review)?;
+    let patch_id = patches::parse_id(&id)?;
+    let mut resolution = patches::Resolution::default();
+    for (key, value) in fields {
+        match key.as_str() {
+            "comment" => resolution.comment = given(Some(value)),
+            "approve" => resolution.approve = true,
+            "csrf" => {}
+            _ => {
+                if let Some(file) = key.strip_prefix("file:") {
+                    // Browsers send textareas with CRLF line ends: keep the file's own.
+                    resolution.files.insert(file.to_owned(), value.replace("\r\n", "\n"));
+                }
+            }
+        }
+    }
+    match patches::resolve(&state, &viewer.principal, &viewer.actor(), patch_id, resolution).await {
+        Ok(record) => Ok(done(
+            &state,
+            &format!("/admin/patches/{}", record.id),
+            &match record.result_revision {
+                Some(revision) => format!("Resolved and approved: {} r{revision} is published.", record.skill_name),
+                None => format!(
+                    "Resolved: this patch carries the lesson on and is {}.",
+                    record.status.replace('_', " ")
+                ),
+            },
+        )),
+        Err(e) => on_page(&state, &id, e),
+    }
+}
+
+/// The close-as-duplicate form.
+#[derive(Debug, Deserialize)]
+pub struct DuplicateForm {
+    /// The patch it duplicates (empty: the one its mark names).
+    #[serde(default)]
+    of: String,
+}
+
+/// `POST /admin/patches/{id}/duplicate`.
+pub async fn duplicate(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Verified(form): Verified<DuplicateForm>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Review)?;
+    let patch_id = patches::parse_id(&id)?;
+    let of = match given(Some(form.of)) {
+        Some(of) => Some(patches::parse_id(&of)?),
+        None => None,
+    };
+    match patches::close_duplicate(&state, &viewer.principal, &viewer.actor(), patch_id, of, None).await {
+        Ok(_) => Ok(done(
+            &state,
+            &format!("/admin/patches/{patch_id}"),
+            "Closed as a duplicate.",
+        )),
         Err(e) => on_page(&state, &id, e),
     }
 }

@@ -52,6 +52,14 @@ pub struct Row {
     introduced: usize,
     created: String,
     base: String,
+    /// The patch id (the batch form's checkbox).
+    id: String,
+    /// Whether it can still be decided (only those get a checkbox).
+    open: bool,
+    /// The first row of a duplicate group: how many open patches report its lesson.
+    reporters: usize,
+    /// A further report of the lesson of the row above it.
+    member: bool,
 }
 
 impl Row {
@@ -85,8 +93,38 @@ impl Row {
             base: patch
                 .base_revision
                 .map_or_else(|| "new skill".to_owned(), |r| format!("r{r}")),
+            id: patch.id.to_string(),
+            open: patches::OPEN_STATUSES.contains(&patch.status.as_str()),
+            reporters: 0,
+            member: false,
         }
     }
+}
+
+/// The rows in list order, each duplicate group's members moved right under its first
+/// row, which says how many open patches report the lesson.
+fn grouped(patches: &[PatchRecord], sizes: &std::collections::HashMap<uuid::Uuid, usize>) -> Vec<Row> {
+    let mut out = Vec::with_capacity(patches.len());
+    let mut placed = std::collections::HashSet::new();
+    for (i, patch) in patches.iter().enumerate() {
+        if !placed.insert(patch.id) {
+            continue;
+        }
+        let mut row = Row::of(patch);
+        let group = patch.duplicate_group.filter(|g| sizes.get(g).copied().unwrap_or(0) > 1);
+        row.reporters = group.and_then(|g| sizes.get(&g).copied()).unwrap_or(0);
+        out.push(row);
+        if let Some(group) = group {
+            for other in &patches[i + 1..] {
+                if other.duplicate_group == Some(group) && placed.insert(other.id) {
+                    let mut member = Row::of(other);
+                    member.member = true;
+                    out.push(member);
+                }
+            }
+        }
+    }
+    out
 }
 
 /// The list part of the queue (also served alone, for the live refresh).
@@ -95,6 +133,8 @@ impl Row {
 pub struct QueueRegion {
     rows: Vec<Row>,
     next_page: Option<String>,
+    /// Whether the viewer may decide (rows get batch checkboxes).
+    can_review: bool,
 }
 
 /// A status tab with its count.
@@ -118,6 +158,7 @@ struct QueuePage {
     author: String,
     verdict: String,
     region: QueueRegion,
+    error: Option<String>,
 }
 
 /// The filters as a query string (without the cursor), for links that keep them.
@@ -160,8 +201,11 @@ pub async fn page(
         verdict.unwrap_or_default(),
     );
     let base = filter_query(&status, &skill, &author, &verdict);
+    let groups: Vec<uuid::Uuid> = rows.iter().filter_map(|p| p.duplicate_group).collect();
+    let sizes = patches::duplicate_group_sizes(&state, &viewer.principal, &groups).await?;
     let region = QueueRegion {
-        rows: rows.iter().map(Row::of).collect(),
+        rows: grouped(&rows, &sizes),
+        can_review: viewer.can(Scope::Review),
         next_page: next_cursor.map(|c| format!("/admin/queue?{base}&cursor={}", encode(&c))),
     };
     if headers.get("x-cairn-fragment").is_some_and(|v| v == "queue") {
@@ -195,6 +239,7 @@ pub async fn page(
         skill,
         author,
         verdict,
+        error: query.flash.error(&state),
         region,
     };
     crate::web::page(&page)
@@ -267,4 +312,83 @@ pub async fn events(State(state): State<AppState>, viewer: Viewer) -> Result<Res
     Ok(Sse::new(stream)
         .keep_alive(KeepAlive::new().interval(KEEP_ALIVE))
         .into_response())
+}
+
+/// `POST /admin/queue/batch`: approves or rejects the checked patches, one after another
+/// in the order listed, and says what happened to each.
+pub async fn batch(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    crate::web::session::Verified(fields): crate::web::session::Verified<Vec<(String, String)>>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Review)?;
+    let (mut ids, mut action, mut comment, mut close_duplicates) = (Vec::new(), String::new(), None, false);
+    for (key, value) in fields {
+        match key.as_str() {
+            "ids" => ids.push(value),
+            "action" => action = value,
+            "comment" => comment = given(Some(value)),
+            "close_duplicates" => close_duplicates = true,
+            _ => {}
+        }
+    }
+    let back = "/admin/queue";
+    let ids = match ids
+        .iter()
+        .map(|id| patches::parse_id(id))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(ids) => ids,
+        Err(e) => return super::back_with(&state, back, e),
+    };
+    let action = match action.as_str() {
+        "approve" => patches::BatchAction::Approve {
+            comment,
+            close_duplicates,
+        },
+        "reject" => patches::BatchAction::Reject {
+            comment: comment.unwrap_or_default(),
+        },
+        _ => {
+            return Ok(crate::web::redirect_with(
+                &state,
+                back,
+                "error",
+                "Choose Approve selected or Reject selected.",
+            ));
+        }
+    };
+    let outcomes = match patches::review_batch(&state, &viewer.principal, &viewer.actor(), &ids, &action).await {
+        Ok(outcomes) => outcomes,
+        Err(e) => return super::back_with(&state, back, e),
+    };
+    let total = outcomes.len();
+    let mut done = 0;
+    let mut failed = Vec::new();
+    for outcome in outcomes {
+        match outcome.result {
+            Ok(_) => done += 1,
+            Err(e) => failed.push(format!(
+                "{}: {}",
+                &outcome.id.to_string()[..8],
+                crate::http::error::ApiError::from(e).message()
+            )),
+        }
+    }
+    let verb = if matches!(action, patches::BatchAction::Approve { .. }) {
+        "approved"
+    } else {
+        "rejected"
+    };
+    let summary = format!("{done} of {total} patches {verb}.");
+    if failed.is_empty() {
+        Ok(crate::web::done(&state, back, &summary))
+    } else {
+        Ok(crate::web::redirect_with(
+            &state,
+            back,
+            "error",
+            &format!("{summary} Not decided: {}", failed.join("; ")),
+        ))
+    }
 }

@@ -169,6 +169,9 @@ pub struct VersionRow {
     digest: String,
     source: String,
     by: String,
+    /// The patch that produced it, and who reported its lesson (author · agent).
+    patch: Option<String>,
+    reporters: Vec<String>,
     created: String,
     yanked: bool,
     files: i32,
@@ -182,6 +185,23 @@ impl VersionRow {
             digest: v.digest.clone(),
             source: v.source.clone(),
             by: v.published_by.clone().unwrap_or_else(|| "—".to_owned()),
+            patch: v.patch_id.map(|p| p.to_string()),
+            reporters: v
+                .contributors
+                .0
+                .as_array()
+                .map(|list| {
+                    list.iter()
+                        .map(|c| {
+                            let author = c.get("author").and_then(|a| a.as_str()).unwrap_or_default();
+                            match c.get("agent").and_then(|a| a.get("name")).and_then(|n| n.as_str()) {
+                                Some(agent) => format!("{author} · {agent}"),
+                                None => author.to_owned(),
+                            }
+                        })
+                        .collect()
+                })
+                .unwrap_or_default(),
             created: when(&v.created_at),
             yanked: v.yanked,
             files: v.file_count,

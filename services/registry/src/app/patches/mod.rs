@@ -1,0 +1,544 @@
+//! The patch workflow: submit (the pipeline's stages, duplicates marked, the candidate's
+//! blobs stored, the patch recorded), review (`review`: approve — re-staged if the latest
+//! revision moved, then published atomically, duplicates closed with it — reject,
+//! withdraw, close as a duplicate, many at once), conflicts re-checked when their skill
+//! moves on (`recheck`) or resolved by a reviewer (`resolve`), and direct publishing.
+
+mod direct;
+mod duplicates;
+pub mod recheck;
+mod resolve;
+mod review;
+mod scan_cache;
+pub mod turns;
+
+use std::collections::BTreeMap;
+
+use cairn_pipeline::ops::{Op, WritableRoots};
+use cairn_pipeline::policy::Policy;
+use cairn_pipeline::stages::{PatchInput, Refusal, StageState, process};
+use cairn_skill::path::RelPath;
+use cairn_skill::{Bundle, BundleFile, Category, SkillName};
+use cairn_store::{Actor, NewPatch, PatchRecord, RevisionSelector, StoreError};
+use serde::Deserialize;
+use uuid::Uuid;
+
+pub use direct::{Published, publish_direct};
+pub use resolve::{Resolution, resolve};
+pub use review::{Approve, BatchAction, BatchOutcome, approve, close_duplicate, reject, review_batch, withdraw};
+pub use scan_cache::ScanCache;
+
+use super::catalog::{self, CatalogError};
+use super::paging;
+use super::publish::{PublishError, upload_missing_blobs};
+use crate::Services;
+use crate::auth::Principal;
+
+/// Longest summary, in characters.
+pub const MAX_SUMMARY: usize = 500;
+/// Longest rationale or comment, in characters.
+pub const MAX_TEXT: usize = 10_000;
+/// How often an approval rebuilds its candidate when other approvals keep landing first.
+/// Each retry means another approval was published, so concurrent approvals always make
+/// progress; the bound only stops a skill that changes faster than it can be rebuilt.
+const MAX_APPROVE_ATTEMPTS: usize = 64;
+
+/// Who or what wrote a patch.
+#[derive(Clone, Debug, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct AgentInfo {
+    /// The agent, e.g. `hermes`.
+    #[serde(default)]
+    pub name: Option<String>,
+    /// The model.
+    #[serde(default)]
+    pub model: Option<String>,
+    /// The session.
+    #[serde(default)]
+    pub session: Option<String>,
+}
+
+/// A patch as submitted.
+#[derive(Clone, Debug)]
+pub struct Submission {
+    /// The skill.
+    pub skill: String,
+    /// The revision the ops were made against (`None`: a new skill).
+    pub base_revision: Option<i32>,
+    /// The ops, as JSON (parsed here, so their errors are the pipeline's).
+    pub ops: serde_json::Value,
+    /// One line.
+    pub summary: String,
+    /// Why.
+    pub rationale: String,
+    /// Who wrote it.
+    pub agent: AgentInfo,
+    /// For a new skill: its category.
+    pub category: Option<String>,
+    /// The open patch this one carries on (its author's resubmission after a conflict, or
+    /// a reviewer's resolution): that one becomes `superseded`, linked both ways.
+    pub supersedes: Option<Uuid>,
+}
+
+/// Why a patch request failed.
+#[derive(Debug, thiserror::Error)]
+pub enum PatchError {
+    /// The request is malformed.
+    #[error("{0}")]
+    Invalid(String),
+    /// The pipeline refused the patch: nothing was stored.
+    #[error("{0}")]
+    Refused(String),
+    /// Something does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// The caller may not do this.
+    #[error("{0}")]
+    Forbidden(String),
+    /// The patch is not in a state that allows this.
+    #[error("{0}")]
+    State(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Reading stored versions failed.
+    #[error(transparent)]
+    Catalog(#[from] CatalogError),
+    /// Storing blobs failed.
+    #[error(transparent)]
+    Publish(#[from] PublishError),
+}
+
+/// Submits a patch: runs the stages, marks a likely duplicate, stores the candidate's
+/// blobs and the patch. A `safe` patch from an author the policy trusts is approved at
+/// once. A patch that `supersedes` another must be by that patch's author (or an admin)
+/// and for the same skill, and that patch must still be open.
+pub async fn submit(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    submission: Submission,
+) -> Result<PatchRecord, PatchError> {
+    if let Some(old) = submission.supersedes {
+        let previous = services.store.patch(caller.org_id, old).await.map_err(not_found)?;
+        if previous.author_id != caller.user_id && !caller.is_admin() {
+            return Err(PatchError::Forbidden(format!(
+                "patch {old} is by {}: only its author (or an admin) can send a patch that supersedes it",
+                previous.author
+            )));
+        }
+        check_supersedable(&previous, &submission.skill)?;
+    }
+    let author = Author {
+        user_id: caller.user_id,
+        handle: &caller.handle,
+    };
+    submit_as(services, caller.org_id, author, None, actor, submission).await
+}
+
+/// Whether `previous` can be superseded by a patch of `skill`.
+fn check_supersedable(previous: &PatchRecord, skill: &str) -> Result<(), PatchError> {
+    if previous.skill_name != skill {
+        return Err(PatchError::Invalid(format!(
+            "patch {} changes skill '{}', not '{skill}': a patch supersedes one of the same skill",
+            previous.id, previous.skill_name
+        )));
+    }
+    if !OPEN_STATUSES.contains(&previous.status.as_str()) {
+        return Err(PatchError::State(format!(
+            "patch {} is {}: only an open patch (pending review, blocked or in conflict) can be superseded; send this one on its own",
+            previous.id, previous.status
+        )));
+    }
+    Ok(())
+}
+
+/// Who a patch is by.
+#[derive(Clone, Copy, Debug)]
+struct Author<'a> {
+    user_id: i64,
+    handle: &'a str,
+}
+
+/// [`submit`] for `author` in `org_id`; `resolved_by` names a reviewer who resolved a
+/// conflict by hand to make it.
+async fn submit_as(
+    services: &Services,
+    org_id: i64,
+    author: Author<'_>,
+    resolved_by: Option<i64>,
+    actor: &Actor,
+    submission: Submission,
+) -> Result<PatchRecord, PatchError> {
+    let name = SkillName::parse(&submission.skill).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    check_text("summary", &submission.summary, MAX_SUMMARY)?;
+    check_text("rationale", &submission.rationale, MAX_TEXT)?;
+    let category = submission
+        .category
+        .as_deref()
+        .map(Category::parse)
+        .transpose()
+        .map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let ops: Vec<Op> = serde_json::from_value(submission.ops.clone()).map_err(|e| {
+        PatchError::Invalid(format!(
+            "ops: {e}: send a list of ops such as [{{\"op\": \"patch\", \"old\": \"…\", \"new\": \"…\"}}]"
+        ))
+    })?;
+    let latest = load_revision(services, org_id, &name, RevisionSelector::Latest).await?;
+    let base = match submission.base_revision {
+        // The usual case: the agent read the latest revision; it is read once.
+        Some(revision) if latest.as_ref().is_some_and(|(r, _)| *r == revision) => latest.as_ref().map(|(_, b)| b.clone()),
+        Some(revision) => Some(load(services, org_id, &name, RevisionSelector::Exact(revision)).await?.ok_or_else(
+            || PatchError::NotFound(format!("skill '{name}' has no revision {revision}: send the revision your agent read (GET /v1/skills/{name}/versions)")),
+        )?),
+        None => None,
+    };
+    if let (None, Some((_, latest))) = (submission.base_revision, &latest) {
+        return Err(PatchError::Refused(format!(
+            "skill '{name}' already exists (digest {}): change it with edit or patch ops and the base_revision your agent read",
+            latest.digest()
+        )));
+    }
+    let policy = policy(services, org_id).await?;
+    let latest_scan = latest.as_ref().map(|(_, l)| services.scans.report(l));
+    let processed = process(PatchInput {
+        ops: &ops,
+        base: base.as_ref(),
+        latest: latest.as_ref().map(|(_, b)| b),
+        author: author.handle,
+        policy: &policy,
+        limits: &services.limits,
+        roots: &WritableRoots::default(),
+        latest_scan: latest_scan.as_deref(),
+    })
+    .map_err(refusal)?;
+    for (stage, took) in &processed.timings {
+        services.metrics.stage(stage.as_str(), *took);
+    }
+    let started = std::time::Instant::now();
+    let duplicate = duplicates::find(
+        services,
+        org_id,
+        name.as_str(),
+        &processed.lesson,
+        latest.as_ref().map(|(r, b)| (*r, b)),
+        base.as_ref(),
+        processed.candidate.as_ref(),
+    )
+    .await?;
+    services.metrics.stage("duplicates", started.elapsed());
+    let started = std::time::Instant::now();
+    if let Some(candidate) = &processed.candidate {
+        upload_missing_blobs(&services.store, services.blobs.as_ref(), std::iter::once(candidate)).await?;
+    }
+    services.metrics.stage("store_blobs", started.elapsed());
+    let started = std::time::Instant::now();
+    let id = Uuid::new_v4();
+    let report = serde_json::to_value(&processed.report).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let onto = latest.as_ref().map(|(_, b)| b.digest());
+    let candidate = processed.candidate.as_ref().map(manifest_json);
+    let candidate_digest = processed.candidate.as_ref().map(Bundle::digest);
+    services
+        .store
+        .insert_patch(
+            &NewPatch {
+                id,
+                org_id,
+                skill_name: name.as_str(),
+                base_revision: submission.base_revision,
+                status: status_of(processed.state),
+                author_id: author.user_id,
+                agent: serde_json::to_value(&submission.agent).unwrap_or_default(),
+                summary: &submission.summary,
+                rationale: &submission.rationale,
+                category: category.as_ref().map(Category::as_str),
+                ops: submission.ops,
+                report,
+                onto_digest: onto.as_deref(),
+                candidate,
+                candidate_digest: candidate_digest.as_deref(),
+                supersedes: submission.supersedes,
+                resolved_by,
+                lesson: &processed.lesson,
+                duplicate: duplicate.as_ref(),
+            },
+            actor,
+        )
+        .await
+        .map_err(|e| match e {
+            StoreError::Conflict(message) if submission.supersedes.is_some() => PatchError::State(format!(
+                "{message}: it was decided or superseded meanwhile; send this patch without supersedes"
+            )),
+            other => other.into(),
+        })?;
+    services.metrics.stage("record", started.elapsed());
+    if processed.state == StageState::AutoApproved {
+        let system = Actor {
+            name: "policy:auto-approve".to_owned(),
+            ..actor.clone()
+        };
+        // Best effort: the patch is stored either way, and the answer says where it
+        // stands (approved, or left for a reviewer when publishing could not finish).
+        let comment = Some("approved by the organisation's policy");
+        if let Err(error) = review::publish(services, org_id, id, None, comment, false, &system).await {
+            tracing::warn!(%error, patch = %id, "auto-approval did not publish; the patch waits for a reviewer");
+        }
+    }
+    read_back(services, org_id, id).await
+}
+
+/// Reads a patch just committed, for the answer. A database blip here must not turn a
+/// committed change into a 503 the client would retry (creating a duplicate): transient
+/// failures are retried for a while first.
+async fn read_back(services: &Services, org_id: i64, id: Uuid) -> Result<PatchRecord, PatchError> {
+    let mut delay = std::time::Duration::from_millis(50);
+    let started = std::time::Instant::now();
+    loop {
+        match services.store.patch(org_id, id).await {
+            Err(e) if e.is_unavailable() && started.elapsed() < READ_BACK_PATIENCE => {
+                tokio::time::sleep(delay).await;
+                delay = (delay * 2).min(std::time::Duration::from_secs(1));
+            }
+            result => return Ok(result?),
+        }
+    }
+}
+
+/// How long [`read_back`] keeps trying (a database restart takes a few seconds).
+const READ_BACK_PATIENCE: std::time::Duration = std::time::Duration::from_secs(20);
+
+/// Loads a version of a skill as a bundle (`None` when the skill or version does not
+/// exist). Stored versions are read without re-validating limits.
+async fn load(
+    services: &Services,
+    org_id: i64,
+    name: &SkillName,
+    selector: RevisionSelector,
+) -> Result<Option<Bundle>, PatchError> {
+    Ok(load_revision(services, org_id, name, selector)
+        .await?
+        .map(|(_, bundle)| bundle))
+}
+
+/// [`load`], with the revision it found.
+async fn load_revision(
+    services: &Services,
+    org_id: i64,
+    name: &SkillName,
+    selector: RevisionSelector,
+) -> Result<Option<(i32, Bundle)>, PatchError> {
+    let resolved = match catalog::resolve(&services.store, org_id, name.as_str(), selector).await {
+        Ok(resolved) => resolved,
+        Err(CatalogError::NotFound(_)) => return Ok(None),
+        Err(e) => return Err(e.into()),
+    };
+    let files = catalog::file_map(&services.store, services.blobs.as_ref(), &resolved).await?;
+    let unlimited = cairn_skill::limits::Limits {
+        max_skill_md_chars: usize::MAX,
+        max_description_chars: usize::MAX,
+        max_file_bytes: u64::MAX,
+        max_files: usize::MAX,
+        max_total_bytes: u64::MAX,
+    };
+    let bundle = Bundle::from_files(files, &unlimited).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+    Ok(Some((resolved.version.revision, bundle)))
+}
+
+/// The stored candidate of a patch, read back from its manifest and blobs.
+async fn candidate_bundle(services: &Services, record: &PatchRecord) -> Result<Bundle, PatchError> {
+    let manifest = record
+        .candidate
+        .as_ref()
+        .and_then(|m| m.as_array())
+        .ok_or_else(|| PatchError::State("this patch has no candidate to publish".to_owned()))?;
+    let mut files = BTreeMap::new();
+    for entry in manifest {
+        let field = |k: &str| entry.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        let bytes = catalog::read_blob(services.blobs.as_ref(), &field("sha256")).await?;
+        let path = RelPath::parse(&field("path")).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+        let executable = entry
+            .get("executable")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false);
+        files.insert(path, BundleFile::new(bytes.to_vec(), executable));
+    }
+    Bundle::from_files(files, &services.limits).map_err(|e| CatalogError::Corrupt(e.to_string()).into())
+}
+
+fn manifest_json(bundle: &Bundle) -> serde_json::Value {
+    serde_json::Value::Array(
+        bundle
+            .manifest()
+            .into_iter()
+            .map(|e| {
+                serde_json::json!({
+                    "path": e.path.as_str(), "sha256": e.sha256.to_hex(), "size": e.size, "executable": e.executable,
+                })
+            })
+            .collect(),
+    )
+}
+
+async fn policy(services: &Services, org_id: i64) -> Result<Policy, PatchError> {
+    let stored = services.store.patch_policy(org_id).await?;
+    // A policy that no longer parses (written by a newer version) falls back to the
+    // strictest reading: no self-approval, no auto-approval.
+    Ok(serde_json::from_value(stored).unwrap_or_default())
+}
+
+fn status_of(state: StageState) -> &'static str {
+    match state {
+        StageState::PendingReview | StageState::AutoApproved => "pending_review",
+        StageState::Blocked => "blocked",
+        StageState::Conflict => "conflict",
+    }
+}
+
+fn refusal(refusal: Refusal) -> PatchError {
+    PatchError::Refused(refusal.to_string())
+}
+
+/// Parses a patch id.
+pub fn parse_id(raw: &str) -> Result<Uuid, PatchError> {
+    Uuid::parse_str(raw).map_err(|_| {
+        PatchError::Invalid(format!(
+            "'{raw}' is not a patch id: ids are UUIDs, as the patch list shows them"
+        ))
+    })
+}
+
+/// What a patch list asks for.
+#[derive(Clone, Debug, Default)]
+pub struct Listing {
+    /// Only patches in one of these states (empty: any).
+    pub statuses: Vec<String>,
+    /// Only patches of this skill.
+    pub skill: Option<String>,
+    /// Only patches by this author (a user handle).
+    pub author: Option<String>,
+    /// Only patches whose scan gave this verdict.
+    pub verdict: Option<String>,
+    /// The `next_cursor` of the previous page.
+    pub cursor: Option<String>,
+    /// Page size (`None`: the default).
+    pub limit: Option<i64>,
+}
+
+/// The states a reviewer still has to act on (the review queue's default view).
+pub const OPEN_STATUSES: [&str; 3] = ["pending_review", "blocked", "conflict"];
+
+/// The states a `status` filter names: one, a comma-separated list, or `open`
+/// ([`OPEN_STATUSES`]); empty or absent means any state.
+pub fn status_filter(raw: Option<&str>) -> Vec<String> {
+    match raw.map(str::trim) {
+        None | Some("") => Vec::new(),
+        Some("open") => OPEN_STATUSES.iter().map(|s| (*s).to_owned()).collect(),
+        Some(list) => list.split(',').map(|s| s.trim().to_owned()).collect(),
+    }
+}
+
+/// The scan verdicts a patch list can filter by.
+pub const VERDICTS: [&str; 3] = ["safe", "caution", "dangerous"];
+
+/// The organisation's patches, newest first, and the cursor of the next page.
+pub async fn list(
+    services: &Services,
+    caller: &Principal,
+    listing: Listing,
+) -> Result<(Vec<PatchRecord>, Option<String>), PatchError> {
+    let limit = paging::limit(listing.limit).map_err(PatchError::Invalid)?;
+    for status in &listing.statuses {
+        if !cairn_store::PATCH_STATUSES.contains(&status.as_str()) {
+            return Err(PatchError::Invalid(format!(
+                "status '{status}' is not a patch state: use one of {}",
+                cairn_store::PATCH_STATUSES.join(", ")
+            )));
+        }
+    }
+    if let Some(skill) = listing.skill.as_deref() {
+        SkillName::parse(skill).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    }
+    if let Some(author) = listing.author.as_deref() {
+        super::accounts::check_handle(author).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    }
+    if let Some(verdict) = listing.verdict.as_deref()
+        && !VERDICTS.contains(&verdict)
+    {
+        return Err(PatchError::Invalid(format!(
+            "verdict '{verdict}' is not a scan verdict: use one of {}",
+            VERDICTS.join(", ")
+        )));
+    }
+    let before = listing
+        .cursor
+        .as_deref()
+        .filter(|c| !c.is_empty())
+        .map(paging::time_id_cursor)
+        .transpose()
+        .map_err(PatchError::Invalid)?;
+    let query = cairn_store::PatchQuery {
+        statuses: listing.statuses,
+        skill: listing.skill,
+        author: listing.author,
+        verdict: listing.verdict,
+        before,
+        limit: limit + 1,
+    };
+    let mut rows = services.store.list_patches(caller.org_id, &query).await?;
+    let next = paging::cut_page(&mut rows, limit, |p| paging::time_id_key(p.created_at, p.id));
+    Ok((rows, next))
+}
+
+/// The open patches reporting the same lesson as group `group` (oldest first).
+pub async fn duplicate_group(
+    services: &Services,
+    caller: &Principal,
+    group: Uuid,
+) -> Result<Vec<PatchRecord>, PatchError> {
+    Ok(services.store.duplicate_group(caller.org_id, group).await?)
+}
+
+/// How many open patches each duplicate group holds.
+pub async fn duplicate_group_sizes(
+    services: &Services,
+    caller: &Principal,
+    groups: &[Uuid],
+) -> Result<std::collections::HashMap<Uuid, usize>, PatchError> {
+    if groups.is_empty() {
+        return Ok(std::collections::HashMap::new());
+    }
+    Ok(services
+        .store
+        .duplicate_group_sizes(caller.org_id, groups)
+        .await?
+        .into_iter()
+        .map(|(g, n)| (g, usize::try_from(n).unwrap_or(0)))
+        .collect())
+}
+
+/// One patch of the caller's organisation.
+pub async fn get(services: &Services, caller: &Principal, id: Uuid) -> Result<PatchRecord, PatchError> {
+    services.store.patch(caller.org_id, id).await.map_err(not_found)
+}
+
+fn check_text(field: &str, text: &str, max: usize) -> Result<(), PatchError> {
+    if text.chars().count() > max {
+        return Err(PatchError::Invalid(format!(
+            "{field} is longer than {max} characters: shorten it"
+        )));
+    }
+    Ok(())
+}
+
+fn not_found(error: StoreError) -> PatchError {
+    match error {
+        StoreError::NotFound(what) => {
+            PatchError::NotFound(format!("{what} does not exist: list patches with GET /v1/patches"))
+        }
+        other => other.into(),
+    }
+}
+
+fn not_pending(status: &str, wanted: &str) -> PatchError {
+    PatchError::State(format!("this patch is {status}: only an open patch can be {wanted}"))
+}

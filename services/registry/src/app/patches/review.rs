@@ -1,0 +1,497 @@
+//! Deciding patches: approve (re-staged if the latest revision moved, then published
+//! atomically), reject, withdraw.
+
+use cairn_pipeline::ops::{Op, WritableRoots};
+use cairn_pipeline::policy::may_approve;
+use cairn_pipeline::report::PatchReport;
+use cairn_pipeline::stages::{PatchInput, Processed, Refusal, StageState, process};
+use cairn_skill::{Bundle, Category, SkillName};
+use cairn_store::{
+    Actor, Approval, ApproveOutcome, CategoryUpdate, Decision, NewVersion, PatchRecord, RevisionSelector, VersionSource,
+};
+use uuid::Uuid;
+
+use super::{
+    MAX_APPROVE_ATTEMPTS, MAX_TEXT, PatchError, candidate_bundle, check_text, load, manifest_json, not_found,
+    not_pending, policy, read_back, status_of,
+};
+use crate::Services;
+use crate::app::publish::upload_missing_blobs;
+use crate::auth::Principal;
+
+/// How to approve.
+#[derive(Clone, Copy, Debug, Default)]
+pub struct Approve<'a> {
+    /// The reviewer's comment.
+    pub comment: Option<&'a str>,
+    /// Also close the other open patches of its duplicate group as `duplicate`; the
+    /// version then names every one of their authors and agents among its contributors.
+    pub close_duplicates: bool,
+}
+
+/// Approves a pending patch and publishes it as the skill's next revision.
+pub async fn approve(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    how: Approve<'_>,
+) -> Result<PatchRecord, PatchError> {
+    if let Some(comment) = how.comment {
+        check_text("comment", comment, MAX_TEXT)?;
+    }
+    let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+    let policy = policy(services, caller.org_id).await?;
+    may_approve(&caller.handle, &record.author, &policy).map_err(|e| PatchError::Forbidden(e.to_string()))?;
+    publish(
+        services,
+        caller.org_id,
+        id,
+        Some(caller.user_id),
+        how.comment,
+        how.close_duplicates,
+        actor,
+    )
+    .await
+}
+
+/// Publishes a pending patch: if the skill's latest revision moved since its candidate
+/// was built, the stages run again onto it first (a conflict or a `dangerous` result
+/// stops there); the database then commits the version and the patch's new state
+/// together, or reports that the latest moved again, and this repeats.
+pub(super) async fn publish(
+    services: &Services,
+    org_id: i64,
+    id: Uuid,
+    reviewer: Option<i64>,
+    comment: Option<&str>,
+    close_duplicates: bool,
+    actor: &Actor,
+) -> Result<PatchRecord, PatchError> {
+    let skill = services.store.patch(org_id, id).await.map_err(not_found)?.skill_name;
+    let _turn = services.approval_turns.take(org_id, &skill).await;
+    for _ in 0..MAX_APPROVE_ATTEMPTS {
+        let record = services.store.patch(org_id, id).await.map_err(not_found)?;
+        if record.status != "pending_review" {
+            return Err(not_pending(&record.status, "approved"));
+        }
+        let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
+        let latest = load(services, org_id, &name, RevisionSelector::Latest).await?;
+        let latest_digest = latest.as_ref().map(Bundle::digest);
+        let deletes = PatchReport::from_stored(&record.report).deletes;
+        let candidate;
+        let category;
+        let version;
+        let approval = if deletes {
+            // Deleting needs no rebase: whatever the latest revision is, it goes.
+            if latest.is_none() {
+                return Err(PatchError::State(
+                    "the skill is already deleted (no version is left): withdraw or reject this patch".to_owned(),
+                ));
+            }
+            Approval::Delete(&name)
+        } else {
+            candidate = if latest_digest != record.onto_digest {
+                let reviewed = PatchReport::from_stored(&record.report).verdict();
+                let restaged = restage(services, org_id, &record, &name, latest.as_ref(), actor).await?;
+                if restaged.raced {
+                    continue;
+                }
+                if reviewer.is_none() && restaged.state != Some(StageState::AutoApproved) {
+                    // Auto-approval holds only for what the policy approves: after the
+                    // merge this patch needs a reviewer.
+                    return Ok(services.store.patch(org_id, id).await?);
+                }
+                if reviewer.is_some() && restaged.verdict.is_some() && restaged.verdict > reviewed {
+                    return Err(PatchError::State(format!(
+                        "merged onto the latest revision, the patch now scans '{}' (it was reviewed as '{}'): review it again",
+                        restaged.verdict.map_or("unknown", |v| v.as_str()),
+                        reviewed.map_or("unknown", |v| v.as_str())
+                    )));
+                }
+                match restaged.candidate {
+                    Some(bundle) => bundle,
+                    None => {
+                        let now = services.store.patch(org_id, id).await?;
+                        return Err(PatchError::State(format!(
+                            "the skill changed since this patch was checked, and merged onto the latest revision the patch is now '{}': see its rebase report and scan",
+                            now.status
+                        )));
+                    }
+                }
+            } else {
+                candidate_bundle(services, &record).await?
+            };
+            category = record
+                .category
+                .as_deref()
+                .map(Category::parse)
+                .transpose()
+                .ok()
+                .flatten();
+            version = NewVersion {
+                name: &name,
+                category: CategoryUpdate::IfNew(category.as_ref()),
+                bundle: &candidate,
+                source: VersionSource::Patch,
+                published_by: reviewer,
+            };
+            Approval::Publish(&version)
+        };
+        let outcome = services
+            .store
+            .approve_patch(
+                org_id,
+                id,
+                latest_digest.as_deref(),
+                approval,
+                Decision { by: reviewer, comment },
+                close_duplicates,
+                actor,
+            )
+            .await?;
+        if let Some(record) = settle(services, org_id, id, outcome).await? {
+            // Conflicts of this skill may merge now.
+            services.rechecks.skill_moved(org_id, &name);
+            return Ok(record);
+        }
+    }
+    Err(PatchError::State(
+        "the skill keeps changing while this patch is approved: try again in a moment".to_owned(),
+    ))
+}
+
+/// After one approval attempt: the patch when it is done, `None` to try again (the
+/// latest revision moved).
+async fn settle(
+    services: &Services,
+    org_id: i64,
+    id: Uuid,
+    outcome: ApproveOutcome,
+) -> Result<Option<PatchRecord>, PatchError> {
+    match outcome {
+        ApproveOutcome::Published { .. } => {
+            services.index_cache.changed(org_id);
+            Ok(Some(read_back(services, org_id, id).await?))
+        }
+        ApproveOutcome::NotPending { status } => Err(not_pending(&status, "approved")),
+        ApproveOutcome::Moved => Ok(None),
+    }
+}
+
+/// What running the stages again produced.
+pub(super) struct Restaged {
+    /// The new candidate, when the patch is (now) pending.
+    pub candidate: Option<Bundle>,
+    /// The stages' state (`None`: refused, now `conflict` or `superseded`).
+    pub state: Option<StageState>,
+    /// The new candidate's scan verdict.
+    pub verdict: Option<cairn_scanner::Verdict>,
+    /// Another approval re-staged the patch first: nothing was stored, start over.
+    pub raced: bool,
+}
+
+/// Runs the stages again onto `latest`; stores the new reports and state (a pending
+/// patch, or one in conflict, that is still built on what it was built on).
+pub(super) async fn restage(
+    services: &Services,
+    org_id: i64,
+    record: &PatchRecord,
+    name: &SkillName,
+    latest: Option<&Bundle>,
+    actor: &Actor,
+) -> Result<Restaged, PatchError> {
+    let ops: Vec<Op> = serde_json::from_value(record.ops.clone()).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let base = match record.base_revision {
+        Some(revision) => load(services, org_id, name, RevisionSelector::Exact(revision)).await?,
+        None => None,
+    };
+    let policy = policy(services, org_id).await?;
+    let latest_scan = latest.map(|l| services.scans.report(l));
+    let processed = process(PatchInput {
+        ops: &ops,
+        base: base.as_ref(),
+        latest,
+        author: &record.author,
+        policy: &policy,
+        limits: &services.limits,
+        roots: &WritableRoots::default(),
+        latest_scan: latest_scan.as_deref(),
+    });
+    let state = processed.as_ref().ok().map(|p| p.state);
+    let verdict = processed.as_ref().ok().and_then(|p| p.report.verdict());
+    let (status, processed): (&str, Option<Processed>) = match processed {
+        Ok(p) if p.state == StageState::PendingReview || p.state == StageState::AutoApproved => {
+            ("pending_review", Some(p))
+        }
+        Ok(p) => (status_of(p.state), Some(p)),
+        // The latest revision already has exactly this content.
+        Err(Refusal::NoChange) => ("superseded", None),
+        Err(_) => ("conflict", None),
+    };
+    let report = processed
+        .as_ref()
+        .map(|p| serde_json::to_value(&p.report).unwrap_or_default())
+        .unwrap_or_else(|| record.report.clone());
+    let candidate = processed.as_ref().and_then(|p| p.candidate.clone());
+    if let Some(bundle) = &candidate {
+        upload_missing_blobs(&services.store, services.blobs.as_ref(), std::iter::once(bundle)).await?;
+    }
+    let onto = latest.map(Bundle::digest);
+    let still_pending = services
+        .store
+        .restage_patch(
+            org_id,
+            record.id,
+            &record.status,
+            status,
+            &report,
+            onto.as_deref(),
+            candidate.as_ref().map(manifest_json).as_ref(),
+            candidate.as_ref().map(Bundle::digest).as_deref(),
+            record.onto_digest.as_deref(),
+            actor,
+        )
+        .await?;
+    if !still_pending {
+        let now = services.store.patch(org_id, record.id).await?;
+        if now.status != record.status {
+            return Err(not_pending(&now.status, "approved"));
+        }
+        // Another approval re-staged it first: start over from what it stored.
+        return Ok(Restaged {
+            candidate: None,
+            state: None,
+            verdict: None,
+            raced: true,
+        });
+    }
+    Ok(Restaged {
+        raced: false,
+        candidate: if status == "pending_review" { candidate } else { None },
+        state,
+        verdict,
+    })
+}
+
+/// Rejects a patch (a comment saying why is required).
+pub async fn reject(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    comment: &str,
+) -> Result<PatchRecord, PatchError> {
+    if comment.trim().is_empty() {
+        return Err(PatchError::Invalid(
+            "a rejection needs a comment: say what the author should change".to_owned(),
+        ));
+    }
+    check_text("comment", comment, MAX_TEXT)?;
+    close(services, caller, actor, id, "rejected", Some(comment)).await
+}
+
+/// Withdraws a patch: its author (or an admin) takes it back.
+pub async fn withdraw(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+) -> Result<PatchRecord, PatchError> {
+    let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+    if record.author_id != caller.user_id && !caller.is_admin() {
+        return Err(PatchError::Forbidden(format!(
+            "only its author ({}) or an admin can withdraw this patch; reviewers reject instead",
+            record.author
+        )));
+    }
+    close(services, caller, actor, id, "withdrawn", None).await
+}
+
+async fn close(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    to: &str,
+    comment: Option<&str>,
+) -> Result<PatchRecord, PatchError> {
+    match services
+        .store
+        .close_patch(
+            caller.org_id,
+            id,
+            &cairn_store::OPEN_PATCH_STATUSES,
+            to,
+            Decision {
+                by: Some(caller.user_id),
+                comment,
+            },
+            actor,
+        )
+        .await?
+    {
+        Some(record) => Ok(record),
+        None => {
+            let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+            Err(not_pending(&record.status, to))
+        }
+    }
+}
+
+/// Closes an open patch as a duplicate of `of` (another patch of the same skill, open or
+/// decided; by default the patch its duplicate mark names).
+pub async fn close_duplicate(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    of: Option<Uuid>,
+    comment: Option<&str>,
+) -> Result<PatchRecord, PatchError> {
+    if let Some(comment) = comment {
+        check_text("comment", comment, MAX_TEXT)?;
+    }
+    let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+    // By default: the patch its mark names, or the one that published the text it repeats.
+    let marked = match record.duplicate.as_ref() {
+        Some(mark) if mark.patch.is_some() => mark.patch,
+        Some(mark) => match mark.revision {
+            Some(revision) => crate::app::catalog::resolve(
+                &services.store,
+                caller.org_id,
+                &record.skill_name,
+                RevisionSelector::Exact(revision),
+            )
+            .await
+            .ok()
+            .and_then(|r| r.version.patch_id),
+            None => None,
+        },
+        None => None,
+    };
+    let Some(of) = of.or(marked) else {
+        return Err(PatchError::Invalid(
+            "say which patch this one duplicates (\"of\": the other patch's id): its duplicate mark names none"
+                .to_owned(),
+        ));
+    };
+    let other = services.store.patch(caller.org_id, of).await.map_err(not_found)?;
+    if other.id == record.id || other.skill_name != record.skill_name {
+        return Err(PatchError::Invalid(format!(
+            "patch {of} is not another patch of skill '{}': a patch duplicates one of the same skill",
+            record.skill_name
+        )));
+    }
+    let decision = Decision {
+        by: Some(caller.user_id),
+        comment,
+    };
+    match services
+        .store
+        .close_as_duplicate(caller.org_id, id, of, decision, actor)
+        .await?
+    {
+        Some(record) => Ok(record),
+        None => {
+            let now = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+            Err(not_pending(&now.status, "closed as a duplicate"))
+        }
+    }
+}
+
+/// One decision of a batch.
+#[derive(Clone, Debug)]
+pub enum BatchAction {
+    /// Approve each (duplicates closed with it when asked).
+    Approve {
+        /// The comment on every approval.
+        comment: Option<String>,
+        /// Close each one's duplicates with it.
+        close_duplicates: bool,
+    },
+    /// Reject each, with one comment.
+    Reject {
+        /// Why.
+        comment: String,
+    },
+}
+
+/// What a batch did to one patch.
+#[derive(Debug)]
+pub struct BatchOutcome {
+    /// The patch.
+    pub id: Uuid,
+    /// Where it stands now, or why it could not be decided.
+    pub result: Result<PatchRecord, PatchError>,
+}
+
+/// Most patches one batch decides.
+pub const MAX_BATCH: usize = 100;
+
+/// Decides several patches in one action, one after another in the order given (each
+/// approval re-checked against the latest revision and published before the next), and
+/// reports each one's result; one patch failing stops none of the others.
+pub async fn review_batch(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    ids: &[Uuid],
+    action: &BatchAction,
+) -> Result<Vec<BatchOutcome>, PatchError> {
+    if ids.is_empty() {
+        return Err(PatchError::Invalid(
+            "the batch names no patches: send their ids in \"ids\"".to_owned(),
+        ));
+    }
+    if ids.len() > MAX_BATCH {
+        return Err(PatchError::Invalid(format!(
+            "the batch names {} patches, more than {MAX_BATCH}: split it",
+            ids.len()
+        )));
+    }
+    let mut seen = std::collections::HashSet::new();
+    if let Some(twice) = ids.iter().find(|id| !seen.insert(**id)) {
+        return Err(PatchError::Invalid(format!(
+            "patch {twice} is named twice in the batch: name each patch once"
+        )));
+    }
+    // Refuse a malformed batch before deciding anything.
+    match action {
+        BatchAction::Reject { comment } if comment.trim().is_empty() => {
+            return Err(PatchError::Invalid(
+                "a rejection needs a comment: say what the authors should change".to_owned(),
+            ));
+        }
+        BatchAction::Reject { comment }
+        | BatchAction::Approve {
+            comment: Some(comment), ..
+        } => {
+            check_text("comment", comment, MAX_TEXT)?;
+        }
+        BatchAction::Approve { comment: None, .. } => {}
+    }
+    let mut out = Vec::with_capacity(ids.len());
+    for id in ids {
+        let result = match action {
+            BatchAction::Approve {
+                comment,
+                close_duplicates,
+            } => {
+                let how = Approve {
+                    comment: comment.as_deref(),
+                    close_duplicates: *close_duplicates,
+                };
+                approve(services, caller, actor, *id, how).await
+            }
+            BatchAction::Reject { comment } => reject(services, caller, actor, *id, comment).await,
+        };
+        match result {
+            // A database that is down fails the rest the same way: stop and say so (what
+            // was decided so far stays decided; the batch can be sent again).
+            Err(PatchError::Store(e)) if e.is_unavailable() => return Err(PatchError::Store(e)),
+            result => out.push(BatchOutcome { id: *id, result }),
+        }
+    }
+    Ok(out)
+}

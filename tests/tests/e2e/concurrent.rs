@@ -1,0 +1,796 @@
+//! Many agents learning at once (issue 18), end to end over REST and gRPC: lessons made
+//! against one revision all land when approved in order, approvals racing on two
+//! replicas give a linear history, conflicts are re-checked when the skill moves on or
+//! resolved by a reviewer, duplicates are marked, grouped and closed with one approval,
+//! batches decide many patches, and every bad request changes nothing.
+
+use cairn_e2e::app::TestApp;
+use cairn_proto::v1 as pb;
+use cairn_store::Role;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+use crate::fixtures::{skill_md, write_skill};
+
+async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    (status, response.json::<Value>().await.unwrap_or(Value::Null))
+}
+
+const BODY: &str = "## Steps\n\n1. Install the tool.\n2. Run it on the data.\n3. Check the output.\n\n## Pitfalls\n\n- Large inputs need `--stream`.\n- The cache lives in `~/.cache/tool`.\n- Logs go to stderr.\n";
+
+/// The skill `demo` at revision 1, a reviewer, and members.
+struct Team {
+    app: TestApp,
+    reviewer: String,
+    members: Vec<String>,
+}
+
+async fn team(members: usize) -> Team {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(tree.path(), "ops/demo", "demo", BODY, &[]);
+    app.import(tree.path()).await.unwrap();
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
+    let mut tokens = Vec::new();
+    for n in 0..members {
+        let (_, token) = app.user_with_token(&format!("member{n}"), Role::Member).await.unwrap();
+        tokens.push(token);
+    }
+    Team {
+        app,
+        reviewer,
+        members: tokens,
+    }
+}
+
+impl Team {
+    async fn submit(&self, token: &str, body: Value) -> (StatusCode, Value) {
+        send(
+            self.app
+                .client
+                .post(self.app.url("/v1/patches"))
+                .bearer_auth(token)
+                .json(&body),
+        )
+        .await
+    }
+
+    async fn post(&self, token: &str, path: &str, body: Value) -> (StatusCode, Value) {
+        send(self.app.client.post(self.app.url(path)).bearer_auth(token).json(&body)).await
+    }
+
+    async fn patch(&self, id: &str) -> Value {
+        send(self.app.get(&format!("/v1/patches/{id}"))).await.1
+    }
+
+    async fn skill_md(&self) -> String {
+        let response = self
+            .app
+            .get("/v1/skills/demo/versions/latest/files/SKILL.md")
+            .send()
+            .await
+            .unwrap();
+        response.text().await.unwrap()
+    }
+}
+
+/// The whole SKILL.md of revision 1 with `body` instead of [`BODY`]: what `cairn push`
+/// sends (an `edit` against the synced revision).
+fn edit(body: &str, agent: &str) -> Value {
+    json!({
+        "skill": "demo", "base_revision": 1, "summary": "a pitfall", "rationale": "hit it",
+        "agent": {"name": agent, "model": "m", "session": "s"},
+        "ops": [{"op": "edit", "content": skill_md("demo", "demo does things", body)}],
+    })
+}
+
+fn id_of(patch: &Value) -> String {
+    patch["id"].as_str().unwrap().to_owned()
+}
+
+#[tokio::test]
+async fn ten_agents_add_a_pitfall_from_the_same_revision_and_every_lesson_lands_in_approval_order() {
+    let team = team(10).await;
+    let mut ids = Vec::new();
+    for (n, token) in team.members.iter().enumerate() {
+        let lesson = format!("- Pitfall {n}: retry step {n} when the proxy drops.\n");
+        let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{lesson}"));
+        let (status, p) = team.submit(token, edit(&body, &format!("agent-{n}"))).await;
+        assert_eq!(status, StatusCode::CREATED, "{p}");
+        ids.push(id_of(&p));
+    }
+    for (n, id) in ids.iter().enumerate() {
+        let (status, p) = team
+            .post(&team.reviewer, &format!("/v1/patches/{id}/approve"), json!({}))
+            .await;
+        assert_eq!(status, StatusCode::OK, "lesson {n}: {p}");
+        assert_eq!(p["result_revision"], n as i64 + 2);
+        let placement = &p["rebase"]["files"][0]["placement"];
+        if n == 0 {
+            assert_eq!(p["rebase"]["rebased"], false, "made against the latest: {p}");
+        } else {
+            assert_eq!(placement, "structural_insertion", "{p}");
+            assert_eq!(p["rebase"]["ops"][0]["placement"], "structural_insertion");
+        }
+    }
+    let lessons: String = (0..10)
+        .map(|n| format!("- Pitfall {n}: retry step {n} when the proxy drops.\n"))
+        .collect();
+    let expected = skill_md(
+        "demo",
+        "demo does things",
+        &BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{lessons}")),
+    );
+    assert_eq!(team.skill_md().await, expected, "every lesson once, in approval order");
+    // The version names the patch that made it and who reported the lesson.
+    let (_, v) = send(team.app.get("/v1/skills/demo/versions/11")).await;
+    assert_eq!(v["patch"], ids[9].as_str());
+    assert_eq!(v["contributors"][0]["author"], "member9");
+    assert_eq!(v["contributors"][0]["agent"]["name"], "agent-9");
+}
+
+#[tokio::test]
+async fn approvals_racing_on_two_replicas_give_one_revision_per_lesson() {
+    let team = team(1).await;
+    let replica = team.app.replica().await.unwrap();
+    // Lessons of three shapes against revision 1: bullets appended to the pitfalls list,
+    // a note on a distinct existing line, a new section at the end.
+    let mut bodies = Vec::new();
+    for n in 0..8 {
+        bodies.push(BODY.replace(
+            "- Logs go to stderr.\n",
+            &format!("- Logs go to stderr.\n- Lesson {n}.\n"),
+        ));
+    }
+    bodies.push(BODY.replace("1. Install the tool.", "1. Install the tool (pin the version)."));
+    bodies.push(BODY.replace("3. Check the output.", "3. Check the output against the sample."));
+    bodies.push(format!("{BODY}\n## Troubleshooting\n\nRestart the daemon first.\n"));
+    let mut ids = Vec::new();
+    for body in &bodies {
+        let (status, p) = team.submit(&team.members[0], edit(body, "hermes")).await;
+        assert_eq!(status, StatusCode::CREATED, "{p}");
+        ids.push(id_of(&p));
+    }
+    let client = team.app.client.clone();
+    let approvals = ids.iter().enumerate().map(|(n, id)| {
+        let base = if n % 2 == 0 {
+            team.app.base_url.clone()
+        } else {
+            replica.base_url.clone()
+        };
+        let (client, token) = (client.clone(), team.reviewer.clone());
+        async move {
+            send(
+                client
+                    .post(format!("{base}/v1/patches/{id}/approve"))
+                    .bearer_auth(token)
+                    .json(&json!({})),
+            )
+            .await
+        }
+    });
+    let results = futures::future::join_all(approvals).await;
+    let mut revisions: Vec<i64> = results
+        .iter()
+        .map(|(status, p)| {
+            assert_eq!(*status, StatusCode::OK, "{p}");
+            p["result_revision"].as_i64().unwrap()
+        })
+        .collect();
+    revisions.sort_unstable();
+    assert_eq!(
+        revisions,
+        (2..=12).collect::<Vec<_>>(),
+        "one revision per approval, none lost or doubled"
+    );
+    let produced: Vec<(i32, Option<uuid::Uuid>)> = sqlx::query_as(
+        "SELECT v.revision, v.patch_id FROM versions v JOIN skills s ON s.id = v.skill_id WHERE s.name = 'demo' ORDER BY 1",
+    )
+    .fetch_all(team.app.store.pool())
+    .await
+    .unwrap();
+    let mut patches: Vec<String> = produced.iter().filter_map(|(_, p)| p.map(|p| p.to_string())).collect();
+    patches.sort();
+    let mut expected = ids.clone();
+    expected.sort();
+    assert_eq!(patches, expected, "each approved patch is exactly one revision");
+    let text = team.skill_md().await;
+    for n in 0..8 {
+        assert_eq!(text.matches(&format!("- Lesson {n}.\n")).count(), 1, "{text}");
+    }
+    for line in [
+        "(pin the version)",
+        "against the sample",
+        "Restart the daemon first.",
+        "- Logs go to stderr.\n",
+    ] {
+        assert_eq!(text.matches(line).count(), 1, "{line}: {text}");
+    }
+    replica.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_conflict_is_audited_and_rechecked_when_the_skill_moves_on() {
+    let team = team(2).await;
+    let (_, first) = team
+        .submit(
+            &team.members[0],
+            edit(
+                &BODY.replace("2. Run it on the data.", "2. Run it on a sample first."),
+                "a",
+            ),
+        )
+        .await;
+    let (_, clash) = team
+        .submit(
+            &team.members[1],
+            edit(&BODY.replace("2. Run it on the data.", "2. Run it twice."), "b"),
+        )
+        .await;
+    let (status, _) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/approve", id_of(&first)),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/approve", id_of(&clash)),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    let c = team.patch(&id_of(&clash)).await;
+    assert_eq!(c["status"], "conflict");
+    assert_eq!(c["rebase"]["files"][0]["placement"], "conflict");
+    let marked = c["rebase"]["conflicts"][0]["marked"].as_str().unwrap();
+    assert!(marked.contains("<<<<<<< patch\n2. Run it twice.\n||||||| base\n2. Run it on the data.\n=======\n2. Run it on a sample first.\n>>>>>>> latest\n"), "{marked}");
+    // What the agent meant stays readable: its own diff against its base.
+    assert!(
+        c["authored_diff"][0]["unified"]
+            .as_str()
+            .unwrap()
+            .contains("+2. Run it twice."),
+        "{c}"
+    );
+    let (_, audit) = send(team.app.get("/v1/audit?action=patch.conflict")).await;
+    assert_eq!(
+        audit["items"].as_array().unwrap().len(),
+        1,
+        "the approve attempt that made it conflict: {audit}"
+    );
+
+    // Another lesson restores the line: the conflict merges now, without anyone asking.
+    let revert = json!({
+        "skill": "demo", "base_revision": 2, "summary": "undo", "ops": [{"op": "patch", "old": "2. Run it on a sample first.", "new": "2. Run it on the data."}],
+    });
+    let (_, undo) = team.submit(&team.members[0], revert).await;
+    let (status, _) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/approve", id_of(&undo)),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let mut now = Value::Null;
+    for _ in 0..100 {
+        now = team.patch(&id_of(&clash)).await;
+        if now["status"] == "pending_review" {
+            break;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(50)).await;
+    }
+    assert_eq!(now["status"], "pending_review", "{now}");
+    assert_eq!(
+        now["rebase"]["onto_digest"],
+        send(team.app.get("/v1/skills/demo/versions/latest")).await.1["digest"]
+    );
+    let (_, audit) = send(team.app.get("/v1/audit?action=patch.recheck")).await;
+    assert_eq!(audit["items"][0]["actor"], "system:recheck", "{audit}");
+    let (status, p) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/approve", id_of(&clash)),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{p}");
+    assert!(team.skill_md().await.contains("2. Run it twice."));
+}
+
+#[tokio::test]
+async fn a_reviewer_resolves_a_conflict_and_the_resolution_supersedes_it() {
+    let team = team(2).await;
+    let (_, first) = team
+        .submit(
+            &team.members[0],
+            edit(&BODY.replace("3. Check the output.", "3. Check the output twice."), "a"),
+        )
+        .await;
+    let (_, clash) = team
+        .submit(
+            &team.members[1],
+            edit(
+                &BODY.replace("3. Check the output.", "3. Check the output and the logs."),
+                "hermes",
+            ),
+        )
+        .await;
+    team.post(
+        &team.reviewer,
+        &format!("/v1/patches/{}/approve", id_of(&first)),
+        json!({}),
+    )
+    .await;
+    team.post(
+        &team.reviewer,
+        &format!("/v1/patches/{}/approve", id_of(&clash)),
+        json!({}),
+    )
+    .await;
+    let clash_id = id_of(&clash);
+    let marked = team.patch(&clash_id).await["rebase"]["conflicts"][0]["marked"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let resolve = format!("/v1/patches/{clash_id}/resolve");
+
+    // Bad resolutions are refused and change nothing.
+    let before = team.app.state_snapshot().await.unwrap();
+    for (body, expect) in [
+        (json!({"files": {"SKILL.md": marked}}), "conflict marker"),
+        (json!({"files": {}}), "SKILL.md is in conflict"),
+        (
+            json!({"files": {"SKILL.md": "x", "references/a.md": "y"}}),
+            "not in conflict",
+        ),
+        (json!({"files": {"SKILL.md": 3}}), "invalid"),
+        (json!({"files": {"SKILL.md": "x"}, "extra": 1}), "unknown field"),
+    ] {
+        let (status, body) = team.post(&team.reviewer, &resolve, body).await;
+        assert!(status.is_client_error(), "{body}");
+        assert!(
+            body["error"]["message"].as_str().unwrap().contains(expect),
+            "{expect}: {body}"
+        );
+    }
+    let (status, body) = team
+        .post(&team.members[0], &resolve, json!({"files": {"SKILL.md": "x"}}))
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, _) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/resolve", id_of(&first)),
+            json!({"files": {}}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "an approved patch has nothing to resolve");
+    assert_eq!(team.app.state_snapshot().await.unwrap(), before);
+
+    let resolved_text = skill_md(
+        "demo",
+        "demo does things",
+        &BODY.replace("3. Check the output.", "3. Check the output twice, and the logs."),
+    );
+    let (status, new) = team
+        .post(
+            &team.reviewer,
+            &resolve,
+            json!({"files": {"SKILL.md": resolved_text}, "comment": "kept both", "approve": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{new}");
+    assert_eq!(new["status"], "approved", "{new}");
+    assert_eq!(new["author"], "member1", "the lesson stays its author's");
+    assert_eq!(new["agent"]["name"], "hermes");
+    assert_eq!(new["resolved_by"], "rex");
+    assert_eq!(new["supersedes"], clash_id.as_str());
+    let old = team.patch(&clash_id).await;
+    assert_eq!(
+        (old["status"].as_str(), old["superseded_by"].as_str()),
+        (Some("superseded"), new["id"].as_str())
+    );
+    assert_eq!(team.skill_md().await, resolved_text);
+}
+
+#[tokio::test]
+async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
+    let team = team(3).await;
+    let wordings = [
+        "- Set `HF_HOME` to the data disk before downloading models, or the cache fills the root partition.\n",
+        "- Downloading models filled `/root`: export HF_HOME to the big data disk first so the cache lands there.\n",
+        "- The model cache fills the root partition unless `HF_HOME` points at the data disk before downloading.\n",
+    ];
+    let mut ids = Vec::new();
+    for (n, wording) in wordings.iter().enumerate() {
+        let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{wording}"));
+        let (status, p) = team.submit(&team.members[n], edit(&body, &format!("agent-{n}"))).await;
+        assert_eq!(status, StatusCode::CREATED, "{p}");
+        ids.push(id_of(&p));
+    }
+    let distinct = BODY.replace(
+        "- Logs go to stderr.\n",
+        "- Logs go to stderr.\n- Pass `--gradient-checkpointing` when the model does not fit in GPU memory.\n",
+    );
+    let (_, other) = team.submit(&team.members[0], edit(&distinct, "agent-0")).await;
+    assert_eq!(
+        other["duplicate"],
+        Value::Null,
+        "a different lesson is not a duplicate: {other}"
+    );
+    for id in &ids[1..] {
+        let p = team.patch(id).await;
+        assert_eq!(p["status"], "pending_review", "a mark never closes anything by itself");
+        assert!(p["duplicate"]["patch"].is_string(), "{p}");
+        assert!(p["duplicate"]["similarity"].as_f64().unwrap() >= 0.16);
+        assert_eq!(p["duplicate_group"], ids[0].as_str());
+    }
+    let (_, listed) = send(team.app.get("/v1/patches?status=open")).await;
+    let grouped = listed["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|p| p["duplicate_group"] == ids[0].as_str())
+        .count();
+    assert_eq!(grouped, 3);
+
+    let (status, approved) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/approve", ids[0]),
+            json!({"close_duplicates": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{approved}");
+    for id in &ids[1..] {
+        let p = team.patch(id).await;
+        assert_eq!(
+            (p["status"].as_str(), p["duplicate_of"].as_str()),
+            (Some("duplicate"), Some(ids[0].as_str())),
+            "{p}"
+        );
+    }
+    assert_eq!(
+        team.patch(&id_of(&other)).await["status"],
+        "pending_review",
+        "distinct lessons stay open"
+    );
+    let (_, v) = send(team.app.get("/v1/skills/demo/versions/2")).await;
+    let reporters: Vec<&str> = v["contributors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["author"].as_str().unwrap())
+        .collect();
+    assert_eq!(reporters, ["member0", "member1", "member2"], "{v}");
+    let (_, audit) = send(team.app.get("/v1/audit?action=patch.duplicate")).await;
+    assert_eq!(audit["items"].as_array().unwrap().len(), 2);
+
+    // A lesson that repeats text already published is marked with where it is.
+    let base2 = BODY.replace(
+        "- Logs go to stderr.\n",
+        &format!("- Logs go to stderr.\n{}", wordings[0]),
+    );
+    let again = json!({
+        "skill": "demo", "base_revision": 2, "summary": "again",
+        "ops": [{"op": "edit", "content": skill_md("demo", "demo does things", &format!("{base2}- Export HF_HOME on the data disk before any model download; otherwise the root partition fills with the cache.\n"))}],
+    });
+    let (status, p) = team.submit(&team.members[2], again).await;
+    assert_eq!(status, StatusCode::CREATED, "{p}");
+    assert_eq!(p["duplicate"]["revision"], 2, "{p}");
+    assert_eq!(p["duplicate"]["file"], "SKILL.md");
+    // Closing it as a duplicate of the approved patch records which one.
+    let (status, closed) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/duplicate", id_of(&p)),
+            json!({"of": ids[0]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{closed}");
+    assert_eq!(closed["duplicate_of"], ids[0].as_str());
+}
+
+#[tokio::test]
+async fn a_batch_decides_in_order_and_reports_each_patch() {
+    let team = team(2).await;
+    let mut ids = Vec::new();
+    for n in 0..3 {
+        let body = BODY.replace(
+            "- Logs go to stderr.\n",
+            &format!("- Logs go to stderr.\n- Batch lesson {n}.\n"),
+        );
+        ids.push(id_of(&team.submit(&team.members[0], edit(&body, "a")).await.1));
+    }
+    let own = id_of(
+        &team
+            .submit(
+                &team.reviewer,
+                edit(&BODY.replace("1. Install", "1. Carefully install"), "r"),
+            )
+            .await
+            .1,
+    );
+    let missing = uuid::Uuid::new_v4().to_string();
+    let (status, body) = team
+        .post(
+            &team.reviewer,
+            "/v1/patches/review",
+            json!({"action": "approve", "ids": [ids[0], missing, own, ids[1]]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let results = body["results"].as_array().unwrap();
+    assert_eq!(results[0]["patch"]["result_revision"], 2);
+    assert_eq!(results[1]["error"]["code"], "not_found");
+    assert_eq!(results[2]["error"]["code"], "forbidden", "the reviewer's own patch");
+    assert_eq!(
+        results[3]["patch"]["result_revision"], 3,
+        "re-checked and published after the first"
+    );
+    assert!(team.skill_md().await.contains("- Batch lesson 0.\n- Batch lesson 1.\n"));
+
+    // gRPC: the same use case.
+    let mut grpc = team.app.grpc(Some(&team.reviewer)).await.unwrap();
+    let answer = grpc
+        .review_patches(pb::ReviewPatchesRequest {
+            ids: vec![ids[2].clone(), own.clone()],
+            decision: pb::review_patch_request::Decision::Reject.into(),
+            comment: Some("not now".into()),
+            close_duplicates: false,
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(answer.results[0].patch.as_ref().unwrap().status, "rejected");
+    assert_eq!(answer.results[1].patch.as_ref().unwrap().status, "rejected");
+
+    // Malformed batches are refused before anything is decided.
+    let fresh = id_of(
+        &team
+            .submit(&team.members[1], edit(&BODY.replace("Logs go", "Logs always go"), "b"))
+            .await
+            .1,
+    );
+    let before = team.app.state_snapshot().await.unwrap();
+    let many: Vec<String> = (0..101).map(|_| uuid::Uuid::new_v4().to_string()).collect();
+    for (body, expect) in [
+        (json!({"action": "approve", "ids": []}), "names no patches"),
+        (json!({"action": "approve", "ids": [fresh, fresh]}), "named twice"),
+        (json!({"action": "approve", "ids": many}), "more than 100"),
+        (json!({"action": "merge", "ids": [fresh]}), "not a batch decision"),
+        (json!({"action": "reject", "ids": [fresh]}), "needs a comment"),
+        (
+            json!({"action": "reject", "ids": [fresh], "comment": "x", "close_duplicates": true}),
+            "goes with approve",
+        ),
+        (json!({"action": "approve", "ids": ["nope"]}), "not a patch id"),
+        (
+            json!({"action": "approve", "ids": [fresh], "extra": true}),
+            "unknown field",
+        ),
+    ] {
+        let (status, body) = team.post(&team.reviewer, "/v1/patches/review", body).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{expect}: {body}");
+        assert!(
+            body["error"]["message"].as_str().unwrap().contains(expect),
+            "{expect}: {body}"
+        );
+    }
+    let (status, _) = team
+        .post(
+            &team.members[0],
+            "/v1/patches/review",
+            json!({"action": "approve", "ids": [fresh]}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN);
+    assert_eq!(team.app.state_snapshot().await.unwrap(), before);
+}
+
+#[tokio::test]
+async fn a_resubmission_supersedes_its_authors_conflicting_patch_and_bad_ones_change_nothing() {
+    let team = team(2).await;
+    let (_, first) = team
+        .submit(
+            &team.members[0],
+            edit(&BODY.replace("2. Run it on the data.", "2. Run it on a sample."), "a"),
+        )
+        .await;
+    let (_, clash) = team
+        .submit(
+            &team.members[1],
+            edit(&BODY.replace("2. Run it on the data.", "2. Run it twice."), "b"),
+        )
+        .await;
+    team.post(
+        &team.reviewer,
+        &format!("/v1/patches/{}/approve", id_of(&first)),
+        json!({}),
+    )
+    .await;
+    team.post(
+        &team.reviewer,
+        &format!("/v1/patches/{}/approve", id_of(&clash)),
+        json!({}),
+    )
+    .await;
+    let clash_id = id_of(&clash);
+    let latest_body = BODY.replace("2. Run it on the data.", "2. Run it on a sample, twice.");
+    let resubmit = |supersedes: &str| {
+        json!({
+            "skill": "demo", "base_revision": 2, "summary": "again", "supersedes": supersedes,
+            "ops": [{"op": "edit", "content": skill_md("demo", "demo does things", &latest_body)}],
+        })
+    };
+    let before = team.app.state_snapshot().await.unwrap();
+    // Someone else's patch, a patch of another skill's id, a decided patch, a bad id.
+    let (status, body) = team.submit(&team.members[0], resubmit(&clash_id)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    let (status, body) = team.submit(&team.members[0], resubmit(&id_of(&first))).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("only an open patch"),
+        "{body}"
+    );
+    let (status, _) = team.submit(&team.members[1], resubmit("nope")).await;
+    assert_eq!(status, StatusCode::BAD_REQUEST);
+    let (status, _) = team
+        .submit(&team.members[1], resubmit(&uuid::Uuid::new_v4().to_string()))
+        .await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    assert_eq!(team.app.state_snapshot().await.unwrap(), before);
+
+    let (status, new) = team.submit(&team.members[1], resubmit(&clash_id)).await;
+    assert_eq!(status, StatusCode::CREATED, "{new}");
+    assert_eq!(new["supersedes"], clash_id.as_str());
+    let old = team.patch(&clash_id).await;
+    assert_eq!(
+        (old["status"].as_str(), old["superseded_by"].as_str()),
+        (Some("superseded"), new["id"].as_str())
+    );
+    // A patch is superseded once.
+    let (status, body) = team.submit(&team.members[1], resubmit(&clash_id)).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+}
+
+#[tokio::test]
+async fn the_review_web_groups_duplicates_decides_batches_and_resolves_conflicts() {
+    use cairn_e2e::web::WebSession;
+    let team = team(4).await;
+    let app = &team.app;
+    let hf = [
+        "- Set `HF_HOME` to the data disk before downloading models, or the cache fills the root partition.\n",
+        "- Downloading models filled `/root`: export HF_HOME to the big data disk first so the cache lands there.\n",
+    ];
+    let mut dups = Vec::new();
+    for (n, line) in hf.iter().enumerate() {
+        let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{line}"));
+        dups.push(id_of(&team.submit(&team.members[n], edit(&body, "hermes")).await.1));
+    }
+    let distinct = id_of(
+        &team
+            .submit(
+                &team.members[2],
+                edit(
+                    &BODY.replace("1. Install the tool.", "1. Install the tool from the release page."),
+                    "codex",
+                ),
+            )
+            .await
+            .1,
+    );
+    let mut web = WebSession::login(&app.base_url, &team.reviewer).await.unwrap();
+    let queue = web.get("/admin/queue").await.unwrap();
+    assert!(queue.body.contains("2 agents reported this"), "{}", queue.body);
+    assert!(queue.body.contains("class=\"duplicate-member\""));
+    assert!(queue.body.contains(&format!("name=\"ids\" value=\"{distinct}\"")));
+
+    // A batch that cannot be decided says why and changes nothing.
+    let before = app.state_snapshot().await.unwrap();
+    let page = web
+        .post("/admin/queue/batch", &[("ids", &distinct), ("action", "reject")])
+        .await
+        .unwrap();
+    let shown = web.get(page.location.as_deref().unwrap()).await.unwrap();
+    assert!(shown.body.contains("a rejection needs a comment"), "{}", shown.body);
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+    // Approve the distinct one from the queue.
+    web.get("/admin/queue").await.unwrap();
+    let page = web
+        .post("/admin/queue/batch", &[("ids", &distinct), ("action", "approve")])
+        .await
+        .unwrap();
+    let shown = web.get(page.location.as_deref().unwrap()).await.unwrap();
+    assert!(shown.body.contains("1 of 1 patches approved."), "{}", shown.body);
+
+    // The group's page offers to close the other report with the approval.
+    let page = web.get(&format!("/admin/patches/{}", dups[0])).await.unwrap();
+    assert!(page.body.contains("2 agents reported this"), "{}", page.body);
+    assert!(page.body.contains("Also close the 1 other report of this lesson"));
+    assert!(
+        page.body.contains("The skill moved to r2"),
+        "the skill moved since it was checked"
+    );
+    let done = web
+        .post(
+            &format!("/admin/patches/{}/approve", dups[0]),
+            &[("close_duplicates", "1")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(done.status, StatusCode::SEE_OTHER);
+    assert_eq!(team.patch(&dups[1]).await["status"], "duplicate");
+    let other = web.get(&format!("/admin/patches/{}", dups[1])).await.unwrap();
+    assert!(
+        other.body.contains(&format!("href=\"/admin/patches/{}\"", dups[0])),
+        "links the duplicated patch"
+    );
+
+    // A conflict is resolved on its page.
+    let (_, clash) = team
+        .submit(
+            &team.members[3],
+            edit(
+                &BODY.replace("1. Install the tool.", "1. Install the tool with pipx."),
+                "hermes",
+            ),
+        )
+        .await;
+    let clash = id_of(&clash);
+    let (status, _) = team
+        .post(&team.reviewer, &format!("/v1/patches/{clash}/approve"), json!({}))
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT);
+    let page = web.get(&format!("/admin/patches/{clash}")).await.unwrap();
+    assert!(page.body.contains("id=\"resolve-form\""), "{}", page.body);
+    assert!(
+        page.body.contains("&lt;&lt;&lt;&lt;&lt;&lt;&lt; patch"),
+        "markers in the editor"
+    );
+    assert!(page.body.contains("id=\"placements\""));
+    let before = app.state_snapshot().await.unwrap();
+    let marked = team.patch(&clash).await["rebase"]["conflicts"][0]["marked"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let refused = web
+        .post(
+            &format!("/admin/patches/{clash}/resolve"),
+            &[("file:SKILL.md", &marked)],
+        )
+        .await
+        .unwrap();
+    let shown = web.get(refused.location.as_deref().unwrap()).await.unwrap();
+    assert!(shown.body.contains("still has a conflict marker"), "{}", shown.body);
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+    web.get(&format!("/admin/patches/{clash}")).await.unwrap();
+    let resolved = team
+        .skill_md()
+        .await
+        .replace("from the release page.", "from the release page, with pipx.");
+    // Browsers send textareas with CRLF line ends: the file keeps its own.
+    let sent = resolved.replace('\n', "\r\n");
+    let page = web
+        .post(
+            &format!("/admin/patches/{clash}/resolve"),
+            &[("file:SKILL.md", &sent), ("approve", "1")],
+        )
+        .await
+        .unwrap();
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    let shown = web.get(page.location.as_deref().unwrap()).await.unwrap();
+    assert!(shown.body.contains("Resolved and approved"), "{}", shown.body);
+    assert_eq!(team.skill_md().await, resolved);
+    assert_eq!(team.patch(&clash).await["status"], "superseded");
+}
