@@ -278,8 +278,9 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
     assert!(pushes(&seen) > pushed_before, "the watcher did not push the edit");
 
     // What crossed the wire in the whole pull/push/watch cycle: requests for the index,
-    // the change stream, blobs and patches only, and not one byte of the agent's memory,
-    // profile or configuration.
+    // the change stream, blobs, patches and the published version of the agent's own
+    // lesson (its manifest: the base a later pull merges from) only, and not one byte of
+    // the agent's memory, profile or configuration.
     let lines = request_lines(&seen);
     assert!(
         lines.iter().any(|l| l.starts_with("POST /v1/patches ")),
@@ -290,7 +291,8 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
         assert!(
             ["/v1/index", "/v1/events", "/v1/blobs/batch", "/v1/patches"]
                 .iter()
-                .any(|p| path.starts_with(p)),
+                .any(|p| path.starts_with(p))
+                || (line.starts_with("GET ") && path.starts_with("/v1/skills/") && path.contains("/versions/")),
             "unexpected request {line}"
         );
     }

@@ -273,6 +273,7 @@ fn replay(
 ) -> Option<(String, Vec<ReplayedOp>)> {
     let mut text = latest.to_owned();
     let mut placed = Vec::new();
+    let rewritten = merge::rewritten_lines(base, latest)?;
     for (index, op) in ops.iter().enumerate() {
         match op {
             ValidOp::Patch {
@@ -281,6 +282,22 @@ fn replay(
                 new,
                 replace_all,
             } if file == path => {
+                // Where the author's text was in the base: the latest must have kept it
+                // there or moved it (removed it there), never rewritten it.
+                let edit = Edit {
+                    old,
+                    new,
+                    replace_all: *replace_all,
+                };
+                let at_base = matcher::apply(base, edit).ok()?;
+                let height = old.trim_end_matches('\n').lines().count().max(1);
+                let touched = at_base.lines.iter().any(|first| {
+                    let region = first.saturating_sub(1)..first.saturating_sub(1) + height;
+                    rewritten.iter().any(|r| r.start < region.end && region.start < r.end)
+                });
+                if touched {
+                    return None;
+                }
                 let applied = matcher::apply(
                     &text,
                     Edit {
@@ -418,6 +435,23 @@ mod tests {
         );
         assert!(!r.is_clean());
         assert_eq!(r.ops[0].placement, Placement::Conflict);
+    }
+
+    #[test]
+    fn a_replay_never_lands_on_a_copy_the_latest_added_where_it_rewrote_the_original() {
+        let base = format!("{HEAD}## Build\n\n- Run the tests.\n\n## Deploy\n\n- Check the logs.\n");
+        let latest = base
+            .replace("- Run the tests.\n", "- Run the tests (all of them).\n")
+            .replace("- Check the logs.\n", "- Check the logs.\n- Run the tests.\n");
+        let op = patch_op("- Run the tests.", "- Run the tests with --locked.");
+        let patched = base.replace("- Run the tests.", "- Run the tests with --locked.");
+        let r = rebase(
+            &bundle(&base, &[]),
+            &[op],
+            &bundle(&patched, &[]),
+            &bundle(&latest, &[]),
+        );
+        assert!(!r.is_clean(), "{:?}", r.placements);
     }
 
     #[test]

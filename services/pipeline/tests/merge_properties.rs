@@ -1,8 +1,8 @@
 //! Properties of the three-way merge over generated edits: when the two sides change
 //! different lines (and insert anywhere), the merge is exactly what each side did, the
 //! latest side's insertions first at a shared point; it only refuses when one side
-//! inserts between two lines the other side both changed; and it never publishes a line
-//! count that does not add up.
+//! inserts between two lines the other side both changed, or right after lines the other
+//! side deleted.
 
 use cairn_pipeline::merge::{accounts_for, merge3};
 use proptest::prelude::*;
@@ -82,7 +82,12 @@ fn build(case: &Case) -> (String, String, String, Vec<String>, bool) {
         }
         merged.extend(li.clone());
         merged.extend(pi.clone());
-        // Inserting between two lines the other side both changed is allowed to conflict.
+        // Inserting right after a line the other side deleted (its anchor is gone) is
+        // allowed to conflict, and so is inserting between two lines it both changed.
+        let deleted = |i: usize, side: u8| matches!(side_of(i, side), Action::Delete);
+        if gap > 0 && ((p > 0 && deleted(gap - 1, 2)) || (l > 0 && deleted(gap - 1, 1))) {
+            refusal_allowed = true;
+        }
         if gap > 0 && gap < n {
             if p > 0 && changed(gap - 1, 2) && changed(gap, 2) {
                 refusal_allowed = true;

@@ -264,6 +264,19 @@ pub enum Approval<'a> {
     Delete(&'a cairn_skill::SkillName),
 }
 
+/// Which of an approved patch's duplicates to close with it.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum CloseDuplicates<'a> {
+    /// None.
+    #[default]
+    None,
+    /// Every open patch of its duplicate group.
+    All,
+    /// Those of these (the ones the reviewer saw) that are open patches of its group; an
+    /// empty list closes none.
+    These(&'a [Uuid]),
+}
+
 /// What an approval did.
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub enum ApproveOutcome {
@@ -308,7 +321,17 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         // A duplicate joins the group of the open patch it repeats (that patch starts the
         // group when it is the first); a patch decided meanwhile starts no group.
+        let inherited: Option<Uuid> = match patch.supersedes {
+            Some(old) => sqlx::query_scalar("SELECT duplicate_group FROM patches WHERE org_id = $1 AND id = $2")
+                .bind(patch.org_id)
+                .bind(old)
+                .fetch_optional(&mut *tx)
+                .await?
+                .flatten(),
+            None => None,
+        };
         let group: Option<Uuid> = match patch.duplicate.and_then(|d| d.patch) {
+            _ if inherited.is_some() => inherited,
             Some(of) => sqlx::query_scalar(
                 "UPDATE patches SET duplicate_group = coalesce(duplicate_group, id) \
                  WHERE org_id = $1 AND id = $2 AND status = ANY($3) RETURNING duplicate_group",
@@ -484,8 +507,10 @@ impl Store {
         .await?)
     }
 
-    /// Closes an open patch as a duplicate of `of` (any patch of the same skill), with the
-    /// decider; `None` when it is not open or `of` is not a patch of its skill.
+    /// Closes an open patch as a duplicate of `of` (a patch of the same skill that is open
+    /// or approved: one that still carries the lesson), with the decider; `None` when it is
+    /// not open or `of` is not such a patch. Both rows are locked (in id order), so two
+    /// reviewers closing two patches as each other's duplicate close one, never both.
     pub async fn close_as_duplicate(
         &self,
         org_id: i64,
@@ -495,11 +520,17 @@ impl Store {
         actor: &Actor,
     ) -> Result<Option<PatchRecord>, StoreError> {
         let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT id FROM patches WHERE org_id = $1 AND id = ANY($2) ORDER BY id FOR UPDATE")
+            .bind(org_id)
+            .bind([id, of].as_slice())
+            .execute(&mut *tx)
+            .await?;
         let changed = sqlx::query(
             "UPDATE patches p SET status = 'duplicate', duplicate_of = $3, decided_by = $4, decided_at = now(), \
              comment = $5, updated_at = now() \
              FROM patches o WHERE p.org_id = $1 AND p.id = $2 AND p.status = ANY($6) \
-             AND o.org_id = $1 AND o.id = $3 AND o.id <> p.id AND o.skill_name = p.skill_name",
+             AND o.org_id = $1 AND o.id = $3 AND o.id <> p.id AND o.skill_name = p.skill_name \
+             AND (o.status = ANY($6) OR o.status = 'approved')",
         )
         .bind(org_id)
         .bind(id)
@@ -708,7 +739,7 @@ impl Store {
         onto_digest: Option<&str>,
         approval: Approval<'_>,
         decision: Decision<'_>,
-        close_duplicates: bool,
+        close_duplicates: CloseDuplicates<'_>,
         actor: &Actor,
     ) -> Result<ApproveOutcome, StoreError> {
         let Decision {
@@ -744,20 +775,28 @@ impl Store {
             return Ok(ApproveOutcome::Moved);
         }
         // The patch itself, then the duplicates closed with it, oldest first.
-        let duplicates: Vec<Uuid> = match group.filter(|_| close_duplicates) {
-            Some(group) => {
+        let only: Option<&[Uuid]> = match close_duplicates {
+            CloseDuplicates::None => None,
+            CloseDuplicates::All => Some(&[]),
+            CloseDuplicates::These([]) => None,
+            CloseDuplicates::These(ids) => Some(ids),
+        };
+        let duplicates: Vec<Uuid> = match (group, only) {
+            (Some(group), Some(only)) => {
                 sqlx::query_scalar(
                     "SELECT id FROM patches WHERE org_id = $1 AND duplicate_group = $2 AND id <> $3 \
-                 AND status = ANY($4) ORDER BY created_at, id FOR UPDATE",
+                     AND status = ANY($4) AND (cardinality($5::uuid[]) = 0 OR id = ANY($5)) \
+                     ORDER BY created_at, id FOR UPDATE",
                 )
                 .bind(org_id)
                 .bind(group)
                 .bind(id)
                 .bind(&OPEN_PATCH_STATUSES[..])
+                .bind(only)
                 .fetch_all(&mut *tx)
                 .await?
             }
-            None => Vec::new(),
+            _ => Vec::new(),
         };
         let mut reporters = vec![id];
         reporters.extend(&duplicates);

@@ -379,15 +379,45 @@ async fn a_reviewer_resolves_a_conflict_and_the_resolution_supersedes_it() {
         "demo does things",
         &BODY.replace("3. Check the output.", "3. Check the output twice, and the logs."),
     );
+    // The resolution is the reviewer's text: approving it at once is self-approval, which
+    // the default policy does not allow (refused before anything is stored).
+    let (status, body) = team
+        .post(
+            &team.reviewer,
+            &resolve,
+            json!({"files": {"SKILL.md": resolved_text}, "approve": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("another reviewer approves it"),
+        "{body}"
+    );
+    assert_eq!(team.app.state_snapshot().await.unwrap(), before);
     let (status, new) = team
         .post(
             &team.reviewer,
             &resolve,
-            json!({"files": {"SKILL.md": resolved_text}, "comment": "kept both", "approve": true}),
+            json!({"files": {"SKILL.md": resolved_text}, "comment": "kept both"}),
         )
         .await;
     assert_eq!(status, StatusCode::CREATED, "{new}");
-    assert_eq!(new["status"], "approved", "{new}");
+    assert_eq!(new["status"], "pending_review", "{new}");
+    assert!(
+        new["duplicate"].is_null(),
+        "a resolution is no duplicate of the patch it carries on: {new}"
+    );
+    let (status, new) = team
+        .post(
+            &team.app.admin_token,
+            &format!("/v1/patches/{}/approve", id_of(&new)),
+            json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{new}");
     assert_eq!(new["author"], "member1", "the lesson stays its author's");
     assert_eq!(new["agent"]["name"], "hermes");
     assert_eq!(new["resolved_by"], "rex");
@@ -486,6 +516,37 @@ async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
     assert_eq!(status, StatusCode::CREATED, "{p}");
     assert_eq!(p["duplicate"]["revision"], 2, "{p}");
     assert_eq!(p["duplicate"]["file"], "SKILL.md");
+    // A patch cannot be closed as the duplicate of one that is itself closed: two
+    // reviewers never close both carriers of a lesson.
+    let (_, x) = team
+        .submit(
+            &team.members[0],
+            edit(&BODY.replace("1. Install the tool.", "1. Install the tool (x)."), "x"),
+        )
+        .await;
+    let (_, y) = team
+        .submit(
+            &team.members[1],
+            edit(&BODY.replace("3. Check the output.", "3. Check the output (y)."), "y"),
+        )
+        .await;
+    let (status, _) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/duplicate", id_of(&x)),
+            json!({"of": id_of(&y)}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK);
+    let (status, body) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/duplicate", id_of(&y)),
+            json!({"of": id_of(&x)}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{body}");
+    assert_eq!(team.patch(&id_of(&y)).await["status"], "pending_review");
     // Closing it as a duplicate of the approved patch records which one.
     let (status, closed) = team
         .post(
@@ -722,11 +783,36 @@ async fn the_review_web_groups_duplicates_decides_batches_and_resolves_conflicts
         page.body.contains("The skill moved to r2"),
         "the skill moved since it was checked"
     );
-    let done = web
+    // The form names the reports it showed: only those are closed (a report that joined
+    // later would stay open).
+    assert!(
+        page.body.contains(&format!("name=\"shown\" value=\"{}\"", dups[1])),
+        "{}",
+        page.body
+    );
+    let unshown = web
         .post(
             &format!("/admin/patches/{}/approve", dups[0]),
-            &[("close_duplicates", "1")],
+            &[("close_duplicates", "1"), ("shown", "")],
         )
+        .await
+        .unwrap();
+    assert_eq!(unshown.status, StatusCode::SEE_OTHER);
+    assert_eq!(
+        team.patch(&dups[1]).await["status"],
+        "pending_review",
+        "it was not on the page"
+    );
+    // Reopen the case: approve the other report with the first shown as its duplicate.
+    web.get(&format!("/admin/patches/{}", dups[1])).await.unwrap();
+    let page = web.get(&format!("/admin/patches/{}", dups[1])).await.unwrap();
+    assert!(
+        page.body.contains("2 agents reported this") || page.body.contains("Likely"),
+        "{}",
+        page.body
+    );
+    let done = web
+        .post(&format!("/admin/patches/{}/duplicate", dups[1]), &[("of", &dups[0])])
         .await
         .unwrap();
     assert_eq!(done.status, StatusCode::SEE_OTHER);
@@ -737,7 +823,16 @@ async fn the_review_web_groups_duplicates_decides_batches_and_resolves_conflicts
         "links the duplicated patch"
     );
 
-    // A conflict is resolved on its page.
+    // A conflict is resolved on its page (the organisation lets reviewers approve their
+    // own resolutions at once).
+    let (status, _) = send(
+        app.client
+            .put(app.url("/v1/patch-policy"))
+            .bearer_auth(&app.admin_token)
+            .json(&json!({"authors_may_approve_own": true})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
     let (_, clash) = team
         .submit(
             &team.members[3],

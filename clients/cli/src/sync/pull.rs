@@ -173,7 +173,8 @@ pub async fn pull_with(
     for round in index.skills.chunks(SKILLS_PER_ROUND) {
         let mut plans = Vec::new();
         for entry in round {
-            if let Some(plan) = plan(target, &state, entry, &mut outcomes)? {
+            if let Some(mut plan) = plan(target, &state, entry, &mut outcomes)? {
+                own_published_base(registry, &state, &mut plan).await?;
                 plans.push(plan);
             }
         }
@@ -337,6 +338,51 @@ fn plan(
             }))
         }
     }
+}
+
+/// A folder whose local edits are exactly a patch this target pushed and the registry
+/// published: its base for the merge is that published revision, not the one it was
+/// synced from (the agent's lesson is upstream already; only what others added since is
+/// merged in, and nothing conflicts with itself).
+async fn own_published_base(registry: &Registry, state: &TargetState, plan: &mut Plan) -> Result<(), PullError> {
+    let Some((local, synced)) = &mut plan.merge else {
+        return Ok(());
+    };
+    let Some(proposal) = state.proposals.get(&plan.entry.name) else {
+        return Ok(());
+    };
+    let patch = match registry.patch(&proposal.patch).await {
+        Ok(patch) => patch,
+        // Unknown to the registry (reset, another organisation): merge as usual.
+        Err(RemoteError::Refused { status: 404, .. }) => return Ok(()),
+        Err(e) => return Err(e.into()),
+    };
+    let Some(revision) = patch["result_revision"].as_i64().and_then(|r| i32::try_from(r).ok()) else {
+        return Ok(());
+    };
+    if patch["status"] != "approved" || revision <= synced.revision || revision > plan.entry.revision {
+        return Ok(());
+    }
+    let version = registry.version(&plan.entry.name, revision).await?;
+    let published: BTreeMap<String, FileState> = version
+        .files
+        .iter()
+        .map(|f| {
+            (
+                f.path.clone(),
+                FileState {
+                    sha256: f.sha256.clone(),
+                    executable: f.executable,
+                },
+            )
+        })
+        .collect();
+    if *local == published {
+        synced.revision = version.revision;
+        synced.digest = version.digest;
+        synced.files = published;
+    }
+    Ok(())
 }
 
 /// Writes a planned skill and records it in the state.

@@ -195,16 +195,17 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                 continue;
             }
         };
-        // A proposal that ended in conflict is carried on by this one (the local change,
-        // merged onto the latest revision by the pull that followed it up).
+        // A proposal still open (in conflict and merged onto the latest by the pull that
+        // followed it up, or changed since it was sent) is carried on by this one, so one
+        // lesson is never two open patches.
         let supersedes = state
             .proposals
             .get(&skill.name)
-            .filter(|p| p.status.as_deref() == Some("conflict"))
+            .filter(|p| matches!(p.status.as_deref(), Some("conflict" | "pending_review" | "blocked")))
             .map(|p| p.patch.clone());
         if let Some(previous) = state.proposals.get(&skill.name)
             && previous.digest == digest
-            && supersedes.is_none()
+            && previous.status.as_deref() != Some("conflict")
         {
             pushed.patch = Some(previous.patch.clone());
             pushed.url = Some(format!("{}/admin/patches/{}", registry.server(), previous.patch));

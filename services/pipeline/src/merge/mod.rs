@@ -183,6 +183,20 @@ pub(crate) fn accounted<'a>(
     balance.values().all(|n| *n == 0)
 }
 
+/// The base lines (0-based ranges) that `latest` rewrote with other text — not those it
+/// kept or only removed. A replayed op must not land where its text was rewritten: the
+/// copy the matcher finds elsewhere is then someone else's text, not the author's.
+pub(crate) fn rewritten_lines(base: &str, latest: &str) -> Option<Vec<std::ops::Range<usize>>> {
+    let (b, l) = (Lines::split(base), Lines::split(latest));
+    Some(
+        hunks::hunks(&b.lines, &l.lines)?
+            .into_iter()
+            .filter(|h| !h.is_insertion() && !h.lines.is_empty())
+            .map(|h| h.start..h.end)
+            .collect(),
+    )
+}
+
 /// [`accounted`] for whole texts, with nothing agreed: the check a replayed file passes.
 pub fn accounts_for(base: &str, patch: &str, latest: &str, merged: &str) -> bool {
     let split = |s| Lines::split(s).lines;

@@ -90,6 +90,29 @@ fn different_changes_to_one_line_conflict_with_markers() {
 }
 
 #[test]
+fn a_lesson_added_to_a_section_the_other_side_deleted_conflicts() {
+    let base = "## Build\n\n- b1\n- b2\n\n## Deploy\n\n- d1\n- d2\n\n## Debug\n\n- g1\n";
+    let latest = base.replace("## Deploy\n\n- d1\n- d2\n\n", "");
+    let patch = base.replace("- d2\n", "- d2\n- never on Fridays\n");
+    assert!(merge3(base, &patch, &latest).is_err(), "it would land under Build");
+    // Beside a line the other side rewrote (not removed), it lands.
+    let latest = base.replace("- d2\n", "- d2, carefully\n");
+    assert_eq!(
+        clean(base, &patch, &latest).text,
+        base.replace("- d2\n", "- d2, carefully\n- never on Fridays\n")
+    );
+}
+
+#[test]
+fn a_blank_line_is_not_swallowed_by_the_other_sides_insertion() {
+    let base = "p1\np2\n";
+    let patch = "p1\n\np2\n";
+    let latest = "p1\nx\n\ny\np2\n";
+    let merged = clean(base, patch, latest).text;
+    assert_eq!(merged.matches('\n').count(), 6, "{merged:?}");
+}
+
+#[test]
 fn an_insertion_inside_lines_the_other_side_replaced_conflicts() {
     let latest = LIST.replace("- first\n- second\n- third\n", "- all in one\n");
     let patch = LIST.replace("- second\n", "- second\n- extra\n");

@@ -61,7 +61,13 @@ impl<'a> Woven<'a> {
 }
 
 /// Whether two spans (`start == end`: an insertion point) touch the same base lines.
-fn interacts(a: &Range<usize>, b: &Range<usize>) -> bool {
+/// `a_ends_in_deletion`: the lines of `a` up to its end were removed (not rewritten) by the
+/// side that changed them — an insertion right after them lost the lines it followed (a
+/// lesson added to a section the other side deleted), so it is not "beside" but inside.
+fn interacts(a: &Range<usize>, a_ends_in_deletion: bool, b: &Range<usize>) -> bool {
+    if a_ends_in_deletion && !a.is_empty() && b.is_empty() && b.start == a.end {
+        return true;
+    }
     match (a.is_empty(), b.is_empty()) {
         (true, true) => a.start == b.start,
         (true, false) => b.start < a.start && a.start < b.end,
@@ -89,6 +95,7 @@ pub(crate) fn weave<'a>(base: &[&'a str], patch: &[Hunk<'a>], latest: &[Hunk<'a>
         };
         let first = if take_patch { &patch[p] } else { &latest[l] };
         let mut span = first.start..first.end;
+        let mut ends_in_deletion = is_deletion(first);
         let (from_p, from_l) = (p, l);
         if take_patch {
             p += 1;
@@ -97,15 +104,24 @@ pub(crate) fn weave<'a>(base: &[&'a str], patch: &[Hunk<'a>], latest: &[Hunk<'a>
         }
         // Gather every hunk of either side that touches the growing span.
         loop {
-            if let Some(h) = patch.get(p).filter(|h| interacts(&span, &(h.start..h.end))) {
-                span = span.start.min(h.start)..span.end.max(h.end);
+            let touching = |h: &&Hunk<'_>| interacts(&span, ends_in_deletion, &(h.start..h.end));
+            let next = if let Some(h) = patch.get(p).filter(touching) {
                 p += 1;
-            } else if let Some(h) = latest.get(l).filter(|h| interacts(&span, &(h.start..h.end))) {
-                span = span.start.min(h.start)..span.end.max(h.end);
+                h
+            } else if let Some(h) = latest.get(l).filter(touching) {
                 l += 1;
+                h
             } else {
                 break;
+            };
+            if next.end > span.end {
+                ends_in_deletion = is_deletion(next);
+            } else if next.end == span.end && !next.is_insertion() {
+                ends_in_deletion |= is_deletion(next);
+            } else if next.is_insertion() && next.start == span.end {
+                ends_in_deletion = false;
             }
+            span = span.start.min(next.start)..span.end.max(next.end);
         }
         woven.push_lines(&base[done..span.start]);
         let (ours, theirs) = (&patch[from_p..p], &latest[from_l..l]);
@@ -166,9 +182,15 @@ fn resolve<'a>(woven: &mut Woven<'a>, base: &[&'a str], span: Range<usize>, ours
     }
 }
 
-/// Whether `inner` occurs in `outer` as consecutive lines.
+/// Whether `inner` (with some text, not only blank lines) occurs in `outer` as
+/// consecutive lines.
 fn contains(outer: &[&str], inner: &[&str]) -> bool {
-    !inner.is_empty() && outer.windows(inner.len()).any(|w| w == inner)
+    inner.iter().any(|l| !l.trim().is_empty()) && outer.windows(inner.len()).any(|w| w == inner)
+}
+
+/// Whether a hunk removes base lines and puts nothing in their place.
+fn is_deletion(h: &Hunk<'_>) -> bool {
+    !h.is_insertion() && h.lines.is_empty()
 }
 
 /// Whether inserted lines start a new Markdown section: their first non-blank line is an

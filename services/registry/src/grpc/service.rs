@@ -223,7 +223,11 @@ impl Registry for RegistryService {
             Ok(Decision::Approve) => {
                 let how = patches::Approve {
                     comment: request.comment.as_deref(),
-                    close_duplicates: request.close_duplicates,
+                    close_duplicates: if request.close_duplicates {
+                        patches::CloseDuplicates::All
+                    } else {
+                        patches::CloseDuplicates::None
+                    },
                 };
                 patches::approve(&self.state, &caller.principal, &caller.actor(), id, how).await
             }
@@ -258,6 +262,7 @@ impl Registry for RegistryService {
             Ok(Decision::Approve) => patches::BatchAction::Approve {
                 comment: request.comment,
                 close_duplicates: request.close_duplicates,
+                shown: Vec::new(),
             },
             Ok(Decision::Reject) => patches::BatchAction::Reject {
                 comment: request.comment.unwrap_or_default(),

@@ -115,6 +115,9 @@ pub struct DecisionBody {
     /// Approve: also close the other open patches of its duplicate group.
     #[serde(default)]
     close_duplicates: bool,
+    /// Approve: close only these of its duplicates (those the reviewer saw).
+    #[serde(default)]
+    duplicates: Option<Vec<String>>,
     /// Duplicate: the patch this one duplicates (default: the one its mark names).
     #[serde(default)]
     of: Option<String>,
@@ -134,9 +137,19 @@ pub async fn approve(
             "\"of\" belongs to POST /v1/patches/{id}/duplicate: approve takes a comment and close_duplicates",
         ));
     }
+    let shown = body
+        .duplicates
+        .iter()
+        .flatten()
+        .map(|id| patches::parse_id(id))
+        .collect::<Result<Vec<_>, _>>()?;
     let how = patches::Approve {
         comment: body.comment.as_deref(),
-        close_duplicates: body.close_duplicates,
+        close_duplicates: match (&body.duplicates, body.close_duplicates) {
+            (Some(_), _) => patches::CloseDuplicates::These(&shown),
+            (None, true) => patches::CloseDuplicates::All,
+            (None, false) => patches::CloseDuplicates::None,
+        },
     };
     let record = patches::approve(&state, &caller.principal, &caller.actor(), id, how).await?;
     Ok(json_ok(PatchBody::from(record)))
@@ -236,6 +249,7 @@ pub async fn review_batch(
         "approve" => patches::BatchAction::Approve {
             comment: body.comment,
             close_duplicates: body.close_duplicates,
+            shown: Vec::new(),
         },
         "reject" => {
             if body.close_duplicates {
@@ -284,7 +298,7 @@ pub async fn reject(
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
     let body = decision(&body)?;
-    if body.close_duplicates || body.of.is_some() {
+    if body.close_duplicates || body.of.is_some() || body.duplicates.is_some() {
         return Err(ApiError::bad_request(
             "reject takes only a comment: close duplicates with approve, or POST …/duplicate",
         ));

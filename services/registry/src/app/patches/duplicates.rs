@@ -13,11 +13,14 @@ use crate::Services;
 const EXCERPT_CHARS: usize = 160;
 
 /// The closest likely duplicate of `lesson` (a patch of `skill` based on `base`, whose
-/// candidate is `candidate` when it merged), if any is alike enough.
+/// candidate is `candidate` when it merged), if any is alike enough. `carries_on` is the
+/// patch this one supersedes: it repeats that lesson by design and is never its duplicate.
+#[allow(clippy::too_many_arguments)]
 pub(super) async fn find(
     services: &Services,
     org_id: i64,
     skill: &str,
+    carries_on: Option<uuid::Uuid>,
     lesson: &str,
     latest: Option<(i32, &Bundle)>,
     base: Option<&Bundle>,
@@ -41,6 +44,9 @@ pub(super) async fn find(
         }
     };
     for open in services.store.open_lessons(org_id, skill).await? {
+        if Some(open.id) == carries_on {
+            continue;
+        }
         if let Some(similarity) = alike(&open.lesson) {
             consider(DuplicateMark {
                 patch: Some(open.id),

@@ -23,6 +23,7 @@ use cairn_store::{Actor, NewPatch, PatchRecord, RevisionSelector, StoreError};
 use serde::Deserialize;
 use uuid::Uuid;
 
+pub use cairn_store::CloseDuplicates;
 pub use direct::{Published, publish_direct};
 pub use resolve::{Resolution, resolve};
 pub use review::{Approve, BatchAction, BatchOutcome, approve, close_duplicate, reject, review_batch, withdraw};
@@ -220,6 +221,7 @@ async fn submit_as(
         services,
         org_id,
         name.as_str(),
+        submission.supersedes,
         &processed.lesson,
         latest.as_ref().map(|(r, b)| (*r, b)),
         base.as_ref(),
@@ -272,7 +274,9 @@ async fn submit_as(
             other => other.into(),
         })?;
     services.metrics.stage("record", started.elapsed());
-    if processed.state == StageState::AutoApproved {
+    // A reviewer's resolution is their text, not the author's: never approved by the
+    // policy on the author's behalf.
+    if processed.state == StageState::AutoApproved && resolved_by.is_none() {
         let system = Actor {
             name: "policy:auto-approve".to_owned(),
             ..actor.clone()
@@ -280,7 +284,7 @@ async fn submit_as(
         // Best effort: the patch is stored either way, and the answer says where it
         // stands (approved, or left for a reviewer when publishing could not finish).
         let comment = Some("approved by the organisation's policy");
-        if let Err(error) = review::publish(services, org_id, id, None, comment, false, &system).await {
+        if let Err(error) = review::publish(services, org_id, id, None, comment, CloseDuplicates::None, &system).await {
             tracing::warn!(%error, patch = %id, "auto-approval did not publish; the patch waits for a reviewer");
         }
     }
@@ -514,6 +518,11 @@ pub async fn duplicate_group_sizes(
         .into_iter()
         .map(|(g, n)| (g, usize::try_from(n).unwrap_or(0)))
         .collect())
+}
+
+/// The organisation's patch policy as it applies now.
+pub async fn current_policy(services: &Services, caller: &Principal) -> Result<Policy, PatchError> {
+    policy(services, caller.org_id).await
 }
 
 /// One patch of the caller's organisation.

@@ -65,7 +65,9 @@ pub async fn recheck_skill(services: &Services, org_id: i64, name: &SkillName) -
             Ok(_) => {}
             // Decided meanwhile: nothing to re-check.
             Err(PatchError::State(_)) => {}
-            Err(e) => return Err(e),
+            // One patch that cannot be re-checked (its stored ops no longer parse, a blob
+            // is missing) must not hold up the others: said in the log, tried next sweep.
+            Err(error) => tracing::warn!(%error, patch = %id, "re-checking a conflict failed"),
         }
     }
     if merged > 0 {
@@ -81,7 +83,11 @@ pub async fn sweep(services: &Services, limit: i64) -> Result<usize, PatchError>
         let Ok(name) = SkillName::parse(&skill) else {
             continue;
         };
-        merged += recheck_skill(services, org_id, &name).await?;
+        match recheck_skill(services, org_id, &name).await {
+            Ok(n) => merged += n,
+            // One skill failing does not hold up the others.
+            Err(error) => tracing::warn!(%error, skill, "re-checking the conflicts of a skill failed"),
+        }
     }
     Ok(merged)
 }

@@ -6,6 +6,7 @@
 use std::collections::BTreeMap;
 
 use cairn_pipeline::ops::{Op, WritableRoots};
+use cairn_pipeline::policy::may_approve;
 use cairn_pipeline::resolve::resolve as place;
 use cairn_skill::SkillName;
 use cairn_store::{Actor, PatchRecord, RevisionSelector};
@@ -13,10 +14,11 @@ use uuid::Uuid;
 
 use super::review::{Approve, approve};
 use super::{
-    AgentInfo, Author, MAX_TEXT, PatchError, Submission, check_text, load, load_revision, not_found, submit_as,
+    AgentInfo, Author, MAX_TEXT, PatchError, Submission, check_text, load, load_revision, not_found, policy, submit_as,
 };
 use crate::Services;
 use crate::auth::Principal;
+use cairn_store::CloseDuplicates;
 
 /// A reviewer's resolution of a conflict.
 #[derive(Clone, Debug, Default)]
@@ -41,6 +43,16 @@ pub async fn resolve(
         check_text("comment", comment, MAX_TEXT)?;
     }
     let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+    // The resolution is the reviewer's own text: approving it at once is approving their
+    // own work, which only an organisation that allows self-approval permits.
+    if resolution.approve {
+        let policy = policy(services, caller.org_id).await?;
+        may_approve(&caller.handle, &caller.handle, &policy).map_err(|_| {
+            PatchError::Forbidden(
+                "you wrote this resolution: another reviewer approves it (resolve without approving; an admin can allow self-approval in the organisation's policy)".to_owned(),
+            )
+        })?;
+    }
     if record.status != "conflict" {
         return Err(PatchError::State(format!(
             "this patch is {}: only a patch in conflict is resolved by hand",
@@ -65,11 +77,25 @@ pub async fn resolve(
         ));
     };
     let ops: Vec<Op> = serde_json::from_value(record.ops.clone()).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    // Text that came through a browser form has CRLF line ends; a file that uses LF keeps
+    // LF (and a CRLF file keeps CRLF).
+    let files: BTreeMap<String, String> = resolution
+        .files
+        .iter()
+        .map(|(path, text)| {
+            let crlf = cairn_skill::path::RelPath::parse(path)
+                .ok()
+                .and_then(|p| latest.get(&p))
+                .is_some_and(|f| f.bytes.windows(2).any(|w| w == b"\r\n"));
+            let text = if crlf { text.clone() } else { text.replace("\r\n", "\n") };
+            (path.clone(), text)
+        })
+        .collect();
     let resolved = place(
         &base,
         &ops,
         &latest,
-        &resolution.files,
+        &files,
         &services.limits,
         &WritableRoots::default(),
     )
@@ -100,7 +126,7 @@ pub async fn resolve(
     if resolution.approve && resolved.status == "pending_review" {
         let how = Approve {
             comment: resolution.comment.as_deref(),
-            close_duplicates: false,
+            close_duplicates: CloseDuplicates::None,
         };
         return approve(services, caller, actor, resolved.id, how).await;
     }

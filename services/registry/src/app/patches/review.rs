@@ -7,7 +7,8 @@ use cairn_pipeline::report::PatchReport;
 use cairn_pipeline::stages::{PatchInput, Processed, Refusal, StageState, process};
 use cairn_skill::{Bundle, Category, SkillName};
 use cairn_store::{
-    Actor, Approval, ApproveOutcome, CategoryUpdate, Decision, NewVersion, PatchRecord, RevisionSelector, VersionSource,
+    Actor, Approval, ApproveOutcome, CategoryUpdate, CloseDuplicates, Decision, NewVersion, PatchRecord,
+    RevisionSelector, VersionSource,
 };
 use uuid::Uuid;
 
@@ -24,9 +25,10 @@ use crate::auth::Principal;
 pub struct Approve<'a> {
     /// The reviewer's comment.
     pub comment: Option<&'a str>,
-    /// Also close the other open patches of its duplicate group as `duplicate`; the
-    /// version then names every one of their authors and agents among its contributors.
-    pub close_duplicates: bool,
+    /// Which other open patches of its duplicate group to close as `duplicate` with it
+    /// (all, or those the reviewer was shown); the version then names every one of their
+    /// authors and agents among its contributors.
+    pub close_duplicates: CloseDuplicates<'a>,
 }
 
 /// Approves a pending patch and publishes it as the skill's next revision.
@@ -65,7 +67,7 @@ pub(super) async fn publish(
     id: Uuid,
     reviewer: Option<i64>,
     comment: Option<&str>,
-    close_duplicates: bool,
+    close_duplicates: CloseDuplicates<'_>,
     actor: &Actor,
 ) -> Result<PatchRecord, PatchError> {
     let skill = services.store.patch(org_id, id).await.map_err(not_found)?.skill_name;
@@ -383,6 +385,13 @@ pub async fn close_duplicate(
             record.skill_name
         )));
     }
+    let live = |status: &str| status == "approved" || super::OPEN_STATUSES.contains(&status);
+    if !live(&other.status) {
+        return Err(PatchError::State(format!(
+            "patch {of} is {}: it no longer carries the lesson; close this one as a duplicate of a patch that is open or approved",
+            other.status.replace('_', " ")
+        )));
+    }
     let decision = Decision {
         by: Some(caller.user_id),
         comment,
@@ -395,6 +404,12 @@ pub async fn close_duplicate(
         Some(record) => Ok(record),
         None => {
             let now = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+            if super::OPEN_STATUSES.contains(&now.status.as_str()) {
+                // The other one was closed meanwhile.
+                return Err(PatchError::State(format!(
+                    "patch {of} was decided meanwhile and no longer carries the lesson: look at it again"
+                )));
+            }
             Err(not_pending(&now.status, "closed as a duplicate"))
         }
     }
@@ -409,6 +424,9 @@ pub enum BatchAction {
         comment: Option<String>,
         /// Close each one's duplicates with it.
         close_duplicates: bool,
+        /// When not empty: close only duplicates among these (what the reviewer was
+        /// shown); patches that joined a group later stay open.
+        shown: Vec<Uuid>,
     },
     /// Reject each, with one comment.
     Reject {
@@ -477,10 +495,15 @@ pub async fn review_batch(
             BatchAction::Approve {
                 comment,
                 close_duplicates,
+                shown,
             } => {
                 let how = Approve {
                     comment: comment.as_deref(),
-                    close_duplicates: *close_duplicates,
+                    close_duplicates: match (*close_duplicates, shown.is_empty()) {
+                        (false, _) => CloseDuplicates::None,
+                        (true, true) => CloseDuplicates::All,
+                        (true, false) => CloseDuplicates::These(shown),
+                    },
                 };
                 approve(services, caller, actor, *id, how).await
             }

@@ -117,11 +117,15 @@ struct PatchPage {
     moved: Option<String>,
     duplicate: Option<DuplicateView>,
     group: Vec<GroupMember>,
+    /// The ids of the group's other patches shown (the approve form closes only those).
+    group_shown: String,
     supersedes: Option<String>,
     superseded_by: Option<String>,
     duplicate_of: Option<String>,
     resolved_by: Option<String>,
     can_resolve: bool,
+    /// Whether the reviewer may approve their own resolution at once.
+    resolve_can_approve: bool,
     authored_files: Vec<FileView>,
     scan: ScanView,
     /// The scan's findings with the anchor of their file's diff.
@@ -357,11 +361,20 @@ pub async fn page(
         placements: placements(rebase),
         moved,
         duplicate: duplicate_view(&record),
+        group_shown: group
+            .iter()
+            .filter(|m| !m.this)
+            .map(|m| m.href.trim_start_matches("/admin/patches/").to_owned())
+            .collect::<Vec<_>>()
+            .join(","),
         group,
         supersedes: record.supersedes.map(|id| id.to_string()),
         superseded_by: record.superseded_by.map(|id| id.to_string()),
         duplicate_of: record.duplicate_of.map(|id| id.to_string()),
         resolved_by: record.resolved_by.clone(),
+        resolve_can_approve: patches::current_policy(&state, &viewer.principal)
+            .await?
+            .authors_may_approve_own,
         can_resolve: record.status == "conflict"
             && viewer.can(Scope::Review)
             && rebase.conflicts.iter().any(|c| c.marked.is_some()),
@@ -394,6 +407,10 @@ pub struct DecisionForm {
     /// Approve: close the other open patches of its duplicate group with it (a checkbox).
     #[serde(default)]
     close_duplicates: Option<String>,
+    /// The group's other patches as the page showed them (comma-separated ids): only those
+    /// are closed, never one that joined the group after the page was shown.
+    #[serde(default)]
+    shown: String,
 }
 
 /// A decision's errors the reviewer can act on are shown on the patch page.
@@ -411,9 +428,19 @@ pub async fn approve(
     viewer.require(Scope::Review)?;
     let patch_id = patches::parse_id(&id)?;
     let comment = given(Some(form.comment));
+    let shown = form
+        .shown
+        .split(',')
+        .filter(|s| !s.trim().is_empty())
+        .map(|s| patches::parse_id(s.trim()))
+        .collect::<Result<Vec<_>, _>>()?;
     let how = patches::Approve {
         comment: comment.as_deref(),
-        close_duplicates: form.close_duplicates.is_some(),
+        close_duplicates: if form.close_duplicates.is_some() {
+            patches::CloseDuplicates::These(&shown)
+        } else {
+            patches::CloseDuplicates::None
+        },
     };
     match patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, how).await {
         Ok(record) => Ok(done(
@@ -484,8 +511,8 @@ pub async fn resolve(
             "csrf" => {}
             _ => {
                 if let Some(file) = key.strip_prefix("file:") {
-                    // Browsers send textareas with CRLF line ends: keep the file's own.
-                    resolution.files.insert(file.to_owned(), value.replace("\r\n", "\n"));
+                    // Browsers send CRLF line ends; the service keeps the file's own.
+                    resolution.files.insert(file.to_owned(), value);
                 }
             }
         }

@@ -323,9 +323,11 @@ pub async fn batch(
 ) -> Result<Response, WebError> {
     viewer.require(Scope::Review)?;
     let (mut ids, mut action, mut comment, mut close_duplicates) = (Vec::new(), String::new(), None, false);
+    let mut shown = Vec::new();
     for (key, value) in fields {
         match key.as_str() {
             "ids" => ids.push(value),
+            "shown" => shown.push(value),
             "action" => action = value,
             "comment" => comment = given(Some(value)),
             "close_duplicates" => close_duplicates = true,
@@ -341,10 +343,20 @@ pub async fn batch(
         Ok(ids) => ids,
         Err(e) => return super::back_with(&state, back, e),
     };
+    let shown = match shown
+        .iter()
+        .map(|id| patches::parse_id(id))
+        .collect::<Result<Vec<_>, _>>()
+    {
+        Ok(shown) => shown,
+        Err(e) => return super::back_with(&state, back, e),
+    };
     let action = match action.as_str() {
+        // Only duplicates the queue showed are closed (an empty list closes none).
         "approve" => patches::BatchAction::Approve {
             comment,
-            close_duplicates,
+            close_duplicates: close_duplicates && !shown.is_empty(),
+            shown,
         },
         "reject" => patches::BatchAction::Reject {
             comment: comment.unwrap_or_default(),
