@@ -70,7 +70,17 @@ impl TestApp {
     pub async fn spawn_with_live(settings: LiveSettings) -> Result<Self> {
         let data_dir = tempfile::tempdir()?;
         let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
-        Self::start(data_dir, blobs, no_rate_limits(), Some(settings)).await
+        Self::start(data_dir, blobs, no_rate_limits(), Some(settings), loopback_receivers()).await
+    }
+
+    /// Starts a registry whose webhooks may reach only these networks besides public
+    /// addresses (the production default is none: [`OutboundPolicy::strict`]).
+    ///
+    /// [`OutboundPolicy::strict`]: cairn_registry::app::outbound::OutboundPolicy::strict
+    pub async fn spawn_with_outbound(outbound: cairn_registry::app::outbound::OutboundPolicy) -> Result<Self> {
+        let data_dir = tempfile::tempdir()?;
+        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        Self::start(data_dir, blobs, no_rate_limits(), None, outbound).await
     }
 
     /// Starts a registry with explicit access settings (rate limits, token lifetimes).
@@ -79,7 +89,7 @@ impl TestApp {
         blobs: Arc<dyn BlobStore>,
         settings: AccessSettings,
     ) -> Result<Self> {
-        Self::start(data_dir, blobs, settings, None).await
+        Self::start(data_dir, blobs, settings, None, loopback_receivers()).await
     }
 
     async fn start(
@@ -87,6 +97,7 @@ impl TestApp {
         blobs: Arc<dyn BlobStore>,
         settings: AccessSettings,
         live: Option<LiveSettings>,
+        outbound: cairn_registry::app::outbound::OutboundPolicy,
     ) -> Result<Self> {
         let db = TestDb::new().await?;
         let store = db.store().await?;
@@ -97,7 +108,7 @@ impl TestApp {
             .await?
             .ok_or_else(|| anyhow::anyhow!("a fresh database must bootstrap"))?;
         let org_id = store.org_by_slug(bootstrap::DEFAULT_ORG).await?.id;
-        let mut state = AppState::new(store.clone(), blobs.clone(), keys.clone(), settings);
+        let mut state = AppState::new(store.clone(), blobs.clone(), keys.clone(), settings).with_outbound(outbound);
         if let Some(live) = live {
             state = state.with_live_settings(live);
         }
@@ -137,7 +148,8 @@ impl TestApp {
     /// (a replica behind the same load balancer): its own pool, caches and live feed.
     pub async fn replica(&self) -> Result<Replica> {
         let store = self.db.store().await?;
-        let state = AppState::new(store, self.blobs.clone(), self.keys.clone(), no_rate_limits());
+        let state = AppState::new(store, self.blobs.clone(), self.keys.clone(), no_rate_limits())
+            .with_outbound(loopback_receivers());
         let (base_url, server) = Running::start(state).await?;
         Ok(Replica { base_url, server })
     }
@@ -278,6 +290,12 @@ impl Drop for Running {
             server.abort();
         }
     }
+}
+
+/// What webhooks of test servers may reach: their receivers on this machine's loopback
+/// (`CAIRN_WEBHOOK_ALLOW_NETWORKS=127.0.0.0/8,::1`); nothing else that is not public.
+pub fn loopback_receivers() -> cairn_registry::app::outbound::OutboundPolicy {
+    cairn_registry::app::outbound::OutboundPolicy::parse("127.0.0.0/8,::1/128").expect("valid networks")
 }
 
 /// The default access settings without rate limits (most tests send bursts).

@@ -116,13 +116,20 @@ fn walk(root: &Path, dir: &Path, out: &mut BTreeMap<String, FileState>) -> Resul
 /// replaced must still hold exactly those files (an empty map: no folder at all); if it
 /// changed meanwhile (an agent edited it) it is put back untouched and the replacement
 /// is refused.
+///
+/// Durable when it returns: every file and folder written is flushed to disk, and so is
+/// the folder holding `target` after the swap — so a state written afterwards never
+/// records a folder a power loss could take back. Where the system can (Linux's
+/// `renameat2` with `RENAME_EXCHANGE`), the old and new folders are exchanged in one
+/// step, so `target` never stops existing; elsewhere, or when the file system refuses,
+/// the old folder is set aside and the new one renamed into place.
 pub fn replace(
     target: &Path,
     files: &[NewFile<'_>],
     expected: Option<&BTreeMap<String, FileState>>,
 ) -> Result<(), FolderError> {
     let parent = target.parent().unwrap_or(Path::new("."));
-    std::fs::create_dir_all(parent).map_err(io(parent))?;
+    create_dirs_durably(parent)?;
     let name = target
         .file_name()
         .map(|n| n.to_string_lossy().into_owned())
@@ -131,6 +138,7 @@ pub fn replace(
         .prefix(&format!("{STAGING_PREFIX}{name}-"))
         .tempdir_in(parent)
         .map_err(io(parent))?;
+    let mut folders = vec![staging.path().to_owned()];
     for file in files {
         let rel = RelPath::parse(file.path).map_err(|e| FolderError {
             path: target.join(file.path),
@@ -139,40 +147,141 @@ pub fn replace(
         let path = staging.path().join(rel.as_str());
         if let Some(dir) = path.parent() {
             std::fs::create_dir_all(dir).map_err(io(dir))?;
+            for folder in dir.ancestors().take_while(|d| *d != staging.path()) {
+                if !folders.iter().any(|f| f == folder) {
+                    folders.push(folder.to_owned());
+                }
+            }
         }
-        std::fs::write(&path, file.bytes).map_err(io(&path))?;
-        set_executable(&path, file.executable)?;
+        write_durably(&path, file.bytes, file.executable)?;
     }
     let changed = || FolderError {
         path: target.to_owned(),
         source: std::io::Error::other("changed while Cairn was replacing it; it was left as it is: pull again"),
     };
+    let holds_expected = |folder: &Path| expected.is_none_or(|e| read(folder).ok().flatten().as_ref() == Some(e));
     if std::fs::symlink_metadata(target).is_ok() {
+        // Checked before the swap too, so a folder edited earlier is never swapped out.
+        if !holds_expected(target) {
+            return Err(changed());
+        }
+        for folder in &folders {
+            sync_dir(folder)?;
+        }
+        if exchange(staging.path(), target).map_err(io(target))? {
+            // The old folder is now where the new one was staged.
+            let old = staging.keep();
+            if !holds_expected(&old) {
+                // Edited in the instant between the check and the swap: put it back.
+                exchange(&old, target).map_err(io(target))?;
+                std::fs::remove_dir_all(&old).map_err(io(&old))?;
+                return Err(changed());
+            }
+            let mut moved = Vec::new();
+            move_hidden(&old, target, &mut moved)?;
+            for folder in &moved {
+                sync_dir(folder)?;
+            }
+            sync_dir(parent)?;
+            std::fs::remove_dir_all(&old).map_err(io(&old))?;
+            return Ok(());
+        }
         let old = parent.join(format!("{STAGING_PREFIX}old-{name}-{}", std::process::id()));
         std::fs::rename(target, &old).map_err(io(target))?;
-        if let Some(expected) = expected
-            && read(&old).ok().flatten().as_ref() != Some(expected)
-        {
+        if !holds_expected(&old) {
             std::fs::rename(&old, target).map_err(io(target))?;
             return Err(changed());
         }
-        move_hidden(&old, staging.path())?;
+        let mut moved = Vec::new();
+        move_hidden(&old, staging.path(), &mut moved)?;
+        for folder in &moved {
+            sync_dir(folder)?;
+        }
         let staged = staging.keep();
         std::fs::rename(&staged, target).map_err(io(target))?;
+        sync_dir(parent)?;
         std::fs::remove_dir_all(&old).map_err(io(&old))?;
     } else {
         if expected.is_some_and(|e| !e.is_empty()) {
             return Err(changed());
         }
+        for folder in &folders {
+            sync_dir(folder)?;
+        }
         let staged = staging.keep();
         std::fs::rename(&staged, target).map_err(io(target))?;
+        sync_dir(parent)?;
     }
+    Ok(())
+}
+
+/// Removes the folder `folder` and flushes its parent, so the removal outlives a power
+/// loss before the state that records it.
+pub fn remove_durably(folder: &Path) -> Result<(), FolderError> {
+    std::fs::remove_dir_all(folder).map_err(io(folder))?;
+    sync_dir(folder.parent().unwrap_or(Path::new(".")))
+}
+
+/// Exchanges the folders `a` and `b` in one step; `false` when the system or file system
+/// cannot (the caller then falls back to two renames).
+#[cfg(any(target_os = "linux", target_os = "android"))]
+fn exchange(a: &Path, b: &Path) -> std::io::Result<bool> {
+    use rustix::fs::{CWD, RenameFlags, renameat_with};
+    use rustix::io::Errno;
+    match renameat_with(CWD, a, CWD, b, RenameFlags::EXCHANGE) {
+        Ok(()) => Ok(true),
+        // An old kernel, or a file system without exchange (some network ones).
+        Err(Errno::INVAL | Errno::NOSYS | Errno::OPNOTSUPP) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
+#[cfg(not(any(target_os = "linux", target_os = "android")))]
+fn exchange(_a: &Path, _b: &Path) -> std::io::Result<bool> {
+    Ok(false)
+}
+
+/// Writes a new file and flushes it (contents and mode) to disk.
+fn write_durably(path: &Path, bytes: &[u8], executable: bool) -> Result<(), FolderError> {
+    let mut file = std::fs::File::create(path).map_err(io(path))?;
+    std::io::Write::write_all(&mut file, bytes).map_err(io(path))?;
+    set_executable(path, executable)?;
+    file.sync_all().map_err(io(path))
+}
+
+/// Creates `dir` and its missing parents, flushing each new entry to disk.
+fn create_dirs_durably(dir: &Path) -> Result<(), FolderError> {
+    if dir.as_os_str().is_empty() || dir.is_dir() {
+        return Ok(());
+    }
+    let missing: Vec<&Path> = dir
+        .ancestors()
+        .take_while(|d| !d.as_os_str().is_empty() && !d.exists())
+        .collect();
+    std::fs::create_dir_all(dir).map_err(io(dir))?;
+    for created in missing.iter().rev() {
+        if let Some(parent) = created.parent().filter(|p| !p.as_os_str().is_empty()) {
+            sync_dir(parent)?;
+        }
+    }
+    Ok(())
+}
+
+/// Flushes a folder's entries (names created, renamed or removed in it) to disk.
+#[cfg(unix)]
+pub fn sync_dir(dir: &Path) -> Result<(), FolderError> {
+    std::fs::File::open(dir).and_then(|d| d.sync_all()).map_err(io(dir))
+}
+
+/// Folders cannot be opened for flushing here; their entries are written by the system.
+#[cfg(not(unix))]
+pub fn sync_dir(_dir: &Path) -> Result<(), FolderError> {
     Ok(())
 }
 
 /// Replaces the file at `path` whole: written to a temporary file beside it (with `mode`,
 /// when given, before any byte is written), flushed to disk when `durable`, then renamed
-/// over it — a reader never sees half of it.
+/// over it — a reader never sees half of it; when `durable`, the rename is flushed too.
 pub fn write_atomically(path: &Path, bytes: &[u8], mode: Option<u32>, durable: bool) -> Result<(), FolderError> {
     let dir = path
         .parent()
@@ -187,12 +296,16 @@ pub fn write_atomically(path: &Path, bytes: &[u8], mode: Option<u32>, durable: b
         file.as_file().sync_all().map_err(io(path))?;
     }
     file.persist(path).map_err(|e| io(path)(e.error))?;
+    if durable {
+        sync_dir(dir)?;
+    }
     Ok(())
 }
 
 /// Moves the hidden entries of `from` (at any depth) to the same places under `to`, so a
-/// replaced folder keeps its editor files and the like.
-fn move_hidden(from: &Path, to: &Path) -> Result<(), FolderError> {
+/// replaced folder keeps its editor files and the like; the folders that received one
+/// are added to `moved` (to be flushed).
+fn move_hidden(from: &Path, to: &Path, moved: &mut Vec<PathBuf>) -> Result<(), FolderError> {
     let Ok(entries) = std::fs::read_dir(from) else {
         return Ok(());
     };
@@ -204,9 +317,12 @@ fn move_hidden(from: &Path, to: &Path) -> Result<(), FolderError> {
             if std::fs::symlink_metadata(&destination).is_err() {
                 std::fs::create_dir_all(to).map_err(io(to))?;
                 std::fs::rename(&source, &destination).map_err(io(&destination))?;
+                if !moved.iter().any(|m| m == to) {
+                    moved.push(to.to_owned());
+                }
             }
         } else if entry.file_type().is_ok_and(|k| k.is_dir()) {
-            move_hidden(&source, &destination)?;
+            move_hidden(&source, &destination, moved)?;
         }
     }
     Ok(())

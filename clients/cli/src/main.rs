@@ -49,7 +49,8 @@ enum Command {
     /// upstream are removed here only if unedited. Nothing else in the agent's home is
     /// read. Targets: hermes ($HERMES_HOME or ~/.hermes, skills/<category>/<name>/),
     /// claude (~/.claude/skills), codex (~/.codex/skills), openclaw
-    /// (~/.openclaw/workspace/skills), or a folder; default: `targets` in config.toml.
+    /// (~/.openclaw/workspace/skills), or a folder; default: `targets` in config.toml, else the
+    /// targets pulled into before.
     ///
     /// Example: cairn pull --target hermes --target ~/team-skills
     Pull {
@@ -58,7 +59,8 @@ enum Command {
         targets: Vec<String>,
     },
     /// Propose your agent's edits to the team: each edited skill becomes a patch against
-    /// the revision it was synced from, each local-only skill a `create` proposal. The
+    /// the revision it was synced from, each local-only skill a `create` proposal (a skill
+    /// removed upstream while edited here only with --include-removed). The
     /// content is checked and scanned locally first; the registry then runs its pipeline
     /// and a reviewer decides. Only the files of those skill folders are sent. Exit 0 all
     /// sent (or skipped), 3 something refused, 2 error.
@@ -82,12 +84,17 @@ enum Command {
         /// Its session.
         #[arg(long, env = "CAIRN_SESSION")]
         session: Option<String>,
-        /// A target (repeat for several; default: `targets` in config.toml).
+        /// A target (repeat for several; default: `targets` in config.toml, else those pulled into).
         #[arg(long = "target", value_name = "TARGET")]
         targets: Vec<String>,
         /// Show what would be sent, and the local scan; send nothing.
         #[arg(long)]
         dry_run: bool,
+        /// Also propose this skill, deleted or yanked upstream while you edited it here,
+        /// again as a new skill (repeat for several; `cairn status` shows them as
+        /// `removed upstream`). Without it such skills are left alone.
+        #[arg(long = "include-removed", value_name = "NAME")]
+        include_removed: Vec<String>,
     },
     /// Stay running: pull as soon as the registry announces a change, and push the agent's
     /// edits once the target folders have been quiet for a while. Reconnects with backoff
@@ -95,7 +102,7 @@ enum Command {
     ///
     /// Example: CAIRN_AGENT=hermes cairn watch --target hermes --quiet 30s
     Watch {
-        /// A target (repeat for several; default: `targets` in config.toml).
+        /// A target (repeat for several; default: `targets` in config.toml, else those pulled into).
         #[arg(long = "target", value_name = "TARGET")]
         targets: Vec<String>,
         /// Quiet time after the last local change before pushing (e.g. 10s, 2min).
@@ -115,11 +122,12 @@ enum Command {
         session: Option<String>,
     },
     /// How each synced skill stands: up to date, behind, modified locally, in conflict,
-    /// deleted locally, or local-only. Works offline (then `behind` is unknown).
+    /// deleted locally, local-only, or removed upstream (edited here, kept). Works offline
+    /// (then `behind` is unknown).
     ///
     /// Example: cairn status --target hermes
     Status {
-        /// A target (repeat for several; default: `targets` in config.toml).
+        /// A target (repeat for several; default: `targets` in config.toml, else those pulled into).
         #[arg(long = "target", value_name = "TARGET")]
         targets: Vec<String>,
         /// Do not ask the registry for newer revisions.
@@ -133,7 +141,7 @@ enum Command {
     Diff {
         /// Only this skill.
         name: Option<String>,
-        /// A target (repeat for several; default: `targets` in config.toml).
+        /// A target (repeat for several; default: `targets` in config.toml, else those pulled into).
         #[arg(long = "target", value_name = "TARGET")]
         targets: Vec<String>,
     },
@@ -255,8 +263,9 @@ fn main() -> ExitCode {
                     ..Default::default()
                 },
                 json,
+                lock_wait: cairn::sync::lock::DEFAULT_WAIT,
             };
-            online(watch(&targets, &options))
+            online(watch(&targets, options))
         }
         Command::Push {
             names,
@@ -267,9 +276,11 @@ fn main() -> ExitCode {
             session,
             targets,
             dry_run,
+            include_removed,
         } => {
             let options = cairn::sync::push::PushOptions {
                 names,
+                include_removed,
                 summary: message,
                 rationale,
                 agent: cairn::sync::push::Provenance {
@@ -345,7 +356,8 @@ fn configured_registry() -> Result<Registry> {
     })?))
 }
 
-/// The targets named, else those of `config.toml`.
+/// The targets named, else those of `config.toml`, else those this machine pulled into
+/// (a remembered target whose folder or state vanished is dropped, with a note).
 fn resolve_targets(targets: &[String]) -> Result<Vec<cairn::sync::target::Target>> {
     let dir = config::config_dir()?;
     let names = if targets.is_empty() {
@@ -354,10 +366,24 @@ fn resolve_targets(targets: &[String]) -> Result<Vec<cairn::sync::target::Target
         targets.to_vec()
     };
     if names.is_empty() {
-        anyhow::bail!(
-            "name a target: --target hermes|claude|codex|openclaw|<folder>, or list them in {} as targets = [\"hermes\"]",
-            dir.join("config.toml").display()
-        );
+        let recalled = cairn::sync::remembered::recall()?;
+        for gone in &recalled.forgotten {
+            eprintln!(
+                "note: forgot target {} ({}): {}; `cairn pull --target {}` syncs it again",
+                gone.target.label,
+                gone.target.root.display(),
+                gone.reason,
+                gone.target.label
+            );
+        }
+        if recalled.targets.is_empty() {
+            anyhow::bail!(
+                "name a target: --target hermes|claude|codex|openclaw|<folder>, or list them in {} as targets = [\"hermes\"] \
+                 (after a pull, the targets pulled into are used)",
+                dir.join("config.toml").display()
+            );
+        }
+        return Ok(recalled.targets);
     }
     names
         .iter()
@@ -369,6 +395,11 @@ fn resolve_targets(targets: &[String]) -> Result<Vec<cairn::sync::target::Target
         .collect()
 }
 
+/// How long to wait for a target another `cairn` is syncing (`CAIRN_LOCK_WAIT`).
+fn lock_wait() -> Result<std::time::Duration> {
+    Ok(cairn::sync::lock::wait_from(|key| std::env::var(key).ok())?)
+}
+
 /// The local blob cache.
 fn blob_cache() -> Result<PathBuf> {
     Ok(dirs::cache_dir()
@@ -378,10 +409,15 @@ fn blob_cache() -> Result<PathBuf> {
 
 /// `cairn push`.
 async fn push(targets: &[String], options: &cairn::sync::push::PushOptions, json: bool) -> Result<u8> {
+    let wait = lock_wait()?;
     let registry = configured_registry()?;
     let cache = blob_cache()?;
     let mut all = Vec::new();
     for target in resolve_targets(targets)? {
+        // Held for the follow-up (which may pull) and the push alike.
+        let _locked = cairn::sync::lock::acquire(&target, wait)
+            .await
+            .with_context(|| format!("pushing from {} ({})", target.label, target.root.display()))?;
         // Patches that ended in conflict: pull the latest first, so their lessons go again.
         if !options.dry_run {
             let followed = cairn::sync::follow::follow_up(&registry, &target, &cache, true)
@@ -451,10 +487,11 @@ async fn push(targets: &[String], options: &cairn::sync::push::PushOptions, json
 }
 
 /// `cairn watch`.
-async fn watch(targets: &[String], options: &cairn::sync::watch::WatchOptions) -> Result<u8> {
+async fn watch(targets: &[String], mut options: cairn::sync::watch::WatchOptions) -> Result<u8> {
+    options.lock_wait = lock_wait()?;
     let registry = configured_registry()?;
     let targets = resolve_targets(targets)?;
-    cairn::sync::watch::watch(&registry, &targets, &blob_cache()?, options).await?;
+    cairn::sync::watch::watch(&registry, &targets, &blob_cache()?, &options).await?;
     Ok(0)
 }
 
@@ -546,8 +583,17 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
         };
         let mut report = status::status(target, &state, upstream.as_ref())?;
         // Where each pushed patch stands now (the last known state when offline).
+        // Recording what the follow-up finds writes the state: only when no pull or push
+        // holds the target (else the states last seen are shown).
+        let free = match (&registry, &upstream) {
+            (Some(_), Some(_)) => cairn::sync::lock::try_acquire(target)?,
+            _ => None,
+        };
+        if upstream.is_some() && free.is_none() {
+            note.get_or_insert_with(|| "another cairn is syncing this target: patches as last seen".to_owned());
+        }
         let live = match &registry {
-            Some(registry) if upstream.is_some() => {
+            Some(registry) if free.is_some() => {
                 match tokio::time::timeout(
                     std::time::Duration::from_secs(5),
                     cairn::sync::follow::follow_up(registry, target, &blob_cache()?, false),
@@ -589,6 +635,11 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
                     Standing::Conflict => "conflict: resolve the <file>.upstream files, then delete them".to_owned(),
                     Standing::DeletedLocally => "deleted locally".to_owned(),
                     Standing::LocalOnly => "local-only (never synced)".to_owned(),
+                    Standing::RemovedUpstream => format!(
+                        "removed upstream, kept because you edited it ({}): `cairn push --include-removed {}` proposes it again",
+                        skill.changed.join(", "),
+                        skill.name
+                    ),
                 };
                 println!("  {:<32} {what}", skill.name);
                 if let Some(p) = &skill.proposal {
@@ -666,14 +717,17 @@ fn diff(name: Option<&str>, targets: &[String], json: bool) -> Result<u8> {
 /// `cairn pull`.
 async fn pull(targets: &[String], json: bool) -> Result<u8> {
     use cairn::sync::pull::Action;
+    let wait = lock_wait()?;
     let registry = configured_registry()?;
     let cache = blob_cache()?;
     let mut reports = Vec::new();
     for target in resolve_targets(targets)? {
+        let context = || format!("pulling into {} ({})", target.label, target.root.display());
+        let _locked = cairn::sync::lock::acquire(&target, wait).await.with_context(context)?;
         let bar = ProgressBar::new(&target.label, json);
         let report = cairn::sync::pull::pull_with(&registry, &target, &cache, &bar)
             .await
-            .with_context(|| format!("pulling into {} ({})", target.label, target.root.display()))?;
+            .with_context(context)?;
         if !json {
             let count = |action: Action| report.skills.iter().filter(|o| o.action == action).count();
             println!(
@@ -694,7 +748,10 @@ async fn pull(targets: &[String], json: bool) -> Result<u8> {
                         "conflict in {}: your text is kept; the upstream side is beside it as <file>.upstream",
                         outcome.conflicts.join(", ")
                     ),
-                    Action::KeptModified => "removed upstream; kept because you edited it".to_owned(),
+                    Action::KeptModified => format!(
+                        "removed upstream; kept because you edited it (push leaves it alone unless you run `cairn push --include-removed {}`)",
+                        outcome.name
+                    ),
                     Action::KeptLocalOnly => {
                         "a folder of that name was never synced from the registry: not touched".to_owned()
                     }

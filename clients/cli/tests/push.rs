@@ -362,3 +362,68 @@ async fn pushes_that_cannot_be_sent_say_why_and_send_nothing() {
     assert!(String::from_utf8_lossy(&out.stderr).contains("has no local edits and is not local-only"));
     assert_eq!(app.state_snapshot().await.unwrap(), before);
 }
+
+#[tokio::test]
+async fn a_skill_removed_upstream_while_edited_here_is_pushed_only_when_asked() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "ops/demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let mia = Member::new(&app.base_url, &token);
+    mia.pull().await;
+    let skill_md = mia.skills().join("ops/demo/SKILL.md");
+    std::fs::write(&skill_md, DEMO.replace("- None yet.", "- Check the disk first.")).unwrap();
+    let yank = app.post("/v1/skills/demo/versions/1/yank").send().await.unwrap();
+    assert_eq!(yank.status(), StatusCode::OK);
+    let report = mia.pull().await;
+    assert_eq!(report["skills"][0]["action"], "kept_modified", "{report}");
+    assert!(skill_md.is_file());
+
+    // It has a standing of its own, not local-only.
+    let status = mia.json(&["status", "--target", "hermes", "--offline", "--json"]).await;
+    let skills = status[0]["skills"].as_array().unwrap();
+    assert_eq!(skills.len(), 1, "{status}");
+    assert_eq!(skills[0]["standing"], "removed_upstream");
+    assert_eq!(skills[0]["changed"], serde_json::json!(["SKILL.md"]));
+    let text = mia.cairn(&["status", "--target", "hermes", "--offline"]).await;
+    assert!(
+        String::from_utf8_lossy(&text.stdout).contains("removed upstream, kept because you edited it"),
+        "{}",
+        String::from_utf8_lossy(&text.stdout)
+    );
+
+    // Push leaves it alone; naming it says how to ask; a wrong name is refused. Nothing is sent.
+    let pushed = mia.json(&["push", "--target", "hermes", "--json"]).await;
+    assert_eq!(pushed, serde_json::json!([]));
+    let out = mia.cairn(&["push", "demo", "--target", "hermes"]).await;
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(stderr.contains("`cairn push --include-removed demo`"), "{stderr}");
+    let out = mia
+        .cairn(&["push", "--include-removed", "nope", "--target", "hermes"])
+        .await;
+    assert_eq!(out.status.code(), Some(2));
+    let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
+    assert!(stderr.contains("'nope' is not a skill removed upstream"), "{stderr}");
+    let page: Value = app.get("/v1/patches").send().await.unwrap().json().await.unwrap();
+    assert_eq!(page["items"], serde_json::json!([]), "{page}");
+
+    // Asked for: proposed again as a new skill, in its category.
+    let pushed = mia
+        .json(&["push", "--include-removed", "demo", "--target", "hermes", "--json"])
+        .await;
+    assert_eq!(pushed[0]["name"], "demo", "{pushed}");
+    assert_eq!(pushed[0]["ops"][0], "create", "{pushed}");
+    assert_eq!(pushed[0]["action"], "submitted", "{pushed}");
+    let id = pushed[0]["patch"].as_str().unwrap();
+    let patch: Value = app
+        .get(&format!("/v1/patches/{id}"))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    assert_eq!(patch["ops"][0]["category"], "ops", "{patch}");
+}

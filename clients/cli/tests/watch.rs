@@ -104,6 +104,23 @@ async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
     })
     .await;
 
+    // The watcher holds the target only per round: a manual pull gets in between.
+    let mut manual = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
+    manual
+        .args(["pull", "--target", target_arg])
+        .env_clear()
+        .env("HOME", home.path())
+        .env("XDG_CONFIG_HOME", home.path().join("config"))
+        .env("XDG_STATE_HOME", home.path().join("state"))
+        .env("XDG_CACHE_HOME", home.path().join("cache"))
+        .env("CAIRN_SERVER", &app.base_url)
+        .env("CAIRN_TOKEN", &member)
+        .env("CAIRN_LOCK_WAIT", "10s");
+    let out = tokio::task::spawn_blocking(move || manual.output().unwrap())
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+
     // Upstream: a patch approved; the watcher brings it without being asked.
     approve_run_it_twice(&app, &member).await;
     eventually("the announced change", async || {

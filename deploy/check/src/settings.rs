@@ -33,6 +33,7 @@ pub const REGISTRY_ENV: &[&str] = &[
     "CAIRN_METRICS_LISTEN",
     "CAIRN_GC_INTERVAL",
     "CAIRN_GC_GRACE",
+    "CAIRN_WEBHOOK_ALLOW_NETWORKS",
     // store: blob/s3.rs
     "CAIRN_S3_ENDPOINT",
     "CAIRN_S3_REGION",

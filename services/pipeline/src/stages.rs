@@ -124,13 +124,31 @@ pub enum Refusal {
     NoChange,
 }
 
+/// The limits a patch is held to: `limits`, except that a description already longer than
+/// the limit in the revisions it builds on (imported as it was) may be kept, never
+/// lengthened. Without this, one over-long description taken in by a tolerant import would
+/// refuse every lesson about that skill.
+fn inherited_limits(limits: &Limits, revisions: [Option<&Bundle>; 2]) -> Limits {
+    let longest = revisions
+        .into_iter()
+        .flatten()
+        .map(|b| b.description().chars().count())
+        .max()
+        .unwrap_or(0);
+    Limits {
+        max_description_chars: limits.max_description_chars.max(longest),
+        ..limits.clone()
+    }
+}
+
 /// Runs the stages. `Err` is an outright refusal; `Ok` carries the state and every
 /// stage's report.
 pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
     let mut clock = StageClock::start();
     let ops = validate(input.ops, input.roots)?;
     clock.lap(Stage::Validate);
-    let applied = apply_ops(input.base, &ops, input.limits)?;
+    let limits = inherited_limits(input.limits, [input.base, input.latest]);
+    let applied = apply_ops(input.base, &ops, &limits)?;
     clock.lap(Stage::Apply);
     let latest_files = input.latest.map(|b| b.files().clone()).unwrap_or_default();
     let mut report = PatchReport {
@@ -166,7 +184,7 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
                 clock.lap(Stage::Rebase);
                 return Ok(finish(StageState::Conflict, report, None, lesson, clock));
             }
-            match Bundle::from_files(rebased.files, input.limits) {
+            match Bundle::from_files(rebased.files, &limits) {
                 Ok(bundle) => bundle,
                 Err(e) => {
                     report.rebase.conflicts = vec![invalid_after_merge(&e)];

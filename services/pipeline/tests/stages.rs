@@ -178,3 +178,36 @@ fn creating_and_deleting_skills() {
     assert!(processed.report.deletes && processed.state == StageState::PendingReview);
     assert_eq!(processed.report.diff[0].change, cairn_pipeline::diff::Change::Removed);
 }
+
+#[test]
+fn an_imported_over_long_description_may_be_kept_but_never_lengthened() {
+    let long = "d".repeat(1100);
+    let skill = format!("---\nname: wide\ndescription: {long}\n---\n# Wide\n\n1. Step one.\n");
+    let tolerant = Limits {
+        max_description_chars: usize::MAX,
+        ..Limits::default()
+    };
+    let files = vec![(RelPath::skill_md(), BundleFile::new(skill.into_bytes(), false))];
+    let base = Bundle::from_files(files, &tolerant).unwrap();
+    let setup = Setup::new();
+
+    // A lesson that leaves the description alone is taken in.
+    let lesson = ops(r#"[{"op": "patch", "old": "1. Step one.", "new": "1. Step one.\n2. Check the output."}]"#);
+    let processed = process(setup.input(&lesson, Some(&base), Some(&base))).unwrap();
+    assert_eq!(processed.state, StageState::PendingReview);
+
+    // Lengthening it is refused with the limit's message.
+    let longer =
+        serde_json::json!([{"op": "patch", "old": long.clone(), "new": format!("{long} and more")}]).to_string();
+    let refused = process(setup.input(&ops(&longer), Some(&base), Some(&base))).unwrap_err();
+    assert!(
+        refused.to_string().contains("more than the 1100-character limit"),
+        "{refused}"
+    );
+
+    // A new skill is held to the limit as before.
+    let create =
+        serde_json::json!([{"op": "create", "content": format!("---\nname: new\ndescription: {long}\n---\nBody.\n")}])
+            .to_string();
+    assert!(process(setup.input(&ops(&create), None, None)).is_err());
+}

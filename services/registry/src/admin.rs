@@ -460,8 +460,10 @@ pub async fn run_token(config: &Config, command: TokenCommand) -> Result<()> {
     .await
 }
 
-/// `cairn-registry key …` (no database needed).
-pub fn run_key(config: &Config, command: KeyCommand) -> Result<()> {
+/// `cairn-registry key …`: the key lives in the data directory; the rotation is written
+/// to every organisation's audit log (the database must be reachable, or nothing
+/// changes).
+pub async fn run_key(config: &Config, command: KeyCommand) -> Result<()> {
     match command {
         KeyCommand::Rotate { keep_old } => {
             anyhow::ensure!(
@@ -469,20 +471,37 @@ pub fn run_key(config: &Config, command: KeyCommand) -> Result<()> {
                 "CAIRN_JWT_SECRET is set, so the key is not in the data directory: rotate by setting a new \
                  CAIRN_JWT_SECRET (and the old one in CAIRN_JWT_PREVIOUS_SECRETS to keep its tokens working)"
             );
-            let kid = auth::rotate(&config.data_dir, keep_old).context("rotating the signing key")?;
-            println!(
-                "new signing key {kid} written to {}",
-                config.data_dir.join(auth::SECRET_FILE).display()
+            let key_file = config.data_dir.join(auth::SECRET_FILE);
+            anyhow::ensure!(
+                key_file.is_file(),
+                "reading {}: no signing key there: is --data-dir right? (CAIRN_JWT_SECRET keys are rotated by \
+                 changing the variable)",
+                key_file.display()
             );
-            if keep_old {
-                println!("tokens signed with the old key keep working until they expire");
-            } else {
-                println!(
-                    "every token issued before now stops working; issue new ones with `cairn-registry token issue`"
-                );
-            }
-            println!("restart the registry to use the new key");
-            Ok(())
+            with_runtime(config, async |rt| {
+                let kid = auth::rotate(&config.data_dir, keep_old).context("rotating the signing key")?;
+                let details = serde_json::json!({ "kid": kid, "keep_old": keep_old });
+                rt.store
+                    .audit_every_org(&Actor::cli("key rotate"), "key.rotate", &format!("key:{kid}"), details)
+                    .await
+                    .with_context(|| {
+                        format!(
+                            "the new key {kid} is in place, but writing the audit log failed: \
+                             record the rotation by hand"
+                        )
+                    })?;
+                println!("new signing key {kid} written to {}", key_file.display());
+                if keep_old {
+                    println!("tokens signed with the old key keep working until they expire");
+                } else {
+                    println!(
+                        "every token issued before now stops working; issue new ones with `cairn-registry token issue`"
+                    );
+                }
+                println!("restart the registry to use the new key");
+                Ok(())
+            })
+            .await
         }
     }
 }

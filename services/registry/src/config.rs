@@ -65,6 +65,9 @@ pub struct Config {
     pub access: AccessSettings,
     /// Metrics and blob garbage collection.
     pub operations: OperationsSettings,
+    /// Networks webhooks may reach although they are not public
+    /// (`CAIRN_WEBHOOK_ALLOW_NETWORKS`, CIDR list; empty by default).
+    pub webhook_networks: crate::app::outbound::OutboundPolicy,
 }
 
 /// Settings of the operational side (issue 10): where metrics are served and how blob
@@ -210,6 +213,16 @@ impl Config {
         };
         let access = access_settings(&non_empty)?;
         let operations = operations_settings(&non_empty)?;
+        let webhook_networks = match non_empty("CAIRN_WEBHOOK_ALLOW_NETWORKS") {
+            None => crate::app::outbound::OutboundPolicy::strict(),
+            Some(value) => {
+                crate::app::outbound::OutboundPolicy::parse(&value).map_err(|hint| ConfigError::Unusable {
+                    variable: "CAIRN_WEBHOOK_ALLOW_NETWORKS",
+                    value,
+                    hint,
+                })?
+            }
+        };
         let jwt_previous_secrets = non_empty("CAIRN_JWT_PREVIOUS_SECRETS")
             .map(|v| {
                 v.split(',')
@@ -229,6 +242,7 @@ impl Config {
             max_connections,
             access,
             operations,
+            webhook_networks,
         })
     }
 }

@@ -86,6 +86,8 @@ pub struct Services {
     pub rechecks: Arc<app::patches::recheck::Rechecks>,
     /// One approval at a time per skill in this process (`app::patches::turns`).
     pub approval_turns: Arc<app::patches::turns::Turns>,
+    /// The addresses webhooks may reach (`CAIRN_WEBHOOK_ALLOW_NETWORKS`).
+    pub outbound: Arc<app::outbound::OutboundPolicy>,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -126,6 +128,7 @@ impl AppState {
             operations: config::OperationsSettings::default(),
             rechecks: Arc::default(),
             approval_turns: Arc::default(),
+            outbound: Arc::new(app::outbound::OutboundPolicy::strict()),
         }))
     }
 
@@ -133,6 +136,15 @@ impl AppState {
     pub fn with_operations(mut self, operations: config::OperationsSettings) -> Self {
         if let Some(services) = Arc::get_mut(&mut self.0) {
             services.operations = operations;
+        }
+        self
+    }
+
+    /// The state with other networks webhooks may reach (call before the state is
+    /// shared).
+    pub fn with_outbound(mut self, outbound: app::outbound::OutboundPolicy) -> Self {
+        if let Some(services) = Arc::get_mut(&mut self.0) {
+            services.outbound = Arc::new(outbound);
         }
         self
     }
@@ -193,7 +205,7 @@ impl AppState {
             live.follow(self.store.clone()),
             activity.follow(self.store.clone()),
             sweep,
-            app::webhooks::deliver_forever(self.store.clone(), self.metrics.clone()),
+            app::webhooks::deliver_forever(self.store.clone(), self.metrics.clone(), self.outbound.clone()),
             app::gc::collect_forever(self.clone()),
             app::patches::recheck::run_forever(self.clone())
         );

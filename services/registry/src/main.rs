@@ -142,7 +142,7 @@ async fn run(data_dir: PathBuf, command: RegistryCommand) -> Result<()> {
         RegistryCommand::Org(command) => admin::run_org(&config, command).await,
         RegistryCommand::User(command) => admin::run_user(&config, command).await,
         RegistryCommand::Token(command) => admin::run_token(&config, command).await,
-        RegistryCommand::Key(command) => admin::run_key(&config, command),
+        RegistryCommand::Key(command) => admin::run_key(&config, command).await,
     }
 }
 
@@ -178,7 +178,8 @@ async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
     println!("Cairn registry listening on http://{address}");
     let state = AppState::new(rt.store.clone(), rt.blobs.clone(), rt.keys.clone(), config.access)
         .with_limits(config.limits.clone())
-        .with_operations(config.operations);
+        .with_operations(config.operations)
+        .with_outbound(config.webhook_networks.clone());
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let metrics = match config.operations.metrics_listen {
         Some(address) => {

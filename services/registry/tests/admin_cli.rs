@@ -656,8 +656,38 @@ async fn key_rotate_replaces_the_signing_key_in_the_data_directory() {
     let client = reqwest::Client::new();
     let first_key = reg.read("jwt.secret");
     let old_token = reg.read("admin.token").trim().to_owned();
+    reg.ok(&["org", "add", "acme"]).await;
+    let rotations = || async {
+        sqlx::query_as::<_, (String, String, Value)>(
+            "SELECT o.slug, a.actor, a.details FROM audit_log a JOIN organizations o ON o.id = a.org_id \
+             WHERE a.action = 'key.rotate' ORDER BY a.id",
+        )
+        .fetch_all(&reg.pool)
+        .await
+        .unwrap()
+    };
+
+    // The database cannot be reached: nothing changes (the rotation could not be audited).
+    let unreachable = admin_command(&reg.data_dir, "postgres://postgres@127.0.0.1:1/nowhere")
+        .args(["key", "rotate"])
+        .output()
+        .await
+        .unwrap();
+    assert!(!unreachable.status.success());
+    assert_eq!(reg.read("jwt.secret"), first_key, "the key is untouched");
+    assert!(rotations().await.is_empty());
 
     let out = reg.ok(&["key", "rotate", "--keep-old"]).await;
+    // Every organisation's admins see the rotation in their audit log.
+    let audited = rotations().await;
+    assert_eq!(
+        audited
+            .iter()
+            .map(|(slug, actor, _)| (slug.as_str(), actor.as_str()))
+            .collect::<Vec<_>>(),
+        [("default", "cli:key rotate"), ("acme", "cli:key rotate")]
+    );
+    assert_eq!(audited[0].2["keep_old"], true);
     let second_key = reg.read("jwt.secret");
     assert_ne!(second_key.trim(), first_key.trim(), "a new key");
     assert!(second_key.trim().len() >= 32);
@@ -684,6 +714,7 @@ async fn key_rotate_replaces_the_signing_key_in_the_data_directory() {
 
     // Without --keep-old every earlier key is dropped.
     let out = reg.ok(&["key", "rotate"]).await;
+    assert_eq!(rotations().await.len(), 4);
     assert_contains(&out, &["stops working", "cairn-registry token issue"]);
     let third_key = reg.read("jwt.secret");
     assert_ne!(third_key.trim(), second_key.trim());

@@ -29,8 +29,8 @@ pub use index::IndexChangeRecord;
 pub use models::*;
 pub use orgs::{ACTIVITY_CHANNEL, AdminToken};
 pub use patches::{
-    Approval, ApproveOutcome, CloseDuplicates, Decision, DuplicateMark, NewPatch, OPEN_PATCH_STATUSES, OpenLesson,
-    PATCH_STATUSES, PatchQuery, PatchRecord,
+    Approval, ApproveOutcome, CloseDuplicates, Decision, DuplicateMark, NewPatch, OPEN_PATCH_STATUSES, Onto,
+    OpenLesson, PATCH_STATUSES, PatchQuery, PatchRecord,
 };
 pub use skills::{
     ArchiveDigest, CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, VersionProvenance,

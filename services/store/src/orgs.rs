@@ -41,6 +41,28 @@ impl Store {
         Ok(org)
     }
 
+    /// Records an operator action that concerns every organisation (a signing-key
+    /// rotation ends or keeps every organisation's tokens): one audit row in each
+    /// organisation's log, in one transaction, so each organisation's admins see it.
+    #[instrument(skip_all)]
+    pub async fn audit_every_org(
+        &self,
+        actor: &Actor,
+        action: &str,
+        target: &str,
+        details: serde_json::Value,
+    ) -> Result<usize, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let orgs: Vec<i64> = sqlx::query_scalar("SELECT id FROM organizations ORDER BY id")
+            .fetch_all(&mut *tx)
+            .await?;
+        for org in &orgs {
+            record_audit(&mut tx, Some(*org), actor, action, target, details.clone()).await?;
+        }
+        tx.commit().await?;
+        Ok(orgs.len())
+    }
+
     /// Every organisation, by slug (operators' `org list`).
     #[instrument(skip_all)]
     pub async fn list_orgs(&self) -> Result<Vec<Organization>, StoreError> {

@@ -55,6 +55,8 @@ pub struct NewPatch<'a> {
     pub report: serde_json::Value,
     /// The latest revision's digest the candidate was built on.
     pub onto_digest: Option<&'a str>,
+    /// That latest revision's number (the digest alone misses a change of file modes).
+    pub onto_revision: Option<i32>,
     /// The candidate's manifest.
     pub candidate: Option<serde_json::Value>,
     /// The candidate's digest.
@@ -120,6 +122,9 @@ pub struct PatchRecord {
     pub report: serde_json::Value,
     /// The latest revision's digest the candidate was built on.
     pub onto_digest: Option<String>,
+    /// That latest revision's number (`None` for patches stored before it was recorded:
+    /// their candidate is rebuilt once before it is published).
+    pub onto_revision: Option<i32>,
     /// The candidate's manifest.
     pub candidate: Option<serde_json::Value>,
     /// The candidate's digest.
@@ -166,6 +171,7 @@ struct PatchRow {
     ops: Json<serde_json::Value>,
     report: Json<serde_json::Value>,
     onto_digest: Option<String>,
+    onto_revision: Option<i32>,
     candidate: Option<Json<serde_json::Value>>,
     candidate_digest: Option<String>,
     result_revision: Option<i32>,
@@ -198,6 +204,7 @@ impl From<PatchRow> for PatchRecord {
             ops: r.ops.0,
             report: r.report.0,
             onto_digest: r.onto_digest,
+            onto_revision: r.onto_revision,
             candidate: r.candidate.map(|c| c.0),
             candidate_digest: r.candidate_digest,
             result_revision: r.result_revision,
@@ -294,8 +301,19 @@ pub enum ApproveOutcome {
     },
 }
 
+/// The latest revision a patch's candidate was built on: approval publishes the candidate
+/// only while the skill's latest revision is still this one, by number and digest.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Onto<'a> {
+    /// Its number (`None` for patches stored before numbers were recorded: never equal to
+    /// a latest revision, so their candidate is rebuilt once).
+    pub revision: Option<i32>,
+    /// Its digest.
+    pub digest: &'a str,
+}
+
 const SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.author_id, a.handle AS author, \
-     p.agent, p.summary, p.rationale, p.category, p.ops, p.report, p.onto_digest, p.candidate, \
+     p.agent, p.summary, p.rationale, p.category, p.ops, p.report, p.onto_digest, p.onto_revision, p.candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
      p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
      p.duplicate_group, p.duplicate_of \
@@ -307,7 +325,7 @@ const SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.au
 /// is hundreds of kilobytes).
 const LIST_SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.author_id, a.handle AS author, \
      p.agent, p.summary, p.rationale, p.category, 'null'::jsonb AS ops, \
-     jsonb_build_object('scan', p.report -> 'scan') AS report, p.onto_digest, NULL::jsonb AS candidate, \
+     jsonb_build_object('scan', p.report -> 'scan') AS report, p.onto_digest, p.onto_revision, NULL::jsonb AS candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
      p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
      p.duplicate_group, p.duplicate_of \
@@ -347,8 +365,8 @@ impl Store {
         sqlx::query(
             "INSERT INTO patches (id, org_id, skill_name, base_revision, status, author_id, agent, summary, \
              rationale, category, ops, report, onto_digest, candidate, candidate_digest, supersedes, resolved_by, \
-             lesson, duplicate, duplicate_group) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20)",
+             lesson, duplicate, duplicate_group, onto_revision) \
+             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11, $12, $13, $14, $15, $16, $17, $18, $19, $20, $21)",
         )
         .bind(patch.id)
         .bind(patch.org_id)
@@ -370,6 +388,7 @@ impl Store {
         .bind(patch.lesson)
         .bind(patch.duplicate.map(Json))
         .bind(group)
+        .bind(patch.onto_revision)
         .execute(&mut *tx)
         .await?;
         if let Some(old) = patch.supersedes {
@@ -450,10 +469,11 @@ impl Store {
         Ok(sqlx::query_scalar(
             "SELECT p.id FROM patches p \
              LEFT JOIN skills s ON s.org_id = p.org_id AND s.name = p.skill_name \
-             LEFT JOIN LATERAL (SELECT digest FROM versions v WHERE v.skill_id = s.id AND NOT v.yanked \
+             LEFT JOIN LATERAL (SELECT revision, digest FROM versions v WHERE v.skill_id = s.id AND NOT v.yanked \
                                 ORDER BY revision DESC LIMIT 1) l ON TRUE \
              WHERE p.org_id = $1 AND p.skill_name = $2 AND p.status = 'conflict' \
-             AND p.onto_digest IS DISTINCT FROM l.digest ORDER BY p.created_at, p.id",
+             AND (p.onto_digest IS DISTINCT FROM l.digest OR p.onto_revision IS DISTINCT FROM l.revision) \
+             ORDER BY p.created_at, p.id",
         )
         .bind(org_id)
         .bind(skill)
@@ -468,9 +488,10 @@ impl Store {
         Ok(sqlx::query_as(
             "SELECT DISTINCT p.org_id, p.skill_name FROM patches p \
              LEFT JOIN skills s ON s.org_id = p.org_id AND s.name = p.skill_name \
-             LEFT JOIN LATERAL (SELECT digest FROM versions v WHERE v.skill_id = s.id AND NOT v.yanked \
+             LEFT JOIN LATERAL (SELECT revision, digest FROM versions v WHERE v.skill_id = s.id AND NOT v.yanked \
                                 ORDER BY revision DESC LIMIT 1) l ON TRUE \
-             WHERE p.status = 'conflict' AND p.onto_digest IS DISTINCT FROM l.digest \
+             WHERE p.status = 'conflict' \
+             AND (p.onto_digest IS DISTINCT FROM l.digest OR p.onto_revision IS DISTINCT FROM l.revision) \
              ORDER BY p.org_id, p.skill_name LIMIT $1",
         )
         .bind(limit)
@@ -670,19 +691,20 @@ impl Store {
         from_status: &str,
         status: &str,
         report: &serde_json::Value,
-        onto_digest: Option<&str>,
+        onto: Option<Onto<'_>>,
         candidate: Option<&serde_json::Value>,
         candidate_digest: Option<&str>,
-        from_onto: Option<&str>,
+        from_onto: Option<Onto<'_>>,
         actor: &Actor,
     ) -> Result<bool, StoreError> {
+        let onto_digest = onto.map(|o| o.digest);
         let mut tx = self.pool.begin().await?;
         // Compare-and-swap on the revision the reports were built on: a slower restage
         // never overwrites a newer one.
         let changed = sqlx::query(
             "UPDATE patches SET status = $3, report = $4, onto_digest = $5, candidate = $6, candidate_digest = $7, \
-             updated_at = now() WHERE org_id = $1 AND id = $2 AND status = $9 \
-             AND onto_digest IS NOT DISTINCT FROM $8",
+             onto_revision = $10, updated_at = now() WHERE org_id = $1 AND id = $2 AND status = $9 \
+             AND onto_digest IS NOT DISTINCT FROM $8 AND onto_revision IS NOT DISTINCT FROM $11",
         )
         .bind(org_id)
         .bind(id)
@@ -691,8 +713,10 @@ impl Store {
         .bind(onto_digest)
         .bind(candidate.map(Json))
         .bind(candidate_digest)
-        .bind(from_onto)
+        .bind(from_onto.map(|o| o.digest))
         .bind(from_status)
+        .bind(onto.map(|o| o.revision))
+        .bind(from_onto.and_then(|o| o.revision))
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -724,7 +748,7 @@ impl Store {
 
     /// Approves a pending patch and publishes its candidate in one transaction: the
     /// version, its index change and audit rows, and the patch's new state commit
-    /// together. If the skill's latest revision is no longer `onto_digest`, nothing is
+    /// together. If the skill's latest revision is no longer `onto` (number and digest), nothing is
     /// written ([`ApproveOutcome::Moved`]): the caller rebuilds the candidate and retries.
     ///
     /// With `close_duplicates`, the other open patches of its duplicate group are closed as
@@ -736,7 +760,7 @@ impl Store {
         &self,
         org_id: i64,
         id: Uuid,
-        onto_digest: Option<&str>,
+        onto: Option<Onto<'_>>,
         approval: Approval<'_>,
         decision: Decision<'_>,
         close_duplicates: CloseDuplicates<'_>,
@@ -760,8 +784,8 @@ impl Store {
         if status != "pending_review" {
             return Ok(ApproveOutcome::NotPending { status });
         }
-        let latest: Option<String> = sqlx::query_scalar(
-            "SELECT v.digest FROM skills s JOIN versions v ON v.skill_id = s.id \
+        let latest: Option<(i32, String)> = sqlx::query_as(
+            "SELECT v.revision, v.digest FROM skills s JOIN versions v ON v.skill_id = s.id \
              WHERE s.org_id = $1 AND s.name = $2 AND NOT v.yanked ORDER BY v.revision DESC LIMIT 1",
         )
         .bind(org_id)
@@ -771,7 +795,11 @@ impl Store {
         })
         .fetch_optional(&mut *tx)
         .await?;
-        if latest.as_deref() != onto_digest {
+        let latest = latest.as_ref().map(|(revision, digest)| Onto {
+            revision: Some(*revision),
+            digest,
+        });
+        if latest != onto {
             return Ok(ApproveOutcome::Moved);
         }
         // The patch itself, then the duplicates closed with it, oldest first.

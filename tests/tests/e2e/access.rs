@@ -108,6 +108,7 @@ async fn world() -> World {
     };
     world.webhook_id = cairn_registry::app::webhooks::create(
         &world.app.store,
+        &world.app.state.outbound,
         world.app.org_id,
         "http://127.0.0.1:9/kept",
         &["version.published".to_owned()],
@@ -361,6 +362,7 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             // A fresh webhook of `default` each time.
             let hook = cairn_registry::app::webhooks::create(
                 &world.app.store,
+                &world.app.state.outbound,
                 world.app.org_id,
                 "http://127.0.0.1:9/hook",
                 &["patch.approved".to_owned()],

@@ -943,7 +943,7 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
 
     // Publishing: uploads are checked against their tickets; a refused publish changes
     // nothing (no blob, no patch).
-    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let (mia, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let (_, other_member) = app.user_with_token("ola", Role::Member).await.unwrap();
     let post =
         |path: &str, token: &str, body: Value| app.client.post(app.url(path)).bearer_auth(token).json(&body).send();
@@ -972,6 +972,14 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
             .body(bytes.to_vec())
             .send()
     };
+    // A genuine ticket whose lifetime is over, and one whose expiry was pushed back.
+    let now = chrono::Utc::now().timestamp();
+    let expired = cairn_registry::http::clawhub::upload_ticket(&app.state, mia.id, &sha, md.len() as u64, now - 1);
+    let stretched = {
+        let mut parts: Vec<String> = expired.split('.').map(str::to_owned).collect();
+        parts[2] = (now + 86_400).to_string();
+        parts.join(".")
+    };
     for (token, ticket, bytes, says) in [
         (
             &member,
@@ -981,6 +989,8 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
         ),
         (&other_member, ticket.as_str(), md.as_slice(), "not valid"),
         (&member, "garbage", md.as_slice(), "not valid"),
+        (&member, expired.as_str(), md.as_slice(), "expired"),
+        (&member, stretched.as_str(), md.as_slice(), "not valid"),
     ] {
         let response = upload(token, ticket, bytes).await.unwrap();
         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
@@ -995,6 +1005,15 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
     .unwrap();
     assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
     assert!(refused.text().await.unwrap().contains("never uploaded"));
+    let late = post(
+        "/api/v1/skills",
+        &member,
+        json!({"slug": "demo", "files": [{"path": "SKILL.md", "storageId": sha, "uploadTicket": expired}]}),
+    )
+    .await
+    .unwrap();
+    assert_eq!(late.status(), StatusCode::BAD_REQUEST);
+    assert!(late.text().await.unwrap().contains("expired"));
     let reader_tries = post(
         "/api/v1/skills/-/upload-url",
         &reader,

@@ -3,7 +3,7 @@
 use cairn_e2e::app::TestApp;
 use cairn_e2e::corpus;
 
-use crate::fixtures::write_skill;
+use crate::fixtures::{copy_tree, write_skill};
 
 #[tokio::test]
 async fn messy_tree_is_imported_by_the_documented_rules() {
@@ -332,4 +332,84 @@ async fn imports_pass_the_security_scanner() {
         "{:#?}",
         report.warnings
     );
+}
+
+#[tokio::test]
+async fn real_skills_with_a_long_description_are_imported_with_a_warning_and_skips_say_why() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    copy_tree(
+        &corpus().join("skills/anthropic/skills/claude-api"),
+        &tree.path().join("dev/claude-api"),
+    );
+    copy_tree(
+        &corpus().join("skills/hermes/optional-skills/mlops/pytorch-fsdp"),
+        &tree.path().join("mlops/pytorch-fsdp"),
+    );
+    let report = app.import(tree.path()).await.unwrap();
+    let created: Vec<&str> = report.created.iter().map(|s| s.name.as_str()).collect();
+    assert_eq!(created, ["claude-api"], "{:#?}", report.skipped);
+    let warning = report
+        .warnings
+        .iter()
+        .find(|w| w.path.ends_with("dev/claude-api") && w.reason.contains("'description' is"))
+        .unwrap_or_else(|| panic!("{:#?}", report.warnings));
+    assert!(
+        warning
+            .reason
+            .contains("more than the 1024-character limit: imported as it is"),
+        "{}",
+        warning.reason
+    );
+    // A skill that is skipped is in the report with its reason (the CLI prints each, and
+    // `--json` carries the same report).
+    assert_eq!(report.skipped.len(), 1, "{:#?}", report.skipped);
+    assert!(report.skipped[0].path.ends_with("mlops/pytorch-fsdp"));
+    // (Its SKILL.md is 159,270 characters: over the 100,000 limit; the reason says what to do.)
+    assert!(
+        report.skipped[0]
+            .reason
+            .contains("more than the 100000-character limit: move detail into files under references/"),
+        "{}",
+        report.skipped[0].reason
+    );
+
+    // A lesson about the imported skill that leaves its description alone goes through;
+    // one that lengthens the description is refused and stores nothing.
+    let skill_md = app
+        .get("/v1/skills/claude-api/versions/1/files/SKILL.md")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    let (_, member) = app.user_with_token("mia", cairn_store::Role::Member).await.unwrap();
+    let submit = |content: String| {
+        app.client
+            .post(app.url("/v1/patches"))
+            .bearer_auth(&member)
+            .json(&serde_json::json!({
+                "skill": "claude-api", "base_revision": 1,
+                "ops": [{"op": "edit", "content": content}],
+            }))
+            .send()
+    };
+    let lesson = submit(format!("{skill_md}\n- Pitfall: pin the SDK version in CI.\n"))
+        .await
+        .unwrap();
+    assert_eq!(lesson.status(), 201, "{}", lesson.text().await.unwrap());
+    let before = app.state_snapshot().await.unwrap();
+    let longer = skill_md.replacen(
+        "  Reference for the Claude API",
+        "  Read it all, at length. Reference for the Claude API",
+        1,
+    );
+    assert_ne!(longer, skill_md);
+    let refused = submit(longer).await.unwrap();
+    assert_eq!(refused.status(), 422);
+    let message = refused.text().await.unwrap();
+    // The limit it is held to is the length it already had.
+    assert!(message.contains("more than the 1068-character limit"), "{message}");
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
 }

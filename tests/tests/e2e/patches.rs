@@ -603,3 +603,60 @@ async fn the_workflow_runs_on_the_s3_blob_store_too() {
     );
     assert!(team.skill_md("2").await.contains("on a copy of the data"));
 }
+
+#[tokio::test]
+async fn a_revision_that_changed_only_file_modes_is_noticed_at_approval() {
+    use std::os::unix::fs::PermissionsExt;
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(
+        tree.path(),
+        "ops/demo",
+        "demo",
+        BODY,
+        &[("scripts/run.sh", "echo run\n")],
+    );
+    app.import(tree.path()).await.unwrap();
+    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
+    let team = Team { app, member, reviewer };
+    let (status, body) = team
+        .submit(
+            &team.member,
+            patch(1, "3. Check the output.", "3. Check the output twice."),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let id = body["id"].as_str().unwrap().to_owned();
+
+    // Meanwhile the script becomes executable: revision 2 has revision 1's digest (modes
+    // are in the manifest, not the digest).
+    let script = tree.path().join("ops/demo/scripts/run.sh");
+    std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
+    team.app.import(tree.path()).await.unwrap();
+    let (_, versions) = send(team.app.get("/v1/skills/demo/versions")).await;
+    let digests: Vec<&str> = versions["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|v| v["digest"].as_str().unwrap())
+        .collect();
+    assert_eq!(digests.len(), 2);
+    assert_eq!(digests[0], digests[1], "a mode-only revision keeps the digest");
+
+    // Approval notices the move and builds the candidate on revision 2: the script stays
+    // executable next to the lesson.
+    let (status, body) = team.decide(&team.reviewer, &id, "approve", json!({})).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["result_revision"], 3);
+    let (_, published) = send(team.app.get("/v1/skills/demo/versions/3")).await;
+    let script = published["files"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|f| f["path"] == "scripts/run.sh")
+        .unwrap()
+        .clone();
+    assert_eq!(script["executable"], true, "{published}");
+    assert!(team.skill_md("3").await.contains("3. Check the output twice."));
+}

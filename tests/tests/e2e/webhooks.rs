@@ -215,3 +215,179 @@ async fn urls_are_stored_normalised_and_https_is_delivered_over_tls() {
         "{entry}"
     );
 }
+
+/// One URL per address class webhooks may not reach (IPv4, IPv6, IPv4-mapped IPv6 and
+/// names that always mean this machine or a metadata service), with the rule's words.
+const INTERNAL_URLS: &[(&str, &str)] = &[
+    ("http://169.254.169.254/latest/meta-data/", "cloud metadata"),
+    ("http://[fd00:ec2::254]/latest/", "cloud metadata"),
+    ("http://metadata.google.internal/computeMetadata/v1/", "cloud metadata"),
+    ("http://127.0.0.1:5432/", "loopback"),
+    ("http://[::1]:7878/v1/index", "loopback"),
+    ("http://[::ffff:127.0.0.1]:7878/", "loopback"),
+    ("http://localhost:7878/", "loopback"),
+    ("http://0.0.0.0:7878/", "unspecified"),
+    ("http://[::]/", "unspecified"),
+    ("http://10.0.0.1/hook", "private-network"),
+    ("http://172.16.5.4/hook", "private-network"),
+    ("http://192.168.1.1/hook", "private-network"),
+    ("http://[::ffff:10.0.0.1]/hook", "private-network"),
+    ("http://100.64.0.1/hook", "carrier-grade NAT"),
+    ("http://169.254.10.10/hook", "link-local"),
+    ("http://[fe80::1]/hook", "link-local"),
+    ("http://[fd12:3456::1]/hook", "unique-local"),
+    ("http://224.0.0.1/hook", "multicast"),
+    ("http://[ff02::1]/hook", "multicast"),
+    ("http://255.255.255.255/hook", "reserved"),
+    // Other spellings of an address that the URL parser normalises.
+    ("http://2130706433/", "loopback"),
+    ("http://0x7f.1/", "loopback"),
+];
+
+#[tokio::test]
+async fn internal_addresses_are_refused_at_creation_and_change_nothing() {
+    let app = TestApp::spawn_with_outbound(cairn_registry::app::outbound::OutboundPolicy::strict())
+        .await
+        .unwrap();
+    let before = app.state_snapshot().await.unwrap();
+    for (url, rule) in INTERNAL_URLS {
+        let (status, answer) = send(app.post("/v1/webhooks").json(&json!({
+            "url": url, "events": ["patch.approved"],
+        })))
+        .await;
+        assert_eq!(status, StatusCode::UNPROCESSABLE_ENTITY, "{url}: {answer}");
+        assert_eq!(answer["error"]["code"], "address_not_allowed", "{url}");
+        let message = answer["error"]["message"].as_str().unwrap();
+        assert!(
+            message.contains(rule) && message.contains("CAIRN_WEBHOOK_ALLOW_NETWORKS"),
+            "{url}: {message}"
+        );
+    }
+    assert_eq!(app.state_snapshot().await.unwrap(), before, "nothing stored");
+    // A public address is accepted (nothing is sent until an event happens).
+    let (status, _) = send(app.post("/v1/webhooks").json(&json!({
+        "url": "https://93.184.215.14/hook", "events": ["patch.approved"],
+    })))
+    .await;
+    assert_eq!(status, StatusCode::CREATED);
+}
+
+#[tokio::test]
+async fn allowed_networks_are_reachable_and_others_stay_refused() {
+    let allowed = cairn_registry::app::outbound::OutboundPolicy::parse("127.0.0.0/8").unwrap();
+    let app = TestApp::spawn_with_outbound(allowed).await.unwrap();
+    for (url, expected) in [
+        ("http://127.0.0.1:9/hook", StatusCode::CREATED),
+        ("http://localhost:9/hook", StatusCode::CREATED),
+        ("http://[::1]:9/hook", StatusCode::UNPROCESSABLE_ENTITY),
+        ("http://169.254.169.254/", StatusCode::UNPROCESSABLE_ENTITY),
+    ] {
+        let (status, answer) = send(app.post("/v1/webhooks").json(&json!({
+            "url": url, "events": ["patch.approved"],
+        })))
+        .await;
+        assert_eq!(status, expected, "{url}: {answer}");
+    }
+}
+
+/// Answers every name with fixed addresses: a "public" name that resolves to loopback,
+/// without any DNS traffic.
+struct Rebound(std::net::IpAddr);
+
+impl cairn_registry::app::outbound::Lookup for Rebound {
+    fn lookup(&self, _name: String) -> futures::future::BoxFuture<'static, std::io::Result<Vec<std::net::IpAddr>>> {
+        let ip = self.0;
+        Box::pin(async move { Ok(vec![ip]) })
+    }
+}
+
+#[tokio::test]
+async fn a_name_that_resolves_to_an_internal_address_is_not_contacted() {
+    use cairn_registry::app::outbound::OutboundPolicy;
+    use cairn_registry::app::webhooks::{delivery_client, send as deliver};
+    let (base, received) = receiver().await;
+    let port = base.rsplit(':').next().unwrap();
+    let url = format!("http://hooks.rebound.test:{port}/ok");
+    let payload = json!({"event": "patch.approved"});
+    let lookup = Arc::new(Rebound("127.0.0.1".parse().unwrap()));
+
+    let strict = Arc::new(OutboundPolicy::strict());
+    let client = delivery_client(strict.clone(), lookup.clone()).unwrap();
+    let attempt = deliver(
+        &client,
+        &strict,
+        &url,
+        "patch.approved",
+        1,
+        "s3cret-s3cret-s3cret",
+        &payload,
+    )
+    .await;
+    assert!(!attempt.delivered && attempt.status.is_none(), "{attempt:?}");
+    let error = attempt.error.unwrap();
+    assert!(
+        error.starts_with("not sent: hooks.rebound.test (127.0.0.1) is a loopback address"),
+        "{error}"
+    );
+    assert!(received.lock().unwrap().is_empty(), "the receiver was never contacted");
+
+    // The same name with loopback allowed reaches the receiver: the refusal above was the
+    // rule, not a broken client.
+    let allowed = Arc::new(OutboundPolicy::parse("127.0.0.0/8").unwrap());
+    let client = delivery_client(allowed.clone(), lookup).unwrap();
+    let attempt = deliver(
+        &client,
+        &allowed,
+        &url,
+        "patch.approved",
+        2,
+        "s3cret-s3cret-s3cret",
+        &payload,
+    )
+    .await;
+    assert!(attempt.delivered, "{attempt:?}");
+    assert_eq!(attempt.status, Some(200));
+    assert_eq!(received.lock().unwrap().len(), 1);
+}
+
+#[tokio::test]
+async fn a_stored_webhook_to_an_internal_address_is_not_sent_and_the_log_says_why() {
+    // A webhook stored before the rule (or before its network was dropped from the allowed
+    // list) is refused when a delivery connects.
+    let app = TestApp::spawn_with_outbound(cairn_registry::app::outbound::OutboundPolicy::strict())
+        .await
+        .unwrap();
+    let (base, received) = receiver().await;
+    let hook = app
+        .store
+        .create_webhook(
+            app.org_id,
+            uuid::Uuid::new_v4(),
+            &format!("{base}/ok"),
+            "s3cret-s3cret-s3cret",
+            &["version.published".to_owned()],
+            &cairn_store::Actor::cli("test"),
+        )
+        .await
+        .unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(tree.path(), "ops/demo", "demo", "1. Run it.", &[]);
+    app.import(tree.path()).await.unwrap();
+    let path = format!("/v1/webhooks/{}/deliveries", hook.id);
+    let mut entry = Value::Null;
+    for _ in 0..100 {
+        let (_, log) = send(app.get(&path)).await;
+        entry = log["items"][0].clone();
+        if !entry["last_error"].is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    let error = entry["last_error"].as_str().unwrap_or_default();
+    assert!(
+        error.starts_with("not sent: 127.0.0.1 is a loopback address"),
+        "{entry}"
+    );
+    assert!(entry["last_status_code"].is_null(), "{entry}");
+    assert!(received.lock().unwrap().is_empty(), "the receiver was never contacted");
+}

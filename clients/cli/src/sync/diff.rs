@@ -57,12 +57,12 @@ pub fn diff(
     cache: &Path,
 ) -> Result<Vec<FileChange>, DiffError> {
     if let Some(name) = only
-        && !state.skills.contains_key(name)
+        && state.base(name).is_none()
     {
         return Err(DiffError::NotSynced(name.to_owned()));
     }
     let mut changes = Vec::new();
-    for (name, synced) in &state.skills {
+    for (name, synced) in state.skills.iter().chain(&state.removed_upstream) {
         if only.is_some_and(|o| o != name) {
             continue;
         }

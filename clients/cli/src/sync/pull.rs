@@ -49,6 +49,9 @@ pub enum PullError {
         /// The state file.
         state: String,
     },
+    /// Another `cairn` kept the target busy (in `watch`, where each round takes the lock).
+    #[error(transparent)]
+    Lock(#[from] super::lock::LockError),
     /// The registry sent something that does not add up.
     #[error("{0}")]
     Inconsistent(String),
@@ -68,7 +71,8 @@ pub enum Action {
     Conflict,
     /// Removed or yanked upstream, and removed here (it had no local edits).
     Removed,
-    /// Removed or yanked upstream, and kept here because it has local edits.
+    /// Removed or yanked upstream, and kept here because it has local edits (it now stands
+    /// `removed_upstream`: `push` proposes it again only with `--include-removed`).
     KeptModified,
     /// A folder of that name exists here but was never synced: not touched.
     KeptLocalOnly,
@@ -157,6 +161,13 @@ pub async fn pull_with(
         });
     }
     let (index, full) = registry.index_since(state.cursor).await?;
+    // A skill removed upstream while edited here that is back (unyanked, published again):
+    // synced again from the base it had, so its return is merged with the local edits.
+    for entry in &index.skills {
+        if let Some(base) = state.removed_upstream.remove(&entry.name) {
+            state.skills.entry(entry.name.clone()).or_insert(base);
+        }
+    }
     let mut removed: Vec<String> = index.removed.clone();
     if full {
         removed.extend(
@@ -202,8 +213,9 @@ pub async fn pull_with(
             outcomes.push(outcome);
         }
     }
+    let settled = settle_removed(target, &mut state, &mut outcomes)?;
     // A pull that changed nothing leaves the state file alone (no rewrite, no fsync).
-    let unchanged = !full && outcomes.is_empty() && state.cursor == Some(index.cursor);
+    let unchanged = !full && !settled && outcomes.is_empty() && state.cursor == Some(index.cursor);
     if !unchanged {
         state.version = state::STATE_VERSION;
         state.server = registry.server().to_owned();
@@ -211,6 +223,8 @@ pub async fn pull_with(
         state.cursor = Some(index.cursor);
         state::save(&state_path, &state)?;
     }
+    // So `push`, `status`, `diff` and `watch` find this target without --target.
+    super::remembered::remember(target)?;
     outcomes.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(PullReport {
         target: target.label.clone(),
@@ -552,7 +566,9 @@ fn merge(
     Ok(out)
 }
 
-/// A skill removed (or wholly yanked) upstream: removed here unless edited.
+/// A skill removed (or wholly yanked) upstream: removed here unless edited; an edited
+/// one is kept and remembered as removed upstream (so `push` does not take it for a new
+/// skill).
 fn remove(target: &Target, state: &mut TargetState, name: &str) -> Result<Option<Outcome>, PullError> {
     let Some(synced) = state.skills.remove(name) else {
         return Ok(None);
@@ -561,10 +577,13 @@ fn remove(target: &Target, state: &mut TargetState, name: &str) -> Result<Option
     let action = match folder::read(&folder)? {
         None => return Ok(None),
         Some(local) if local == synced.files => {
-            std::fs::remove_dir_all(&folder).map_err(folder::io(&folder))?;
+            folder::remove_durably(&folder)?;
             Action::Removed
         }
-        Some(_) => Action::KeptModified,
+        Some(_) => {
+            state.removed_upstream.insert(name.to_owned(), synced);
+            Action::KeptModified
+        }
     };
     Ok(Some(Outcome {
         name: name.to_owned(),
@@ -573,6 +592,36 @@ fn remove(target: &Target, state: &mut TargetState, name: &str) -> Result<Option
         folder,
         conflicts: Vec::new(),
     }))
+}
+
+/// Skills removed upstream and kept because they were edited: forgotten once their
+/// folder is gone, removed once their edits were undone. Answers whether any changed.
+fn settle_removed(target: &Target, state: &mut TargetState, outcomes: &mut Vec<Outcome>) -> Result<bool, PullError> {
+    let mut settled = false;
+    let names: Vec<String> = state.removed_upstream.keys().cloned().collect();
+    for name in names {
+        let Some(synced) = state.removed_upstream.get(&name) else {
+            continue;
+        };
+        let folder = target.root.join(&synced.folder);
+        match folder::read(&folder)? {
+            None => {}
+            Some(local) if local == synced.files => {
+                folder::remove_durably(&folder)?;
+                outcomes.push(Outcome {
+                    name: name.clone(),
+                    action: Action::Removed,
+                    revision: None,
+                    folder,
+                    conflicts: Vec::new(),
+                });
+            }
+            Some(_) => continue,
+        }
+        state.removed_upstream.remove(&name);
+        settled = true;
+    }
+    Ok(settled)
 }
 
 /// The blobs' bytes: from the local cache, the rest fetched in batches, checked against

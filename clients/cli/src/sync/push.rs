@@ -46,6 +46,9 @@ pub struct PushOptions {
     pub agent: Provenance,
     /// Show what would be sent; send nothing.
     pub dry_run: bool,
+    /// Skills removed upstream while edited here to propose again, as new skills (by
+    /// default they are left alone: the team removed them on purpose).
+    pub include_removed: Vec<String>,
 }
 
 /// What happened to one skill.
@@ -97,6 +100,16 @@ pub enum PushError {
         "skill '{0}' has no local edits and is not local-only in this target: `cairn status` shows what can be pushed"
     )]
     NothingFor(String),
+    /// A named skill was removed upstream, and `--include-removed` does not name it.
+    #[error(
+        "skill '{0}' was deleted or yanked upstream while you edited it here: `cairn push --include-removed {0}` proposes it again as a new skill"
+    )]
+    RemovedUpstream(String),
+    /// `--include-removed` names a skill that is not removed upstream here.
+    #[error(
+        "skill '{0}' is not a skill removed upstream in this target: --include-removed takes the skills `cairn status` shows as `removed upstream`"
+    )]
+    NotRemoved(String),
     /// The target syncs with another registry.
     #[error("this target syncs with {synced}, not {now}: push with CAIRN_SERVER={synced}")]
     OtherRegistry {
@@ -118,16 +131,32 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
         });
     }
     let report = status::status(target, &state, None)?;
+    let removed = |name: &str| {
+        report
+            .skills
+            .iter()
+            .any(|s| s.name == name && s.standing == Standing::RemovedUpstream)
+    };
+    if let Some(unknown) = options.include_removed.iter().find(|n| !removed(n)) {
+        return Err(PushError::NotRemoved(unknown.clone()));
+    }
+    if let Some(named) = options
+        .names
+        .iter()
+        .find(|n| removed(n) && !options.include_removed.contains(n))
+    {
+        return Err(PushError::RemovedUpstream(named.clone()));
+    }
     let candidates: Vec<_> = report
         .skills
         .iter()
-        .filter(|s| {
-            matches!(
-                s.standing,
-                Standing::ModifiedLocally | Standing::LocalOnly | Standing::Conflict
-            )
+        .filter(|s| match s.standing {
+            Standing::ModifiedLocally | Standing::LocalOnly | Standing::Conflict => {
+                options.names.is_empty() || options.names.contains(&s.name)
+            }
+            Standing::RemovedUpstream => options.include_removed.contains(&s.name),
+            _ => false,
         })
-        .filter(|s| options.names.is_empty() || options.names.contains(&s.name))
         .collect();
     if let Some(missing) = options.names.iter().find(|n| !candidates.iter().any(|c| &c.name == *n)) {
         return Err(PushError::NothingFor(missing.clone()));

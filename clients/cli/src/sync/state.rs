@@ -26,9 +26,22 @@ pub struct TargetState {
     pub cursor: Option<i64>,
     /// Skill → what it was synced from.
     pub skills: BTreeMap<String, SyncedSkill>,
+    /// Skill → what it was last synced from, for skills deleted or wholly yanked upstream
+    /// while edited here: the folder is kept, and `push` leaves it alone unless asked
+    /// (`--include-removed`), instead of taking it for a new local skill.
+    #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
+    pub removed_upstream: BTreeMap<String, SyncedSkill>,
     /// Skill → the last proposal pushed (so the same edits are not proposed twice).
     #[serde(default, skip_serializing_if = "BTreeMap::is_empty")]
     pub proposals: BTreeMap<String, Proposal>,
+}
+
+impl TargetState {
+    /// What `name` was last synced from: a synced skill, or one removed upstream and kept
+    /// here because it was edited (a pull of its return merges from that base).
+    pub fn base(&self, name: &str) -> Option<&SyncedSkill> {
+        self.skills.get(name).or_else(|| self.removed_upstream.get(name))
+    }
 }
 
 /// A patch pushed for a skill's local content.
@@ -82,12 +95,25 @@ pub enum StateError {
         /// Why.
         reason: String,
     },
+    /// The list of remembered targets is not valid.
+    #[error(
+        "{path} is not a valid list of synced targets ({reason}): delete it (the next `cairn pull --target …` writes it again), or name the target with --target"
+    )]
+    InvalidList {
+        /// The file.
+        path: PathBuf,
+        /// Why.
+        reason: String,
+    },
 }
 
 /// The state file of the target at `root`.
 pub fn path_for(root: &Path) -> Result<PathBuf, StateError> {
     let base = dirs::state_dir().ok_or(StateError::NoStateDir)?;
-    let canonical = std::fs::canonicalize(root).unwrap_or_else(|_| root.to_owned());
+    // A folder not made yet (a first pull) by its absolute path, as it will canonicalize.
+    let canonical = std::fs::canonicalize(root)
+        .or_else(|_| std::path::absolute(root))
+        .unwrap_or_else(|_| root.to_owned());
     let id = cairn_skill::Sha256Hash::of(canonical.to_string_lossy().as_bytes()).to_hex();
     Ok(base.join("cairn/targets").join(format!("{}.json", &id[..16])))
 }
@@ -103,7 +129,7 @@ pub fn load(path: &Path) -> Result<TargetState, StateError> {
         path: path.to_owned(),
         reason: e.to_string(),
     })?;
-    if let Some((name, _)) = state.skills.iter().find(|(_, s)| {
+    if let Some((name, _)) = state.skills.iter().chain(&state.removed_upstream).find(|(_, s)| {
         let folder = Path::new(&s.folder);
         folder.is_absolute()
             || folder

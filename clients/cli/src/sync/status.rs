@@ -29,6 +29,9 @@ pub enum Standing {
     DeletedLocally,
     /// A skill folder here that was never synced (push would propose it).
     LocalOnly,
+    /// Deleted or wholly yanked upstream while edited here: kept, and proposed again (as a
+    /// new skill) only by `cairn push --include-removed NAME`.
+    RemovedUpstream,
 }
 
 /// A skill's last pushed patch.
@@ -59,7 +62,8 @@ pub struct SkillStatus {
     /// The last patch pushed for it, and where it stands (`cairn status` fills this in).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub proposal: Option<ProposalStatus>,
-    /// Files added, changed or removed here (for `modified_locally` and `conflict`).
+    /// Files added, changed or removed here (for `modified_locally`, `conflict` and
+    /// `removed_upstream`).
     #[serde(skip_serializing_if = "Vec::is_empty")]
     pub changed: Vec<String>,
 }
@@ -147,7 +151,28 @@ pub fn status(target: &Target, state: &TargetState, upstream: Option<&Index>) ->
             changed,
         });
     }
-    let synced_folders: Vec<PathBuf> = state.skills.values().map(|s| target.root.join(&s.folder)).collect();
+    for (name, synced) in &state.removed_upstream {
+        let folder = target.root.join(&synced.folder);
+        // Gone here too: nothing is left to tell (the next pull forgets it).
+        let Some(local) = folder::read(&folder)? else {
+            continue;
+        };
+        skills.push(SkillStatus {
+            name: name.clone(),
+            standing: Standing::RemovedUpstream,
+            revision: Some(synced.revision),
+            upstream_revision: None,
+            folder,
+            proposal: None,
+            changed: changed_files(&synced.files, &local),
+        });
+    }
+    let synced_folders: Vec<PathBuf> = state
+        .skills
+        .values()
+        .chain(state.removed_upstream.values())
+        .map(|s| target.root.join(&s.folder))
+        .collect();
     for folder in skill_folders(&target.root)? {
         if !synced_folders.contains(&folder) {
             let name = folder

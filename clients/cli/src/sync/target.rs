@@ -3,7 +3,8 @@
 use std::path::{Path, PathBuf};
 
 /// How skill folders are laid out under a target's root.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, serde::Deserialize, serde::Serialize)]
+#[serde(rename_all = "snake_case")]
 pub enum Layout {
     /// `<root>/<name>/`.
     Flat,
@@ -21,6 +22,9 @@ pub struct Target {
     /// Its layout.
     pub layout: Layout,
 }
+
+/// The names `Target::resolve` knows (anything else is a folder).
+pub const NAMED: [&str; 4] = ["hermes", "claude", "codex", "openclaw"];
 
 /// Why a target cannot be used.
 #[derive(Debug, thiserror::Error)]

@@ -1,6 +1,8 @@
 //! `cairn watch`: stays running, pulls as soon as the registry announces a change (its
 //! Server-Sent Events, `GET /v1/events`), and pushes the agent's edits once the target
-//! folders have been quiet for a while. Reconnects with backoff; logs what it did.
+//! folders have been quiet for a while. Reconnects with backoff; logs what it did. Each
+//! pull or push round takes the target's lock ([`super::lock`]) for that round only, so a
+//! manual `cairn pull` waits at most one round.
 
 use std::path::Path;
 use std::time::Duration;
@@ -10,6 +12,7 @@ use notify_debouncer_mini::notify::RecursiveMode;
 use notify_debouncer_mini::{DebounceEventResult, new_debouncer};
 use tokio::sync::mpsc;
 
+use super::lock;
 use super::pull::{self, Action};
 use super::push::{self, PushOptions};
 use super::target::Target;
@@ -27,6 +30,8 @@ pub struct WatchOptions {
     pub push_options: PushOptions,
     /// Log as JSON lines (`{"at", "message"}`) instead of text.
     pub json: bool,
+    /// How long a round waits for a target another `cairn` is syncing.
+    pub lock_wait: Duration,
 }
 
 /// Why watching stopped.
@@ -80,10 +85,27 @@ impl EventText {
 
 /// Pulls into every target; one target's failure (logged with its name) does not keep
 /// the others from their changes. Returns the first failure.
-async fn pull_all(log: Log, registry: &Registry, targets: &[Target], cache: &Path) -> Result<(), pull::PullError> {
+async fn pull_all(
+    log: Log,
+    registry: &Registry,
+    targets: &[Target],
+    cache: &Path,
+    lock_wait: Duration,
+) -> Result<(), pull::PullError> {
     let mut first_failure = None;
     for target in targets {
-        let report = match pull::pull(registry, target, cache).await {
+        // Each round holds the target only while it pulls: a manual pull gets in between.
+        let locked = match lock::acquire(target, lock_wait).await {
+            Ok(locked) => locked,
+            Err(e) => {
+                log.line(&format!("pull into {} failed: {e}", target.label));
+                first_failure.get_or_insert(e.into());
+                continue;
+            }
+        };
+        let pulled = pull::pull(registry, target, cache).await;
+        drop(locked);
+        let report = match pulled {
             Ok(report) => report,
             Err(e) => {
                 log.line(&format!("pull into {} failed: {e}", target.label));
@@ -113,8 +135,18 @@ async fn pull_all(log: Log, registry: &Registry, targets: &[Target], cache: &Pat
     first_failure.map_or(Ok(()), Err)
 }
 
-async fn push_all(log: Log, registry: &Registry, targets: &[Target], cache: &Path, options: &PushOptions) {
+async fn push_all(log: Log, registry: &Registry, targets: &[Target], cache: &Path, options: &WatchOptions) {
     for target in targets {
+        let _locked = match lock::acquire(target, options.lock_wait).await {
+            Ok(locked) => locked,
+            Err(e) => {
+                log.line(&format!(
+                    "push from {} failed: {e}; retrying after the next change",
+                    target.label
+                ));
+                continue;
+            }
+        };
         match super::follow::follow_up(registry, target, cache, true).await {
             Ok(found) => {
                 for f in found.iter().filter(|f| f.changed || f.note.is_some()) {
@@ -133,7 +165,7 @@ async fn push_all(log: Log, registry: &Registry, targets: &[Target], cache: &Pat
                 target.label
             )),
         }
-        match push::push(registry, target, options).await {
+        match push::push(registry, target, &options.push_options).await {
             Ok(pushed) => {
                 for p in pushed.iter().filter(|p| p.action != "skipped") {
                     log.line(&format!(
@@ -164,7 +196,7 @@ pub async fn watch(
     options: &WatchOptions,
 ) -> Result<(), WatchError> {
     let log = Log { json: options.json };
-    pull_all(log, registry, targets, cache).await?;
+    pull_all(log, registry, targets, cache, options.lock_wait).await?;
     log.line(&format!("watching {} for changes", registry.server()));
 
     // Local edits: debounced file events of the target folders.
@@ -220,7 +252,10 @@ pub async fn watch(
         };
         log.line("following the registry's changes");
         // Changes may have been missed while disconnected.
-        if pull_all(log, registry, targets, cache).await.is_err() {
+        if pull_all(log, registry, targets, cache, options.lock_wait)
+            .await
+            .is_err()
+        {
             log.line("retrying the failed pulls at the next change");
         }
         let mut text = EventText::default();
@@ -231,13 +266,13 @@ pub async fn watch(
                 // A patch may end in conflict without any index change (when a reviewer's
                 // approval finds it cannot merge): ask now and then.
                 _ = follow.tick(), if options.push => {
-                    push_all(log, registry, targets, cache, &options.push_options).await;
+                    push_all(log, registry, targets, cache, options).await;
                 }
                 chunk = events.next() => match chunk {
                     Some(Ok(chunk)) if text.feed(&chunk) => {
                         // Let a burst of changes settle, then pull once.
                         tokio::time::sleep(Duration::from_millis(100)).await;
-                        if pull_all(log, registry, targets, cache).await.is_err() {
+                        if pull_all(log, registry, targets, cache, options.lock_wait).await.is_err() {
                             log.line("retrying the failed pulls at the next change");
                         }
                     }
@@ -254,13 +289,13 @@ pub async fn watch(
                 Some(settled) = local_rx.recv(), if options.push => match settled {
                     Ok(()) => {
                         log.line("local edits settled; pushing");
-                        push_all(log, registry, targets, cache, &options.push_options).await;
+                        push_all(log, registry, targets, cache, options).await;
                     }
                     Err(e) => {
                         log.line(&format!(
                             "watching the target folders failed ({e}); pushing anyway, in case edits were missed"
                         ));
-                        push_all(log, registry, targets, cache, &options.push_options).await;
+                        push_all(log, registry, targets, cache, options).await;
                     }
                 },
             }

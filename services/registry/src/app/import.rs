@@ -16,7 +16,8 @@
 //!   a limit, a symbolic link or special file inside a skill: the skill is skipped and
 //!   reported with the reason.
 //! - A frontmatter `name` that differs from the folder name is kept as metadata and
-//!   reported as a warning.
+//!   reported as a warning; so is a `description` over the 1,024-character limit (reading
+//!   is tolerant; writing through patches is not).
 //! - Every skill passes the security scanner, as patches do: a `dangerous` skill is
 //!   skipped with its worst finding, a `caution` one is imported with a warning.
 //! - Unchanged content is a no-op; changed content becomes the next revision.
@@ -380,10 +381,24 @@ fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<(Candidate, Vec<Str
         let joined = parents.iter().map(|s| normalize_nfc(s)).collect::<Vec<_>>().join("/");
         Some(Category::parse(&joined).map_err(|e| format!("{e}; rename the folder"))?)
     };
-    let mut builder = Bundle::builder(limits);
+    // Reading is tolerant: a description over the limit (real skills have them) is
+    // imported with a warning; patches that lengthen it are still refused.
+    let tolerant = Limits {
+        max_description_chars: usize::MAX,
+        ..limits.clone()
+    };
+    let mut builder = Bundle::builder(&tolerant);
     let mut warnings = Vec::new();
     collect_files(&found.dir, "", &mut builder, &mut warnings)?;
     let bundle = builder.finish().map_err(|e| e.to_string())?;
+    let description_chars = bundle.description().chars().count();
+    if description_chars > limits.max_description_chars {
+        warnings.push(format!(
+            "SKILL.md frontmatter 'description' is {description_chars} characters, more than the {}-character \
+             limit: imported as it is; patches may keep it but not lengthen it (shorten it and move detail into the body)",
+            limits.max_description_chars
+        ));
+    }
     if let Some(declared) = bundle.frontmatter().name()
         && declared != name.as_str()
     {

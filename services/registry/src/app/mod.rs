@@ -11,6 +11,7 @@ pub mod gc;
 pub mod import;
 pub mod index;
 pub mod live;
+pub mod outbound;
 pub mod paging;
 pub mod patches;
 pub mod publish;

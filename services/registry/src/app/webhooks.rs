@@ -2,13 +2,21 @@
 //! outbox in the transaction that makes them true (`cairn_store::webhooks`); every
 //! replica runs a worker that claims due deliveries (`FOR UPDATE SKIP LOCKED`), posts
 //! them signed with HMAC-SHA256, and retries failures with exponential backoff.
+//!
+//! A webhook's URL is a tenant's choice, so the addresses it may reach are limited
+//! (`app::outbound`): at creation and again at every connection, after DNS resolution.
+//! Redirects are not followed and no proxy from the environment is used. The delivery log
+//! keeps the receiver's status code and the time, never what it answered.
 
+use std::sync::Arc;
 use std::time::Duration;
 
 use cairn_store::{Actor, ClaimedDelivery, Store, StoreError, WEBHOOK_EVENTS, WebhookInfo};
 use hmac::{Hmac, Mac};
 use sha2::Sha256;
 use uuid::Uuid;
+
+use super::outbound::{GuardedResolver, Lookup, OutboundPolicy, Refused, SystemLookup};
 
 /// How often an idle worker looks for due deliveries.
 const POLL: Duration = Duration::from_millis(500);
@@ -30,6 +38,9 @@ pub enum WebhookError {
     /// The request is malformed.
     #[error("{0}")]
     Invalid(String),
+    /// The URL names an address webhooks may not reach.
+    #[error("url: {0}")]
+    Address(#[from] Refused),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -44,10 +55,11 @@ pub struct CreatedWebhook {
     pub secret: String,
 }
 
-/// Adds a webhook after checking its URL, events and secret (one is made when none is
-/// given).
+/// Adds a webhook after checking its URL (against `outbound`, the addresses webhooks may
+/// reach), events and secret (one is made when none is given).
 pub async fn create(
     store: &Store,
+    outbound: &OutboundPolicy,
     org_id: i64,
     url: &str,
     events: &[String],
@@ -60,6 +72,9 @@ pub async fn create(
         return Err(WebhookError::Invalid(format!(
             "url {url:?}: webhooks need an http:// or https:// URL with a host, at most 2000 characters"
         )));
+    }
+    if let Some(host) = parsed.host() {
+        outbound.check_host(host)?;
     }
     if events.is_empty() {
         return Err(WebhookError::Invalid(format!(
@@ -110,14 +125,22 @@ pub fn backoff(attempts: i32) -> Duration {
     Duration::from_secs(10u64.saturating_mul(1 << exponent)).min(Duration::from_secs(6 * 3600))
 }
 
-/// Delivers due webhooks for as long as the future runs.
-pub async fn deliver_forever(store: Store, metrics: std::sync::Arc<crate::metrics::Metrics>) {
-    // No redirects: a receiver cannot bounce the registry's request somewhere else.
-    let client = match reqwest::Client::builder()
+/// The HTTP client deliveries are sent with: names are resolved by `lookup` and checked
+/// against `outbound` at every connection, redirects are not followed (a receiver cannot
+/// bounce the request elsewhere) and no proxy is taken from the environment (it would
+/// connect on the registry's behalf without the check).
+pub fn delivery_client(outbound: Arc<OutboundPolicy>, lookup: Arc<dyn Lookup>) -> reqwest::Result<reqwest::Client> {
+    reqwest::Client::builder()
         .timeout(TIMEOUT)
         .redirect(reqwest::redirect::Policy::none())
+        .no_proxy()
+        .dns_resolver(Arc::new(GuardedResolver::new(outbound, lookup)))
         .build()
-    {
+}
+
+/// Delivers due webhooks for as long as the future runs.
+pub async fn deliver_forever(store: Store, metrics: Arc<crate::metrics::Metrics>, outbound: Arc<OutboundPolicy>) {
+    let client = match delivery_client(outbound.clone(), Arc::new(SystemLookup)) {
         Ok(client) => client,
         Err(e) => {
             tracing::error!(error = %e, "webhook delivery is off: cannot build an HTTP client");
@@ -129,7 +152,9 @@ pub async fn deliver_forever(store: Store, metrics: std::sync::Arc<crate::metric
             Ok(batch) if !batch.is_empty() => {
                 use futures::StreamExt as _;
                 futures::stream::iter(batch)
-                    .for_each_concurrent(CONCURRENCY, |delivery| deliver(&store, &client, &metrics, delivery))
+                    .for_each_concurrent(CONCURRENCY, |delivery| {
+                        deliver(&store, &client, &outbound, &metrics, delivery)
+                    })
                     .await;
             }
             Ok(_) => tokio::time::sleep(POLL).await,
@@ -141,32 +166,107 @@ pub async fn deliver_forever(store: Store, metrics: std::sync::Arc<crate::metric
     }
 }
 
-async fn deliver(
-    store: &Store,
+/// How one attempt went, as the delivery log records it: the receiver's status code, or
+/// why nothing was sent. Never the receiver's answer.
+#[derive(Debug, PartialEq, Eq)]
+pub struct Attempt {
+    /// Whether the receiver answered with a success status.
+    pub delivered: bool,
+    /// The receiver's status code, when it answered.
+    pub status: Option<i32>,
+    /// What went wrong, when something did.
+    pub error: Option<String>,
+}
+
+/// Sends one delivery: `url` is checked against `outbound` first when its host is an
+/// address (names are checked by the client's resolver).
+pub async fn send(
     client: &reqwest::Client,
-    metrics: &crate::metrics::Metrics,
-    delivery: ClaimedDelivery,
-) {
-    let body = serde_json::to_vec(&delivery.payload).unwrap_or_default();
+    outbound: &OutboundPolicy,
+    url: &str,
+    event: &str,
+    delivery_id: i64,
+    secret: &str,
+    payload: &serde_json::Value,
+) -> Attempt {
+    let refused = |error: String| Attempt {
+        delivered: false,
+        status: None,
+        error: Some(error),
+    };
+    let parsed = match reqwest::Url::parse(url) {
+        Ok(parsed) => parsed,
+        Err(e) => return refused(format!("the webhook's url is not valid: {e}")),
+    };
+    if let Some(Err(e)) = parsed.host().map(|host| outbound.check_host(host)) {
+        return refused(format!("not sent: {e}"));
+    }
+    let body = serde_json::to_vec(payload).unwrap_or_default();
     let result = client
-        .post(&delivery.url)
+        .post(parsed)
         .header("content-type", "application/json")
         .header("user-agent", "cairn-registry-webhooks")
-        .header("x-cairn-event", &delivery.event)
-        .header("x-cairn-delivery", delivery.id.to_string())
-        .header("x-cairn-signature", signature(&delivery.secret, &body))
+        .header("x-cairn-event", event)
+        .header("x-cairn-delivery", delivery_id.to_string())
+        .header("x-cairn-signature", signature(secret, &body))
         .body(body)
         .send()
         .await;
-    let (delivered, status, error) = match result {
-        Ok(response) if response.status().is_success() => (true, Some(i32::from(response.status().as_u16())), None),
-        Ok(response) => (
-            false,
-            Some(i32::from(response.status().as_u16())),
-            Some(format!("the receiver answered {}", response.status())),
-        ),
-        Err(e) => (false, None, Some(format!("could not deliver: {e}"))),
-    };
+    match result {
+        Ok(response) => {
+            let status = response.status();
+            Attempt {
+                delivered: status.is_success(),
+                status: Some(i32::from(status.as_u16())),
+                error: (!status.is_success()).then(|| format!("the receiver answered {status}")),
+            }
+        }
+        Err(e) => refused(sending_error(&e)),
+    }
+}
+
+/// Why a request failed, without the URL (the log shows it already): a refused address,
+/// else the innermost cause (a refused connection, a DNS failure, a timeout).
+fn sending_error(error: &reqwest::Error) -> String {
+    if error.is_timeout() {
+        return format!(
+            "could not deliver: the receiver did not answer within {} s",
+            TIMEOUT.as_secs()
+        );
+    }
+    let mut cause: &dyn std::error::Error = error;
+    loop {
+        if let Some(refused) = cause.downcast_ref::<Refused>() {
+            return format!("not sent: {refused}");
+        }
+        match cause.source() {
+            Some(next) => cause = next,
+            None => return format!("could not deliver: {cause}"),
+        }
+    }
+}
+
+async fn deliver(
+    store: &Store,
+    client: &reqwest::Client,
+    outbound: &OutboundPolicy,
+    metrics: &crate::metrics::Metrics,
+    delivery: ClaimedDelivery,
+) {
+    let Attempt {
+        delivered,
+        status,
+        error,
+    } = send(
+        client,
+        outbound,
+        &delivery.url,
+        &delivery.event,
+        delivery.id,
+        &delivery.secret,
+        &delivery.payload,
+    )
+    .await;
     let retry_in = (!delivered && delivery.attempts < MAX_ATTEMPTS).then(|| backoff(delivery.attempts));
     metrics.webhook_attempt(match (delivered, retry_in) {
         (true, _) => "delivered",

@@ -350,20 +350,47 @@ pub async fn resolve(State(state): State<AppState>, reader: Reader, Query(query)
     .into_response())
 }
 
-/// An upload ticket: which file (SHA-256, size) the caller announced, signed for them.
-fn ticket(state: &AppState, user_id: i64, sha256: &str, size: u64) -> String {
+/// How long an upload ticket can be used, from asking for the upload URL to publishing:
+/// the CLI does all three in one run, and a ticket that leaked into a log stops working.
+pub const UPLOAD_TICKET_LIFETIME: std::time::Duration = std::time::Duration::from_secs(15 * 60);
+
+/// An upload ticket: which file (SHA-256, size) the caller announced and until when
+/// (Unix seconds), signed for them.
+pub fn upload_ticket(state: &AppState, user_id: i64, sha256: &str, size: u64, expires: i64) -> String {
     let signature = state
         .session_key
-        .sign(&format!("clawhub-upload\0{user_id}\0{sha256}\0{size}"));
-    format!("{sha256}.{size}.{signature}")
+        .sign(&format!("clawhub-upload\0{user_id}\0{sha256}\0{size}\0{expires}"));
+    format!("{sha256}.{size}.{expires}.{signature}")
 }
 
-/// The (SHA-256, size) a ticket the caller holds announces, if it is genuine.
-fn check_ticket(state: &AppState, user_id: i64, raw: &str) -> Option<(String, u64)> {
-    let mut parts = raw.splitn(3, '.');
-    let (sha, size) = (parts.next()?, parts.next()?.parse::<u64>().ok()?);
-    (cairn_skill::Sha256Hash::parse_hex(sha).is_ok() && ticket(state, user_id, sha, size) == raw)
-        .then(|| (sha.to_owned(), size))
+/// Why an upload ticket cannot be used.
+#[derive(Debug, PartialEq, Eq)]
+enum TicketProblem {
+    /// Not one the registry signed for this caller.
+    Invalid,
+    /// Genuine, but its lifetime is over.
+    Expired,
+}
+
+/// The (SHA-256, size) a ticket the caller holds announces, if it is genuine and `now`
+/// (Unix seconds) is within its lifetime.
+fn check_ticket(state: &AppState, user_id: i64, raw: &str, now: i64) -> Result<(String, u64), TicketProblem> {
+    let mut parts = raw.splitn(4, '.');
+    let mut next = || parts.next().ok_or(TicketProblem::Invalid);
+    let sha = next()?;
+    let size = next()?.parse::<u64>().map_err(|_| TicketProblem::Invalid)?;
+    let expires = next()?.parse::<i64>().map_err(|_| TicketProblem::Invalid)?;
+    if cairn_skill::Sha256Hash::parse_hex(sha).is_err() || upload_ticket(state, user_id, sha, size, expires) != raw {
+        return Err(TicketProblem::Invalid);
+    }
+    if now > expires {
+        return Err(TicketProblem::Expired);
+    }
+    Ok((sha.to_owned(), size))
+}
+
+fn unix_now() -> i64 {
+    chrono::Utc::now().timestamp()
 }
 
 /// Body of `POST /api/v1/skills/-/upload-url`.
@@ -394,7 +421,8 @@ pub async fn upload_url(
             body.path, body.size, state.limits.max_file_bytes
         ))));
     }
-    let ticket = ticket(&state, principal.user_id, &sha, body.size);
+    let expires = unix_now() + UPLOAD_TICKET_LIFETIME.as_secs() as i64;
+    let ticket = upload_ticket(&state, principal.user_id, &sha, body.size, expires);
     let base = well_known_base(&state, &headers);
     Ok(
         axum::Json(json!({ "uploadUrl": format!("{base}/api/v1/skills/-/upload/{ticket}"), "uploadTicket": ticket }))
@@ -420,10 +448,11 @@ pub async fn upload(
     ApiPath(raw): ApiPath<String>,
     body: bytes::Bytes,
 ) -> Answer {
-    let (sha, size) = check_ticket(&state, principal.user_id, &raw).ok_or_else(|| {
-        TextError(ApiError::bad_request(
-            "this upload ticket is not valid: ask for a new upload URL",
-        ))
+    let (sha, size) = check_ticket(&state, principal.user_id, &raw, unix_now()).map_err(|problem| {
+        TextError(ApiError::bad_request(match problem {
+            TicketProblem::Invalid => "this upload ticket is not valid: ask for a new upload URL",
+            TicketProblem::Expired => "this upload ticket expired (tickets last 15 minutes): ask for a new upload URL",
+        }))
     })?;
     let id = cairn_skill::Sha256Hash::of(&body);
     if body.len() as u64 != size || id.to_hex() != sha {
@@ -469,14 +498,21 @@ pub async fn publish(
     let principal = &caller.principal;
     let mut files = std::collections::BTreeMap::new();
     for file in &body.files {
-        let (sha, _) = check_ticket(&state, principal.user_id, &file.upload_ticket)
-            .filter(|(sha, _)| *sha == file.storage_id)
-            .ok_or_else(|| {
-                TextError(ApiError::bad_request(format!(
+        let (sha, _) = match check_ticket(&state, principal.user_id, &file.upload_ticket, unix_now()) {
+            Ok((sha, size)) if sha == file.storage_id => (sha, size),
+            Err(TicketProblem::Expired) => {
+                return Err(TextError(ApiError::bad_request(format!(
+                    "the upload ticket of {} expired (tickets last 15 minutes): upload it again, then publish",
+                    file.path
+                ))));
+            }
+            _ => {
+                return Err(TextError(ApiError::bad_request(format!(
                     "{} was not uploaded with this token: upload it again",
                     file.path
-                )))
-            })?;
+                ))));
+            }
+        };
         let id = cairn_skill::Sha256Hash::parse_hex(&sha).map_err(|e| ApiError::internal("a checked ticket", &e))?;
         let bytes = state.blobs.get(&id).await.map_err(ApiError::from)?.ok_or_else(|| {
             TextError(ApiError::bad_request(format!(

@@ -3,7 +3,7 @@
 
 mod audit;
 mod blobs;
-mod clawhub;
+pub mod clawhub;
 pub mod error;
 mod events;
 mod extract;

@@ -60,6 +60,7 @@ pub async fn create(
 ) -> Result<Response, ApiError> {
     let created = webhooks::create(
         &state.store,
+        &state.outbound,
         caller.principal.org_id,
         &body.url,
         &body.events,
@@ -161,6 +162,11 @@ impl From<WebhookError> for ApiError {
     fn from(error: WebhookError) -> Self {
         match error {
             WebhookError::Invalid(message) => ApiError::bad_request(message),
+            address @ WebhookError::Address(_) => ApiError::new(
+                StatusCode::UNPROCESSABLE_ENTITY,
+                "address_not_allowed",
+                address.to_string(),
+            ),
             WebhookError::Store(e) => e.into(),
         }
     }

@@ -257,6 +257,7 @@ async fn submit_as(
                 ops: submission.ops,
                 report,
                 onto_digest: onto.as_deref(),
+                onto_revision: latest.as_ref().map(|(revision, _)| *revision),
                 candidate,
                 candidate_digest: candidate_digest.as_deref(),
                 supersedes: submission.supersedes,

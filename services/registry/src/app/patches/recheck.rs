@@ -17,7 +17,7 @@ use cairn_skill::SkillName;
 use cairn_store::{Actor, RevisionSelector};
 use tokio::sync::Notify;
 
-use super::{PatchError, load, review};
+use super::{PatchError, load_revision, review};
 use crate::{AppState, Services};
 
 /// How often each process looks for conflicts left stale.
@@ -52,7 +52,7 @@ pub async fn recheck_skill(services: &Services, org_id: i64, name: &SkillName) -
     if stale.is_empty() {
         return Ok(0);
     }
-    let latest = load(services, org_id, name, RevisionSelector::Latest).await?;
+    let latest = load_revision(services, org_id, name, RevisionSelector::Latest).await?;
     let actor = Actor::system("recheck");
     let mut merged = 0;
     for id in stale {
@@ -60,7 +60,16 @@ pub async fn recheck_skill(services: &Services, org_id: i64, name: &SkillName) -
         if record.status != "conflict" {
             continue;
         }
-        match review::restage(services, org_id, &record, name, latest.as_ref(), &actor).await {
+        match review::restage(
+            services,
+            org_id,
+            &record,
+            name,
+            latest.as_ref().map(|(revision, bundle)| (*revision, bundle)),
+            &actor,
+        )
+        .await
+        {
             Ok(restaged) if restaged.candidate.is_some() => merged += 1,
             Ok(_) => {}
             // Decided meanwhile: nothing to re-check.

@@ -7,14 +7,14 @@ use cairn_pipeline::report::PatchReport;
 use cairn_pipeline::stages::{PatchInput, Processed, Refusal, StageState, process};
 use cairn_skill::{Bundle, Category, SkillName};
 use cairn_store::{
-    Actor, Approval, ApproveOutcome, CategoryUpdate, CloseDuplicates, Decision, NewVersion, PatchRecord,
+    Actor, Approval, ApproveOutcome, CategoryUpdate, CloseDuplicates, Decision, NewVersion, Onto, PatchRecord,
     RevisionSelector, VersionSource,
 };
 use uuid::Uuid;
 
 use super::{
-    MAX_APPROVE_ATTEMPTS, MAX_TEXT, PatchError, candidate_bundle, check_text, load, manifest_json, not_found,
-    not_pending, policy, read_back, status_of,
+    MAX_APPROVE_ATTEMPTS, MAX_TEXT, PatchError, candidate_bundle, check_text, load, load_revision, manifest_json,
+    not_found, not_pending, policy, read_back, status_of,
 };
 use crate::Services;
 use crate::app::publish::upload_missing_blobs;
@@ -78,8 +78,18 @@ pub(super) async fn publish(
             return Err(not_pending(&record.status, "approved"));
         }
         let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
-        let latest = load(services, org_id, &name, RevisionSelector::Latest).await?;
-        let latest_digest = latest.as_ref().map(Bundle::digest);
+        let latest = load_revision(services, org_id, &name, RevisionSelector::Latest).await?;
+        let latest_digest = latest.as_ref().map(|(_, b)| b.digest());
+        // What the candidate must have been built on to be published as it is: the latest
+        // revision by number and digest (a revision that changed only file modes keeps
+        // the digest).
+        let latest_onto = latest
+            .as_ref()
+            .zip(latest_digest.as_deref())
+            .map(|((revision, _), digest)| Onto {
+                revision: Some(*revision),
+                digest,
+            });
         let deletes = PatchReport::from_stored(&record.report).deletes;
         let candidate;
         let category;
@@ -93,9 +103,10 @@ pub(super) async fn publish(
             }
             Approval::Delete(&name)
         } else {
-            candidate = if latest_digest != record.onto_digest {
+            candidate = if latest_onto != record_onto(&record) {
                 let reviewed = PatchReport::from_stored(&record.report).verdict();
-                let restaged = restage(services, org_id, &record, &name, latest.as_ref(), actor).await?;
+                let latest = latest.as_ref().map(|(revision, bundle)| (*revision, bundle));
+                let restaged = restage(services, org_id, &record, &name, latest, actor).await?;
                 if restaged.raced {
                     continue;
                 }
@@ -145,7 +156,7 @@ pub(super) async fn publish(
             .approve_patch(
                 org_id,
                 id,
-                latest_digest.as_deref(),
+                latest_onto,
                 approval,
                 Decision { by: reviewer, comment },
                 close_duplicates,
@@ -193,16 +204,26 @@ pub(super) struct Restaged {
     pub raced: bool,
 }
 
-/// Runs the stages again onto `latest`; stores the new reports and state (a pending
+/// What a patch's candidate was built on, as stored.
+fn record_onto(record: &PatchRecord) -> Option<Onto<'_>> {
+    record.onto_digest.as_deref().map(|digest| Onto {
+        revision: record.onto_revision,
+        digest,
+    })
+}
+
+/// Runs the stages again onto `latest` (its revision and bundle); stores the new reports and state (a pending
 /// patch, or one in conflict, that is still built on what it was built on).
 pub(super) async fn restage(
     services: &Services,
     org_id: i64,
     record: &PatchRecord,
     name: &SkillName,
-    latest: Option<&Bundle>,
+    latest: Option<(i32, &Bundle)>,
     actor: &Actor,
 ) -> Result<Restaged, PatchError> {
+    let latest_revision = latest.map(|(revision, _)| revision);
+    let latest = latest.map(|(_, bundle)| bundle);
     let ops: Vec<Op> = serde_json::from_value(record.ops.clone()).map_err(|e| PatchError::Invalid(e.to_string()))?;
     let base = match record.base_revision {
         Some(revision) => load(services, org_id, name, RevisionSelector::Exact(revision)).await?,
@@ -239,7 +260,11 @@ pub(super) async fn restage(
     if let Some(bundle) = &candidate {
         upload_missing_blobs(&services.store, services.blobs.as_ref(), std::iter::once(bundle)).await?;
     }
-    let onto = latest.map(Bundle::digest);
+    let onto_digest = latest.map(Bundle::digest);
+    let onto = onto_digest.as_deref().map(|digest| Onto {
+        revision: latest_revision,
+        digest,
+    });
     let still_pending = services
         .store
         .restage_patch(
@@ -248,10 +273,10 @@ pub(super) async fn restage(
             &record.status,
             status,
             &report,
-            onto.as_deref(),
+            onto,
             candidate.as_ref().map(manifest_json).as_ref(),
             candidate.as_ref().map(Bundle::digest).as_deref(),
-            record.onto_digest.as_deref(),
+            record_onto(record),
             actor,
         )
         .await?;

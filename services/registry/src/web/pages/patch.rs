@@ -280,7 +280,10 @@ pub async fn page(
             )
             .await
             .ok()
-            .filter(|latest| Some(&latest.version.digest) != record.onto_digest.as_ref())
+            .filter(|latest| {
+                Some(&latest.version.digest) != record.onto_digest.as_ref()
+                    || Some(latest.version.revision) != record.onto_revision
+            })
             .map(|latest| {
                 format!(
                     "The skill moved to r{} since this patch was checked: approving checks it again against r{} first.",

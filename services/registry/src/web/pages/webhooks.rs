@@ -118,6 +118,7 @@ pub async fn create(
     .collect();
     match webhooks::create(
         &state.store,
+        &state.outbound,
         viewer.principal.org_id,
         form.url.trim(),
         &events,
