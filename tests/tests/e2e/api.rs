@@ -30,11 +30,16 @@ async fn imported_corpus_reads_back_byte_identical() {
     let app = TestApp::spawn().await.unwrap();
     let root = corpus().join("skills/anthropic");
     let report = app.import(&root).await.unwrap();
-    // claude-api's description is 1068 characters: over the 1024 limit, so it is skipped.
-    assert_eq!(report.skipped.len(), 1, "skipped: {:?}", report.skipped);
-    assert!(report.skipped[0].path.ends_with("claude-api"));
-    assert!(report.skipped[0].reason.contains("1024"));
-    assert_eq!(report.created.len(), 11);
+    // claude-api's description is 1068 characters: over the 1024 limit, imported with a
+    // warning (reading is tolerant).
+    assert!(report.skipped.is_empty(), "skipped: {:?}", report.skipped);
+    assert!(
+        report
+            .warnings
+            .iter()
+            .any(|w| w.path.ends_with("claude-api") && w.reason.contains("1024"))
+    );
+    assert_eq!(report.created.len(), 12);
     let hermes = app.import(&corpus().join("skills/hermes")).await.unwrap();
     for s in &hermes.skipped {
         eprintln!("hermes skipped {}: {}", s.path.display(), s.reason);

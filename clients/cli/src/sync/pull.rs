@@ -224,7 +224,11 @@ pub async fn pull_with(
         state::save(&state_path, &state)?;
     }
     // So `push`, `status`, `diff` and `watch` find this target without --target.
-    super::remembered::remember(target)?;
+    // The pull itself is done and recorded: a list that cannot be written only costs the
+    // convenience, so it is said, not failed on.
+    if let Err(e) = super::remembered::remember(target) {
+        eprintln!("warning: {e} (the pull is complete; name the target with --target next time)");
+    }
     outcomes.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(PullReport {
         target: target.label.clone(),

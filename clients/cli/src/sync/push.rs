@@ -398,9 +398,15 @@ fn describe(op: &Op) -> String {
     }
 }
 
-/// The local content as a bundle (for the scan and its digest).
+/// The local content as a bundle (for the scan and its digest). The description's length
+/// is left to the registry: a skill imported with a description over the limit may keep
+/// it (but not lengthen it), which only the registry can tell.
 fn build(files: &BTreeMap<String, (Vec<u8>, bool)>) -> Result<Bundle, String> {
-    let mut builder = Bundle::builder(&Limits::default());
+    let limits = Limits {
+        max_description_chars: usize::MAX,
+        ..Limits::default()
+    };
+    let mut builder = Bundle::builder(&limits);
     for (path, (bytes, executable)) in files {
         let rel = RelPath::parse(path).map_err(|e| e.to_string())?;
         builder

@@ -110,12 +110,41 @@ pub enum StateError {
 /// The state file of the target at `root`.
 pub fn path_for(root: &Path) -> Result<PathBuf, StateError> {
     let base = dirs::state_dir().ok_or(StateError::NoStateDir)?;
-    // A folder not made yet (a first pull) by its absolute path, as it will canonicalize.
-    let canonical = std::fs::canonicalize(root)
-        .or_else(|_| std::path::absolute(root))
-        .unwrap_or_else(|_| root.to_owned());
+    let canonical = canonical_even_if_missing(root);
     let id = cairn_skill::Sha256Hash::of(canonical.to_string_lossy().as_bytes()).to_hex();
     Ok(base.join("cairn/targets").join(format!("{}.json", &id[..16])))
+}
+
+/// `root` as it will canonicalize once it exists: a folder not made yet (a first pull)
+/// is its deepest existing ancestor, canonicalized (symbolic links and `..` resolved),
+/// with the missing rest appended, so the first pull and every later command agree on
+/// the state file and the lock.
+fn canonical_even_if_missing(root: &Path) -> PathBuf {
+    let absolute = std::path::absolute(root).unwrap_or_else(|_| root.to_owned());
+    let mut missing = Vec::new();
+    let mut existing = absolute.as_path();
+    loop {
+        if let Ok(canonical) = std::fs::canonicalize(existing) {
+            let mut path = canonical;
+            for part in missing.iter().rev() {
+                match part {
+                    std::path::Component::ParentDir => {
+                        path.pop();
+                    }
+                    std::path::Component::CurDir => {}
+                    other => path.push(other.as_os_str()),
+                }
+            }
+            return path;
+        }
+        match (existing.parent(), existing.components().next_back()) {
+            (Some(parent), Some(last)) => {
+                missing.push(last);
+                existing = parent;
+            }
+            _ => return absolute,
+        }
+    }
 }
 
 /// Reads a target's state (empty when none was written).
@@ -177,5 +206,20 @@ mod tests {
             let e = load(&path).unwrap_err().to_string();
             assert!(e.contains("not inside the target"), "{folder}: {e}");
         }
+    }
+
+    #[test]
+    fn a_target_not_made_yet_is_named_as_it_will_canonicalize() {
+        let dir = tempfile::tempdir().unwrap();
+        let real = dir.path().join("real");
+        std::fs::create_dir(&real).unwrap();
+        let link = dir.path().join("link");
+        std::os::unix::fs::symlink(&real, &link).unwrap();
+        // Through a symbolic link and `..`, before the target exists…
+        let before = canonical_even_if_missing(&link.join("x/../skills"));
+        std::fs::create_dir_all(real.join("skills")).unwrap();
+        // …it is the same path as the made folder canonicalizes to.
+        assert_eq!(before, std::fs::canonicalize(real.join("skills")).unwrap());
+        assert_eq!(canonical_even_if_missing(&link.join("skills")), before);
     }
 }

@@ -89,6 +89,7 @@ fn classify_v4(ip: Ipv4Addr) -> Option<AddressRule> {
             || (a == 192 && b == 0 && c == 0)
             || (a == 198 && (18..20).contains(&b))
             || (a == 192 && b == 0 && c == 2)
+            || (a == 192 && b == 88 && c == 99)
             || (a == 198 && b == 51 && c == 100)
             || (a == 203 && b == 0 && c == 113) =>
         {
@@ -111,8 +112,13 @@ fn classify_v6(ip: Ipv6Addr) -> Option<AddressRule> {
         () if first & 0xffc0 == 0xfec0 => AddressRule::Private,
         () if first & 0xfe00 == 0xfc00 => AddressRule::UniqueLocal,
         () if first & 0xff00 == 0xff00 => AddressRule::Multicast,
-        // Documentation (2001:db8::/32) and the discard prefix (100::/64).
-        () if (first == 0x2001 && ip.segments()[1] == 0x0db8) || (first == 0x0100 && ip.segments()[1..4] == [0; 3]) => {
+        // Documentation (2001:db8::/32), the discard prefix (100::/64) and the IETF
+        // protocol assignments (2001::/23, Teredo's 2001::/32 among them: it tunnels to
+        // any IPv4 address).
+        () if (first == 0x2001 && ip.segments()[1] == 0x0db8)
+            || (first == 0x0100 && ip.segments()[1..4] == [0; 3])
+            || (first == 0x2001 && ip.segments()[1] < 0x0200) =>
+        {
             AddressRule::Reserved
         }
         () => return None,
@@ -124,11 +130,13 @@ fn embedded_v4(ip: Ipv6Addr) -> Option<Ipv4Addr> {
     let s = ip.segments();
     let low = Ipv4Addr::new((s[6] >> 8) as u8, s[6] as u8, (s[7] >> 8) as u8, s[7] as u8);
     match s {
-        // IPv4-mapped and the deprecated IPv4-compatible form (not :: and ::1).
-        [0, 0, 0, 0, 0, 0xffff, _, _] => Some(low),
-        [0, 0, 0, 0, 0, 0, hi, _] if hi != 0 => Some(low),
-        // NAT64 well-known prefix.
-        [0x0064, 0xff9b, 0, 0, 0, 0, _, _] => Some(low),
+        // IPv4-mapped, IPv4-translated (RFC 2765) and the deprecated IPv4-compatible form
+        // (not :: and ::1, which are judged as IPv6).
+        [0, 0, 0, 0, 0, 0xffff, _, _] | [0, 0, 0, 0, 0xffff, 0, _, _] => Some(low),
+        [0, 0, 0, 0, 0, 0, hi, lo] if hi != 0 || lo > 1 => Some(low),
+        // NAT64: the well-known prefix and the local-use prefix (RFC 8215, /48 with the
+        // IPv4 address in the last 32 bits as deployed with a /96).
+        [0x0064, 0xff9b, 0, 0, 0, 0, _, _] | [0x0064, 0xff9b, 0x0001, _, _, _, _, _] => Some(low),
         // 6to4: the IPv4 address follows the prefix.
         [0x2002, hi, lo, ..] => Some(Ipv4Addr::new((hi >> 8) as u8, hi as u8, (lo >> 8) as u8, lo as u8)),
         _ => None,
@@ -207,11 +215,14 @@ impl OutboundPolicy {
             IpAddr::V6(v6) => embedded_v4(v6).map_or(ip, IpAddr::V4),
             IpAddr::V4(_) => ip,
         };
-        if self
-            .allowed
-            .iter()
-            .any(|net| net.contains(&ip) || net.contains(&canonical))
-        {
+        // A metadata address hands out the machine's credentials: allowing a network
+        // around it (a CGNAT or link-local range) does not allow it; only naming the
+        // address itself does.
+        let covers = |net: &IpNet| {
+            let hit = net.contains(&ip) || net.contains(&canonical);
+            hit && (rule != AddressRule::CloudMetadata || net.prefix_len() == net.max_prefix_len())
+        };
+        if self.allowed.iter().any(covers) {
             return Ok(());
         }
         Err(Refused {
@@ -355,6 +366,11 @@ mod tests {
             ("::10.1.2.3", Some(Private)),
             ("64:ff9b::a00:1", Some(Private)),
             ("2002:7f00:1::", Some(Loopback)),
+            ("::2", Some(Unspecified)),
+            ("::ffff:0:a00:1", Some(Private)),
+            ("64:ff9b:1::a00:1", Some(Private)),
+            ("2001::1", Some(Reserved)),
+            ("192.88.99.1", Some(Reserved)),
             // Public addresses pass.
             ("93.184.215.14", None),
             ("172.32.0.1", None),
@@ -394,6 +410,16 @@ mod tests {
             AddressRule::CloudMetadata
         );
         assert!(policy.check_ip("93.184.215.14".parse().unwrap()).is_ok());
+        // A network around a metadata address does not allow it; the address itself does.
+        let broad = OutboundPolicy::parse("100.64.0.0/10,169.254.0.0/16").unwrap();
+        assert!(broad.check_ip("100.64.1.1".parse().unwrap()).is_ok());
+        assert_eq!(
+            broad.check_ip("100.100.100.200".parse().unwrap()).unwrap_err().rule,
+            AddressRule::CloudMetadata
+        );
+        assert!(broad.check_ip("169.254.169.254".parse().unwrap()).is_err());
+        let exact = OutboundPolicy::parse("169.254.169.254").unwrap();
+        assert!(exact.check_ip("169.254.169.254".parse().unwrap()).is_ok());
 
         let e = OutboundPolicy::parse("10.0.0.0/33").unwrap_err();
         assert!(e.contains("'10.0.0.0/33' is not a network"), "{e}");

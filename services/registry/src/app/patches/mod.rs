@@ -367,7 +367,13 @@ async fn candidate_bundle(services: &Services, record: &PatchRecord) -> Result<B
             .unwrap_or(false);
         files.insert(path, BundleFile::new(bytes.to_vec(), executable));
     }
-    Bundle::from_files(files, &services.limits).map_err(|e| CatalogError::Corrupt(e.to_string()).into())
+    // The stages checked it (a description already over the limit may be kept, so the
+    // limit is not applied again here).
+    let checked = cairn_skill::limits::Limits {
+        max_description_chars: usize::MAX,
+        ..services.limits.clone()
+    };
+    Bundle::from_files(files, &checked).map_err(|e| CatalogError::Corrupt(e.to_string()).into())
 }
 
 fn manifest_json(bundle: &Bundle) -> serde_json::Value {
