@@ -25,15 +25,14 @@ struct Team {
 const BODY: &str = "## Steps\n\n1. Install the tool.\n2. Run it on the data.\n3. Check the output.\n";
 
 async fn team() -> Team {
-    let app = TestApp::spawn().await.unwrap();
     let tree = tempfile::tempdir().unwrap();
-    write_skill(
-        tree.path(),
-        "ops/demo",
-        "demo",
-        BODY,
-        &[("references/notes.md", "notes\n")],
-    );
+    team_with(&tree, &[("references/notes.md", "notes\n")]).await
+}
+
+/// A team whose skill `demo` was imported from `tree` with these extra files.
+async fn team_with(tree: &tempfile::TempDir, extra: &[(&str, &str)]) -> Team {
+    let app = TestApp::spawn().await.unwrap();
+    write_skill(tree.path(), "ops/demo", "demo", BODY, extra);
     app.import(tree.path()).await.unwrap();
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();

@@ -53,6 +53,21 @@ async fn wait_for(received: &Received, n: usize) -> Vec<(HeaderMap, Vec<u8>)> {
     received.lock().unwrap().clone()
 }
 
+/// The newest delivery of a webhook once its first attempt failed (waits up to 10 s).
+async fn first_failure(app: &TestApp, hook: &str) -> Value {
+    let path = format!("/v1/webhooks/{hook}/deliveries");
+    let mut entry = Value::Null;
+    for _ in 0..100 {
+        let (_, log) = send(app.get(&path)).await;
+        entry = log["items"][0].clone();
+        if !entry["last_error"].is_null() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(100)).await;
+    }
+    entry
+}
+
 #[tokio::test]
 async fn patch_and_version_events_arrive_signed() {
     let app = TestApp::spawn().await.unwrap();
@@ -198,16 +213,7 @@ async fn urls_are_stored_normalised_and_https_is_delivered_over_tls() {
     let tree = tempfile::tempdir().unwrap();
     write_skill(tree.path(), "ops/demo", "demo", "1. Run it.", &[]);
     app.import(tree.path()).await.unwrap();
-    let path = format!("/v1/webhooks/{}/deliveries", hook["id"].as_str().unwrap());
-    let mut entry = Value::Null;
-    for _ in 0..100 {
-        let (_, log) = send(app.get(&path)).await;
-        entry = log["items"][0].clone();
-        if !entry["last_error"].is_null() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let entry = first_failure(&app, hook["id"].as_str().unwrap()).await;
     // Nothing listens there: a connection error, not "scheme is not http" (TLS is built in).
     let error = entry["last_error"].as_str().unwrap_or_default();
     assert!(
@@ -373,16 +379,7 @@ async fn a_stored_webhook_to_an_internal_address_is_not_sent_and_the_log_says_wh
     let tree = tempfile::tempdir().unwrap();
     write_skill(tree.path(), "ops/demo", "demo", "1. Run it.", &[]);
     app.import(tree.path()).await.unwrap();
-    let path = format!("/v1/webhooks/{}/deliveries", hook.id);
-    let mut entry = Value::Null;
-    for _ in 0..100 {
-        let (_, log) = send(app.get(&path)).await;
-        entry = log["items"][0].clone();
-        if !entry["last_error"].is_null() {
-            break;
-        }
-        tokio::time::sleep(Duration::from_millis(100)).await;
-    }
+    let entry = first_failure(&app, &hook.id.to_string()).await;
     let error = entry["last_error"].as_str().unwrap_or_default();
     assert!(
         error.starts_with("not sent: 127.0.0.1 is a loopback address"),
