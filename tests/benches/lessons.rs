@@ -275,6 +275,9 @@ struct Tally {
     landed: usize,
     lost: usize,
     lost_sharing_a_line: usize,
+    /// Distinct lessons closed as the duplicate of another lesson (a wrong group closed
+    /// by the one-action approval).
+    lost_as_duplicate: usize,
     wrong: usize,
     duplicates: usize,
     grouped: usize,
@@ -420,6 +423,7 @@ async fn run_one(n: usize, skills: &[Skill], bank: &[Vec<String>]) -> Tally {
                 let j = ids.iter().position(|x| x == of);
                 if j.is_none_or(|j| lessons[j].bank != lessons[i].bank) {
                     tally.lost += 1;
+                    tally.lost_as_duplicate += 1;
                 }
             }
         }
@@ -476,7 +480,7 @@ fn main() {
             .join(", ")
     );
     println!(
-        "\n| N agents per skill | distinct lessons | landed | lost (of which notes on a shared line) | wrong merges (skills) | duplicates grouped | distinct lessons grouped wrongly | reviewer actions | approve p50 | approve p99 | git merge-file: landed / lost / wrong |"
+        "\n| N agents per skill | distinct lessons | landed | lost (notes on a shared line / closed as another's duplicate) | wrong merges (skills) | duplicates grouped | distinct lessons grouped wrongly | reviewer actions | approve p50 | approve p99 | git merge-file: landed / lost / wrong |"
     );
     println!("|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---|");
     for n in AGENTS {
@@ -485,12 +489,13 @@ fn main() {
         a.sort_unstable();
         let at = |q: f64| a[((a.len() as f64 * q) as usize).min(a.len() - 1)].as_secs_f64() * 1e3;
         println!(
-            "| {n} | {} | {} ({:.1} %) | {} ({}) | {} | {} of {} ({:.0} %) | {} ({:.1} %) | {} | {:.1} ms | {:.1} ms | {} / {} / {} |",
+            "| {n} | {} | {} ({:.1} %) | {} ({} / {}) | {} | {} of {} ({:.0} %) | {} ({:.1} %) | {} | {:.1} ms | {:.1} ms | {} / {} / {} |",
             t.distinct,
             t.landed,
             t.landed as f64 / t.distinct as f64 * 100.0,
             t.lost,
             t.lost_sharing_a_line,
+            t.lost_as_duplicate,
             t.wrong,
             t.grouped,
             t.duplicates,
