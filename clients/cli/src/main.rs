@@ -228,7 +228,27 @@ struct PatchArgs {
     batch: bool,
 }
 
+/// A reader that stops early (`cairn status | head`) closes the pipe, and the next
+/// `println!` panics on the broken pipe. Stop quietly instead, as command-line tools do
+/// when their reader leaves: the exit status a shell reports for SIGPIPE (128 + 13).
+fn leave_quietly_when_stdout_closes() {
+    let default = std::panic::take_hook();
+    std::panic::set_hook(Box::new(move |info| {
+        let message = info
+            .payload()
+            .downcast_ref::<String>()
+            .map(String::as_str)
+            .or_else(|| info.payload().downcast_ref::<&str>().copied())
+            .unwrap_or_default();
+        if message.starts_with("failed printing to stdout") && message.contains("Broken pipe") {
+            std::process::exit(141);
+        }
+        default(info);
+    }));
+}
+
 fn main() -> ExitCode {
+    leave_quietly_when_stdout_closes();
     let cli = Cli::parse();
     let json = cli.json;
     let result = match cli.command {

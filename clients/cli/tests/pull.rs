@@ -764,3 +764,30 @@ async fn a_completed_pull_is_on_disk_before_the_state_records_it() {
         "the state's rename is not flushed:\n{log}"
     );
 }
+
+#[tokio::test]
+async fn a_reader_that_leaves_early_ends_the_command_quietly() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "ops/demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let mia = Member::new(&app.base_url, &token);
+    mia.pull().await;
+    // `cairn status | head -0`: the reading end is closed before anything is printed.
+    let (reader, writer) = std::io::pipe().unwrap();
+    drop(reader);
+    let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
+    command
+        .args(["status", "--target", "hermes", "--offline"])
+        .env_clear()
+        .envs(mia.env.iter().map(|(k, v)| (k, v)))
+        .stdout(writer)
+        .stderr(std::process::Stdio::piped());
+    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    let stderr = String::from_utf8_lossy(&out.stderr);
+    assert_eq!(out.status.code(), Some(141), "{stderr}");
+    assert!(!stderr.contains("panicked"), "{stderr}");
+}
