@@ -54,20 +54,10 @@ struct Case {
     v2: String,
 }
 
-fn unlimited() -> Limits {
-    Limits {
-        max_skill_md_chars: usize::MAX,
-        max_description_chars: usize::MAX,
-        max_file_bytes: u64::MAX,
-        max_files: usize::MAX,
-        max_total_bytes: u64::MAX,
-    }
-}
-
 fn bundle(text: &str) -> Option<Bundle> {
     Bundle::from_files(
         [(RelPath::skill_md(), BundleFile::new(text.as_bytes().to_vec(), false))],
-        &unlimited(),
+        &Limits::unlimited(),
     )
     .ok()
 }
@@ -139,7 +129,7 @@ fn ops_for(v0: &str, v1: &str, v2: &str) -> Option<Vec<Op>> {
 fn cairn(v0: &str, v1: &str, v2: &str, ops: &[Op]) -> Option<Result3> {
     let (base, latest) = (bundle(v0)?, bundle(v1)?);
     let valid = validate(ops, &WritableRoots::default()).ok()?;
-    let Outcome::Bundle(patched) = apply_ops(Some(&base), &valid, &unlimited()).ok()?.outcome else {
+    let Outcome::Bundle(patched) = apply_ops(Some(&base), &valid, &Limits::unlimited()).ok()?.outcome else {
         return None;
     };
     let rebased = rebase(&base, &valid, &patched, &latest);
@@ -159,7 +149,10 @@ fn cairn(v0: &str, v1: &str, v2: &str, ops: &[Op]) -> Option<Result3> {
 
 fn patched_text(v0: &str, ops: &[Op]) -> Option<String> {
     let valid = validate(ops, &WritableRoots::default()).ok()?;
-    let Outcome::Bundle(patched) = apply_ops(Some(&bundle(v0)?), &valid, &unlimited()).ok()?.outcome else {
+    let Outcome::Bundle(patched) = apply_ops(Some(&bundle(v0)?), &valid, &Limits::unlimited())
+        .ok()?
+        .outcome
+    else {
         return None;
     };
     String::from_utf8(patched.files()[&RelPath::skill_md()].bytes.clone()).ok()

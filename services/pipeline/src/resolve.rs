@@ -59,13 +59,7 @@ pub fn resolve(
     roots: &WritableRoots,
 ) -> Result<Vec<Op>, ResolveError> {
     let valid = validate(ops, roots)?;
-    let unlimited = Limits {
-        max_skill_md_chars: usize::MAX,
-        max_description_chars: usize::MAX,
-        max_file_bytes: u64::MAX,
-        max_files: usize::MAX,
-        max_total_bytes: u64::MAX,
-    };
+    let unlimited = Limits::unlimited();
     let applied = apply_ops(Some(base), &valid, if base == latest { limits } else { &unlimited })?;
     let Outcome::Bundle(patched) = applied.outcome else {
         return Err(ResolveError::NotText);

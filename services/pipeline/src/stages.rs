@@ -135,10 +135,7 @@ fn inherited_limits(limits: &Limits, revisions: [Option<&Bundle>; 2]) -> Limits 
         .map(|b| b.description().chars().count())
         .max()
         .unwrap_or(0);
-    Limits {
-        max_description_chars: limits.max_description_chars.max(longest),
-        ..limits.clone()
-    }
+    limits.with_description_chars(limits.max_description_chars.max(longest))
 }
 
 /// Runs the stages. `Err` is an outright refusal; `Ok` carries the state and every

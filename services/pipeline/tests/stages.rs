@@ -183,10 +183,7 @@ fn creating_and_deleting_skills() {
 fn an_imported_over_long_description_may_be_kept_but_never_lengthened() {
     let long = "d".repeat(1100);
     let skill = format!("---\nname: wide\ndescription: {long}\n---\n# Wide\n\n1. Step one.\n");
-    let tolerant = Limits {
-        max_description_chars: usize::MAX,
-        ..Limits::default()
-    };
+    let tolerant = Limits::default().with_description_chars(usize::MAX);
     let files = vec![(RelPath::skill_md(), BundleFile::new(skill.into_bytes(), false))];
     let base = Bundle::from_files(files, &tolerant).unwrap();
     let setup = Setup::new();

@@ -37,6 +37,29 @@ impl Default for Limits {
     }
 }
 
+impl Limits {
+    /// No limit at all: for reading back what was checked when it was written (stored
+    /// versions and candidates), where a limit lowered since must not make it unreadable.
+    pub fn unlimited() -> Limits {
+        Limits {
+            max_skill_md_chars: usize::MAX,
+            max_description_chars: usize::MAX,
+            max_file_bytes: u64::MAX,
+            max_files: usize::MAX,
+            max_total_bytes: u64::MAX,
+        }
+    }
+
+    /// These limits with another description limit: reading is tolerant of an over-long
+    /// description (real skills have them), and a patch may keep the length it found.
+    pub fn with_description_chars(&self, max: usize) -> Limits {
+        Limits {
+            max_description_chars: max,
+            ..self.clone()
+        }
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

@@ -402,10 +402,7 @@ fn describe(op: &Op) -> String {
 /// is left to the registry: a skill imported with a description over the limit may keep
 /// it (but not lengthen it), which only the registry can tell.
 fn build(files: &BTreeMap<String, (Vec<u8>, bool)>) -> Result<Bundle, String> {
-    let limits = Limits {
-        max_description_chars: usize::MAX,
-        ..Limits::default()
-    };
+    let limits = Limits::default().with_description_chars(usize::MAX);
     let mut builder = Bundle::builder(&limits);
     for (path, (bytes, executable)) in files {
         let rel = RelPath::parse(path).map_err(|e| e.to_string())?;

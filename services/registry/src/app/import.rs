@@ -383,10 +383,7 @@ fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<(Candidate, Vec<Str
     };
     // Reading is tolerant: a description over the limit (real skills have them) is
     // imported with a warning; patches that lengthen it are still refused.
-    let tolerant = Limits {
-        max_description_chars: usize::MAX,
-        ..limits.clone()
-    };
+    let tolerant = limits.with_description_chars(usize::MAX);
     let mut builder = Bundle::builder(&tolerant);
     let mut warnings = Vec::new();
     collect_files(&found.dir, "", &mut builder, &mut warnings)?;

@@ -189,17 +189,17 @@ pub async fn send(
     secret: &str,
     payload: &serde_json::Value,
 ) -> Attempt {
-    let refused = |error: String| Attempt {
+    let not_delivered = |error: String| Attempt {
         delivered: false,
         status: None,
         error: Some(error),
     };
     let parsed = match reqwest::Url::parse(url) {
         Ok(parsed) => parsed,
-        Err(e) => return refused(format!("the webhook's url is not valid: {e}")),
+        Err(e) => return not_delivered(format!("the webhook's url is not valid: {e}")),
     };
     if let Some(Err(e)) = parsed.host().map(|host| outbound.check_host(host)) {
-        return refused(format!("not sent: {e}"));
+        return not_delivered(format!("not sent: {e}"));
     }
     let body = serde_json::to_vec(payload).unwrap_or_default();
     let result = client
@@ -221,7 +221,7 @@ pub async fn send(
                 error: (!status.is_success()).then(|| format!("the receiver answered {status}")),
             }
         }
-        Err(e) => refused(sending_error(&e)),
+        Err(e) => not_delivered(sending_error(&e)),
     }
 }
 

@@ -450,8 +450,11 @@ pub async fn upload(
 ) -> Answer {
     let (sha, size) = check_ticket(&state, principal.user_id, &raw, unix_now()).map_err(|problem| {
         TextError(ApiError::bad_request(match problem {
-            TicketProblem::Invalid => "this upload ticket is not valid: ask for a new upload URL",
-            TicketProblem::Expired => "this upload ticket expired (tickets last 15 minutes): ask for a new upload URL",
+            TicketProblem::Invalid => "this upload ticket is not valid: ask for a new upload URL".to_owned(),
+            TicketProblem::Expired => format!(
+                "this upload ticket expired (tickets last {} minutes): ask for a new upload URL",
+                UPLOAD_TICKET_LIFETIME.as_secs() / 60
+            ),
         }))
     })?;
     let id = cairn_skill::Sha256Hash::of(&body);
@@ -502,8 +505,9 @@ pub async fn publish(
             Ok((sha, size)) if sha == file.storage_id => (sha, size),
             Err(TicketProblem::Expired) => {
                 return Err(TextError(ApiError::bad_request(format!(
-                    "the upload ticket of {} expired (tickets last 15 minutes): upload it again, then publish",
-                    file.path
+                    "the upload ticket of {} expired (tickets last {} minutes): upload it again, then publish",
+                    file.path,
+                    UPLOAD_TICKET_LIFETIME.as_secs() / 60
                 ))));
             }
             _ => {

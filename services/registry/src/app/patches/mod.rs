@@ -338,14 +338,8 @@ async fn load_revision(
         Err(e) => return Err(e.into()),
     };
     let files = catalog::file_map(&services.store, services.blobs.as_ref(), &resolved).await?;
-    let unlimited = cairn_skill::limits::Limits {
-        max_skill_md_chars: usize::MAX,
-        max_description_chars: usize::MAX,
-        max_file_bytes: u64::MAX,
-        max_files: usize::MAX,
-        max_total_bytes: u64::MAX,
-    };
-    let bundle = Bundle::from_files(files, &unlimited).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+    let bundle = Bundle::from_files(files, &cairn_skill::limits::Limits::unlimited())
+        .map_err(|e| CatalogError::Corrupt(e.to_string()))?;
     Ok(Some((resolved.version.revision, bundle)))
 }
 
@@ -368,11 +362,8 @@ async fn candidate_bundle(services: &Services, record: &PatchRecord) -> Result<B
         files.insert(path, BundleFile::new(bytes.to_vec(), executable));
     }
     // The stages checked it (a description already over the limit may be kept, so the
-    // limit is not applied again here).
-    let checked = cairn_skill::limits::Limits {
-        max_description_chars: usize::MAX,
-        ..services.limits.clone()
-    };
+    // description limit is not applied again here).
+    let checked = services.limits.with_description_chars(usize::MAX);
     Bundle::from_files(files, &checked).map_err(|e| CatalogError::Corrupt(e.to_string()).into())
 }
 
