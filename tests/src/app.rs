@@ -150,8 +150,12 @@ impl TestApp {
         let store = self.db.store().await?;
         let state = AppState::new(store, self.blobs.clone(), self.keys.clone(), no_rate_limits())
             .with_outbound(loopback_receivers());
-        let (base_url, server) = Running::start(state).await?;
-        Ok(Replica { base_url, server })
+        let (base_url, server) = Running::start(state.clone()).await?;
+        Ok(Replica {
+            base_url,
+            state,
+            server,
+        })
     }
 
     /// A gRPC client of this registry sending `token` (none: no `authorization`).
@@ -258,9 +262,14 @@ impl Running {
         let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await?;
         let base_url = format!("http://{}", listener.local_addr()?);
         let (tx, rx) = oneshot::channel::<()>();
+        let index = state.index_cache.clone();
         let server = tokio::spawn(cairn_registry::serve(listener, state, async {
             let _ = rx.await;
         }));
+        // Like a load balancer, tests start once the server is ready (its index built).
+        tokio::time::timeout(Duration::from_secs(30), index.wait_warm())
+            .await
+            .map_err(|_| anyhow::anyhow!("the test registry did not build its index within 30 s"))?;
         Ok((
             base_url,
             Running {
@@ -313,6 +322,8 @@ pub fn no_rate_limits() -> AccessSettings {
 pub struct Replica {
     /// `http://127.0.0.1:<port>`.
     pub base_url: String,
+    /// Its shared state (caches, metrics).
+    pub state: AppState,
     server: Running,
 }
 
@@ -366,7 +377,9 @@ fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {
         let path = entry.path();
         if path.is_dir() {
             list_files(&path, out);
-        } else {
+        } else if !entry.file_name().to_string_lossy().starts_with(".check-") {
+            // The readiness probe's file (written and removed by the blob store's check,
+            // which runs every few seconds) is not stored state.
             out.push(path);
         }
     }

@@ -335,12 +335,14 @@ pub fn remove_leftovers(dir: &Path) -> Result<(), FolderError> {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return Ok(());
     };
+    let mut changed = false;
     for entry in entries.flatten() {
         let name = entry.file_name().to_string_lossy().into_owned();
         let path = entry.path();
         if !name.starts_with(STAGING_PREFIX) || !path.is_dir() {
             continue;
         }
+        changed = true;
         if let Some(original) = set_aside_name(&name) {
             let target = dir.join(original);
             if !target.exists() {
@@ -349,6 +351,10 @@ pub fn remove_leftovers(dir: &Path) -> Result<(), FolderError> {
             }
         }
         std::fs::remove_dir_all(&path).map_err(io(&path))?;
+    }
+    // On disk before anything (the pull's clean marker) says the target is clean.
+    if changed {
+        sync_dir(dir)?;
     }
     Ok(())
 }

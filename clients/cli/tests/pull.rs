@@ -669,13 +669,7 @@ async fn two_cairns_on_one_target_take_turns_and_a_waiter_names_the_holder() {
 
 #[tokio::test]
 async fn a_completed_pull_is_on_disk_before_the_state_records_it() {
-    if std::process::Command::new("strace").arg("-V").output().is_err() {
-        // CI installs strace (.ci/run): there a missing strace is a failure, not a skip.
-        assert!(
-            std::env::var_os("CI").is_none(),
-            "strace is not installed: .ci/run installs it"
-        );
-        eprintln!("skipped: this test watches the client's system calls with strace, which is not installed");
+    if !strace_available() {
         return;
     }
     let app = TestApp::spawn().await.unwrap();
@@ -689,32 +683,21 @@ async fn a_completed_pull_is_on_disk_before_the_state_records_it() {
     // Upstream changes: the next pull replaces the folder that is there.
     write(tree.path(), "ops/demo/references/notes.md", "notes, revised\n");
     app.import(tree.path()).await.unwrap();
-    let trace = mia.home.path().join("strace.log");
-    let mut command = std::process::Command::new("strace");
-    command
-        .args([
-            "-f",
+    let (report, log) = traced_pull(
+        &mia,
+        &[
             "-y",
             "-e",
-            "trace=fsync,fdatasync,rename,renameat,renameat2",
-            "-o",
-        ])
-        .arg(&trace)
-        .args([env!("CARGO_BIN_EXE_cairn"), "pull", "--target", "hermes", "--json"])
-        .env_clear()
-        .envs(mia.env.iter().map(|(k, v)| (k, v)));
-    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
-        .await
-        .unwrap();
-    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
-    let report: Value = serde_json::from_slice(&out.stdout).unwrap();
+            "trace=fsync,fdatasync,rename,renameat,renameat2,unlink,unlinkat,mkdir,mkdirat",
+        ],
+    )
+    .await;
     assert_eq!(actions(&report[0]), vec![("demo".into(), "updated".into())]);
     assert_eq!(
         std::fs::read_to_string(mia.skills().join("ops/demo/references/notes.md")).unwrap(),
         "notes, revised\n"
     );
 
-    let log = std::fs::read_to_string(&trace).unwrap();
     let calls: Vec<&str> = log.lines().filter(|l| l.ends_with("= 0")).collect();
     let position = |what: &str, check: &dyn Fn(&str) -> bool| {
         calls
@@ -734,6 +717,21 @@ async fn a_completed_pull_is_on_disk_before_the_state_records_it() {
         });
         assert!(synced < swap, "{file} flushed after the swap:\n{log}");
     }
+    // The marker saying the last pull ended cleanly goes, durably, before any folder is
+    // staged: a pull interrupted from here on is cleaned up by the next.
+    let state_dir = mia.home.path().join("state/cairn/targets").display().to_string();
+    let unmarked = position("the clean marker removed", &|l| {
+        l.contains("unlink") && l.contains(&state_dir) && l.contains(".clean\"")
+    });
+    let first_staging = position("a staging folder made", &|l| {
+        l.contains("mkdir") && l.contains(&format!("{skills}/ops/.cairn-demo-"))
+    });
+    assert!(
+        calls[unmarked..first_staging]
+            .iter()
+            .any(|l| l.contains("fsync(") && l.contains(&format!("<{state_dir}>"))),
+        "the clean marker's removal is not flushed before the first staging folder:\n{log}"
+    );
     let staged = position("the staging folder flushed", &|l| {
         l.contains("fsync(")
             && l.contains(&format!("{skills}/ops/.cairn-demo-"))
@@ -756,7 +754,6 @@ async fn a_completed_pull_is_on_disk_before_the_state_records_it() {
         parent < state,
         "the state was recorded before the folder was on disk:\n{log}"
     );
-    let state_dir = mia.home.path().join("state/cairn/targets").display().to_string();
     assert!(
         calls[state..]
             .iter()
@@ -790,4 +787,109 @@ async fn a_reader_that_leaves_early_ends_the_command_quietly() {
     let stderr = String::from_utf8_lossy(&out.stderr);
     assert_eq!(out.status.code(), Some(141), "{stderr}");
     assert!(!stderr.contains("panicked"), "{stderr}");
+}
+
+/// `cairn pull --target hermes --json` on `member`'s machine under strace with `options`
+/// (following threads): the report, and the trace.
+async fn traced_pull(member: &Member, options: &[&str]) -> (Value, String) {
+    let trace = member.home.path().join("strace.log");
+    let mut command = std::process::Command::new("strace");
+    command
+        .arg("-f")
+        .args(options)
+        .arg("-o")
+        .arg(&trace)
+        .args([env!("CARGO_BIN_EXE_cairn"), "pull", "--target", "hermes", "--json"])
+        .env_clear()
+        .envs(member.env.iter().map(|(k, v)| (k, v)));
+    let out = tokio::task::spawn_blocking(move || command.output().unwrap())
+        .await
+        .unwrap();
+    assert!(out.status.success(), "{}", String::from_utf8_lossy(&out.stderr));
+    (
+        serde_json::from_slice(&out.stdout).unwrap(),
+        std::fs::read_to_string(&trace).unwrap(),
+    )
+}
+
+/// Skips (locally) or fails (in CI, which installs it) when strace is missing.
+fn strace_available() -> bool {
+    if std::process::Command::new("strace").arg("-V").output().is_ok() {
+        return true;
+    }
+    assert!(
+        std::env::var_os("CI").is_none(),
+        "strace is not installed: .ci/run installs it"
+    );
+    eprintln!("skipped: this test watches the client's system calls with strace, which is not installed");
+    false
+}
+
+#[tokio::test]
+async fn a_pull_that_finds_nothing_new_looks_at_no_skill_folder() {
+    if !strace_available() {
+        return;
+    }
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    for i in 0..120 {
+        let name = format!("skill-{i}");
+        let body = DEMO.replace("name: demo", &format!("name: {name}"));
+        write(tree.path(), &format!("cat-{}/{name}/SKILL.md", i % 4), &body);
+    }
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
+    let mia = Member::new(&app.base_url, &token);
+    assert_eq!(mia.pull().await["skills"].as_array().unwrap().len(), 120);
+
+    let (report, log) = traced_pull(&mia, &["-e", "trace=%file,%desc"]).await;
+    assert!(actions(&report[0]).is_empty(), "{report}");
+    // One conditional index request and nothing else: no skill folder is listed, opened
+    // or even looked up (with 120 skills, looking for leftovers used to stat each).
+    let skills = format!("{}/", mia.skills().display());
+    let inside: Vec<&str> = log.lines().filter(|l| l.contains(&skills)).collect();
+    assert!(
+        inside.is_empty(),
+        "a no-op pull touched skill folders:\n{}",
+        inside.join("\n")
+    );
+}
+
+#[tokio::test]
+async fn a_pull_interrupted_midway_is_cleaned_up_by_the_next() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "ops/demo/SKILL.md", DEMO);
+    app.import(tree.path()).await.unwrap();
+    let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
+    let mia = Member::new(&app.base_url, &token);
+    mia.pull().await;
+    let targets = mia.home.path().join("state/cairn/targets");
+    let marker = std::fs::read_dir(&targets)
+        .unwrap()
+        .flatten()
+        .map(|e| e.path())
+        .find(|p| p.extension().is_some_and(|x| x == "clean"))
+        .expect("a pull that ended cleanly says so");
+    // What a pull killed while swapping `demo` leaves: no marker, the folder set aside
+    // under its staging name (with the member's edit), and a half-written staging folder.
+    std::fs::remove_file(&marker).unwrap();
+    let ops = mia.skills().join("ops");
+    std::fs::rename(ops.join("demo"), ops.join(".cairn-old-demo-4242")).unwrap();
+    write(&ops, ".cairn-old-demo-4242/SKILL.md", "edited here\n");
+    write(&ops, ".cairn-demo-Xy12/SKILL.md", "half\n");
+
+    let report = mia.pull().await;
+    assert!(marker.exists());
+    let left: Vec<String> = std::fs::read_dir(&ops)
+        .unwrap()
+        .flatten()
+        .map(|e| e.file_name().to_string_lossy().into_owned())
+        .collect();
+    assert_eq!(left, vec!["demo".to_owned()], "{report}");
+    // The set-aside folder was put back, edit and all (then merged like any local edit).
+    assert_eq!(
+        std::fs::read_to_string(ops.join("demo/SKILL.md")).unwrap(),
+        "edited here\n"
+    );
 }

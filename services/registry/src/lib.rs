@@ -199,7 +199,19 @@ impl AppState {
         let auth = self.auth.clone();
         let live = self.live.clone();
         let activity = self.activity.clone();
+        let index_keeper = {
+            let state = self.clone();
+            let heard = self.live.heard();
+            async move {
+                let encode = |org_id, index: &app::index::FullIndex| {
+                    http::index::warm(&state, org_id, index);
+                    grpc::index_route::warm(&state, org_id, index);
+                };
+                app::index::keep_warm(&state, heard, encode).await;
+            }
+        };
         tokio::join!(
+            index_keeper,
             grpc::report_health(self.clone()),
             auth.follow_changes(self.store.clone()),
             live.follow(self.store.clone()),

@@ -54,6 +54,14 @@ pub struct OutcomeLabels {
     pub outcome: &'static str,
 }
 
+/// Labels of an index build: what made the registry read an organisation's whole index
+/// (`request` or `background`).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct TriggerLabels {
+    /// The trigger.
+    pub trigger: &'static str,
+}
+
 /// Labels naming a dependency (`database`, `blobs`).
 #[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
 pub struct DependencyLabels {
@@ -87,6 +95,7 @@ pub struct Metrics {
     watches_open: Gauge,
     dependency_up: Family<DependencyLabels, Gauge>,
     conflicts_resolved: Counter,
+    index_builds: Family<TriggerLabels, Counter>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -197,6 +206,13 @@ impl Metrics {
             "Patches in conflict that merged when their skill moved on (re-checked by this process)",
             conflicts_resolved.clone(),
         );
+        let index_builds = Family::<TriggerLabels, Counter>::default();
+        registry.register(
+            "index_builds",
+            "Whole organisation indexes read from the database, by trigger (background: start-up or a change; \
+             request: a client found none built)",
+            index_builds.clone(),
+        );
         let dependency_up = Family::<DependencyLabels, Gauge>::default();
         registry.register(
             "dependency_up",
@@ -221,7 +237,26 @@ impl Metrics {
             watches_open,
             dependency_up,
             conflicts_resolved,
+            index_builds,
         }
+    }
+
+    /// Counts one whole index read from the database.
+    pub fn index_built(&self, trigger: crate::app::index::BuildTrigger) {
+        self.index_builds
+            .get_or_create(&TriggerLabels {
+                trigger: trigger_label(trigger),
+            })
+            .inc();
+    }
+
+    /// Whole indexes read so far for `trigger` (tests and diagnostics).
+    pub fn index_builds(&self, trigger: crate::app::index::BuildTrigger) -> u64 {
+        self.index_builds
+            .get_or_create(&TriggerLabels {
+                trigger: trigger_label(trigger),
+            })
+            .get()
     }
 
     /// Marks a request as started; the guard counts and times it when dropped or
@@ -302,6 +337,13 @@ impl Metrics {
             tracing::error!(%error, "encoding metrics failed");
         }
         text
+    }
+}
+
+fn trigger_label(trigger: crate::app::index::BuildTrigger) -> &'static str {
+    match trigger {
+        crate::app::index::BuildTrigger::Request => "request",
+        crate::app::index::BuildTrigger::Background => "background",
     }
 }
 

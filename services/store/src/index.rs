@@ -54,6 +54,18 @@ impl Store {
         )
     }
 
+    /// Every organisation that ever published, with its newest change-log cursor: what a
+    /// registry process keeps its index cache warm for. One index probe per organisation.
+    #[instrument(skip_all)]
+    pub async fn index_cursors(&self) -> Result<Vec<(i64, i64)>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT id, newest FROM (SELECT o.id, (SELECT max(cursor) FROM index_changes c WHERE c.org_id = o.id) \
+             AS newest FROM organizations o) AS cursors WHERE newest IS NOT NULL ORDER BY id",
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// The full index (`since = None`) or the changes after `since`. Runs in one
     /// repeatable-read transaction so the cursor and the entries agree.
     ///

@@ -736,3 +736,87 @@ async fn other_organisations_see_nothing() {
     assert_eq!(index["skills"], Value::Array(vec![]));
     assert_eq!(index["cursor"], 0);
 }
+
+/// Polls until `done` holds (10 s at most).
+async fn eventually(what: &str, mut done: impl FnMut() -> bool) {
+    for _ in 0..1000 {
+        if done() {
+            return;
+        }
+        tokio::time::sleep(Duration::from_millis(10)).await;
+    }
+    panic!("{what} did not happen within 10 s");
+}
+
+#[tokio::test]
+async fn no_client_waits_for_the_index_to_be_built() {
+    use cairn_registry::app::index::BuildTrigger;
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    for i in 0..20 {
+        write_skill(tree.path(), &format!("s{i}"), &format!("skill-{i}"), "Body.", &[]);
+    }
+    app.import(tree.path()).await.unwrap();
+    let newest = app.store.index_cursor(app.org_id).await.unwrap();
+
+    // A process started now (a replica, or this one restarted) is ready only once the
+    // index is built…
+    let replica = app.replica().await.unwrap();
+    let cached = |state: &cairn_registry::AppState| state.index_cache.cached(app.org_id).map(|i| i.cursor);
+    assert_eq!(cached(&replica.state), Some(newest));
+    // …and the running one patched its own when the import's changes were announced.
+    eventually("the running server's index catching up", || {
+        cached(&app.state) == Some(newest)
+    })
+    .await;
+
+    for (base, state) in [(&app.base_url, &app.state), (&replica.base_url, &replica.state)] {
+        let (status, body) = json(
+            app.client
+                .get(format!("{base}/v1/index"))
+                .bearer_auth(&app.admin_token)
+                .send()
+                .await
+                .unwrap(),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK);
+        assert_eq!(body["skills"].as_array().unwrap().len(), 20);
+        let mut grpc = cairn_e2e::app::grpc_client(base, Some(&app.admin_token)).await.unwrap();
+        let index = grpc
+            .get_index(cairn_proto::v1::GetIndexRequest { since: None })
+            .await
+            .unwrap()
+            .into_inner();
+        assert_eq!(index.skills.len(), 20);
+        assert_eq!(state.metrics.index_builds(BuildTrigger::Request), 0, "{base}");
+        assert!(state.metrics.index_builds(BuildTrigger::Background) >= 1, "{base}");
+        let (status, ready) = json(app.client.get(format!("{base}/readyz")).send().await.unwrap()).await;
+        assert_eq!(
+            (status, &ready["checks"]["index"]),
+            (StatusCode::OK, &Value::from("ok"))
+        );
+    }
+    replica.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn concurrent_first_reads_build_the_index_once() {
+    use cairn_registry::app::index::{self, BuildTrigger};
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(tree.path(), "one", "one", "Body.", &[]);
+    app.import(tree.path()).await.unwrap();
+    // A process that has not built anything yet (no keeper runs for it).
+    let state = cairn_registry::AppState::new(
+        app.store.clone(),
+        app.blobs.clone(),
+        app.keys.clone(),
+        cairn_e2e::app::no_rate_limits(),
+    );
+    let newest = app.store.index_cursor(app.org_id).await.unwrap();
+    let reads = (0..10).map(|_| index::full(&state, app.org_id, newest));
+    let built = futures::future::join_all(reads).await;
+    assert!(built.iter().all(|b| b.as_ref().is_ok_and(|i| i.entries.len() == 1)));
+    assert_eq!(state.metrics.index_builds(BuildTrigger::Request), 1);
+}

@@ -148,19 +148,48 @@ pub async fn pull_with(
     progress: &dyn Progress,
 ) -> Result<PullReport, PullError> {
     std::fs::create_dir_all(&target.root).map_err(folder::io(&target.root))?;
-    // What an interrupted pull left behind.
-    folder::remove_leftovers_under(&target.root)?;
     let state_path = state::path_for(&target.root)?;
-    let mut state = state::load(&state_path)?;
-    if !state.server.is_empty() && state.server != registry.server() {
+    let clean = state::clean_marker(&state_path);
+    // What an interrupted pull left behind (a pull that ended cleanly left nothing, and
+    // said so: looking would stat every skill folder).
+    let was_clean = clean.exists();
+    if !was_clean {
+        folder::remove_leftovers_under(&target.root)?;
+    }
+    let head = state::load_head(&state_path)?;
+    if !head.server.is_empty() && head.server != registry.server() {
         return Err(PullError::OtherRegistry {
             root: target.root.display().to_string(),
-            synced: state.server.clone(),
+            synced: head.server.clone(),
             now: registry.server().to_owned(),
             state: state_path.display().to_string(),
         });
     }
-    let (index, full) = registry.index_since(state.cursor).await?;
+    let (index, full) = registry.index_since(head.cursor).await?;
+    // Nothing new and nothing to settle: the state is not even read whole.
+    let nothing_new = !full && index.skills.is_empty() && index.removed.is_empty();
+    if nothing_new
+        && !head.removed_upstream
+        && head.cursor == Some(index.cursor)
+        && head.version == state::STATE_VERSION
+    {
+        if !was_clean {
+            mark_clean(&clean);
+        }
+        remember(target);
+        return Ok(PullReport {
+            target: target.label.clone(),
+            root: target.root.clone(),
+            cursor: index.cursor,
+            full,
+            skills: Vec::new(),
+            blobs_fetched: 0,
+        });
+    }
+    let mut state = state::load(&state_path)?;
+    // Folders may be written from here on: until this pull ends, the next one looks for
+    // what an interruption would leave.
+    forget_clean(&clean)?;
     // A skill removed upstream while edited here that is back (unyanked, published again):
     // synced again from the base it had, so its return is merged with the local edits.
     for entry in &index.skills {
@@ -214,7 +243,7 @@ pub async fn pull_with(
         }
     }
     let settled = settle_removed(target, &mut state, &mut outcomes)?;
-    // A pull that changed nothing leaves the state file alone (no rewrite, no fsync).
+    // A pull that changed nothing leaves the state file alone (no rewrite, no fsync of it).
     let unchanged = !full && !settled && outcomes.is_empty() && state.cursor == Some(index.cursor);
     if !unchanged {
         state.version = state::STATE_VERSION;
@@ -223,12 +252,8 @@ pub async fn pull_with(
         state.cursor = Some(index.cursor);
         state::save(&state_path, &state)?;
     }
-    // So `push`, `status`, `diff` and `watch` find this target without --target.
-    // The pull itself is done and recorded: a list that cannot be written only costs the
-    // convenience, so it is said, not failed on.
-    if let Err(e) = super::remembered::remember(target) {
-        eprintln!("warning: {e} (the pull is complete; name the target with --target next time)");
-    }
+    mark_clean(&clean);
+    remember(target);
     outcomes.sort_by(|a, b| a.name.cmp(&b.name));
     Ok(PullReport {
         target: target.label.clone(),
@@ -238,6 +263,42 @@ pub async fn pull_with(
         skills: outcomes,
         blobs_fetched: fetched,
     })
+}
+
+/// Records the target so `push`, `status`, `diff` and `watch` find it without --target.
+/// The pull itself is done and recorded: a list that cannot be written only costs the
+/// convenience, so it is said, not failed on.
+fn remember(target: &Target) {
+    if let Err(e) = super::remembered::remember(target) {
+        eprintln!("warning: {e} (the pull is complete; name the target with --target next time)");
+    }
+}
+
+/// Says the target holds no leftovers. Not flushed: should a power loss take it back, the
+/// next pull only looks once more. A marker that cannot be written only costs the next
+/// pull a look, so the pull does not fail for it.
+fn mark_clean(clean: &Path) {
+    let written = clean
+        .parent()
+        .map_or(Ok(()), std::fs::create_dir_all)
+        .and_then(|()| std::fs::write(clean, b""));
+    if let Err(e) = written {
+        eprintln!(
+            "warning: cannot write {} ({e}); the next pull looks for leftovers again",
+            clean.display()
+        );
+    }
+}
+
+/// Removes the clean marker durably, before any folder is written (a marker a power loss
+/// brought back would hide an interrupted pull's leftovers).
+fn forget_clean(clean: &Path) -> Result<(), PullError> {
+    match std::fs::remove_file(clean) {
+        Ok(()) => folder::sync_dir(clean.parent().unwrap_or(Path::new(".")))?,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => {}
+        Err(e) => return Err(folder::io(clean)(e).into()),
+    }
+    Ok(())
 }
 
 /// What to do with one changed skill.

@@ -179,6 +179,52 @@ pub fn load(path: &Path) -> Result<TargetState, StateError> {
     Ok(state)
 }
 
+/// What a pull decides from before reading the whole state: where the target was synced
+/// from and to which cursor, and whether any skill stands removed upstream. Reading only
+/// this (the skills are skipped, not built) keeps a pull that finds nothing new cheap.
+#[derive(Clone, Debug, Default, Deserialize, PartialEq, Eq)]
+pub struct StateHead {
+    /// As [`TargetState::version`].
+    #[serde(default)]
+    pub version: u32,
+    /// As [`TargetState::server`].
+    #[serde(default)]
+    pub server: String,
+    /// As [`TargetState::cursor`].
+    #[serde(default)]
+    pub cursor: Option<i64>,
+    /// Skills removed upstream while edited here (their folders are settled on each pull).
+    #[serde(default, deserialize_with = "any_entries")]
+    pub removed_upstream: bool,
+    // `skills` and `proposals` are skipped (unknown fields are ignored, not built).
+}
+
+/// Whether a map has entries, without keeping them.
+fn any_entries<'de, D: serde::Deserializer<'de>>(deserializer: D) -> Result<bool, D::Error> {
+    let entries: BTreeMap<String, serde::de::IgnoredAny> = Deserialize::deserialize(deserializer)?;
+    Ok(!entries.is_empty())
+}
+
+/// Reads only the head of a target's state ([`StateHead`]; the default when none was
+/// written). A state [`load`] would refuse is left for it to refuse, with its reasons.
+pub fn load_head(path: &Path) -> Result<StateHead, StateError> {
+    let bytes = match std::fs::read(path) {
+        Ok(bytes) => bytes,
+        Err(e) if e.kind() == std::io::ErrorKind::NotFound => return Ok(StateHead::default()),
+        Err(e) => return Err(crate::folder::io(path)(e).into()),
+    };
+    serde_json::from_slice(&bytes).map_err(|e| StateError::Invalid {
+        path: path.to_owned(),
+        reason: e.to_string(),
+    })
+}
+
+/// The marker beside a target's state that says its last pull ended cleanly: no staging
+/// folder can be left in the target, so the next pull need not look for one.
+pub fn clean_marker(state_path: &Path) -> PathBuf {
+    state_path.with_extension("clean")
+}
+
 /// Writes a target's state atomically.
 pub fn save(path: &Path, state: &TargetState) -> Result<(), StateError> {
     let dir = path.parent().unwrap_or(Path::new("."));
@@ -206,6 +252,39 @@ mod tests {
             let e = load(&path).unwrap_err().to_string();
             assert!(e.contains("not inside the target"), "{folder}: {e}");
         }
+    }
+
+    #[test]
+    fn the_head_agrees_with_the_whole_state() {
+        let dir = tempfile::tempdir().unwrap();
+        let path = dir.path().join("s.json");
+        assert_eq!(load_head(&path).unwrap(), StateHead::default());
+        let synced = SyncedSkill {
+            folder: "ops/deploy".into(),
+            revision: 3,
+            digest: "d".into(),
+            files: BTreeMap::new(),
+            conflicts: Vec::new(),
+        };
+        let mut state = TargetState {
+            version: STATE_VERSION,
+            server: "http://registry".into(),
+            root: "/r".into(),
+            cursor: Some(42),
+            skills: BTreeMap::from([("deploy".to_owned(), synced.clone())]),
+            ..TargetState::default()
+        };
+        save(&path, &state).unwrap();
+        let head = load_head(&path).unwrap();
+        assert_eq!(
+            (head.version, head.server.as_str(), head.cursor, head.removed_upstream),
+            (STATE_VERSION, "http://registry", Some(42), false)
+        );
+        state.removed_upstream.insert("gone".into(), synced);
+        save(&path, &state).unwrap();
+        assert!(load_head(&path).unwrap().removed_upstream);
+        std::fs::write(&path, "{not json").unwrap();
+        assert!(matches!(load_head(&path), Err(StateError::Invalid { .. })));
     }
 
     #[test]

@@ -4,6 +4,12 @@
 //!
 //! REST (`GET /v1/index`), gRPC (`GetIndex`) and the live feed read the index only
 //! through this module.
+//!
+//! No client pays for building an index: [`keep_warm`] builds every organisation's at
+//! start-up (readiness waits for it) and patches it in the background whenever the
+//! database announces a change, so requests find it built. Should a request still find
+//! no index (an organisation's first skill, a missed notification), builds of one
+//! organisation never run twice at once: a second request waits for the first's.
 
 use std::collections::{BTreeMap, HashMap};
 use std::sync::{Arc, Mutex};
@@ -40,10 +46,34 @@ pub enum IndexError {
 }
 
 /// Per-organisation newest cursor and full index.
-#[derive(Default)]
 pub struct IndexCache {
     cursors: Mutex<HashMap<i64, (i64, Instant)>>,
     full: Mutex<HashMap<i64, Arc<FullIndex>>>,
+    /// One build or patch of an organisation's index at a time (the others wait for it
+    /// and then find it built).
+    builders: Mutex<HashMap<i64, Arc<tokio::sync::Mutex<()>>>>,
+    /// Whether the start-up pass of [`keep_warm`] finished (readiness waits for it).
+    warm: tokio::sync::watch::Sender<bool>,
+}
+
+impl Default for IndexCache {
+    fn default() -> Self {
+        IndexCache {
+            cursors: Mutex::default(),
+            full: Mutex::default(),
+            builders: Mutex::default(),
+            warm: tokio::sync::watch::Sender::new(false),
+        }
+    }
+}
+
+/// What made the registry read an organisation's whole index from the database.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum BuildTrigger {
+    /// A client's request found no index built (what [`keep_warm`] exists to prevent).
+    Request,
+    /// [`keep_warm`], at start-up or after a change.
+    Background,
 }
 
 /// An organisation's full index as of `cursor`: each skill's entry, by name in byte
@@ -87,6 +117,28 @@ impl IndexCache {
             .cloned()
     }
 
+    /// The organisation's index as cached now, if any (without reading anything).
+    pub fn cached(&self, org_id: i64) -> Option<Arc<FullIndex>> {
+        self.full(org_id)
+    }
+
+    /// Whether every organisation's index was built since the process started.
+    pub fn is_warm(&self) -> bool {
+        *self.warm.borrow()
+    }
+
+    /// Waits until [`IndexCache::is_warm`].
+    pub async fn wait_warm(&self) {
+        let mut warm = self.warm.subscribe();
+        // The sender lives as long as `self`, so this cannot fail while we are borrowed.
+        let _ = warm.wait_for(|warm| *warm).await;
+    }
+
+    fn builder(&self, org_id: i64) -> Arc<tokio::sync::Mutex<()>> {
+        let mut builders = self.builders.lock().unwrap_or_else(|e| e.into_inner());
+        Arc::clone(builders.entry(org_id).or_default())
+    }
+
     fn remember_full(&self, org_id: i64, index: Arc<FullIndex>) {
         let mut full = self.full.lock().unwrap_or_else(|e| e.into_inner());
         // Never replace a newer index with an older one built concurrently.
@@ -124,11 +176,28 @@ pub async fn current_cursor(services: &Services, org_id: i64, since: Option<i64>
 /// The full index as of at least `cursor`: from the cache, by patching the cached index
 /// with the changes since its cursor, or (first time) by reading everything.
 pub async fn full(services: &Services, org_id: i64, cursor: i64) -> Result<Arc<FullIndex>, IndexError> {
+    full_for(services, org_id, cursor, BuildTrigger::Request).await
+}
+
+async fn full_for(
+    services: &Services,
+    org_id: i64,
+    cursor: i64,
+    trigger: BuildTrigger,
+) -> Result<Arc<FullIndex>, IndexError> {
+    let fresh = |cached: &Option<Arc<FullIndex>>| cached.as_ref().filter(|index| index.cursor >= cursor).cloned();
+    if let Some(index) = fresh(&services.index_cache.full(org_id)) {
+        return Ok(index);
+    }
+    let builder = services.index_cache.builder(org_id);
+    let _turn = builder.lock().await;
+    // Whoever held the turn may have built what we need.
     let cached = services.index_cache.full(org_id);
-    if let Some(index) = &cached
-        && index.cursor >= cursor
-    {
-        return Ok(Arc::clone(index));
+    if let Some(index) = fresh(&cached) {
+        return Ok(index);
+    }
+    if cached.is_none() {
+        services.metrics.index_built(trigger);
     }
     let (mut entries, since) = match cached {
         Some(index) => (index.entries.clone(), Some(index.cursor)),
@@ -146,8 +215,102 @@ pub async fn full(services: &Services, org_id: i64, cursor: i64) -> Result<Arc<F
         entries,
     });
     services.index_cache.remember_full(org_id, Arc::clone(&index));
-    services.index_cache.remember_cursor(org_id, index.cursor);
+    // Only for requests: the keeper may have read its cursor before a change this process
+    // just made (and forgot the cached cursor for, `IndexCache::changed`); writing it back
+    // would hide the change from its author for a moment.
+    if trigger == BuildTrigger::Request {
+        services.index_cache.remember_cursor(org_id, index.cursor);
+    }
     Ok(index)
+}
+
+/// Keeps every organisation's full index built: first for all that ever published (then
+/// [`IndexCache::is_warm`] turns true), afterwards for each change `heard` tells of;
+/// `encode` renders each built index for the transports (their bodies are then ready
+/// too). Runs for as long as the returned future is polled; failures are logged and
+/// retried.
+pub async fn keep_warm(
+    services: &Services,
+    mut heard: tokio::sync::broadcast::Receiver<super::live::Heard>,
+    encode: impl Fn(i64, &FullIndex),
+) {
+    use super::live::Heard;
+    use tokio::sync::broadcast::error::{RecvError, TryRecvError};
+    let mut backoff = Duration::from_millis(100);
+    let started = Instant::now();
+    while let Err(e) = warm_everything(services, &encode).await {
+        tracing::warn!(error = %e, "building the index at start-up failed; retrying");
+        tokio::time::sleep(backoff).await;
+        backoff = (backoff * 2).min(Duration::from_secs(10));
+    }
+    services.index_cache.warm.send_replace(true);
+    tracing::info!(took = ?started.elapsed(), "index built; ready");
+    loop {
+        // Everything heard so far, at once: an import of thousands of skills is a few
+        // patches, not one per notification.
+        let mut changed = std::collections::BTreeSet::new();
+        let mut everything = false;
+        let mut next = heard.recv().await;
+        loop {
+            match next {
+                Ok(Heard::Changed(org_id)) => {
+                    changed.insert(org_id);
+                }
+                Ok(Heard::Anything) | Err(RecvError::Lagged(_)) => everything = true,
+                Err(RecvError::Closed) => return,
+            }
+            next = match heard.try_recv() {
+                Ok(heard) => Ok(heard),
+                Err(TryRecvError::Lagged(n)) => Err(RecvError::Lagged(n)),
+                Err(TryRecvError::Closed) => Err(RecvError::Closed),
+                Err(TryRecvError::Empty) => break,
+            };
+        }
+        let result = if everything {
+            warm_everything(services, &encode).await
+        } else {
+            warm_orgs(services, &changed, &encode).await
+        };
+        if let Err(e) = result {
+            tracing::warn!(error = %e, "keeping the index built failed; the next request or change builds it");
+        }
+    }
+}
+
+/// Builds (or patches) the index of every organisation that ever published. Fails only
+/// when the organisations cannot be listed: one organisation whose index cannot be built
+/// is logged and left to its requests (as before the keeper), so it never holds a
+/// replica's readiness hostage.
+async fn warm_everything(services: &Services, encode: &impl Fn(i64, &FullIndex)) -> Result<(), IndexError> {
+    for (org_id, newest) in services.store.index_cursors().await? {
+        if let Err(e) = warm(services, org_id, newest, encode).await {
+            tracing::warn!(error = %e, org_id, "building an organisation's index failed; its requests will build it");
+        }
+    }
+    Ok(())
+}
+
+async fn warm_orgs(
+    services: &Services,
+    orgs: &std::collections::BTreeSet<i64>,
+    encode: &impl Fn(i64, &FullIndex),
+) -> Result<(), IndexError> {
+    for &org_id in orgs {
+        let newest = services.store.index_cursor(org_id).await?;
+        warm(services, org_id, newest, encode).await?;
+    }
+    Ok(())
+}
+
+async fn warm(
+    services: &Services,
+    org_id: i64,
+    newest: i64,
+    encode: &impl Fn(i64, &FullIndex),
+) -> Result<(), IndexError> {
+    let index = full_for(services, org_id, newest, BuildTrigger::Background).await?;
+    encode(org_id, &index);
+    Ok(())
 }
 
 /// The skills changed after `since` (current entries, and the removed names).

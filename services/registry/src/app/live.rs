@@ -188,7 +188,24 @@ pub struct LiveFeed {
     closing: tokio::sync::watch::Sender<bool>,
     /// Times a watcher fell behind the broadcast and read from the database instead.
     lagged: Arc<std::sync::atomic::AtomicU64>,
+    /// What the subscription heard, for this process's other followers (the index
+    /// keeper): one database subscription serves them all.
+    heard: broadcast::Sender<Heard>,
 }
+
+/// What the feed's subscription heard, as told to in-process followers ([`LiveFeed::heard`]).
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Heard {
+    /// The organisation's index changed.
+    Changed(i64),
+    /// Changes may have been missed (a new or re-established subscription, or the periodic
+    /// safety poll): a follower re-reads whatever it keeps.
+    Anything,
+}
+
+/// Notifications held for in-process followers; one that falls further behind is told
+/// [`Heard::Anything`] in effect (it sees `Lagged` and re-reads everything).
+const HEARD_CAPACITY: usize = 1024;
 
 impl LiveFeed {
     /// A feed with these settings.
@@ -200,7 +217,19 @@ impl LiveFeed {
             catch_ups: Arc::new(Semaphore::new(CATCH_UP_CONCURRENCY)),
             closing: tokio::sync::watch::Sender::new(false),
             lagged: Arc::default(),
+            heard: broadcast::Sender::new(HEARD_CAPACITY),
         }
+    }
+
+    /// Follows what the feed's database subscription hears (only while [`LiveFeed::follow`]
+    /// runs). A receiver that lags has missed changes and should re-read everything.
+    pub fn heard(&self) -> broadcast::Receiver<Heard> {
+        self.heard.subscribe()
+    }
+
+    /// Tells in-process followers (nobody listening is fine).
+    fn tell(&self, heard: Heard) {
+        let _ = self.heard.send(heard);
     }
 
     /// How often a watcher fell behind the broadcast and caught up from the database.
@@ -241,6 +270,7 @@ impl LiveFeed {
                 Ok(mut notifications) => {
                     backoff = Duration::from_millis(100);
                     // Changes may have been committed while nobody listened.
+                    self.tell(Heard::Anything);
                     self.refresh_all(&store).await;
                     let mut poll = tokio::time::interval(SAFETY_POLL);
                     poll.set_missed_tick_behavior(tokio::time::MissedTickBehavior::Delay);
@@ -249,17 +279,26 @@ impl LiveFeed {
                             next = notifications.next() => match next {
                                 Ok(cairn_store::notify::Notification::Changed(payload)) => {
                                     match payload.parse::<i64>() {
-                                        Ok(org_id) => self.refresh(&store, org_id).await,
+                                        Ok(org_id) => {
+                                            self.tell(Heard::Changed(org_id));
+                                            self.refresh(&store, org_id).await;
+                                        }
                                         Err(_) => tracing::warn!(%payload, "ignoring a malformed index notification"),
                                     }
                                 }
-                                Ok(cairn_store::notify::Notification::Reconnected) => self.refresh_all(&store).await,
+                                Ok(cairn_store::notify::Notification::Reconnected) => {
+                                    self.tell(Heard::Anything);
+                                    self.refresh_all(&store).await;
+                                }
                                 Err(e) => {
                                     tracing::warn!(error = %e, "lost the index-change subscription; resubscribing");
                                     break;
                                 }
                             },
-                            _ = poll.tick() => self.refresh_all(&store).await,
+                            _ = poll.tick() => {
+                                self.tell(Heard::Anything);
+                                self.refresh_all(&store).await;
+                            }
                         }
                     }
                 }

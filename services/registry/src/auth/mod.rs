@@ -25,7 +25,7 @@ pub use keys::{PREVIOUS_FILE, SECRET_FILE, TokenKeys, rotate};
 use crate::access::{Scope, ScopeSet};
 
 /// The claims Cairn puts in (and requires of) every token.
-#[derive(Debug, Serialize, Deserialize)]
+#[derive(Clone, Debug, Serialize, Deserialize)]
 pub struct Claims {
     /// The user's handle.
     pub sub: String,
@@ -225,6 +225,10 @@ const CACHE_CAPACITY: usize = 10_000;
 /// Clock skew tolerated for `exp` and `nbf`, in seconds.
 const LEEWAY_SECONDS: u64 = 5;
 
+/// Verified tokens remembered per process before the memory starts over (a few hundred
+/// bytes each).
+const MAX_VERIFIED_TOKENS: usize = 10_000;
+
 struct CachedPrincipal {
     principal: Arc<TokenPrincipal>,
     fetched: Instant,
@@ -236,6 +240,12 @@ struct CachedPrincipal {
 pub struct Authenticator {
     keys: TokenKeys,
     validation: Validation,
+    /// Tokens whose signature checked out, by their exact text. Decoding and verifying a
+    /// JWT (base64, two JSON documents, an HMAC) was the largest part of an
+    /// authenticated 304; clients send the same token request after request. Only
+    /// tokens that verified are kept (a forged one cannot fill it), the keys never change
+    /// in a process, and expiry is checked on every use.
+    verified: Mutex<HashMap<Box<str>, Arc<Claims>>>,
     cache: Mutex<HashMap<Uuid, CachedPrincipal>>,
     /// Whether a change subscription is live: only then may cached rows be used.
     following: AtomicBool,
@@ -255,6 +265,7 @@ impl Authenticator {
         Authenticator {
             keys,
             validation,
+            verified: Mutex::new(HashMap::new()),
             cache: Mutex::new(HashMap::new()),
             following: AtomicBool::new(false),
             generation: AtomicU64::new(0),
@@ -323,8 +334,34 @@ impl Authenticator {
     }
 
     /// Checks signature, algorithm and time claims with the current key, then with the
-    /// retired ones.
-    fn verify(&self, token: &str) -> Result<Claims, AuthError> {
+    /// retired ones; a token verified before is only checked for expiry.
+    fn verify(&self, token: &str) -> Result<Arc<Claims>, AuthError> {
+        let known = self
+            .verified
+            .lock()
+            .unwrap_or_else(|e| e.into_inner())
+            .get(token)
+            .cloned();
+        if let Some(claims) = known {
+            // As the JWT check does: expired once `exp` is more than the leeway ago. (Not
+            // before: it held when the token was verified, and only becomes truer.)
+            let now = jsonwebtoken::get_current_timestamp();
+            if u64::try_from(claims.exp).unwrap_or(0) < now.saturating_sub(LEEWAY_SECONDS) {
+                self.verified.lock().unwrap_or_else(|e| e.into_inner()).remove(token);
+                return Err(AuthError::Expired);
+            }
+            return Ok(claims);
+        }
+        let claims = Arc::new(self.verify_signature(token)?);
+        let mut verified = self.verified.lock().unwrap_or_else(|e| e.into_inner());
+        if verified.len() >= MAX_VERIFIED_TOKENS {
+            verified.clear();
+        }
+        verified.insert(token.into(), Arc::clone(&claims));
+        Ok(claims)
+    }
+
+    fn verify_signature(&self, token: &str) -> Result<Claims, AuthError> {
         use jsonwebtoken::errors::ErrorKind;
         for key in std::iter::once(&self.keys.current).chain(&self.keys.previous) {
             match jsonwebtoken::decode::<Claims>(token, &key.decoding, &self.validation) {
@@ -508,6 +545,33 @@ mod tests {
         let header = jsonwebtoken::decode_header(&new_token).unwrap();
         assert_eq!(header.kid.as_deref(), Some(kept.keys().current_kid()));
         assert_ne!(kept.keys().current_kid(), old.current_kid());
+    }
+
+    #[test]
+    fn a_remembered_token_is_still_refused_once_it_expires_and_only_its_exact_text_is_remembered() {
+        let keys = TokenKeys::from_secret(&[4u8; 32]).unwrap();
+        let auth = Authenticator::new(keys.clone());
+        let now = Utc::now();
+        let valid = token(&keys, now, now + chrono::Duration::hours(1));
+        assert!(auth.verify(&valid).is_ok());
+        assert!(auth.verify(&valid).is_ok(), "remembered");
+        // The same token with its signature's last character changed is checked afresh.
+        let mut forged = valid.clone();
+        let last = forged.pop().unwrap();
+        forged.push(if last == 'A' { 'B' } else { 'A' });
+        assert!(matches!(auth.verify(&forged), Err(AuthError::Invalid)));
+        // Time passes beyond the expiry plus the leeway: the remembered claims say expired.
+        let expired_since = jsonwebtoken::get_current_timestamp() - LEEWAY_SECONDS - 1;
+        {
+            let mut verified = auth.verified.lock().unwrap();
+            let claims = verified.get_mut(valid.as_str()).unwrap();
+            *claims = Arc::new(Claims {
+                exp: i64::try_from(expired_since).unwrap(),
+                ..(**claims).clone()
+            });
+        }
+        assert!(matches!(auth.verify(&valid), Err(AuthError::Expired)));
+        assert!(auth.verified.lock().unwrap().is_empty(), "forgotten once expired");
     }
 
     #[test]

@@ -76,12 +76,7 @@ impl UnaryService<pb::GetIndexRequest> for Answer {
             let body = match since {
                 None => {
                     let full = index::full(&state, org_id, newest).await.map_err(fail)?;
-                    state.index_proto.encode(
-                        org_id,
-                        &full,
-                        |entry| Ok::<_, Status>(Bytes::from(convert::index_entry(entry).encode_to_vec())),
-                        assemble,
-                    )?
+                    encode(&state, org_id, &full)?
                 }
                 Some(since) => {
                     let delta = index::delta(&state, org_id, since).await.map_err(fail)?;
@@ -90,6 +85,23 @@ impl UnaryService<pb::GetIndexRequest> for Answer {
             };
             Ok(Response::new(body))
         })
+    }
+}
+
+/// The `GetIndexResponse` of `full`, from the per-entry cache.
+fn encode(state: &AppState, org_id: i64, full: &index::FullIndex) -> Result<Bytes, Status> {
+    state.index_proto.encode(
+        org_id,
+        full,
+        |entry| Ok::<_, Status>(Bytes::from(convert::index_entry(entry).encode_to_vec())),
+        assemble,
+    )
+}
+
+/// Encodes `full` ahead of any call (the index keeper, `app::index::keep_warm`).
+pub fn warm(state: &AppState, org_id: i64, full: &index::FullIndex) {
+    if let Err(status) = encode(state, org_id, full) {
+        tracing::warn!(%status, org_id, "encoding the index ahead of calls failed");
     }
 }
 

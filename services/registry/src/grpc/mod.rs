@@ -7,7 +7,7 @@
 //! and server reflection (with a token) are served beside the registry.
 
 mod convert;
-mod index_route;
+pub(crate) mod index_route;
 pub mod service;
 pub mod status;
 
@@ -112,6 +112,15 @@ pub fn router(state: &AppState) -> Router<AppState> {
 /// store) for as long as the returned future runs.
 pub async fn report_health(state: AppState) {
     use tonic_health::ServingStatus;
+    // Not serving until the first verdict (the reporter starts out serving), which comes
+    // once the index is built (readiness waits for it), not five seconds later.
+    for service in ["", cairn_proto::REGISTRY_SERVICE] {
+        state
+            .grpc_health
+            .set_service_status(service, ServingStatus::NotServing)
+            .await;
+    }
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), state.index_cache.wait_warm()).await;
     let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
     loop {
         tick.tick().await;

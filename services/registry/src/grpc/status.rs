@@ -9,7 +9,6 @@
 use axum::body::Body;
 use axum::extract::Request;
 use axum::http::{HeaderMap, StatusCode, header};
-use axum::middleware::Next;
 use axum::response::Response;
 use tonic::{Code, Status};
 
@@ -71,17 +70,21 @@ const KEPT_HEADERS: [&str; 6] = [
     "www-authenticate",
 ];
 
-/// Outermost middleware: a gRPC request answered by a JSON error (from a middleware or
-/// the fallback) gets the same error as a gRPC status instead, so gRPC clients always
-/// see a status they understand.
-pub async fn reshape_errors(mut request: Request, next: Next) -> Response {
-    if !is_grpc(request.headers()) {
-        return next.run(request).await;
+/// Readies a request for [`reshape_errors`]: whether it is a gRPC call; for one, drops
+/// `Accept-Encoding` (gRPC compresses messages itself, `grpc-encoding`; an HTTP content
+/// coding would only hide the JSON errors re-shaped afterwards).
+pub fn prepare_for_reshaping(request: &mut Request) -> bool {
+    let grpc = is_grpc(request.headers());
+    if grpc {
+        request.headers_mut().remove(header::ACCEPT_ENCODING);
     }
-    // gRPC compresses messages itself (`grpc-encoding`); an HTTP content coding would
-    // only hide the JSON errors re-shaped below.
-    request.headers_mut().remove(header::ACCEPT_ENCODING);
-    let response = next.run(request).await;
+    grpc
+}
+
+/// For a gRPC call answered by a JSON error (from a middleware or the fallback): the same
+/// error as a gRPC status instead, so gRPC clients always see a status they understand.
+/// Used by the router's outermost middleware, after [`prepare_for_reshaping`].
+pub async fn reshape_errors(response: Response) -> Response {
     if is_grpc(response.headers()) {
         return response;
     }

@@ -380,7 +380,11 @@ fn check_ticket(state: &AppState, user_id: i64, raw: &str, now: i64) -> Result<(
     let sha = next()?;
     let size = next()?.parse::<u64>().map_err(|_| TicketProblem::Invalid)?;
     let expires = next()?.parse::<i64>().map_err(|_| TicketProblem::Invalid)?;
-    if cairn_skill::Sha256Hash::parse_hex(sha).is_err() || upload_ticket(state, user_id, sha, size, expires) != raw {
+    // Compared in constant time: a byte-by-byte comparison would tell a forger how much of
+    // a signature is right.
+    if cairn_skill::Sha256Hash::parse_hex(sha).is_err()
+        || !crate::web::session::same_secret(&upload_ticket(state, user_id, sha, size, expires), raw)
+    {
         return Err(TicketProblem::Invalid);
     }
     if now > expires {

@@ -94,8 +94,9 @@ impl ApiError {
 }
 
 /// Adds `Retry-After` to every 503 the router answers, whatever its format (JSON, the
-/// ClawHub API's text, the review web's pages): one layer in `http::router`.
-pub async fn retry_after_on_503(mut response: Response) -> Response {
+/// ClawHub API's text, the review web's pages): applied by the router's outermost
+/// middleware.
+pub fn retry_after_on_503(mut response: Response) -> Response {
     if response.status() == StatusCode::SERVICE_UNAVAILABLE && !response.headers().contains_key(header::RETRY_AFTER) {
         response
             .headers_mut()

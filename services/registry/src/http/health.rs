@@ -13,10 +13,12 @@ pub async fn healthz() -> Response {
     json_ok(json!({ "status": "ok" }))
 }
 
-/// `GET /readyz`: PostgreSQL and the blob store answer; 503 names what does not.
+/// `GET /readyz`: PostgreSQL and the blob store answer and the index is built (so the
+/// first clients are not the ones who wait for it); 503 names what is not.
 pub async fn readyz(State(state): State<AppState>) -> Response {
     let (database, blobs) = checks(&state).await;
-    let ready = database == "ok" && blobs == "ok";
+    let index = if state.index_cache.is_warm() { "ok" } else { "building" };
+    let ready = database == "ok" && blobs == "ok" && index == "ok";
     let status = if ready {
         StatusCode::OK
     } else {
@@ -26,15 +28,16 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
         status,
         axum::Json(json!({
             "status": if ready { "ready" } else { "not_ready" },
-            "checks": { "database": database, "blobs": blobs, }
+            "checks": { "database": database, "blobs": blobs, "index": index }
         })),
     )
         .into_response()
 }
 
-/// Whether PostgreSQL and the blob store answer (the verdict of `/readyz`).
+/// Whether PostgreSQL and the blob store answer and the index is built (the verdict of
+/// `/readyz`).
 pub async fn ready(state: &AppState) -> bool {
-    checks(state).await == ("ok", "ok")
+    state.index_cache.is_warm() && checks(state).await == ("ok", "ok")
 }
 
 /// How long a readiness verdict is reused: probes and load balancers poll often, and an

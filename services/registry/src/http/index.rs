@@ -38,6 +38,14 @@ fn render(state: &AppState, org_id: i64, index: &FullIndex) -> Result<Bytes, Api
     )
 }
 
+/// Renders `index` ahead of any request (the index keeper, `app::index::keep_warm`), so
+/// the first client after a start or a change is answered from the cache.
+pub fn warm(state: &AppState, org_id: i64, index: &FullIndex) {
+    if let Err(e) = render(state, org_id, index) {
+        tracing::warn!(error = ?e, org_id, "rendering the index ahead of requests failed");
+    }
+}
+
 /// `{"cursor":N,"skills":[entry,…]}` from serialized entries (the shape of [`IndexBody`]).
 fn assemble(cursor: i64, entries: &[&Bytes]) -> Bytes {
     let size: usize = entries.iter().map(|e| e.len()).sum::<usize>() + entries.len() + 64;

@@ -9,7 +9,7 @@ mod events;
 mod extract;
 pub mod guard;
 mod health;
-mod index;
+pub(crate) mod index;
 mod patches;
 pub mod prefix;
 pub mod routes;
@@ -85,16 +85,18 @@ pub fn router(state: AppState) -> Router {
             tracing::info_span!("http", method = %request.method(), route, request_id)
         }))
         .layer(tower::util::MapRequestLayer::new(guard::assign_request_id))
-        .layer(middleware::map_response(error::retry_after_on_503))
-        .layer(middleware::from_fn(crate::grpc::status::reshape_errors))
-        .layer(middleware::from_fn_with_state(state.metrics.clone(), measure))
+        .layer(middleware::from_fn_with_state(state.metrics.clone(), edge))
         .with_state(state)
 }
 
-/// Counts and times every request by method, route template and final status.
-async fn measure(
+/// The outermost middleware: counts and times every request by method, route template
+/// and final status; adds `Retry-After` to every 503; answers gRPC calls that met a JSON
+/// error with a gRPC status. One layer rather than three: each `from_fn` layer costs every
+/// request a boxed future and a boxed clone of the route it wraps, which was measurable
+/// on the index's 304 path (docs/BENCHMARKS.md).
+async fn edge(
     axum::extract::State(metrics): axum::extract::State<std::sync::Arc<crate::metrics::Metrics>>,
-    request: Request,
+    mut request: Request,
     next: Next,
 ) -> Response {
     let route = request
@@ -114,7 +116,11 @@ async fn measure(
         _ => "OTHER",
     };
     let in_flight = metrics.start_request();
-    let response = next.run(request).await;
+    let grpc = crate::grpc::status::prepare_for_reshaping(&mut request);
+    let mut response = error::retry_after_on_503(next.run(request).await);
+    if grpc {
+        response = crate::grpc::status::reshape_errors(response).await;
+    }
     in_flight.finish(method, &route, response.status().as_u16());
     response
 }
