@@ -6,7 +6,9 @@
 # 1. builds and runs our evaluator (cairn-scanner --example evaluate) with --verdicts;
 # 2. fetches the hermes-agent wheel from PyPI into /var/tmp/hermes-wheel if it is not
 #    cached there, and unpacks it (outside the repository);
-# 3. runs deploy/dev/eval-hermes-guard.py on the same bundle list and prints both reports.
+# 3. runs deploy/dev/eval-hermes-guard.py on the same bundle list and prints both reports;
+# 4. runs deploy/dev/eval-cases-hermes.py on the scanner's case sets (development and
+#    held-out, services/scanner/tests/cases) and prints both scanners side by side.
 # Env: HERMES_WHEEL_DIR (cache dir), JOBS (Hermes worker processes, default: nproc).
 set -euo pipefail
 
@@ -20,7 +22,9 @@ trap 'rm -rf "$work"' EXIT
 cd "$repo"
 echo "== Cairn evaluator ==" >&2
 cargo build --release -q -p cairn-scanner --example evaluate
+cases="$repo/services/scanner/tests/cases"
 cargo run --release -q -p cairn-scanner --example evaluate -- "$corpus" \
+    --cases "$cases/dev" --cases "$cases/heldout" \
     --verdicts "$work/cairn-verdicts.jsonl" > "$work/cairn.md"
 
 source "$repo/deploy/dev/hermes-wheel.sh"
@@ -32,8 +36,14 @@ python3 deploy/dev/eval-hermes-guard.py \
     --verdicts "$work/cairn-verdicts.jsonl" --corpus "$corpus" --base "$repo" \
     --cairn-output "$work/cairn.md" --jobs "$jobs" > "$work/side-by-side.md"
 
+python3 deploy/dev/eval-cases-hermes.py --guard "$unpacked/tools/skills_guard.py" \
+    --verdicts "$work/cairn-verdicts.jsonl" --cases "$cases/dev" --cases "$cases/heldout" \
+    > "$work/cases-side-by-side.md"
+
 echo "# Cairn evaluator output"
 echo
 cat "$work/cairn.md"
 echo
 cat "$work/side-by-side.md"
+echo
+cat "$work/cases-side-by-side.md"

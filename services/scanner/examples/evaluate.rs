@@ -1,8 +1,15 @@
 //! Evaluates the scanner on the test corpus (docs/SECURITY-SCANNER.md):
 //!
 //! ```sh
-//! cargo run --release -p cairn-scanner --example evaluate -- ../shared/corpus [--verdicts out.jsonl]
+//! cargo run --release -p cairn-scanner --example evaluate -- ../shared/corpus \
+//!     [--verdicts out.jsonl] [--cases services/scanner/tests/cases/dev] [--cases …/heldout]
 //! ```
+//!
+//! Every table is split into the **development** part (the sources rules and thresholds
+//! are tuned on) and the **held-out** part (never looked at while tuning), by source (see
+//! [`HELD_OUT_SOURCES`]); docs/SECURITY-SCANNER.md documents the split. `--cases` adds a
+//! labeled case set written for the scanner (`cases.toml`: skills and patches, malicious
+//! and benign); a patch is judged by what it introduces (delta mode).
 //!
 //! Prints, as Markdown: recall on the labeled malicious fixtures (per category), the
 //! false-alarm rate on their benign fixtures and on the curated real skills (per source),
@@ -20,10 +27,32 @@ use std::time::{Duration, Instant};
 
 use cairn_scanner::{Report, ScanFile, Scanner, Verdict};
 
+/// Sources held out from tuning: labeled fixture sources (`source` in `labels.jsonl`) and
+/// curated skill sources (`skills/<source>`). Everything else is development data.
+const HELD_OUT_SOURCES: [&str; 6] = [
+    "skillscan-security",
+    "skill-inject",
+    "snyk-agent-scan",
+    "nvidia",
+    "anthropic",
+    "openai",
+];
+
+/// Which part of the split a source is in.
+fn part(source: &str) -> &'static str {
+    if HELD_OUT_SOURCES.contains(&source) {
+        "held-out"
+    } else {
+        "development"
+    }
+}
+
 struct Bundle {
     set: String,
     path: String,
     files: Vec<(String, Vec<u8>)>,
+    /// For a patch: the bundle it changes. The patch is judged by what it introduces.
+    base: Option<Vec<(String, Vec<u8>)>>,
 }
 
 fn files_under(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
@@ -78,20 +107,24 @@ fn bundle(set: &str, dir: &Path) -> Bundle {
         set: set.to_owned(),
         path: dir.display().to_string(),
         files,
+        base: None,
     }
 }
 
 fn scan(scanner: &Scanner, b: &Bundle) -> Report {
-    let inputs: Vec<ScanFile<'_>> = b
-        .files
-        .iter()
-        .map(|(p, bytes)| ScanFile {
-            path: p,
-            bytes,
-            executable: false,
-        })
-        .collect();
-    scanner.scan(&inputs)
+    match &b.base {
+        None => scanner.scan(&as_scan(&b.files)),
+        Some(base) => {
+            let report = scanner.scan_delta(&as_scan(base), &as_scan(&b.files));
+            Report::new(
+                report
+                    .findings
+                    .into_iter()
+                    .filter(|f| f.introduced == Some(true))
+                    .collect(),
+            )
+        }
+    }
 }
 
 #[derive(Default)]
@@ -131,9 +164,12 @@ fn main() {
     let mut args = std::env::args().skip(1);
     let corpus = PathBuf::from(args.next().unwrap_or_else(|| "../shared/corpus".to_owned()));
     let mut verdicts_out = None;
+    let mut case_sets = Vec::new();
     while let Some(a) = args.next() {
         if a == "--verdicts" {
             verdicts_out = args.next().map(PathBuf::from);
+        } else if a == "--cases" {
+            case_sets.extend(args.next().map(PathBuf::from));
         }
     }
     let scanner = Scanner::builtin().expect("built-in rules compile");
@@ -143,8 +179,11 @@ fn main() {
     let mut run = |b: &Bundle| {
         let started = Instant::now();
         let report = scan(scanner, b);
-        elapsed += started.elapsed();
-        bytes_scanned += b.files.iter().map(|(_, x)| x.len()).sum::<usize>();
+        // Throughput is the corpus's (the bundles Hermes is timed on too).
+        if !b.set.starts_with("cases:") {
+            elapsed += started.elapsed();
+            bytes_scanned += b.files.iter().map(|(_, x)| x.len()).sum::<usize>();
+        }
         if let Some(log) = log.as_mut() {
             let findings: Vec<serde_json::Value> = report
                 .findings
@@ -175,6 +214,7 @@ fn main() {
         let entry: serde_json::Value = serde_json::from_str(line).expect("a JSON label");
         let path = entry["path"].as_str().unwrap_or_default();
         let label = entry["label"].as_str().unwrap_or_default().to_owned();
+        let split = part(path.split('/').next().unwrap_or_default());
         let b = if let Some((file, id)) = path.split_once("#id=") {
             let items = inject_cache.entry(file.to_owned()).or_insert_with(|| {
                 serde_json::from_str(&std::fs::read_to_string(malicious.join(file)).expect("injection file"))
@@ -195,6 +235,7 @@ fn main() {
                 set: "malicious".into(),
                 path: path.into(),
                 files: vec![("SKILL.md".into(), text.into_bytes())],
+                base: None,
             }
         } else if malicious.join(path).is_file() {
             let bytes = std::fs::read(malicious.join(path)).unwrap_or_default();
@@ -202,6 +243,7 @@ fn main() {
                 set: "malicious".into(),
                 path: path.into(),
                 files: vec![("SKILL.md".into(), bytes)],
+                base: None,
             }
         } else {
             let mut b = bundle("malicious", &malicious.join(path));
@@ -209,11 +251,12 @@ fn main() {
             b
         };
         let verdict = run(&b).verdict;
-        by_label.entry(label.clone()).or_default().add(verdict);
+        by_label.entry(format!("{label} ({split})")).or_default().add(verdict);
+        by_label.entry(format!("{label} (all)")).or_default().add(verdict);
         if label == "malicious" {
             for c in entry["categories"].as_array().into_iter().flatten() {
                 by_category
-                    .entry(c.as_str().unwrap_or("?").to_owned())
+                    .entry(format!("{} ({split})", c.as_str().unwrap_or("?")))
                     .or_default()
                     .add(verdict);
             }
@@ -266,7 +309,13 @@ fn main() {
                     }
                 }
             }
-            println!("{}", t.row(&source.file_name().unwrap_or_default().to_string_lossy()));
+            let name = source.file_name().unwrap_or_default().to_string_lossy().into_owned();
+            let name = if set == "skills" {
+                format!("{name} ({})", part(&name))
+            } else {
+                name
+            };
+            println!("{}", t.row(&name));
         }
         println!("{}", total.row("**all**"));
         let mut top: Vec<(String, usize)> = rules.into_iter().collect();
@@ -276,10 +325,117 @@ fn main() {
             println!("- `{rule}`: {n}");
         }
     }
+    for set in &case_sets {
+        cases(set, &mut run);
+    }
     println!(
         "\nScanned {:.1} MB in {:.2} s: {:.1} MB/s (one core, release build).",
         bytes_scanned as f64 / 1e6,
         elapsed.as_secs_f64(),
         bytes_scanned as f64 / 1e6 / elapsed.as_secs_f64().max(1e-9)
     );
+}
+
+fn as_scan(files: &[(String, Vec<u8>)]) -> Vec<ScanFile<'_>> {
+    files
+        .iter()
+        .map(|(p, b)| ScanFile {
+            path: p,
+            bytes: b,
+            executable: false,
+        })
+        .collect()
+}
+
+/// One entry of a case set's `cases.toml`.
+#[derive(serde::Deserialize)]
+struct Case {
+    id: String,
+    kind: String,
+    label: String,
+    category: String,
+    #[serde(default)]
+    evasive: bool,
+    expect: String,
+}
+
+#[derive(serde::Deserialize)]
+struct CaseFile {
+    case: Vec<Case>,
+}
+
+/// Scans a case set and prints its tables: per label and kind, per category, evasive.
+fn cases(dir: &Path, run: &mut dyn FnMut(&Bundle) -> Report) {
+    let text = std::fs::read_to_string(dir.join("cases.toml")).expect("cases.toml in the case set");
+    let file: CaseFile = toml::from_str(&text).expect("a valid cases.toml");
+    let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let mut by_kind: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();
+    let mut expected: BTreeMap<String, (usize, usize)> = BTreeMap::new();
+    let mut missed = Vec::new();
+    for case in &file.case {
+        let mut b = if case.kind == "patch" {
+            let dir = dir.join("patches").join(&case.id);
+            let mut new = bundle(&format!("cases:{name}"), &dir.join("new"));
+            new.base = Some(bundle(&format!("cases:{name}"), &dir.join("base")).files);
+            new
+        } else {
+            bundle(&format!("cases:{name}"), &dir.join("skills").join(&case.id))
+        };
+        b.path = case.id.clone();
+        let verdict = run(&b).verdict;
+        by_kind
+            .entry(format!("{} {}", case.label, case.kind))
+            .or_default()
+            .add(verdict);
+        if case.label == "malicious" {
+            by_category.entry(case.category.clone()).or_default().add(verdict);
+            if case.evasive {
+                by_kind.entry("malicious, evasive".to_owned()).or_default().add(verdict);
+            }
+        } else {
+            by_category
+                .entry(format!("{} (benign)", case.category))
+                .or_default()
+                .add(verdict);
+        }
+        let at_expected = verdict.as_str() == case.expect
+            || (case.label == "benign" && case.expect == "caution" && verdict == Verdict::Safe);
+        let e = expected.entry(case.label.clone()).or_default();
+        e.0 += 1;
+        if at_expected {
+            e.1 += 1;
+        } else {
+            missed.push(format!(
+                "{} ({}, expected {}, got {})",
+                case.id,
+                case.category,
+                case.expect,
+                verdict.as_str()
+            ));
+        }
+    }
+    println!("\n## Case set `{name}` ({} cases)\n", file.case.len());
+    println!("A patch counts by what it introduces (delta mode): `dangerous` means it is stopped.\n");
+    println!("| label, kind | cases | dangerous | at least caution |\n|---|---|---|---|");
+    for (k, t) in &by_kind {
+        println!("{}", t.row(k));
+    }
+    println!("\n| category | cases | dangerous | at least caution |\n|---|---|---|---|");
+    for (c, t) in &by_category {
+        println!("{}", t.row(c));
+    }
+    println!();
+    for (label, (n, ok)) in &expected {
+        println!(
+            "- {label}: {ok} of {n} at their expected verdict ({})",
+            Tally::pct(*ok, *n)
+        );
+    }
+    if std::env::var_os("CAIRN_EVAL_LIST_MISSES").is_some() {
+        println!("\nNot at the expected verdict:\n");
+        for m in &missed {
+            println!("- {m}");
+        }
+    }
 }

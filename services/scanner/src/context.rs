@@ -80,7 +80,14 @@ const NEGATIONS: [&str; 12] = [
 
 /// Words that describe an attempt rather than make one ("identify attempts to override
 /// the system prompt"): they excuse prompt-injection phrases only.
-const ATTEMPTS: [&str; 4] = ["attempts to", "attempt to", "tries to", "trying to"];
+const ATTEMPTS: [&str; 6] = [
+    "attempts to",
+    "attempt to",
+    "attempting to",
+    "attempted to",
+    "tries to",
+    "trying to",
+];
 
 /// Whether the sentence before byte `at` of `line` describes an attempt (see
 /// [`ATTEMPTS`]).
@@ -101,6 +108,36 @@ fn sentence_has(line: &str, at: usize, words: &[&str]) -> bool {
         sentence
             .match_indices(n)
             .any(|(i, _)| i == 0 || !sentence.as_bytes()[i - 1].is_ascii_alphanumeric())
+    })
+}
+
+/// Whether byte `at` of `line` sits inside quotation marks (`"…"`, `„…"`, `« … »`, `「…」`,
+/// `“…”`): a phrase quoted, not said.
+pub fn quoted(line: &str, at: usize) -> bool {
+    let before = &line[..at.min(line.len())];
+    let after = &line[at.min(line.len())..];
+    const PAIRS: [(char, char); 7] = [
+        ('"', '"'),
+        ('„', '"'),
+        ('„', '“'),
+        ('“', '”'),
+        ('«', '»'),
+        ('「', '」'),
+        ('『', '』'),
+    ];
+    PAIRS.iter().any(|&(open, close)| {
+        let opens = before.matches(open).count();
+        let closes_before = if open == close {
+            0
+        } else {
+            before.matches(close).count()
+        };
+        let open_now = if open == close {
+            opens % 2 == 1
+        } else {
+            opens > closes_before
+        };
+        open_now && after.contains(close)
     })
 }
 

@@ -8,9 +8,11 @@
 
 #![forbid(unsafe_code)]
 
+pub mod commands;
 pub mod content;
 pub mod context;
 pub mod hidden;
+pub mod intent;
 pub mod literals;
 pub mod prefilter;
 pub mod report;
@@ -172,6 +174,75 @@ impl Scanner {
             0,
             findings,
         );
+        let negated = |index: usize, at: usize| {
+            let (_, line) = lines.line(text, index.min(lines.starts.len().saturating_sub(1)));
+            context::negated(line, at) || under_negated_lead_in(text, &lines, index)
+        };
+        let around = commands::Surroundings {
+            vendor,
+            installers: &self.rules.installer_hosts,
+            negated: &negated,
+        };
+        let first_of_file = findings.len();
+        for found in commands::judge_file(path, text, &contexts, &around) {
+            let Some(index) = (found.line < lines.starts.len()).then_some(found.line) else {
+                continue;
+            };
+            let (_, line) = lines.line(text, index);
+            let start = line.len() - line.trim_start().len();
+            findings.push(
+                Location {
+                    file: path,
+                    line: index + 1,
+                }
+                .finding(
+                    line,
+                    start,
+                    line.len(),
+                    None,
+                    found.rule,
+                    found.category,
+                    found.severity,
+                    found.message,
+                    found.hint,
+                ),
+            );
+        }
+        if base == Context::Prose {
+            // Prose and code blocks alike: a block of Markdown the skill has the agent
+            // write into its memory is read as instructions later.
+            for found in intent::find(text, &|_| true) {
+                let (_, line) = lines.line(text, found.line);
+                let mut severity = found.severity;
+                let mut message = found.message.to_owned();
+                if vendor.security_training && context::quoted(line, found.at) && severity > Severity::Medium {
+                    severity = Severity::Medium;
+                    message.push_str(" (quoted in a security-training skill's documentation: caution, not dangerous)");
+                } else if context::describes_attempt(line, found.at) {
+                    continue;
+                }
+                findings.push(
+                    Location {
+                        file: path,
+                        line: found.line + 1,
+                    }
+                    .finding(
+                        line,
+                        found.at,
+                        line.len(),
+                        None,
+                        found.rule,
+                        found.category,
+                        severity,
+                        message,
+                        found.hint,
+                    ),
+                );
+            }
+        }
+        let model = findings.split_off(first_of_file);
+        supersede_by_model(findings, &model);
+        findings.extend(model);
     }
 
     /// Scans a text whose lines have the given contexts: hidden characters and encoded
@@ -215,7 +286,7 @@ impl Scanner {
         for (rule, _) in self.rules.rules.iter().zip(to_try).filter(|(_, t)| *t) {
             let mut last_line = usize::MAX;
             let mut near_lines: Option<Vec<usize>> = None;
-            for caps in rule.regex.captures_iter(text) {
+            for caps in rule.regex().captures_iter(text) {
                 let Some(whole) = caps.get(0) else {
                     continue;
                 };
@@ -239,12 +310,15 @@ impl Scanner {
                     continue;
                 }
                 let secret = rule.spec.secret_group.and_then(|g| caps.get(g));
+                if secret.is_some_and(|s| rules::example_secret(s.as_str(), line)) {
+                    continue;
+                }
                 if let Some(min) = rule.spec.entropy
                     && rules::entropy(secret.unwrap_or(whole).as_str()) < min
                 {
                     continue;
                 }
-                let partner = match (&rule.near, &rule.spec.near) {
+                let partner = match (rule.near(), &rule.spec.near) {
                     (Some(near), Some(spec)) => {
                         let found = near_lines
                             .get_or_insert_with(|| near.find_iter(text).map(|m| lines.index_of(m.start())).collect());
@@ -268,7 +342,8 @@ impl Scanner {
                 }
                 let lesson = vendor.security_training
                     && ctx == Context::Prose
-                    && vendor::taught_technique(&rule.spec.category)
+                    && (vendor::taught_technique(&rule.spec.category)
+                        || rule.spec.category == "prompt-injection" && context::quoted(line, start))
                     && severity > Severity::Medium;
                 if lesson {
                     severity = Severity::Medium;
@@ -392,6 +467,24 @@ fn whole_file_finding(path: &str, f: content::FileFinding) -> Finding {
         hint: f.hint.to_owned(),
         introduced: None,
     }
+}
+
+/// Drops a pattern rule's finding where the command model found the same kind of thing on
+/// the same line at least as severely (the model's finding names the flow and its lines,
+/// the pattern's would only repeat it), or cleared it (`info`: it read the command and its
+/// scope and found it fine, e.g. a database dropped in a restore drill).
+fn supersede_by_model(findings: &mut Vec<Finding>, model: &[Finding]) {
+    if model.is_empty() {
+        return;
+    }
+    findings.retain(|f| {
+        !model.iter().any(|m| {
+            m.file == f.file
+                && m.line == f.line
+                && m.category == f.category
+                && (m.severity >= f.severity || m.severity == Severity::Info)
+        })
+    });
 }
 
 /// Whether line `index` is an item of a list introduced negatively ("It does not:").

@@ -2,6 +2,8 @@
 //! rule has a pattern, where it applies, its severity, what to tell the author, and
 //! examples that must and must not match (the tests run every one).
 
+use std::sync::OnceLock;
+
 use regex::Regex;
 use serde::Deserialize;
 
@@ -111,15 +113,48 @@ pub struct Examples {
 pub struct Rule {
     /// The rule as written.
     pub spec: RuleSpec,
-    /// Its compiled pattern.
-    pub regex: Regex,
+    /// Its pattern, compiled on first use: a scan compiles only the rules whose literals
+    /// its text contains, so one skill scanned from a cold start compiles a few dozen
+    /// patterns, not hundreds.
+    regex: OnceLock<Regex>,
     /// Its keywords, lowercased.
     keywords: Vec<String>,
-    /// The compiled [`RuleSpec::near`] pattern.
-    pub near: Option<Regex>,
+    /// The [`RuleSpec::near`] pattern, compiled on first use.
+    near: OnceLock<Option<Regex>>,
 }
 
 impl Rule {
+    /// The compiled pattern. The rule tests compile every pattern and run its examples (a
+    /// broken pattern is a build defect); one that still fails to compile at scan time
+    /// matches nothing rather than stopping the scan.
+    pub fn regex(&self) -> &Regex {
+        self.regex
+            .get_or_init(|| compile(&self.spec.id, &self.spec.pattern).unwrap_or_else(|_| never()))
+    }
+
+    /// The compiled [`RuleSpec::near`] pattern.
+    pub fn near(&self) -> Option<&Regex> {
+        self.near
+            .get_or_init(|| {
+                self.spec
+                    .near
+                    .as_ref()
+                    .map(|n| compile(&self.spec.id, &n.pattern).unwrap_or_else(|_| never()))
+            })
+            .as_ref()
+    }
+
+    /// Compiles the rule's patterns now (tests and benchmarks that want errors, not
+    /// silence).
+    pub fn compile_now(&self) -> Result<(), RuleError> {
+        let regex = compile(&self.spec.id, &self.spec.pattern)?;
+        let _ = self.regex.set(regex);
+        if let Some(near) = &self.spec.near {
+            let _ = self.near.set(Some(compile(&self.spec.id, &near.pattern)?));
+        }
+        Ok(())
+    }
+
     /// Whether the rule applies in `context`.
     pub fn applies_in(&self, context: Context) -> bool {
         self.spec.contexts.as_ref().is_none_or(|c| c.contains(&context))
@@ -188,19 +223,22 @@ impl RuleSet {
                 if !seen.insert(spec.id.clone()) {
                     return Err(RuleError::Duplicate(spec.id));
                 }
-                let regex = compile(&spec.id, &spec.pattern)?;
-                let near = spec.near.as_ref().map(|n| compile(&spec.id, &n.pattern)).transpose()?;
                 let keywords = spec.keywords.iter().map(|k| k.to_lowercase()).collect();
                 rules.push(Rule {
                     spec,
-                    regex,
+                    regex: OnceLock::new(),
                     keywords,
-                    near,
+                    near: OnceLock::new(),
                 });
             }
         }
         Ok(RuleSet { rules, installer_hosts })
     }
+}
+
+/// A pattern that matches nothing.
+fn never() -> Regex {
+    Regex::new(r"[^\s\S]").expect("valid never-matching pattern")
 }
 
 fn compile(id: &str, pattern: &str) -> Result<Regex, RuleError> {
@@ -238,6 +276,27 @@ pub fn ascii_word_boundaries(pattern: &str) -> String {
         }
     }
     out
+}
+
+/// Whether a matched secret is a documented example or a placeholder, not a key: AWS's
+/// own documentation pair, values that say `EXAMPLE`, `fake`, `dummy`, runs of `x` or `0`,
+/// or a line marked as an allowed secret (`pragma: allowlist secret`, `gitleaks:allow`).
+pub fn example_secret(secret: &str, line: &str) -> bool {
+    let lower = secret.to_ascii_lowercase();
+    const MARKS: [&str; 9] = [
+        "example",
+        "fake",
+        "dummy",
+        "sample",
+        "placeholder",
+        "xxxx",
+        "0000000",
+        "your_",
+        "redacted",
+    ];
+    MARKS.iter().any(|m| lower.contains(m))
+        || line.contains("pragma: allowlist secret")
+        || line.contains("gitleaks:allow")
 }
 
 /// Shannon entropy of `text` in bits per character.

@@ -10,10 +10,12 @@ use regex::Regex;
 
 use crate::ScanFile;
 
-/// Words by which a skill's frontmatter says it teaches or practises security work.
+/// Words by which a skill's frontmatter says it teaches or practises security work:
+/// offensive training, and the defensive work that quotes attacks to recognise them
+/// (incident response, threat hunting, detection, security reviews and audits).
 static SECURITY_TRAINING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)(?:pen(?:etration)?[\s-]?test\w*|red[\s-]?team\w*|offensive\s+security|security\s+(?:training|testing)|ctf|capture\s+the\s+flag|exploit(?:s|ation)|exploit\s+development|bug\s+bounty|malware\s+analysis)(?-u:\b)",
+        r"(?i)(?-u:\b)(?:pen(?:etration)?[\s-]?test\w*|red[\s-]?team\w*|offensive\s+security|security\s+(?:training|testing|review|audit\w*)|ctf|capture\s+the\s+flag|exploit(?:s|ation)|exploit\s+development|bug\s+bounty|malware\s+analysis|incident[\s-]response|threat[\s-]hunt\w*|dfir|forensics?|blue[\s-]team\w*|detection\s+engineering|detect\w*\s+(?:\w+\s+){0,2}(?:reverse\s+shells?|exfiltration|malware|intrusions?|attacks?|threats?|persistence|prompt\s+injections?)|hunt\w*\s+for\s+(?:\w+\s+){0,2}(?:exfiltration|malware|persistence|intrusions?|attackers?|threats?)|(?:review|audit|vet)\w*\s+(?:[\w-]+\s+){0,3}skills|skills?[\s-]+(?:audit|review|scan|security|guard|check)\w*|security[\s-](?:check|scan)\w*|(?:skill|agent)[\s-]?guard|audit\w*\s+(?:\w+\s+){0,4}(?:dependencies|packages)\s+for)(?-u:\b)",
     )
     .expect("valid security-training pattern")
 });
@@ -184,6 +186,16 @@ impl Vendor {
         urls > 0
     }
 
+    /// Whether the frontmatter names `tool` (a program's name) as what the skill is about.
+    pub fn is_named(&self, tool: &str) -> bool {
+        let name: String = tool
+            .chars()
+            .filter(char::is_ascii_alphanumeric)
+            .collect::<String>()
+            .to_ascii_lowercase();
+        name.len() >= 3 && self.names.contains(&name)
+    }
+
     fn names(&self, host: &str, url: &str) -> bool {
         let name = if matches!(
             host,
@@ -195,7 +207,20 @@ impl Vendor {
             labels.len().checked_sub(2).map_or("", |i| labels[i])
         };
         let name: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
-        name.len() >= 3 && self.names.contains(&name)
+        if name.len() >= 3 && self.names.contains(&name) {
+            return true;
+        }
+        // A GitHub organisation named after the product with a prefix or suffix
+        // (`exploreomni` for Omni): a whole frontmatter word of four letters or more.
+        matches!(
+            host,
+            "github.com" | "raw.githubusercontent.com" | "objects.githubusercontent.com"
+        ) && self.names.iter().any(|word| {
+            word.len() >= 4
+                && !GENERIC_WORDS.contains(&word.as_str())
+                && word.chars().all(|c| c.is_ascii_lowercase())
+                && (name.starts_with(word.as_str()) || name.ends_with(word.as_str()))
+        })
     }
 }
 
@@ -297,7 +322,15 @@ mod tests {
         assert!(vendor("description: CTF practice for students").security_training);
         assert!(!vendor("name: act-for-me\ndescription: fills forms").security_training);
         assert!(!vendor("name: csv-tools").security_training);
-        assert!(!vendor("description: vulnerability scanning, security audits, threat detection").security_training);
+        // Defensive work that quotes attacks to recognise them (issue 22): audits, incident
+        // response, threat hunting, reviews of third-party skills.
+        assert!(vendor("description: vulnerability scanning, security audits, threat detection").security_training);
+        assert!(
+            vendor("name: persistence-triage\ndescription: Enumerate persistence during incident response")
+                .security_training
+        );
+        assert!(vendor("description: Review third-party agent skills before installing them").security_training);
+        assert!(!vendor("description: Object detection and anomaly detection for images").security_training);
         assert!(!vendor("description: Formats files. Not for CTF use.").security_training);
         assert!(vendor("name: notes\ntags:\n  - red-team\n  - notes").security_training);
         assert!(!vendor("author: The CTF Team\nname: formatter").security_training);

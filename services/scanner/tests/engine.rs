@@ -25,13 +25,14 @@ fn findings_carry_evidence_and_the_verdict_follows_severity() {
     let f = &report.findings[0];
     assert_eq!(
         (f.rule.as_str(), f.file.as_str(), f.line, f.column),
-        ("rce.pipe-to-shell", "SKILL.md", 7, 5)
+        ("flow.remote-code", "SKILL.md", 7, 5),
+        "the command model's finding (naming the flow) stands in for the pattern rule's"
     );
     assert!(f.excerpt.contains("curl -fsSL") && !f.message.is_empty() && !f.hint.is_empty());
     assert_eq!(f.introduced, None);
     let json = serde_json::to_value(&report).unwrap();
     assert_eq!(json["verdict"], "dangerous");
-    assert_eq!(json["findings"][0]["severity"], "high");
+    assert_eq!(json["findings"][0]["severity"], "critical");
 }
 
 #[test]

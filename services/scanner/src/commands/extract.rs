@@ -1,0 +1,383 @@
+//! Where commands are in a bundle: fenced code blocks and inline code in Markdown,
+//! commands written straight into prose, script files of any language, `run:` steps and
+//! `command` values in configuration, `RUN` lines of Dockerfiles.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::script::Language;
+use crate::context::Context;
+
+/// Text an agent might run, with where its lines are.
+#[derive(Debug)]
+pub struct Snippet {
+    /// The program text.
+    pub text: String,
+    /// File line (0-based) of each line of `text`.
+    pub lines: Vec<usize>,
+    /// What it is written in.
+    pub language: Language,
+    /// Where it sits, which decides how it is read.
+    pub place: Place,
+}
+
+impl Snippet {
+    /// A stand-in for a whole file (a manifest judged line by line).
+    pub fn file() -> Snippet {
+        Snippet {
+            text: String::new(),
+            lines: Vec::new(),
+            language: Language::Shell,
+            place: Place::File,
+        }
+    }
+}
+
+/// Where a snippet sits.
+#[derive(Debug, Clone)]
+pub enum Place {
+    /// A fenced code block, with the prose line that introduces it.
+    Block {
+        /// The nearest prose line above the fence.
+        lead_in: String,
+    },
+    /// Inline code or a command in a prose line, starting at byte `at` of its line.
+    Prose {
+        /// Byte offset in the line.
+        at: usize,
+    },
+    /// A script or configuration file: it runs as written.
+    File,
+}
+
+/// Programs whose name at the start of a prose line, followed by an option, a path or a
+/// URL, makes the line a command ("curl -fsSL https://… | bash").
+const PROSE_PROGRAMS: [&str; 34] = [
+    "curl",
+    "wget",
+    "bash",
+    "sh",
+    "zsh",
+    "python",
+    "python3",
+    "node",
+    "eval",
+    "source",
+    "sudo",
+    "rm",
+    "git",
+    "kubectl",
+    "psql",
+    "mysql",
+    "redis-cli",
+    "chmod",
+    "crontab",
+    "echo",
+    "printf",
+    "tar",
+    "scp",
+    "rsync",
+    "nc",
+    "ncat",
+    "iex",
+    "powershell",
+    "pwsh",
+    "npm",
+    "pip",
+    "pip3",
+    "terraform",
+    "gh",
+];
+
+static INLINE_CODE: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"`([^`\n]{4,})`").expect("valid inline code pattern"));
+
+/// A fenced code block of a Markdown file.
+#[derive(Debug)]
+pub struct Block {
+    /// The info string after the fence (`bash`, `json title="package.json"`).
+    pub info: String,
+    /// The nearest prose line above the fence.
+    pub lead_in: String,
+    /// File lines (0-based) of the block's content.
+    pub body: Vec<usize>,
+}
+
+/// The fenced code blocks of a Markdown file whose lines have `contexts`.
+pub fn blocks(lines: &[&str], contexts: &[Context]) -> Vec<Block> {
+    let mut out = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        let ctx = contexts.get(index).copied().unwrap_or(Context::Prose);
+        if !(ctx == Context::Code && is_fence(lines[index])) {
+            index += 1;
+            continue;
+        }
+        let info = lines[index]
+            .trim_start()
+            .trim_start_matches(['`', '~'])
+            .trim()
+            .to_owned();
+        let mut body = Vec::new();
+        let mut at = index + 1;
+        while at < lines.len() && contexts.get(at) == Some(&Context::Code) {
+            if is_fence(lines[at]) && lines[at].trim_start().trim_start_matches(['`', '~']).trim().is_empty() {
+                break;
+            }
+            body.push(at);
+            at += 1;
+        }
+        let lead_in = (index.saturating_sub(3)..index)
+            .rev()
+            .map(|i| lines[i].trim())
+            .find(|l| !l.is_empty())
+            .unwrap_or("")
+            .to_owned();
+        out.push(Block { info, lead_in, body });
+        index = at + 1;
+    }
+    out
+}
+
+/// The manifest a code block shows, if it shows one: named by its info string or lead-in
+/// (`requirements.txt`, `package.json`, `pyproject.toml`) or recognised by its content.
+pub fn manifest_name(block: &Block, text: &str) -> Option<&'static str> {
+    let named = format!("{} {}", block.info, block.lead_in).to_ascii_lowercase();
+    let plain = matches!(
+        block.info.split_whitespace().next().unwrap_or(""),
+        "" | "text" | "txt" | "plain" | "requirements" | "ini" | "pip"
+    );
+    if plain && named.contains("requirements") {
+        Some("requirements.txt")
+    } else if named.contains("package.json")
+        || text.contains("\"dependencies\"")
+        || text.contains("\"devDependencies\"")
+    {
+        Some("package.json")
+    } else if named.contains("pyproject") || text.contains("[project]") {
+        Some("pyproject.toml")
+    } else {
+        None
+    }
+}
+
+/// The snippets of a Markdown or text file whose lines have `contexts`.
+pub fn markdown(text: &str, contexts: &[Context]) -> Vec<Snippet> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = Vec::new();
+    let mut in_block = vec![false; lines.len()];
+    for block in blocks(&lines, contexts) {
+        for &i in &block.body {
+            in_block[i] = true;
+        }
+        let Some(language) = Language::of_fence(&block.info) else {
+            continue;
+        };
+        let (text, kept) = console_or_plain(&lines, &block.body, language);
+        if !text.trim().is_empty() {
+            out.push(Snippet {
+                text,
+                lines: kept,
+                language,
+                place: Place::Block { lead_in: block.lead_in },
+            });
+        }
+    }
+    for (index, line) in lines.iter().enumerate() {
+        if contexts.get(index).copied().unwrap_or(Context::Prose) == Context::Prose && !in_block[index] {
+            out.extend(prose_line(line, index));
+        }
+    }
+    out.sort_by_key(|s| s.lines.first().copied().unwrap_or(0));
+    out
+}
+
+fn is_fence(line: &str) -> bool {
+    let t = line.trim_start();
+    t.starts_with("```") || t.starts_with("~~~")
+}
+
+/// A block's text: the commands after the prompts of a terminal transcript (`$ cmd`,
+/// output dropped), or the whole block.
+fn console_or_plain(lines: &[&str], body: &[usize], language: Language) -> (String, Vec<usize>) {
+    fn strip(l: &str, language: Language) -> Option<&str> {
+        let t = l.trim_start();
+        t.strip_prefix("$ ")
+            .or_else(|| t.strip_prefix("% "))
+            .or_else(|| {
+                if language == Language::PowerShell {
+                    t.strip_prefix("PS> ")
+                } else {
+                    None
+                }
+            })
+            .or_else(|| t.strip_prefix(">>> ").filter(|_| language == Language::Python))
+    }
+    let prompt = |l| strip(l, language);
+    let transcript = body.iter().filter(|&&i| prompt(lines[i]).is_some()).count() > 0;
+    let mut text = String::new();
+    let mut kept = Vec::new();
+    let mut continuing = false;
+    for &i in body {
+        let line = lines[i];
+        let command = if transcript {
+            match prompt(line) {
+                Some(c) => Some(c),
+                None if continuing => Some(line),
+                None => None,
+            }
+        } else {
+            Some(line)
+        };
+        if let Some(command) = command {
+            text.push_str(command);
+            text.push('\n');
+            kept.push(i);
+            continuing = command.trim_end().ends_with('\\');
+        }
+    }
+    (text, kept)
+}
+
+/// Inline code spans that read as commands, and a command written straight into prose.
+fn prose_line(line: &str, index: usize) -> Vec<Snippet> {
+    let mut out = Vec::new();
+    for caps in INLINE_CODE.captures_iter(line) {
+        let Some(code) = caps.get(1) else { continue };
+        let text = code.as_str().trim();
+        if !text.contains(' ') {
+            continue;
+        }
+        let text = text.strip_prefix("$ ").unwrap_or(text);
+        out.push(Snippet {
+            text: text.to_owned(),
+            lines: vec![index],
+            language: Language::Shell,
+            place: Place::Prose { at: code.start() },
+        });
+    }
+    if !out.is_empty() {
+        return out;
+    }
+    let trimmed = line.trim_start();
+    let marker = trimmed
+        .strip_prefix("- ")
+        .or_else(|| trimmed.strip_prefix("* "))
+        .or_else(|| trimmed.strip_prefix("+ "))
+        .or_else(|| {
+            let digits = trimmed.chars().take_while(char::is_ascii_digit).count();
+            (digits > 0).then(|| trimmed[digits..].strip_prefix(". ")).flatten()
+        })
+        .unwrap_or(trimmed);
+    let command = marker.strip_prefix("$ ").unwrap_or(marker);
+    let mut words = command.split_whitespace();
+    let (Some(first), Some(second)) = (words.next(), words.next()) else {
+        return out;
+    };
+    if PROSE_PROGRAMS.contains(&first)
+        && (second.starts_with('-')
+            || second.contains('/')
+            || second.contains("://")
+            || second.starts_with('$')
+            || second.starts_with('"')
+            || second.starts_with('\''))
+    {
+        out.push(Snippet {
+            text: command.trim_end().to_owned(),
+            lines: vec![index],
+            language: Language::Shell,
+            place: Place::Prose {
+                at: line.len() - command.len(),
+            },
+        });
+    }
+    out
+}
+
+/// Commands inside a configuration file: CI `run:` steps, `command:`/`entrypoint:`
+/// values, package scripts (`postinstall`), agent hooks.
+pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
+    static KEY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(
+            r#"^\s*-?\s*"?(run|command|cmd|script|entrypoint|exec|preinstall|install|postinstall|prepare|prepublish|pretest|posttest|start|build|test|setup|before_script|after_script|shell)"?\s*[:=]\s*(.*)$"#,
+        )
+        .expect("valid configuration key pattern")
+    });
+    let lower = path.to_ascii_lowercase();
+    let file = lower.rsplit('/').next().unwrap_or(&lower);
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = Vec::new();
+    if file == "dockerfile" || file.ends_with(".dockerfile") || file == "makefile" {
+        for (i, line) in lines.iter().enumerate() {
+            let t = line.trim_start();
+            let command = if file == "makefile" {
+                line.strip_prefix('\t').map(|c| c.trim_start_matches(['@', '-']))
+            } else {
+                t.strip_prefix("RUN ").or_else(|| t.strip_prefix("run "))
+            };
+            if let Some(command) = command {
+                out.push(Snippet {
+                    text: command.trim_end_matches('\\').to_owned(),
+                    lines: vec![i],
+                    language: Language::Shell,
+                    place: Place::File,
+                });
+            }
+        }
+        return out;
+    }
+    let mut index = 0;
+    while index < lines.len() {
+        let Some(caps) = KEY.captures(lines[index]) else {
+            index += 1;
+            continue;
+        };
+        let value = caps.get(2).map_or("", |v| v.as_str()).trim();
+        if value == "|" || value == ">" || value == "|-" || value == ">-" || value.is_empty() {
+            // A YAML block scalar: the indented lines below.
+            let indent = lines[index].len() - lines[index].trim_start().len();
+            let mut body = Vec::new();
+            let mut at = index + 1;
+            while at < lines.len() {
+                let l = lines[at];
+                if !l.trim().is_empty() && l.len() - l.trim_start().len() <= indent {
+                    break;
+                }
+                body.push(at);
+                at += 1;
+            }
+            if !body.is_empty() {
+                out.push(Snippet {
+                    text: body
+                        .iter()
+                        .map(|&i| lines[i].trim_start())
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    lines: body,
+                    language: Language::Shell,
+                    place: Place::File,
+                });
+            }
+            index = at;
+            continue;
+        }
+        let unquoted = value.trim_end_matches(',').trim();
+        let unquoted = unquoted
+            .strip_prefix('"')
+            .and_then(|v| v.strip_suffix('"'))
+            .or_else(|| unquoted.strip_prefix('\'').and_then(|v| v.strip_suffix('\'')))
+            .unwrap_or(unquoted);
+        let unescaped = unquoted.replace("\\\"", "\"").replace("\\n", "\n");
+        if unescaped.contains(' ') {
+            out.push(Snippet {
+                text: unescaped,
+                lines: vec![index],
+                language: Language::Shell,
+                place: Place::File,
+            });
+        }
+        index += 1;
+    }
+    out
+}

@@ -1,0 +1,104 @@
+//! Data as the command model sees it: a value's best-known text and where its content
+//! came from (a download, a secret), and the judgments a command earns.
+
+use crate::Severity;
+
+/// Where a value's content came from.
+#[derive(Clone, Debug)]
+pub struct Origin {
+    /// The file line (0-based) of the command that produced it.
+    pub line: usize,
+    /// What it is, for messages ("a download from https://…", "~/.ssh").
+    pub what: String,
+}
+
+/// The provenance that matters to the gate: remote content, secrets.
+#[derive(Clone, Debug, Default)]
+pub struct Taint {
+    /// Downloaded content, and the URLs it came from.
+    pub remote: Option<Origin>,
+    /// URLs of the downloads (every one must be trusted for a vendor's installer).
+    pub urls: Vec<String>,
+    /// A secret (key, token, credential store, environment dump).
+    pub secret: Option<Origin>,
+    /// Whether the secret is only a variable named like one (`$API_TOKEN`): sending a
+    /// token to the service it belongs to is everyday work, sending a key file is not.
+    pub weak_secret: bool,
+}
+
+impl Taint {
+    /// Adds `other`'s provenance to this one.
+    pub fn join(&mut self, other: &Taint) {
+        if self.remote.is_none() {
+            self.remote.clone_from(&other.remote);
+        }
+        for url in &other.urls {
+            if !self.urls.contains(url) {
+                self.urls.push(url.clone());
+            }
+        }
+        if other.secret.is_some() && (self.secret.is_none() || (self.weak_secret && !other.weak_secret)) {
+            self.secret.clone_from(&other.secret);
+            self.weak_secret = other.weak_secret;
+        }
+    }
+
+    /// Whether nothing tracked flows in it.
+    pub fn is_clean(&self) -> bool {
+        self.remote.is_none() && self.secret.is_none()
+    }
+}
+
+/// A value: its best-known text (variables the model could not follow stay `$NAME`) and
+/// its provenance.
+#[derive(Clone, Debug, Default)]
+pub struct Value {
+    /// The text as far as it is known.
+    pub text: String,
+    /// Where its content came from.
+    pub taint: Taint,
+}
+
+impl Value {
+    /// A literal with no provenance.
+    pub fn literal(text: impl Into<String>) -> Value {
+        Value {
+            text: text.into(),
+            taint: Taint::default(),
+        }
+    }
+
+    /// Appends `other`, text and provenance.
+    pub fn push(&mut self, other: &Value) {
+        self.text.push_str(&other.text);
+        self.taint.join(&other.taint);
+    }
+}
+
+/// What the model concluded about one command.
+#[derive(Clone, Debug)]
+pub struct Judgment {
+    /// The file line (0-based) of the command.
+    pub line: usize,
+    /// Rule id (`flow.remote-code`, …).
+    pub rule: &'static str,
+    /// Category, as the rules name them.
+    pub category: &'static str,
+    /// Severity before context (negation, training, vendor) is applied.
+    pub severity: Severity,
+    /// What is wrong, naming the flow and its lines.
+    pub message: String,
+    /// What to do instead.
+    pub hint: &'static str,
+    /// Downloads involved: when every one is the skill's own vendor or an official
+    /// installer, the finding drops to `caution`.
+    pub urls: Vec<String>,
+    /// The program the judgment is about, when the skill's own subject may excuse it
+    /// (a skill about an agent documenting that agent's flags).
+    pub tool: Option<String>,
+}
+
+/// `line` as a reader counts (1-based), for messages.
+pub fn human(line: usize) -> usize {
+    line + 1
+}

@@ -1,0 +1,192 @@
+//! The command model: what a skill makes an agent *do*. Every command an agent could run —
+//! fenced and inline code in Markdown, commands in prose, scripts of any language,
+//! commands in configuration — is parsed (shell by `brush-parser`) and followed through
+//! pipes, variables, `$(…)`, here-documents, `-c` arguments and the files it writes. It is
+//! judged by capabilities and flows, not by words: remote content reaching an
+//! interpreter, a secret reaching a network sink, a write to a persistence or
+//! agent-instruction target, approvals or safety switches turned off, destructive
+//! operations by their scope. Each finding names the flow and its lines.
+//!
+//! Context then decides how much a finding weighs: a command in a sentence that warns
+//! against it, a block introduced as an example of an attack, a security-training skill,
+//! a download from the skill's own vendor or an official installer.
+
+mod extract;
+mod flow;
+mod packages;
+mod programs;
+mod script;
+mod shell;
+mod targets;
+
+use crate::Severity;
+use crate::context::Context;
+use crate::vendor::Vendor;
+use extract::{Place, Snippet};
+use script::Language;
+
+/// A finding of the command model, before it is placed in its line.
+#[derive(Clone, Debug)]
+pub struct CommandFinding {
+    /// File line (0-based).
+    pub line: usize,
+    /// Rule id.
+    pub rule: &'static str,
+    /// Category.
+    pub category: &'static str,
+    /// Severity after context.
+    pub severity: Severity,
+    /// What is wrong (names the flow and its lines).
+    pub message: String,
+    /// What to do instead.
+    pub hint: &'static str,
+}
+
+/// What the command model needs to know about the rest of the bundle.
+pub struct Surroundings<'a> {
+    /// The skill's vendor, its security-training framing.
+    pub vendor: &'a Vendor,
+    /// Official installer hosts.
+    pub installers: &'a [String],
+    /// Whether a prose position (line, byte) is negated ("never run …", a list under
+    /// "Do not:").
+    pub negated: &'a dyn Fn(usize, usize) -> bool,
+}
+
+/// Judges every command in one file (`text` with LF line ends; `contexts` per line).
+pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroundings<'_>) -> Vec<CommandFinding> {
+    let first_line = text.lines().next().unwrap_or("");
+    let snippets: Vec<Snippet> = match crate::context::file_context(path) {
+        Context::Script | Context::Prose if Language::of_path(path, first_line).is_some() => {
+            let language = Language::of_path(path, first_line).unwrap_or(Language::Shell);
+            vec![Snippet {
+                text: text.to_owned(),
+                lines: (0..text.split('\n').count()).collect(),
+                language,
+                place: Place::File,
+            }]
+        }
+        Context::Prose => {
+            let lower = path.to_ascii_lowercase();
+            if lower.ends_with("dockerfile") || lower.ends_with("makefile") {
+                extract::configuration(path, text)
+            } else {
+                extract::markdown(text, contexts)
+            }
+        }
+        Context::Data => extract::configuration(path, text),
+        Context::Script | Context::Code => Vec::new(),
+    };
+    let mut out = Vec::new();
+    let mut declared = packages::declared_in(path, text);
+    if crate::context::file_context(path) == Context::Prose {
+        let lines: Vec<&str> = text.split('\n').collect();
+        for block in extract::blocks(&lines, contexts) {
+            let body: String = block.body.iter().map(|&i| lines[i]).collect::<Vec<_>>().join("\n");
+            if let Some(name) = extract::manifest_name(&block, &body) {
+                for (line, ecosystem, package) in packages::declared_in(name, &body) {
+                    declared.push((block.body[line.min(block.body.len() - 1)], ecosystem, package));
+                }
+            }
+        }
+    }
+    for (line, ecosystem, package) in declared {
+        if let Some(popular) = packages::lookalike(ecosystem, &package)
+            && let Some(found) = weigh(programs::typosquat(line, &package, popular), &Snippet::file(), around)
+        {
+            out.push(found);
+        }
+    }
+    let mut machine = shell::Machine::default();
+    for snippet in &snippets {
+        let before = machine.judgments.len();
+        machine.lead_in = match &snippet.place {
+            Place::Block { lead_in } => lead_in.clone(),
+            _ => String::new(),
+        };
+        script::follow(&mut machine, snippet.language, &snippet.text, &snippet.lines, false);
+        for judgment in machine.judgments.drain(before..).collect::<Vec<_>>() {
+            if let Some(found) = weigh(judgment, snippet, around) {
+                out.push(found);
+            }
+        }
+    }
+    out.sort_by_key(|f| (f.line, f.rule));
+    out.dedup_by(|a, b| a.line == b.line && a.rule == b.rule);
+    out
+}
+
+/// Applies context to a judgment: negation, quoting lead-ins, security training, the
+/// skill's own vendor.
+fn weigh(judgment: flow::Judgment, snippet: &Snippet, around: &Surroundings<'_>) -> Option<CommandFinding> {
+    let mut severity = judgment.severity;
+    let mut message = judgment.message;
+    match &snippet.place {
+        Place::Prose { at } if (around.negated)(judgment.line, *at) => return None,
+        Place::Block { lead_in } if quoting_lead_in(lead_in) => {
+            severity = severity.min(Severity::Low);
+            message.push_str(" (in a block introduced as something not to do, or as an example of an attack)");
+        }
+        _ => {}
+    }
+    if judgment.rule == "flow.remote-code"
+        && !judgment.urls.is_empty()
+        && around.vendor.trusts(&judgment.urls.join(" "), around.installers)
+        && severity > Severity::Medium
+    {
+        severity = Severity::Medium;
+        message.push_str(" (from the skill's own vendor or an official installer: check it is the one you expect)");
+    }
+    if let Some(tool) = &judgment.tool
+        && around.vendor.is_named(tool)
+        && severity > Severity::Medium
+    {
+        severity = Severity::Medium;
+        message.push_str(" (documented by a skill about that tool)");
+    }
+    // In a security-training skill, commands quoted in its prose (tables, lists, inline
+    // code) are lessons; code blocks and scripts are still commands that run.
+    let in_prose = matches!(snippet.place, Place::Prose { .. });
+    if in_prose
+        && around.vendor.security_training
+        && judgment.category != "agent-config-tampering"
+        && severity > Severity::Medium
+    {
+        severity = Severity::Medium;
+        message.push_str(" (quoted in a security-training skill's documentation: caution, not dangerous)");
+    }
+    Some(CommandFinding {
+        line: judgment.line,
+        rule: judgment.rule,
+        category: judgment.category,
+        severity,
+        message,
+        hint: judgment.hint,
+    })
+}
+
+/// Whether the prose introducing a code block presents it as something not to do, or as
+/// an attack to recognise ("Never run:", "A malicious skill would contain:").
+fn quoting_lead_in(lead_in: &str) -> bool {
+    let lower = lead_in.to_lowercase();
+    if crate::context::negating_lead_in(lead_in) {
+        return true;
+    }
+    const MARKS: [&str; 14] = [
+        "never run",
+        "never do",
+        "do not run",
+        "don't run",
+        "do not do",
+        "don't do",
+        "bad:",
+        "bad example",
+        "anti-pattern",
+        "antipattern",
+        "❌",
+        "malicious",
+        "attacker",
+        "example payload",
+    ];
+    MARKS.iter().any(|m| lower.contains(m))
+}

@@ -1,0 +1,272 @@
+//! Judgments on a command by itself: agents started without approvals, security switches
+//! turned off, destructive operations by their scope.
+
+use super::*;
+
+/// Agents started with their approvals or sandbox turned off.
+pub(crate) fn check_agent_flags(m: &mut Machine, name: &str, whole: &str, line: usize) {
+    if matches!(
+        name,
+        "claude" | "codex" | "gemini" | "hermes" | "aider" | "cursor-agent" | "openclaw" | "amp" | "qwen"
+    ) && targets::APPROVALS_OFF.is_match(whole)
+    {
+        m.judge(Judgment {
+            line,
+            rule: "flow.approvals-off",
+            category: "agent-config-tampering",
+            severity: Severity::High,
+            message: format!("starts the {name} agent with its approvals or sandbox turned off"),
+            hint: "let the agent ask before it acts; never start it with approvals or the sandbox off",
+            urls: Vec::new(),
+            tool: Some(name.to_owned()),
+        });
+    }
+}
+
+pub(crate) fn safety_off(line: usize, severity: Severity, message: String) -> Judgment {
+    Judgment {
+        line,
+        rule: "flow.safety-off",
+        category: "security-weakening",
+        severity,
+        message,
+        hint: "keep certificate checks, access controls and security services on; fix the underlying problem instead",
+        urls: Vec::new(),
+        tool: None,
+    }
+}
+
+/// Machine-wide security switches turned off.
+pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &str, line: usize) {
+    let lower = whole.to_ascii_lowercase();
+    let has = |w: &str| args.iter().any(|a| a.eq_ignore_ascii_case(w));
+    let global = has("--global") || has("--system") || has("-g");
+    let finding = match name {
+        "git"
+            if lower.contains("sslverify")
+                && (lower.contains("false") || lower.contains(" 0"))
+                && args.first() == Some(&"config") =>
+        {
+            Some((
+                if global { Severity::High } else { Severity::Medium },
+                "turns TLS certificate checks off for git",
+            ))
+        }
+        "npm" | "yarn" | "pnpm" if lower.contains("strict-ssl") && lower.contains("false") => Some((
+            Severity::High,
+            "turns TLS certificate checks off for the package manager",
+        )),
+        "pip" | "pip3" | "uv" if lower.contains("config") && lower.contains("trusted-host") => Some((
+            Severity::High,
+            "tells pip to trust a host without TLS checks, for every later install",
+        )),
+        "conda" if lower.contains("ssl_verify") && lower.contains("false") => {
+            Some((Severity::High, "turns TLS certificate checks off for conda"))
+        }
+        "kubectl" if lower.contains("clusterrolebinding") && lower.contains("cluster-admin") => {
+            let broad = lower.contains(":default")
+                || lower.contains("system:anonymous")
+                || lower.contains("system:unauthenticated")
+                || lower.contains("system:serviceaccounts")
+                || lower.contains("system:authenticated");
+            Some((
+                if broad { Severity::High } else { Severity::Medium },
+                "grants cluster-admin, full control of the cluster",
+            ))
+        }
+        "setenforce" if has("0") || has("permissive") => Some((Severity::High, "turns SELinux enforcement off")),
+        "ufw" if has("disable") => Some((Severity::High, "turns the firewall off")),
+        "systemctl"
+            if (has("stop") || has("disable") || has("mask"))
+                && [
+                    "firewalld",
+                    "ufw",
+                    "apparmor",
+                    "auditd",
+                    "selinux",
+                    "fail2ban",
+                    "clamav",
+                    "falcon-sensor",
+                ]
+                .iter()
+                .any(|s| lower.contains(s)) =>
+        {
+            Some((Severity::High, "stops a security service"))
+        }
+        "iptables" | "ip6tables" if has("-F") || (has("-P") && has("ACCEPT")) => {
+            Some((Severity::High, "opens the firewall"))
+        }
+        "spctl" if lower.contains("--master-disable") || lower.contains("--global-disable") => {
+            Some((Severity::High, "turns Gatekeeper off"))
+        }
+        "csrutil" if has("disable") => Some((Severity::High, "turns System Integrity Protection off")),
+        "chmod"
+            if args.iter().any(|a| *a == "777" || *a == "a+rwx" || *a == "0777")
+                && args.iter().any(|a| targets::sweeping_path(a)) =>
+        {
+            Some((Severity::High, "makes system or home directories writable by everyone"))
+        }
+        "apt" | "apt-get"
+            if lower.contains("--allow-unauthenticated")
+                || lower.contains("allowunauthenticated")
+                || lower.contains("--allow-insecure") =>
+        {
+            Some((Severity::Medium, "installs packages without checking their signatures"))
+        }
+        "yum" | "dnf" | "rpm" if lower.contains("--nogpgcheck") || lower.contains("--nosignature") => {
+            Some((Severity::Medium, "installs packages without checking their signatures"))
+        }
+        "set-mppreference" if lower.contains("disablerealtimemonitoring") => {
+            Some((Severity::High, "turns Windows Defender off"))
+        }
+        _ => None,
+    };
+    if let Some((severity, what)) = finding {
+        m.judge(safety_off(line, severity, format!("`{}` {what}", shorten(whole))));
+    }
+}
+
+/// Destructive operations, judged by what they are aimed at.
+pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whole: &str, stdin: &Value, line: usize) {
+    let has = |w: &str| args.contains(&w);
+    // The scope is read only for commands that destroy something.
+    let lead_in = m.lead_in.clone();
+    let scope = || targets::scope_of(&format!("{lead_in} {whole} {}", stdin.text));
+    let judged = match name {
+        "rm" => {
+            let recursive = args.iter().any(|a| {
+                a.starts_with('-') && !a.starts_with("--") && (a.contains('r') || a.contains('R'))
+                    || *a == "--recursive"
+            });
+            let sweeping = args.iter().any(|a| !a.starts_with('-') && targets::sweeping_path(a));
+            (recursive && sweeping).then(|| {
+                let severity = if has("--no-preserve-root") {
+                    Severity::Critical
+                } else {
+                    Severity::High
+                };
+                (severity, "deletes a system or home directory recursively".to_owned())
+            })
+        }
+        "dd" if args
+            .iter()
+            .any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null")) =>
+        {
+            Some((Severity::High, "overwrites a disk device".to_owned()))
+        }
+        n if n.starts_with("mkfs") || n == "wipefs" => Some((Severity::High, "formats or wipes a disk".to_owned())),
+        "git" if has("push") => {
+            let force = args
+                .iter()
+                .any(|a| matches!(*a, "--force" | "-f") || (a.starts_with('+') && a.len() > 1));
+            let everything = has("--all")
+                || has("--mirror")
+                || has("--delete") && args.iter().any(|a| matches!(*a, "main" | "master"));
+            let main = args.iter().any(|a| {
+                matches!(
+                    a.trim_start_matches('+'),
+                    "main" | "master" | "trunk" | "HEAD:main" | "HEAD:master"
+                ) || a.ends_with(":main")
+                    || a.ends_with(":master")
+            });
+            (force && (main || everything)).then(|| {
+                (
+                    Severity::High,
+                    "force-pushes over a shared branch, rewriting everyone's history".to_owned(),
+                )
+            })
+        }
+        "gh" if (whole.contains("DELETE") || whole.contains("delete")) && whole.contains("protection") => {
+            Some((Severity::High, "deletes branch protection".to_owned()))
+        }
+        "gh" if args.first() == Some(&"repo") && has("delete") => {
+            Some((Severity::High, "deletes a repository".to_owned()))
+        }
+        "terraform" | "tofu" | "pulumi" if has("destroy") || whole.contains("-destroy") => {
+            scoped(scope(), "destroys the infrastructure".to_owned())
+        }
+        "kubectl" if has("delete") => {
+            let all = (has("--all") && (has("-A") || has("--all-namespaces")))
+                || args
+                    .iter()
+                    .any(|a| matches!(*a, "ns" | "namespace" | "namespaces" | "pv" | "pvc"))
+                    && has("--all");
+            if all {
+                Some((Severity::High, "deletes everything in the cluster".to_owned()))
+            } else if args.iter().any(|a| matches!(*a, "ns" | "namespace" | "namespaces")) {
+                scoped(scope(), "deletes a namespace and everything in it".to_owned())
+            } else {
+                None
+            }
+        }
+        "aws" if (has("rb") && has("--force")) || (has("rm") && has("--recursive")) => {
+            scoped(scope(), "deletes a bucket's contents".to_owned())
+        }
+        "dropdb" => scoped(scope(), "drops a database".to_owned()),
+        _ => destructive_sql(whole)
+            .or_else(|| destructive_sql(&stdin.text))
+            .and_then(|what| scoped(scope(), what.to_owned())),
+    };
+    report_destructive(m, judged, whole, line);
+}
+
+/// Judges SQL statements (a `sql` code block, a here-document fed to `psql`) that destroy
+/// data, by the scope the statement and its lead-in name.
+pub(crate) fn destructive_statements(m: &mut Machine, text: &str, line: usize) {
+    let context = format!("{} {text}", m.lead_in);
+    let judged = destructive_sql(text).and_then(|what| scoped(targets::scope_of(&context), what.to_owned()));
+    report_destructive(m, judged, text, line);
+}
+
+pub(crate) fn report_destructive(m: &mut Machine, judged: Option<(Severity, String)>, whole: &str, line: usize) {
+    if let Some((severity, what)) = judged {
+        m.judge(Judgment {
+            line,
+            rule: "flow.destructive",
+            category: "destructive",
+            severity,
+            message: format!("`{}` {what}", shorten(whole)),
+            hint: "aim destructive steps at a named scratch target, ask for confirmation, and never at production or everything",
+            urls: Vec::new(),
+            tool: None,
+        });
+    }
+}
+
+/// A destructive operation's severity by the scope it names: production is `high`, an
+/// unnamed target `medium` (a reviewer's question), a throwaway target `info` (the model
+/// looked and found it fine: a pattern rule's alarm on the same line is withdrawn).
+pub(crate) fn scoped(scope: Scope, what: String) -> Option<(Severity, String)> {
+    match scope {
+        Scope::Production => Some((Severity::High, format!("{what}, on production"))),
+        Scope::Unknown => Some((Severity::Medium, what)),
+        Scope::Throwaway => Some((Severity::Info, format!("{what}, on a throwaway target"))),
+    }
+}
+
+/// SQL and store commands that destroy data wholesale.
+pub(crate) fn destructive_sql(text: &str) -> Option<&'static str> {
+    static SQL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?i)(?-u:\b)(drop\s+(?:schema|database)(?-u:\b)|drop\s+table(?-u:\b)[^;]*(?-u:\b)cascade|truncate\s+(?:table\s+)?[\w.]+[^;]*cascade|flushall|flushdb|dropdatabase\s*\()")
+            .expect("valid destructive SQL pattern")
+    });
+    let found = SQL.find(text)?.as_str().to_ascii_lowercase();
+    Some(if found.starts_with("drop schema") {
+        "drops a schema and everything in it"
+    } else if found.starts_with("drop database") || found.starts_with("dropdatabase") {
+        "drops a database"
+    } else if found.starts_with("flush") {
+        "erases every key in the store"
+    } else {
+        "erases tables and what depends on them"
+    })
+}
+
+pub(crate) fn shorten(text: &str) -> String {
+    let one: String = text.split_whitespace().collect::<Vec<_>>().join(" ");
+    if one.chars().count() > 100 {
+        one.chars().take(100).collect::<String>() + "…"
+    } else {
+        one
+    }
+}

@@ -1,0 +1,403 @@
+//! What each program does with its input, in the model: fetchers make remote content,
+//! interpreters run what they are given, senders move data off the machine, writers put
+//! it somewhere it outlives the session; and the judgments those capabilities earn when
+//! they meet (remote content → an interpreter, a secret → a network sink).
+
+use base64::Engine as _;
+
+use super::flow::{Judgment, Origin, Taint, Value, human};
+use super::packages;
+use super::script;
+use super::shell::{Machine, decode_escapes};
+use super::targets::{self, Persistent, Scope};
+use crate::Severity;
+
+mod checks;
+mod network;
+mod persist;
+mod text;
+
+pub(crate) use checks::*;
+pub(crate) use network::*;
+pub(crate) use persist::*;
+pub(crate) use text::*;
+
+/// A simple command, its words expanded.
+#[derive(Debug)]
+pub struct Call {
+    /// Program and arguments.
+    pub words: Vec<Value>,
+    /// `NAME=value` prefixes (the command's own environment).
+    pub assigns: Vec<(String, Value)>,
+    /// What reaches its standard input.
+    pub stdin: Option<Value>,
+    /// File line (0-based).
+    pub line: usize,
+}
+
+/// The program a call runs after wrappers (`sudo -E env X=1 bash` → `bash`): its index in
+/// `words`, and the environment settings the wrappers added.
+fn unwrap(words: &[Value]) -> (usize, Vec<(String, String)>) {
+    let mut i = 0;
+    let mut env = Vec::new();
+    while i < words.len() {
+        let name = program_name(&words[i].text);
+        if !targets::WRAPPERS.contains(&name.as_str()) && name != "busybox" && name != "xargs" {
+            break;
+        }
+        // `env` alone prints the environment; `time` alone is a keyword: only a wrapper
+        // with a program after it wraps anything.
+        let wraps = words[i + 1..]
+            .iter()
+            .any(|w| !w.text.starts_with('-') && !w.text.contains('='));
+        if !wraps {
+            break;
+        }
+        i += 1;
+        // Skip the wrapper's own options (and the values some of them take).
+        while i < words.len() {
+            let w = &words[i].text;
+            if name == "env" && !w.starts_with('-') && w.contains('=') {
+                if let Some((n, v)) = w.split_once('=') {
+                    env.push((n.to_owned(), v.to_owned()));
+                }
+                i += 1;
+            } else if w.starts_with('-') {
+                let takes_value = matches!(
+                    (name.as_str(), w.as_str()),
+                    ("sudo", "-u" | "-g" | "-C" | "-p" | "-r" | "-t" | "-U" | "-h")
+                        | ("nice", "-n")
+                        | ("env", "-u" | "-C" | "-S")
+                        | ("timeout", "-s" | "-k" | "--signal" | "--kill-after")
+                        | ("xargs", "-I" | "-n" | "-P" | "-d" | "-L" | "-s" | "-E")
+                        | ("ionice", "-c" | "-n")
+                );
+                i += if takes_value { 2 } else { 1 };
+            } else if name == "timeout" && w.chars().next().is_some_and(|c| c.is_ascii_digit()) {
+                i += 1;
+            } else {
+                break;
+            }
+        }
+    }
+    (i, env)
+}
+
+/// A program's name as the model matches it: the last path segment, lowercase.
+pub fn program_name(word: &str) -> String {
+    let base = word.rsplit(['/', '\\']).next().unwrap_or(word);
+    base.to_ascii_lowercase()
+}
+
+/// Follows one command: records its judgments and returns what it prints.
+pub fn invoke(m: &mut Machine, call: Call) -> Value {
+    let line = call.line;
+    for (name, value) in &call.assigns {
+        if targets::tls_off_setting(name, &value.text) {
+            m.judge(safety_off(
+                line,
+                Severity::Medium,
+                format!(
+                    "{name}={} turns TLS certificate checks off for this command",
+                    value.text
+                ),
+            ));
+        }
+    }
+    let (at, env) = unwrap(&call.words);
+    for (name, value) in &env {
+        if targets::tls_off_setting(name, value) {
+            m.judge(safety_off(
+                line,
+                Severity::Medium,
+                format!("{name}={value} turns TLS certificate checks off for this command"),
+            ));
+        }
+    }
+    let Some(program) = call.words.get(at) else {
+        return call.stdin.unwrap_or_default();
+    };
+    let name = program_name(&program.text);
+    let args: Vec<Value> = call.words[at + 1..].to_vec();
+    let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    let stdin = call.stdin.unwrap_or_default();
+    let whole = call.words[at..]
+        .iter()
+        .map(|w| w.text.as_str())
+        .collect::<Vec<_>>()
+        .join(" ");
+
+    if program.taint.remote.is_some()
+        || program.text.contains("/dev/fd/") && m.read_file(&program.text, line).taint.remote.is_some()
+    {
+        remote_code(m, line, &program.taint, "is run as a program", true);
+    }
+    check_agent_flags(m, &name, &whole, line);
+    if let Some((ecosystem, packages)) = packages::installed_by(&name, &texts) {
+        for package in packages {
+            if let Some(popular) = packages::lookalike(ecosystem, &package) {
+                m.judge(typosquat(line, &package, popular));
+            }
+        }
+    }
+    check_safety(m, &name, &texts, &whole, line);
+    check_destructive(m, &name, &texts, &whole, &stdin, line);
+
+    if let Some(what) = targets::prints_secrets(&name, &texts) {
+        let mut out = Value::literal("");
+        out.taint.secret = Some(Origin {
+            line,
+            what: what.to_owned(),
+        });
+        if name != "gh" || texts.first().is_none_or(|a| *a != "gist") {
+            return out;
+        }
+    }
+    match name.as_str() {
+        "echo" => echo(&args),
+        "printf" => printf(&args),
+        "read" => {
+            if let Some(var) = texts.iter().rev().find(|a| !a.starts_with('-')) {
+                m.vars.insert((*var).to_owned(), stdin);
+            }
+            Value::default()
+        }
+        "export" | "declare" | "typeset" | "local" | "readonly" => {
+            for arg in &args {
+                if let Some((n, v)) = arg.text.split_once('=') {
+                    let value = Value {
+                        text: v.to_owned(),
+                        taint: arg.taint.clone(),
+                    };
+                    assign(m, n, value, false, name == "export", line);
+                }
+            }
+            Value::default()
+        }
+        "base64" | "base32" | "b64" if texts.iter().any(|a| matches!(*a, "-d" | "--decode" | "-D" | "-di")) => {
+            let input = input_of(m, &args, &stdin, line);
+            let decoded = if name == "base32" {
+                None
+            } else {
+                decode_base64(&input.text)
+            };
+            Value {
+                text: decoded.unwrap_or_default(),
+                taint: input.taint,
+            }
+        }
+        "rev" => {
+            let input = input_of(m, &args, &stdin, line);
+            Value {
+                text: input
+                    .text
+                    .lines()
+                    .map(|l| l.chars().rev().collect::<String>())
+                    .collect::<Vec<_>>()
+                    .join("\n"),
+                taint: input.taint,
+            }
+        }
+        "xxd" if texts.contains(&"-r") => {
+            let input = input_of(m, &args, &stdin, line);
+            Value {
+                text: decode_hex(&input.text).unwrap_or_default(),
+                taint: input.taint,
+            }
+        }
+        "tr" if texts.iter().any(|a| a.contains("N-ZA-M") || a.contains("n-za-m")) => Value {
+            text: rot13(&stdin.text),
+            taint: stdin.taint,
+        },
+        "tee" => {
+            let append = texts.iter().any(|a| matches!(*a, "-a" | "--append"));
+            for path in texts.iter().filter(|a| !a.starts_with('-')) {
+                write(m, path, stdin.clone(), append, line);
+            }
+            stdin
+        }
+        "cp" | "mv" | "install" | "ln" | "ditto" => {
+            let paths: Vec<&str> = texts.iter().copied().filter(|a| !a.starts_with('-')).collect();
+            if let Some((dest, sources)) = paths.split_last() {
+                let mut content = Value::default();
+                for source in sources {
+                    content.push(&m.read_file(source, line));
+                }
+                write(m, dest, content, false, line);
+            }
+            Value::default()
+        }
+        "sed" if texts.iter().any(|a| a.starts_with("-i") || *a == "--in-place") => {
+            let script = texts.iter().find(|a| !a.starts_with('-')).copied().unwrap_or("");
+            for path in texts.iter().filter(|a| !a.starts_with('-')).skip(1) {
+                write(m, path, Value::literal(script), true, line);
+            }
+            Value::default()
+        }
+        "tar" | "zip" | "7z" | "7za" | "gzip" | "bzip2" | "xz" | "zstd" | "gpg" | "openssl"
+            if name != "openssl" || texts.first() == Some(&"enc") =>
+        {
+            archive(m, &name, &args, &stdin, line)
+        }
+        "source" | "." => {
+            if let Some(file) = args.first() {
+                let content = m.read_file(&file.text, line);
+                let mut taint = content.taint.clone();
+                taint.join(&file.taint);
+                if taint.remote.is_some() {
+                    remote_code(m, line, &taint, "is loaded into the shell with `source`", false);
+                }
+                if !content.text.is_empty() {
+                    m.run_nested(&content.text, line);
+                }
+            }
+            Value::default()
+        }
+        "eval" => {
+            let mut code = Value::default();
+            for (i, arg) in args.iter().enumerate() {
+                if i > 0 {
+                    code.text.push(' ');
+                }
+                code.push(arg);
+            }
+            if code.taint.remote.is_some() {
+                remote_code(m, line, &code.taint, "is run with `eval`", false);
+            }
+            m.run_nested(&code.text, line)
+        }
+        "crontab" => {
+            if texts.iter().any(|a| *a == "-l" || *a == "-r" || *a == "-e") && !texts.contains(&"-") {
+                return Value::default();
+            }
+            let content = match texts.iter().find(|a| !a.starts_with('-')) {
+                Some(file) => m.read_file(file, line),
+                None => stdin,
+            };
+            persist(m, "crontab", Persistent::Scheduled, &content, line);
+            Value::default()
+        }
+        "at" | "batch" | "schtasks" if scheduling(&name, &texts, &stdin) => {
+            persist(m, &name, Persistent::Scheduled, &stdin, line);
+            Value::default()
+        }
+        n if targets::FETCHERS.contains(&n) => fetch(m, n, &args, &stdin, line),
+        n if targets::SHELLS.contains(&n) => {
+            shell(m, n, &args, &stdin, line);
+            Value::default()
+        }
+        n if targets::code_flags(n).is_some() => {
+            interpreter(m, n, &args, &stdin, line);
+            Value::default()
+        }
+        n if targets::SENDERS.contains(&n) || matches!(n, "aws" | "gsutil" | "az" | "gcloud") => {
+            send(m, n, &args, &stdin, line);
+            Value::default()
+        }
+        _ => {
+            // An executed file that a download wrote.
+            if program.text.contains('/') {
+                let content = m.read_file(&program.text, line);
+                if content.taint.remote.is_some() {
+                    remote_code(m, line, &content.taint, "is run as a program", true);
+                }
+                // A script the commands wrote: follow what it says.
+                if !content.text.trim().is_empty() && !content.text.starts_with("$(") {
+                    m.run_nested(&content.text, line);
+                }
+            }
+            // Any other program: a filter of its input and of the files it is given.
+            let mut out = Value::default();
+            out.taint.join(&stdin.taint);
+            for arg in &args {
+                if !arg.text.starts_with('-') && arg.text.contains(['/', '.', '~']) {
+                    out.taint.join(&m.read_file(&arg.text, line).taint);
+                }
+                out.taint.join(&arg.taint);
+            }
+            // What it prints is unknown: keep a stand-in, so a path built from it is not
+            // mistaken for an empty (or a sweeping) one.
+            out.text = if stdin.text.is_empty() {
+                format!("$({name})\n")
+            } else {
+                stdin.text
+            };
+            out
+        }
+    }
+}
+
+/// Whether `at`, `batch` or `schtasks` is really scheduling something (not the English
+/// word at the start of a line in a code block).
+fn scheduling(name: &str, args: &[&str], stdin: &Value) -> bool {
+    match name {
+        "schtasks" => args.iter().any(|a| a.eq_ignore_ascii_case("/create")),
+        "batch" => args.is_empty() && !stdin.text.trim().is_empty(),
+        _ => {
+            let time = args.first().is_some_and(|a| {
+                a.starts_with(|c: char| c.is_ascii_digit() || c == '+')
+                    || matches!(
+                        a.to_ascii_lowercase().as_str(),
+                        "now" | "noon" | "midnight" | "teatime" | "tomorrow" | "-f" | "-t"
+                    )
+            });
+            time && (!stdin.text.trim().is_empty() || args.contains(&"-f"))
+        }
+    }
+}
+
+/// A package one typo away from a popular one.
+pub fn typosquat(line: usize, package: &str, popular: &str) -> Judgment {
+    Judgment {
+        line,
+        rule: "flow.typosquat",
+        category: "supply-chain",
+        severity: Severity::High,
+        message: format!(
+            "installs `{package}`, one typo away from the popular package `{popular}`: a typosquat runs its own code at install time"
+        ),
+        hint: "install the package by its exact, well-known name, pinned to a version",
+        urls: Vec::new(),
+        tool: None,
+    }
+}
+
+/// Sets a variable; `export`ed TLS switches are judged.
+pub fn assign(m: &mut Machine, name: &str, value: Value, append: bool, exported: bool, line: usize) {
+    if exported && targets::tls_off_setting(name, &value.text) {
+        m.judge(safety_off(
+            line,
+            Severity::Medium,
+            format!(
+                "export {name}={} turns TLS certificate checks off for everything this shell runs",
+                value.text
+            ),
+        ));
+    }
+    let value = match (append, m.vars.get(name)) {
+        (true, Some(old)) => {
+            let mut joined = old.clone();
+            joined.push(&value);
+            joined
+        }
+        _ => value,
+    };
+    m.vars.insert(name.to_owned(), value);
+}
+
+/// Records `content` written to `path` and judges where it went.
+pub fn write(m: &mut Machine, path: &str, content: Value, append: bool, line: usize) {
+    if let Some(kind) = targets::persistent(path) {
+        persist(m, path, kind, &content, line);
+    }
+    let key = targets::normalize_path(path);
+    let stored = match (append, m.files.get(&key)) {
+        (true, Some(old)) => {
+            let mut joined = old.clone();
+            joined.push(&content);
+            joined
+        }
+        _ => content,
+    };
+    m.files.insert(key, stored);
+}

@@ -1,0 +1,440 @@
+//! Downloads, interpreters and network sinks: remote content reaching an interpreter, a
+//! secret reaching another machine.
+
+use super::*;
+
+/// URLs among `args`.
+pub(crate) fn urls(args: &[&str]) -> Vec<String> {
+    args.iter()
+        .filter(|a| a.contains("://") || a.starts_with("www."))
+        .map(|a| (*a).to_owned())
+        .collect()
+}
+
+/// Fetchers: the output (or the file written) is remote content; with data to send, also
+/// a network sink.
+pub(crate) fn fetch(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, line: usize) -> Value {
+    let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    send(m, name, args, stdin, line);
+    let found = urls(&texts);
+    let url = found
+        .first()
+        .cloned()
+        .or_else(|| {
+            texts
+                .iter()
+                .rev()
+                .find(|a| !a.starts_with('-'))
+                .map(|a| (*a).to_owned())
+        })
+        .unwrap_or_default();
+    let mut out = Value::default();
+    out.taint.remote = Some(Origin {
+        line,
+        what: format!("{name} {url}"),
+    });
+    // A bare host (`curl -sL cli.tool.dev | bash`) is an https URL to whoever checks it.
+    out.taint.urls = if found.is_empty() {
+        vec![format!("https://{url}")]
+    } else {
+        found
+    };
+    for arg in args {
+        // A URL assembled from a variable that holds a download, or a secret in the URL.
+        if arg.taint.remote.is_some() {
+            out.taint.join(&arg.taint);
+        }
+    }
+    let mut output: Option<String> = None;
+    let mut i = 0;
+    while i < texts.len() {
+        let t = texts[i];
+        let next = texts.get(i + 1).copied();
+        match (name, t) {
+            ("curl", "-o" | "--output")
+            | ("wget", "-O" | "--output-document")
+            | ("aria2c", "-o" | "--out")
+            | ("http" | "https" | "xh", "-o" | "--output") => {
+                output = next.map(str::to_owned);
+                i += 1;
+            }
+            ("wget", t) if t.starts_with("-O") && t.len() > 2 => output = Some(t[2..].to_owned()),
+            ("wget", t) if t.starts_with("--output-document=") => {
+                output = Some(t["--output-document=".len()..].to_owned())
+            }
+            ("curl", "-O" | "--remote-name") => output = Some(url.rsplit('/').next().unwrap_or("").to_owned()),
+            ("curl", t) if t.starts_with('-') && !t.starts_with("--") && t.ends_with('o') => {
+                output = next.map(str::to_owned);
+                i += 1;
+            }
+            ("curl", t) if t.starts_with('-') && !t.starts_with("--") && t.contains('O') => {
+                output = Some(url.rsplit('/').next().unwrap_or("").to_owned());
+            }
+            ("wget", t) if t.starts_with('-') && !t.starts_with("--") && t.ends_with('O') => {
+                output = next.map(str::to_owned);
+                i += 1;
+            }
+            ("wget", t) if t.starts_with('-') && !t.starts_with("--") && t.contains('O') => {
+                output = t.split_once('O').map(|(_, rest)| rest.to_owned());
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let named_output = texts
+        .iter()
+        .any(|t| t.starts_with("--output-document") || (t.starts_with('-') && !t.starts_with("--") && t.contains('O')));
+    if name == "wget" && output.is_none() && !named_output {
+        output = Some(url.rsplit('/').next().unwrap_or("").to_owned());
+    }
+    if name == "lwp-download" {
+        output = texts
+            .iter()
+            .filter(|a| !a.starts_with('-'))
+            .nth(1)
+            .map(|s| (*s).to_owned());
+    }
+    match output.filter(|o| o != "-" && !o.is_empty()) {
+        Some(path) => {
+            write(m, &path, out, false, line);
+            Value::default()
+        }
+        None => out,
+    }
+}
+
+/// Records remote content reaching an interpreter.
+/// `installer`: the download is run the way installers are (piped to a shell, `sh -c
+/// "$(curl …)"`, saved then run), so the skill's own vendor may vouch for it; content
+/// loaded into the running shell (`eval`, `source`) or run as code by a script never is.
+pub(crate) fn remote_code(m: &mut Machine, line: usize, taint: &Taint, how: &str, installer: bool) {
+    let Some(origin) = &taint.remote else {
+        return;
+    };
+    let message = if origin.line == line {
+        format!("downloaded content ({}) {how}", origin.what)
+    } else {
+        format!(
+            "downloaded content (line {}: {}) {how}",
+            human(origin.line),
+            origin.what
+        )
+    };
+    // `curl … | bash`, `curl https://<mirror>/x | sh`: a pattern named, not an address
+    // (`info`: the model read it and clears a pattern rule's alarm on the line).
+    let placeholder = !taint.urls.is_empty()
+        && taint
+            .urls
+            .iter()
+            .all(|u| u.contains('…') || u.contains("...") || u.contains('<') || u.contains('{') || u.contains("://__"));
+    m.judge(Judgment {
+        line,
+        rule: "flow.remote-code",
+        category: "remote-code-execution",
+        severity: if placeholder { Severity::Info } else { Severity::Critical },
+        message,
+        hint: "pin what the agent installs (a package with a version, a checksum-verified release) instead of running a download",
+        urls: if installer { taint.urls.clone() } else { Vec::new() },
+        tool: None,
+    });
+}
+
+pub(crate) fn shell(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, line: usize) {
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if t == "-c" {
+            if let Some(code) = args.get(i + 1) {
+                if code.taint.remote.is_some() {
+                    remote_code(m, line, &code.taint, &format!("is run with `{name} -c`"), true);
+                }
+                m.run_nested(&code.text, line);
+            }
+            return;
+        }
+        if (t.starts_with('-') || t.starts_with('+')) && t.len() > 1 {
+            if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
+                i += 1;
+            }
+            i += 1;
+            continue;
+        }
+        if t == "-" {
+            break;
+        }
+        // A script file.
+        let content = m.read_file(t, line);
+        let mut taint = content.taint.clone();
+        taint.join(&args[i].taint);
+        if taint.remote.is_some() {
+            remote_code(m, line, &taint, &format!("is run with {name}"), true);
+        }
+        if !content.text.is_empty() {
+            m.run_nested(&content.text, line);
+        }
+        return;
+    }
+    if stdin.taint.remote.is_some() {
+        remote_code(m, line, &stdin.taint, &format!("is piped into {name}"), true);
+    }
+    if !stdin.text.trim().is_empty() {
+        m.run_nested(&stdin.text, line);
+    }
+}
+
+pub(crate) fn interpreter(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, line: usize) {
+    let flags = targets::code_flags(name).unwrap_or(&[]);
+    let language = script::Language::of_interpreter(name);
+    let mut i = 0;
+    while i < args.len() {
+        let t = args[i].text.as_str();
+        if flags.iter().any(|f| t.eq_ignore_ascii_case(f)) {
+            if let Some(code) = args.get(i + 1) {
+                if code.taint.remote.is_some() {
+                    remote_code(m, line, &code.taint, &format!("is run with `{name} {t}`"), true);
+                }
+                let text = if matches!(
+                    t.to_ascii_lowercase().as_str(),
+                    "-encodedcommand" | "-enc" | "-ec" | "-e"
+                ) && language == script::Language::PowerShell
+                {
+                    decode_utf16_base64(&code.text).unwrap_or_else(|| code.text.clone())
+                } else {
+                    code.text.clone()
+                };
+                script::follow(m, language, &text, &[line], true);
+            }
+            return;
+        }
+        if t == "run" || t == "exec" || t.starts_with('-') {
+            i += 1;
+            continue;
+        }
+        // A program file or URL.
+        let content = m.read_file(t, line);
+        let mut taint = content.taint.clone();
+        taint.join(&args[i].taint);
+        // Only Deno and Bun run a program straight from a URL.
+        if taint.remote.is_none()
+            && matches!(name, "deno" | "bun")
+            && (t.starts_with("http://") || t.starts_with("https://"))
+        {
+            taint.remote = Some(Origin {
+                line,
+                what: t.to_owned(),
+            });
+            taint.urls = vec![t.to_owned()];
+        }
+        if taint.remote.is_some() {
+            remote_code(m, line, &taint, &format!("is run with {name}"), true);
+        }
+        if !content.text.is_empty() {
+            script::follow(m, language, &content.text, &[line], true);
+        }
+        return;
+    }
+    if stdin.taint.remote.is_some() {
+        remote_code(m, line, &stdin.taint, &format!("is piped into {name}"), true);
+    }
+    if !stdin.text.trim().is_empty() {
+        script::follow(m, language, &stdin.text, &[line], true);
+    }
+}
+
+pub(crate) fn decode_utf16_base64(text: &str) -> Option<String> {
+    let bytes = base64::engine::general_purpose::STANDARD.decode(text.trim()).ok()?;
+    let units: Vec<u16> = bytes
+        .chunks_exact(2)
+        .map(|p| u16::from_le_bytes([p[0], p[1]]))
+        .collect();
+    String::from_utf16(&units).ok()
+}
+
+/// Network sinks: judged when what they send holds a secret.
+pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, line: usize) {
+    let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
+    let mut sent = Value::default();
+    let mut uses_stdin = false;
+    let data_flag = |t: &str| {
+        matches!(
+            t,
+            "-d" | "--data"
+                | "--data-binary"
+                | "--data-raw"
+                | "--data-urlencode"
+                | "-F"
+                | "--form"
+                | "-T"
+                | "--upload-file"
+                | "--json"
+        )
+    };
+    let mut i = 0;
+    while i < texts.len() {
+        let t = texts[i];
+        match name {
+            "curl" => {
+                if data_flag(t) {
+                    if let Some(v) = args.get(i + 1) {
+                        sent.taint.join(&v.taint);
+                        let payload = v
+                            .text
+                            .split_once('@')
+                            .map(|(_, p)| p)
+                            .unwrap_or(if t == "-T" || t == "--upload-file" { &v.text } else { "" });
+                        let payload = payload.split(';').next().unwrap_or(payload);
+                        if payload == "-" || payload == "." {
+                            uses_stdin = true;
+                        } else if !payload.is_empty() {
+                            sent.taint.join(&m.read_file(payload, line).taint);
+                        }
+                    }
+                    i += 1;
+                } else if let Some(rest) = t.strip_prefix("--data-binary=").or_else(|| t.strip_prefix("--data=")) {
+                    sent.taint.join(&args[i].taint);
+                    if let Some(p) = rest.strip_prefix('@') {
+                        sent.taint.join(&m.read_file(p, line).taint);
+                    }
+                } else if t == "-H" || t == "--header" || t == "-u" || t == "--user" || t == "-b" || t == "--cookie" {
+                    i += 1;
+                } else if (t.contains("://") || !t.starts_with('-'))
+                    && args[i].taint.secret.is_some()
+                    && !args[i].taint.weak_secret
+                {
+                    // A secret spelled into the address itself.
+                    sent.taint.join(&args[i].taint);
+                }
+            }
+            "wget" => {
+                if let Some(p) = t
+                    .strip_prefix("--post-file=")
+                    .or_else(|| t.strip_prefix("--body-file="))
+                {
+                    sent.taint.join(&m.read_file(p, line).taint);
+                } else if matches!(t, "--post-file" | "--body-file") {
+                    if let Some(p) = texts.get(i + 1) {
+                        sent.taint.join(&m.read_file(p, line).taint);
+                    }
+                    i += 1;
+                } else if t.starts_with("--post-data") || t.starts_with("--body-data") {
+                    sent.taint.join(&args[i].taint);
+                    if let Some(v) = args.get(i + 1).filter(|_| !t.contains('=')) {
+                        sent.taint.join(&v.taint);
+                        i += 1;
+                    }
+                }
+            }
+            "http" | "https" | "xh" | "xhs" => {
+                if let Some((_, p)) = t
+                    .split_once("=@")
+                    .or_else(|| t.split_once(":=@"))
+                    .or_else(|| t.strip_prefix('@').map(|p| ("", p)))
+                {
+                    sent.taint.join(&m.read_file(p, line).taint);
+                }
+                if t.contains('=') {
+                    sent.taint.join(&args[i].taint);
+                }
+                uses_stdin = true;
+            }
+            "nc" | "ncat" | "netcat" | "socat" | "telnet" | "openssl" | "ssh" | "mail" | "mailx" | "sendmail"
+            | "mutt" | "ftp" | "lftp" | "tftp" => {
+                uses_stdin = true;
+                if name == "ssh" || name == "socat" {
+                    sent.taint.join(&args[i].taint);
+                }
+                if matches!(name, "mail" | "mailx" | "mutt")
+                    && matches!(t, "-a" | "-A")
+                    && let Some(p) = texts.get(i + 1)
+                {
+                    sent.taint.join(&m.read_file(p, line).taint);
+                }
+            }
+            "dig" | "nslookup" | "host" => sent.taint.join(&args[i].taint),
+            "scp" | "sftp" | "rsync" | "rclone" | "smbclient" if !t.starts_with('-') && !t.contains(':') => {
+                sent.taint.join(&m.read_file(t, line).taint);
+                sent.taint.join(&args[i].taint);
+            }
+            "aws" | "gsutil" | "az" | "gcloud" | "gh" if !t.starts_with('-') && !t.contains("://") => {
+                let read = m.read_file(t, line);
+                if read.taint.secret.is_some() {
+                    sent.taint.join(&read.taint);
+                }
+            }
+            _ => {}
+        }
+        i += 1;
+    }
+    let remote_dest = match name {
+        "scp" | "sftp" | "rsync" | "rclone" => texts.iter().any(|t| !t.starts_with('-') && t.contains(':')),
+        "aws" => {
+            texts.iter().any(|t| t.starts_with("s3://")) && texts.iter().any(|t| matches!(*t, "cp" | "sync" | "mv"))
+        }
+        "gsutil" => texts.iter().any(|t| t.starts_with("gs://")),
+        "az" => texts.iter().any(|t| *t == "upload" || *t == "upload-batch"),
+        "gcloud" => texts.iter().any(|t| t.starts_with("gs://")),
+        "gh" => texts.first() == Some(&"gist") || texts.first() == Some(&"release"),
+        _ => true,
+    };
+    if uses_stdin {
+        sent.taint.join(&stdin.taint);
+    }
+    let (Some(secret), true) = (&sent.taint.secret, remote_dest) else {
+        return;
+    };
+    let weak = sent.taint.weak_secret;
+    let destination = texts.iter().find(|t| t.contains("://")).copied().unwrap_or("");
+    let owner_matches = weak && token_for(&secret.what, destination);
+    let where_ = if secret.line == line {
+        secret.what.clone()
+    } else {
+        format!("{} (line {})", secret.what, human(secret.line))
+    };
+    // A variable named like a token, sent with a request, is how every API is called;
+    // only a lookup that spells it into a DNS name is suspicious by itself.
+    let severity = match (weak, name) {
+        (false, _) => Severity::Critical,
+        (true, "dig" | "nslookup" | "host") => Severity::Medium,
+        (true, _) if owner_matches => Severity::Low,
+        (true, _) if service_of(&secret.what).is_some() && !destination.is_empty() => Severity::High,
+        (true, _) => Severity::Low,
+    };
+    m.judge(Judgment {
+        line,
+        rule: "flow.secret-exfiltration",
+        category: "exfiltration",
+        severity,
+        message: format!("sends {where_} off the machine with {name}"),
+        hint: "a skill must never send keys, tokens, credential files or the environment anywhere; ask the user to provide what a service needs",
+        urls: Vec::new(),
+        tool: None,
+    });
+}
+
+/// The service a token variable is named for (`$SLACK_BOT_TOKEN` → `slack`), unless its
+/// name is generic (`$API_KEY`, `$TOKEN`).
+pub(crate) fn service_of(variable: &str) -> Option<String> {
+    let first = variable.trim_start_matches('$').split('_').next()?.to_ascii_lowercase();
+    const GENERIC: [&str; 12] = [
+        "api", "my", "app", "auth", "access", "secret", "token", "x", "private", "client", "user", "bearer",
+    ];
+    (first.len() >= 3 && !GENERIC.contains(&first.as_str())).then_some(first)
+}
+
+/// Whether a token variable is sent to the service it is named for (`$SLACK_TOKEN` to
+/// `slack.com`): everyday API use. A token named for one service sent elsewhere is a
+/// theft.
+pub(crate) fn token_for(variable: &str, destination: &str) -> bool {
+    let host = destination
+        .split("://")
+        .nth(1)
+        .unwrap_or("")
+        .split(['/', '?', ':'])
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase();
+    match service_of(variable) {
+        Some(service) => host.contains(&service),
+        None => true,
+    }
+}

@@ -1,0 +1,440 @@
+//! Scripts in languages other than shell (Python, JavaScript, Ruby, Perl, PowerShell),
+//! followed statement by statement: which names hold a download or a secret, whether one
+//! reaches code execution or a network send, which files they write, and the shell
+//! commands they hand to `system`/`subprocess`/`exec` (followed by the shell model).
+
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+use super::flow::{Judgment, Origin, Taint, Value, human};
+use super::programs;
+use super::shell::Machine;
+use super::targets;
+use crate::Severity;
+
+/// The language a text is followed in.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Language {
+    /// POSIX shell, bash, zsh.
+    Shell,
+    /// Python.
+    Python,
+    /// JavaScript and TypeScript.
+    JavaScript,
+    /// Ruby.
+    Ruby,
+    /// Perl.
+    Perl,
+    /// PowerShell.
+    PowerShell,
+    /// SQL (judged for statements that destroy data).
+    Sql,
+}
+
+impl Language {
+    /// The language an interpreter runs.
+    pub fn of_interpreter(name: &str) -> Language {
+        match name {
+            n if n.starts_with("python") || n.starts_with("pypy") => Language::Python,
+            "node" | "nodejs" | "deno" | "bun" => Language::JavaScript,
+            "ruby" | "irb" => Language::Ruby,
+            "perl" => Language::Perl,
+            "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => Language::PowerShell,
+            _ => Language::Shell,
+        }
+    }
+
+    /// The language of a file, by its name (and first line, for extension-less scripts).
+    pub fn of_path(path: &str, first_line: &str) -> Option<Language> {
+        let lower = path.to_ascii_lowercase();
+        let file = lower.rsplit('/').next().unwrap_or(&lower);
+        let ext = file.rsplit_once('.').map(|(_, e)| e).unwrap_or("");
+        Some(match ext {
+            "sh" | "bash" | "zsh" | "ksh" | "command" => Language::Shell,
+            "py" | "pyw" => Language::Python,
+            "js" | "mjs" | "cjs" | "ts" | "mts" | "cts" => Language::JavaScript,
+            "rb" => Language::Ruby,
+            "pl" | "pm" => Language::Perl,
+            "ps1" | "psm1" => Language::PowerShell,
+            "" => match first_line.strip_prefix("#!") {
+                Some(shebang) => {
+                    let interpreter = shebang.split_whitespace().last().unwrap_or("");
+                    Language::of_interpreter(&programs::program_name(interpreter))
+                }
+                None if lower.starts_with("scripts/") || lower.contains("/scripts/") => Language::Shell,
+                None => return None,
+            },
+            _ => return None,
+        })
+    }
+
+    /// The language of a fenced code block, by its info string (unlabelled blocks are read
+    /// as shell: that is what agents paste into a terminal).
+    pub fn of_fence(info: &str) -> Option<Language> {
+        let tag = info
+            .trim()
+            .trim_start_matches('{')
+            .split([' ', ',', '}'])
+            .next()
+            .unwrap_or("")
+            .trim_start_matches('.')
+            .to_ascii_lowercase();
+        Some(match tag.as_str() {
+            "python" | "py" | "python3" | "ipython" | "pycon" => Language::Python,
+            "js" | "javascript" | "node" | "ts" | "typescript" | "mjs" | "jsx" | "tsx" => Language::JavaScript,
+            "ruby" | "rb" => Language::Ruby,
+            "perl" | "pl" => Language::Perl,
+            "powershell" | "pwsh" | "ps1" | "ps" | "posh" => Language::PowerShell,
+            "sql" | "postgres" | "postgresql" | "psql" | "mysql" | "plpgsql" => Language::Sql,
+            "json" | "yaml" | "yml" | "toml" | "xml" | "html" | "css" | "csv" | "mermaid" | "diff" | "go" | "rust"
+            | "rs" | "java" | "c" | "cpp" | "c++" | "csharp" | "cs" | "kotlin" | "swift" | "markdown" | "md"
+            | "graphql" | "proto" | "latex" | "tex" | "r" | "scala" | "haskell" | "php" | "lua" | "dart" | "elixir"
+            | "hcl" | "terraform" | "ini" | "dockerfile" | "nginx" | "jinja" | "svg" | "math" => {
+                return None;
+            }
+            _ => Language::Shell,
+        })
+    }
+}
+
+/// Calls that download.
+static FETCH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)urlopen\s*\(|urllib\.request|urllib2|requests\.(?:get|request)\s*\(|httpx\.(?:get|stream)|aiohttp|(?-u:\b)fetch\s*\(|axios(?:\.get)?\s*\(|(?-u:\b)https?\.get\s*\(|(?-u:\b)got\s*\(|Net::HTTP|open-uri|URI\.open|LWP::Simple|LWP::UserAgent|HTTP::Tiny|Invoke-WebRequest|Invoke-RestMethod|(?-u:\b)iwr(?-u:\b)|(?-u:\b)irm(?-u:\b)|DownloadString|DownloadData|DownloadFile|Net\.WebClient|curl_exec|file_get_contents\s*\(\s*['"]https?:|http\.client|HTTPSConnection|wget\.download"#,
+    )
+    .expect("valid fetch pattern")
+});
+
+/// Calls that run program text.
+static EXEC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?:^|[^\w.])(?:exec|eval|execfile)\s*\(|new\s+Function\s*\(|vm\.run|runInThisContext|runInNewContext|instance_eval|class_eval|(?-u:\b)eval\s+[$\w]|Invoke-Expression|(?-u:\b)iex(?-u:\b)|\.InvokeScript|\[ScriptBlock\]::Create|__import__\s*\(|pickle\.loads|marshal\.loads|runpy\.|exec\s+compile"#,
+    )
+    .expect("valid exec pattern")
+});
+
+/// PowerShell's installer idiom: a download piped into `iex`.
+static PIPE_TO_IEX: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:irm|iwr|invoke-restmethod|invoke-webrequest)\s+\S+\s*\|\s*(?:iex|invoke-expression)")
+        .expect("valid pipe-to-iex pattern")
+});
+
+/// Calls that send data to another machine.
+static SEND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)requests\.(?:post|put|patch)\s*\(|httpx\.(?:post|put)|\.post\s*\(|\.put\s*\(|urlopen\s*\([^)]*data\s*=|Request\s*\([^)]*data\s*=|method\s*[:=]\s*['"](?:POST|PUT)|axios\.(?:post|put)|\.sendall\s*\(|\.send\s*\(|sendto\s*\(|smtplib|ftplib|storbinary|upload_file|put_object|upload_blob|-Method\s+['"]?(?:Post|Put)|-Body(?-u:\b)|UploadFile|UploadString|UploadData|Net::HTTP::Post|Net::HTTP\.post|->post\s*\(|gethostbyname\s*\(|dns\.resolver|socket\.connect|\.connect\s*\(\s*\("#,
+    )
+    .expect("valid send pattern")
+});
+
+/// Expressions that read every secret at once or a credential store.
+static SECRET_EXPR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)os\.environ(?:\.copy\s*\(\)|\.items\s*\(\)|\s*\)|\s*$|\s*,)|dict\s*\(\s*os\.environ|process\.env\s*(?:\)|,|;|\}|$)|\.\.\.process\.env|ENV\.to_h|ENV\.each|%ENV|Get-ChildItem\s+env:|GetEnvironmentVariables|browser_cookie3|CryptUnprotectData|keyring\.get_password|win32crypt"#,
+    )
+    .expect("valid secret expression pattern")
+});
+
+/// A single environment variable read by name.
+static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?:os\.environ\s*\[\s*['"]|os\.(?:environ\.get|getenv)\s*\(\s*['"]|process\.env\.|process\.env\s*\[\s*['"]|ENV\s*\[\s*['"]|\$env:|\$ENV\{)(\w+)"#,
+    )
+    .expect("valid environment read pattern")
+});
+
+/// Calls that hand a string to a shell.
+static SHELL_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)os\.system|os\.popen|subprocess\.|commands\.getoutput|child_process|execSync|execa|(?-u:\b)exec\s*\(|(?-u:\b)spawn(?:Sync)?\s*\(|(?-u:\b)system\s*\(|%x[\(\{\[]|IO\.popen|Open3\.|shell_exec|passthru|proc_open|Start-Process|Deno\.Command|Bun\.spawn|\$\s*`"#,
+    )
+    .expect("valid shell call pattern")
+});
+
+/// Calls that write files.
+static WRITE_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)open\s*\([^)]*['"][wa]\+?b?['"]|\.write_text\s*\(|\.write\s*\(|appendFile|writeFile|createWriteStream|File\.(?:write|open|append)|Add-Content|Set-Content|Out-File|copyfile|shutil\.copy|>>"#,
+    )
+    .expect("valid write pattern")
+});
+
+/// Whether a script could hold any flow the statement reader looks for.
+static RELEVANT: LazyLock<regex::RegexSet> = LazyLock::new(|| {
+    regex::RegexSet::new([
+        FETCH.as_str(),
+        SEND.as_str(),
+        SHELL_CALL.as_str(),
+        WRITE_CALL.as_str(),
+        EXEC.as_str(),
+    ])
+    .expect("valid relevance patterns")
+});
+
+/// String literals.
+static STRING: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`"#).expect("valid string pattern")
+});
+
+/// An assignment's target (`x = …`, `const x = …`, `$x = …`, `with … as x:`).
+static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*\$?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:"#)
+        .expect("valid assignment pattern")
+});
+
+/// A function definition's first line: its indentation and name.
+static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^(\s*)(?:export\s+)?(?:async\s+)?(?:def|function|sub)\s+([A-Za-z_]\w*)")
+        .expect("valid function pattern")
+});
+
+/// Statements of a script: lines joined while brackets stay open (at most 30 lines).
+fn statements(text: &str) -> Vec<(usize, String)> {
+    let mut out = Vec::new();
+    let mut current = String::new();
+    let mut start = 0;
+    let mut depth: i32 = 0;
+    let mut joined = 0;
+    for (index, line) in text.lines().enumerate() {
+        if current.is_empty() {
+            start = index;
+        }
+        current.push_str(line);
+        current.push('\n');
+        joined += 1;
+        for c in line.chars() {
+            match c {
+                '(' | '[' | '{' => depth += 1,
+                ')' | ']' | '}' => depth -= 1,
+                _ => {}
+            }
+        }
+        if depth <= 0 || joined >= 30 {
+            out.push((start, std::mem::take(&mut current)));
+            depth = 0;
+            joined = 0;
+        }
+    }
+    if !current.is_empty() {
+        out.push((start, current));
+    }
+    out
+}
+
+fn literals(statement: &str) -> Vec<String> {
+    STRING
+        .captures_iter(statement)
+        .filter_map(|c| c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)))
+        .map(|m| {
+            m.as_str()
+                .replace("\\n", "\n")
+                .replace("\\\"", "\"")
+                .replace("\\'", "'")
+        })
+        .collect()
+}
+
+fn mentions(statement: &str, name: &str) -> bool {
+    statement.match_indices(name).any(|(i, _)| {
+        let before = statement[..i].chars().next_back();
+        let after = statement[i + name.len()..].chars().next();
+        !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
+            && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
+    })
+}
+
+/// Follows `text` in `language`; its lines are at `lines` of the file (`nested`: every
+/// statement is reported at `lines[0]`, the command that carried the text).
+pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], nested: bool) {
+    if language == Language::Sql {
+        for (index, statement) in text.split(';').scan(0, |line, s| {
+            let at = *line;
+            *line += s.matches('\n').count();
+            Some((at, s))
+        }) {
+            let line = if nested { lines.first() } else { lines.get(index) }
+                .copied()
+                .unwrap_or(0);
+            programs::destructive_statements(m, statement, line);
+        }
+        return;
+    }
+    if language == Language::Shell {
+        if nested {
+            m.run_nested(text, lines.first().copied().unwrap_or(0));
+        } else {
+            m.run(text, lines);
+        }
+        return;
+    }
+    // Most scripts download nothing, send nothing, shell out to nothing and write no file:
+    // one pass over the whole text spares them the statement-by-statement reading.
+    if !RELEVANT.is_match(text) {
+        return;
+    }
+    let at = |index: usize| {
+        if nested {
+            lines.first().copied().unwrap_or(0)
+        } else {
+            lines.get(index).copied().or_else(|| lines.last().copied()).unwrap_or(0)
+        }
+    };
+    let mut tainted: HashMap<String, Taint> = HashMap::new();
+    let mut paths: HashMap<String, String> = HashMap::new();
+    // The function being read: what its statements take in flows out of its calls.
+    let mut function: Option<(String, usize)> = None;
+    for (index, statement) in statements(text) {
+        let line = at(index);
+        let first = statement.lines().next().unwrap_or("");
+        let indent = first.len() - first.trim_start().len();
+        if let Some(caps) = FUNCTION.captures(first) {
+            function = caps.get(2).map(|name| (name.as_str().to_owned(), indent));
+        } else if language == Language::Python
+            && !first.trim().is_empty()
+            && function.as_ref().is_some_and(|(_, at)| indent <= *at)
+        {
+            function = None;
+        }
+        let strings = literals(&statement);
+        let mut taint = Taint::default();
+        if FETCH.is_match(&statement) {
+            let urls: Vec<String> = strings.iter().filter(|s| s.contains("://")).cloned().collect();
+            taint.remote = Some(Origin {
+                line,
+                what: urls
+                    .first()
+                    .map_or_else(|| "a download".to_owned(), |u| format!("a download from {u}")),
+            });
+            taint.urls = urls;
+        }
+        if let Some(found) = SECRET_EXPR.find(&statement) {
+            taint.secret = Some(Origin {
+                line,
+                what: found.as_str().trim().to_owned(),
+            });
+        } else if let Some(path) = strings.iter().find(|s| targets::secret_path(s)) {
+            taint.secret = Some(Origin {
+                line,
+                what: path.clone(),
+            });
+        } else if let Some(name) = ENV_READ
+            .captures_iter(&statement)
+            .filter_map(|c| c.get(1))
+            .find(|n| targets::secret_variable(n.as_str()))
+        {
+            taint.secret = Some(Origin {
+                line,
+                what: format!("${}", name.as_str()),
+            });
+            taint.weak_secret = true;
+        }
+        for (name, t) in &tainted {
+            if mentions(&statement, name) {
+                taint.join(t);
+            }
+        }
+        if EXEC.is_match(&statement) && taint.remote.is_some() {
+            let origin = taint.remote.clone().unwrap_or_else(|| Origin {
+                line,
+                what: String::new(),
+            });
+            let from = if origin.line == line {
+                origin.what.clone()
+            } else {
+                format!("line {}: {}", human(origin.line), origin.what)
+            };
+            m.judge(Judgment {
+                line,
+                rule: "flow.remote-code",
+                category: "remote-code-execution",
+                severity: Severity::Critical,
+                message: format!("downloaded content ({from}) is run as code"),
+                hint: "pin what the agent installs (a package with a version, a checksum-verified release) instead of running a download",
+                // Code run by a script is never an installer a vendor vouches for, except
+                // PowerShell's own one-line installer idiom (`irm https://… | iex`).
+                urls: if language == Language::PowerShell && PIPE_TO_IEX.is_match(&statement) { taint.urls.clone() } else { Vec::new() },
+                tool: None,
+            });
+        }
+        if SEND.is_match(&statement)
+            && let Some(secret) = &taint.secret
+        {
+            let from = if secret.line == line {
+                secret.what.clone()
+            } else {
+                format!("{} (line {})", secret.what, human(secret.line))
+            };
+            m.judge(Judgment {
+                line,
+                rule: "flow.secret-exfiltration",
+                category: "exfiltration",
+                severity: if taint.weak_secret { Severity::Low } else { Severity::Critical },
+                message: format!("sends {from} off the machine"),
+                hint: "a skill must never send keys, tokens, credential files or the environment anywhere; ask the user to provide what a service needs",
+                urls: Vec::new(),
+                tool: None,
+            });
+        }
+        if SHELL_CALL.is_match(&statement) {
+            let list = statement.contains('[') && strings.len() > 1;
+            if list {
+                m.run_nested(&strings.join(" "), line);
+            } else {
+                for s in &strings {
+                    m.run_nested(s, line);
+                }
+            }
+        }
+        if matches!(language, Language::Ruby | Language::Perl) {
+            for c in STRING.captures_iter(&statement) {
+                if let Some(command) = c.get(3) {
+                    m.run_nested(command.as_str(), line);
+                }
+            }
+        }
+        if WRITE_CALL.is_match(&statement) {
+            let target = strings
+                .iter()
+                .find(|s| targets::persistent(s).is_some())
+                .cloned()
+                .or_else(|| {
+                    paths
+                        .iter()
+                        .find(|(name, _)| mentions(&statement, name))
+                        .map(|(_, p)| p.clone())
+                });
+            if let Some(target) = target {
+                let content = Value {
+                    text: strings
+                        .iter()
+                        .filter(|s| **s != target)
+                        .cloned()
+                        .collect::<Vec<_>>()
+                        .join("\n"),
+                    taint: taint.clone(),
+                };
+                programs::write(m, &target, content, true, line);
+            }
+        }
+        if let Some((name, _)) = &function
+            && !taint.is_clean()
+        {
+            tainted.entry(name.clone()).or_default().join(&taint);
+        }
+        if let Some(caps) = ASSIGN.captures(&statement)
+            && let Some(name) = caps.get(1).or_else(|| caps.get(2))
+        {
+            let name = name.as_str().to_owned();
+            if let Some(path) = strings.iter().find(|s| targets::persistent(s).is_some()) {
+                paths.insert(name.clone(), path.clone());
+            }
+            if taint.is_clean() {
+                tainted.remove(&name);
+            } else {
+                tainted.insert(name, taint);
+            }
+        }
+    }
+}

@@ -1,0 +1,678 @@
+//! A small abstract shell. It walks a program parsed by `brush-parser` in order, keeping
+//! the variables it set, the files it wrote and where every value came from, and hands
+//! each simple command to [`programs::invoke`] to be judged. Nothing runs: values are the
+//! best-known text of what a real shell would produce.
+
+use std::collections::{BTreeMap, HashMap};
+
+use brush_parser::ast;
+use brush_parser::word::{Parameter, ParameterExpr, TildeExpr, WordPiece};
+
+use super::flow::{Judgment, Origin, Value};
+use super::programs::{self, Call};
+use super::targets;
+
+/// How deeply program text found inside other program text (`bash -c "$(…)"`) is followed.
+const MAX_DEPTH: usize = 6;
+/// The most simple commands one file is followed through (a bound on adversarial input).
+const MAX_COMMANDS: usize = 20_000;
+/// The longest program text handed to the parser at once.
+const MAX_PROGRAM: usize = 256 * 1024;
+/// Marks where an unquoted `$IFS` split a word.
+const IFS_MARK: char = '\u{1}';
+
+/// The state of the abstract shell over one file.
+#[derive(Debug, Default)]
+pub struct Machine {
+    /// Variables set so far.
+    pub vars: HashMap<String, Value>,
+    /// Files written so far (by normalised path) and what they hold; ordered, so a
+    /// directory's files are one range.
+    pub files: BTreeMap<String, Value>,
+    /// What the commands were judged to do.
+    pub judgments: Vec<Judgment>,
+    /// Prose that introduces the text being run ("on the production database:").
+    pub lead_in: String,
+    /// File line of each line of the text being run.
+    lines: Vec<usize>,
+    /// Set while following program text found inside a command: every command in it is
+    /// reported at the line of that command.
+    fixed: Option<usize>,
+    /// Line offset of the piece being parsed within the text (when the text is parsed
+    /// piece by piece).
+    offset: usize,
+    depth: usize,
+    commands: usize,
+    /// Standard input of the compound commands being walked (`curl … | while read l`).
+    enclosing_stdin: Vec<Value>,
+}
+
+impl Machine {
+    /// Follows shell `text`, whose lines are at `lines` of the file.
+    pub fn run(&mut self, text: &str, lines: &[usize]) {
+        if text.len() > MAX_PROGRAM {
+            return;
+        }
+        let saved_lines = std::mem::replace(&mut self.lines, lines.to_vec());
+        let saved_fixed = self.fixed.take();
+        self.run_text(text);
+        self.lines = saved_lines;
+        self.fixed = saved_fixed;
+    }
+
+    /// Follows program text found inside the command on file line `line` (a `-c`
+    /// argument, `eval`'s words, a `$(…)`); returns what it prints.
+    pub fn run_nested(&mut self, text: &str, line: usize) -> Value {
+        if self.depth >= MAX_DEPTH || text.len() > MAX_PROGRAM || text.trim().is_empty() {
+            return Value::default();
+        }
+        self.depth += 1;
+        let saved_fixed = self.fixed.replace(line);
+        let saved_offset = std::mem::take(&mut self.offset);
+        let out = self.run_text(text);
+        self.offset = saved_offset;
+        self.fixed = saved_fixed;
+        self.depth -= 1;
+        out
+    }
+
+    /// Parses `text` whole, or, when that fails (a placeholder like `<token>`, prose in a
+    /// code block), line by line with continuations joined.
+    fn run_text(&mut self, text: &str) -> Value {
+        if !worth_following(text) {
+            // Nothing to judge, but what it prints still stands for something (a path
+            // from `$(mktemp)`): keep a stand-in, never an empty string.
+            return Value::literal(format!("$({})", text.trim()));
+        }
+        let text = &unplaceholder(text);
+        if let Some(program) = parse(text) {
+            return self.program(&program);
+        }
+        let mut out = Value::default();
+        let mut piece = String::new();
+        let mut start = 0;
+        for (index, line) in text.split('\n').enumerate() {
+            if piece.is_empty() {
+                start = index;
+            }
+            piece.push_str(line);
+            if let Some(stripped) = piece.strip_suffix('\\') {
+                piece = stripped.to_owned();
+                continue;
+            }
+            let shifted = self.offset + start;
+            let saved = std::mem::replace(&mut self.offset, shifted);
+            if let Some(program) = parse(&piece) {
+                out.push(&self.program(&program));
+            }
+            self.offset = saved;
+            piece.clear();
+        }
+        out
+    }
+
+    /// The file line of line `line` (1-based) of the text being parsed.
+    pub fn line_at(&self, line: usize) -> usize {
+        if let Some(fixed) = self.fixed {
+            return fixed;
+        }
+        let index = (self.offset + line.saturating_sub(1)).min(self.lines.len().saturating_sub(1));
+        self.lines.get(index).copied().unwrap_or(0)
+    }
+
+    /// A machine with this one's variables and depth whose judgments are its own: it
+    /// follows text that is written somewhere to find out what it would do when it runs.
+    pub fn probe(&self) -> Machine {
+        Machine {
+            vars: self.vars.clone(),
+            files: self.files.clone(),
+            depth: self.depth,
+            ..Machine::default()
+        }
+    }
+
+    /// Records a judgment.
+    pub fn judge(&mut self, judgment: Judgment) {
+        self.judgments.push(judgment);
+    }
+
+    fn program(&mut self, program: &ast::Program) -> Value {
+        let mut out = Value::default();
+        for list in &program.complete_commands {
+            out.push(&self.compound_list(list));
+        }
+        out
+    }
+
+    fn compound_list(&mut self, list: &ast::CompoundList) -> Value {
+        let mut out = Value::default();
+        for item in &list.0 {
+            out.push(&self.pipeline(&item.0.first));
+            for next in &item.0.additional {
+                let (ast::AndOr::And(pipeline) | ast::AndOr::Or(pipeline)) = next;
+                out.push(&self.pipeline(pipeline));
+            }
+        }
+        out
+    }
+
+    fn pipeline(&mut self, pipeline: &ast::Pipeline) -> Value {
+        let mut input: Option<Value> = None;
+        for command in &pipeline.seq {
+            let output = self.command(command, input.take());
+            input = Some(output);
+        }
+        input.unwrap_or_default()
+    }
+
+    fn command(&mut self, command: &ast::Command, stdin: Option<Value>) -> Value {
+        match command {
+            ast::Command::Simple(simple) => self.simple(simple, stdin),
+            ast::Command::Compound(compound, redirects) => {
+                let redirects: Vec<&ast::IoRedirect> = redirects.iter().flat_map(|r| r.0.iter()).collect();
+                let line = self.fixed.unwrap_or_else(|| self.line_at(1));
+                let stdin = self.input_redirects(&redirects, stdin, line);
+                self.enclosing_stdin.push(stdin.unwrap_or_default());
+                let out = self.compound(compound);
+                self.enclosing_stdin.pop();
+                self.output_redirects(&redirects, out, line)
+            }
+            ast::Command::Function(function) => {
+                // A function's body is followed where it is defined: whether and how it is
+                // called does not change what it can do.
+                self.compound(&function.body.0);
+                Value::default()
+            }
+            ast::Command::ExtendedTest(..) => Value::default(),
+        }
+    }
+
+    fn compound(&mut self, compound: &ast::CompoundCommand) -> Value {
+        use ast::CompoundCommand as C;
+        match compound {
+            C::BraceGroup(group) => self.compound_list(&group.list),
+            C::Subshell(subshell) => self.compound_list(&subshell.list),
+            C::ForClause(clause) => {
+                if let Some(values) = &clause.values {
+                    let mut joined = Value::default();
+                    for word in values {
+                        for v in self.expand(&word.value, 0) {
+                            joined.push(&v);
+                            joined.text.push(' ');
+                        }
+                    }
+                    self.vars.insert(clause.variable_name.clone(), joined);
+                }
+                self.compound_list(&clause.body.list)
+            }
+            C::CaseClause(clause) => {
+                let mut out = Value::default();
+                for case in &clause.cases {
+                    if let Some(list) = &case.cmd {
+                        out.push(&self.compound_list(list));
+                    }
+                }
+                out
+            }
+            C::IfClause(clause) => {
+                let mut out = self.compound_list(&clause.condition);
+                out.push(&self.compound_list(&clause.then));
+                for branch in clause.elses.iter().flatten() {
+                    if let Some(condition) = &branch.condition {
+                        out.push(&self.compound_list(condition));
+                    }
+                    out.push(&self.compound_list(&branch.body));
+                }
+                out
+            }
+            C::WhileClause(clause) | C::UntilClause(clause) => {
+                let mut out = self.compound_list(&clause.0);
+                out.push(&self.compound_list(&clause.1.list));
+                out
+            }
+            C::Coprocess(coprocess) => self.command(&coprocess.body, None),
+            C::Arithmetic(_) | C::ArithmeticForClause(_) => Value::default(),
+        }
+    }
+
+    fn simple(&mut self, simple: &ast::SimpleCommand, stdin: Option<Value>) -> Value {
+        self.commands += 1;
+        if self.commands > MAX_COMMANDS {
+            return Value::default();
+        }
+        let line = self.line_of(simple);
+        let mut words = Vec::new();
+        let mut assigns = Vec::new();
+        let mut redirects = Vec::new();
+        let items = simple
+            .prefix
+            .iter()
+            .flat_map(|p| p.0.iter().map(Some))
+            .chain(std::iter::once(None))
+            .chain(simple.suffix.iter().flat_map(|s| s.0.iter().map(Some)));
+        for item in items {
+            match item {
+                None => {
+                    if let Some(name) = &simple.word_or_name {
+                        words.extend(self.expand(&name.value, line));
+                    }
+                }
+                Some(ast::CommandPrefixOrSuffixItem::Word(word)) => words.extend(self.expand(&word.value, line)),
+                Some(ast::CommandPrefixOrSuffixItem::IoRedirect(redirect)) => redirects.push(redirect),
+                Some(ast::CommandPrefixOrSuffixItem::AssignmentWord(assignment, _)) => {
+                    let name = match &assignment.name {
+                        ast::AssignmentName::VariableName(n) | ast::AssignmentName::ArrayElementName(n, _) => n.clone(),
+                    };
+                    let value = match &assignment.value {
+                        ast::AssignmentValue::Scalar(word) => self.expand_joined(&word.value, line),
+                        ast::AssignmentValue::Array(items) => {
+                            let mut joined = Value::default();
+                            for (_, word) in items {
+                                joined.push(&self.expand_joined(&word.value, line));
+                                joined.text.push(' ');
+                            }
+                            joined
+                        }
+                    };
+                    if words.is_empty() {
+                        assigns.push((name, value, assignment.append));
+                    } else {
+                        // `declare X=…` and friends: an argument, not a prefix.
+                        words.push(Value {
+                            text: format!("{name}={}", value.text),
+                            taint: value.taint,
+                        });
+                    }
+                }
+                Some(ast::CommandPrefixOrSuffixItem::ProcessSubstitution(kind, subshell)) => {
+                    let content = match kind {
+                        ast::ProcessSubstitutionKind::Read => self.compound_list(&subshell.list),
+                        ast::ProcessSubstitutionKind::Write => {
+                            self.compound_list(&subshell.list);
+                            Value::default()
+                        }
+                    };
+                    let path = format!("/dev/fd/{}", 63 + self.files.len());
+                    self.files.insert(path.clone(), content);
+                    words.push(Value::literal(path));
+                }
+            }
+        }
+        if words.is_empty() {
+            for (name, value, append) in assigns {
+                programs::assign(self, &name, value, append, false, line);
+            }
+            return self.output_redirects(&redirects, Value::default(), line);
+        }
+        let stdin = self.input_redirects(&redirects, stdin, line);
+        let stdin = stdin.or_else(|| self.enclosing_stdin.last().cloned());
+        let out = programs::invoke(
+            self,
+            Call {
+                words,
+                assigns: assigns.into_iter().map(|(n, v, _)| (n, v)).collect(),
+                stdin,
+                line,
+            },
+        );
+        self.output_redirects(&redirects, out, line)
+    }
+
+    fn line_of(&self, simple: &ast::SimpleCommand) -> usize {
+        if let Some(fixed) = self.fixed {
+            return fixed;
+        }
+        let from_items = |items: &[ast::CommandPrefixOrSuffixItem]| {
+            items.iter().find_map(|item| match item {
+                ast::CommandPrefixOrSuffixItem::Word(w) => w.loc.as_ref().map(|l| l.start.line),
+                ast::CommandPrefixOrSuffixItem::AssignmentWord(a, _) => Some(a.loc.start.line),
+                _ => None,
+            })
+        };
+        let line = simple
+            .prefix
+            .as_ref()
+            .and_then(|p| from_items(&p.0))
+            .or_else(|| {
+                simple
+                    .word_or_name
+                    .as_ref()
+                    .and_then(|w| w.loc.as_ref().map(|l| l.start.line))
+            })
+            .or_else(|| simple.suffix.as_ref().and_then(|s| from_items(&s.0)))
+            .unwrap_or(1);
+        self.line_at(line)
+    }
+
+    fn input_redirects(&mut self, redirects: &[&ast::IoRedirect], stdin: Option<Value>, line: usize) -> Option<Value> {
+        let mut stdin = stdin;
+        for redirect in redirects {
+            match redirect {
+                ast::IoRedirect::File(fd, ast::IoFileRedirectKind::Read, target) if fd.is_none_or(|fd| fd == 0) => {
+                    stdin = Some(match target {
+                        ast::IoFileRedirectTarget::Filename(word) => {
+                            let path = self.expand_joined(&word.value, line);
+                            self.read_file(&path.text, line)
+                        }
+                        ast::IoFileRedirectTarget::ProcessSubstitution(_, subshell) => {
+                            self.compound_list(&subshell.list)
+                        }
+                        _ => Value::default(),
+                    });
+                }
+                ast::IoRedirect::HereDocument(_, doc) => {
+                    let text = if doc.requires_expansion {
+                        self.expand_heredoc(&doc.doc.value, line)
+                    } else {
+                        Value::literal(doc.doc.value.clone())
+                    };
+                    stdin = Some(text);
+                }
+                ast::IoRedirect::HereString(_, word) => stdin = Some(self.expand_joined(&word.value, line)),
+                _ => {}
+            }
+        }
+        stdin
+    }
+
+    fn output_redirects(&mut self, redirects: &[&ast::IoRedirect], out: Value, line: usize) -> Value {
+        let mut consumed = false;
+        for redirect in redirects {
+            let (target, append) = match redirect {
+                ast::IoRedirect::File(fd, kind, ast::IoFileRedirectTarget::Filename(word))
+                    if fd.is_none_or(|fd| fd == 1)
+                        && matches!(
+                            kind,
+                            ast::IoFileRedirectKind::Write
+                                | ast::IoFileRedirectKind::Append
+                                | ast::IoFileRedirectKind::Clobber
+                        ) =>
+                {
+                    (word, matches!(kind, ast::IoFileRedirectKind::Append))
+                }
+                ast::IoRedirect::OutputAndError(word, append) => (word, *append),
+                _ => continue,
+            };
+            let path = self.expand_joined(&target.value, line);
+            if path.text == "/dev/null" || path.text.starts_with("/dev/std") {
+                consumed = true;
+                continue;
+            }
+            programs::write(self, &path.text, out.clone(), append, line);
+            consumed = true;
+        }
+        if consumed { Value::default() } else { out }
+    }
+
+    /// What reading `path` yields: what a command here wrote to it, or a secret when the
+    /// path holds one.
+    pub fn read_file(&self, path: &str, line: usize) -> Value {
+        let key = targets::normalize_path(path);
+        if let Some(content) = self.files.get(&key) {
+            return content.clone();
+        }
+        let mut value = Value::default();
+        // A directory holds what was written into it.
+        let dir = format!("{}/", key.trim_end_matches('/'));
+        for (_, content) in self
+            .files
+            .range(dir.clone()..)
+            .take_while(|(written, _)| written.starts_with(&dir))
+        {
+            value.taint.join(&content.taint);
+        }
+        if targets::secret_path(path) {
+            value.taint.secret = Some(Origin {
+                line,
+                what: path.to_owned(),
+            });
+        }
+        value
+    }
+
+    /// Expands a word into the words it becomes (one, unless an unquoted `$IFS` splits it).
+    pub fn expand(&mut self, word: &str, line: usize) -> Vec<Value> {
+        // Most words are plain text: nothing to expand.
+        if !word.contains(['$', '`', '\'', '"', '\\', '~', '{']) {
+            return vec![Value::literal(word)];
+        }
+        let options = brush_parser::ParserOptions::default();
+        let Ok(pieces) = brush_parser::word::parse(word, &options) else {
+            return vec![Value::literal(word)];
+        };
+        let mut value = Value::default();
+        for piece in &pieces {
+            self.piece(&piece.piece, &mut value, line, false);
+        }
+        if value.text.contains(IFS_MARK) {
+            value
+                .text
+                .split(IFS_MARK)
+                .filter(|s| !s.is_empty())
+                .map(|s| Value {
+                    text: s.to_owned(),
+                    taint: value.taint.clone(),
+                })
+                .collect()
+        } else {
+            vec![value]
+        }
+    }
+
+    /// Expands a word into one value (split pieces joined by spaces).
+    pub fn expand_joined(&mut self, word: &str, line: usize) -> Value {
+        let mut joined = Value::default();
+        for (i, v) in self.expand(word, line).into_iter().enumerate() {
+            if i > 0 {
+                joined.text.push(' ');
+            }
+            joined.push(&v);
+        }
+        joined
+    }
+
+    fn expand_heredoc(&mut self, body: &str, line: usize) -> Value {
+        let options = brush_parser::ParserOptions::default();
+        let Ok(pieces) = brush_parser::word::parse_heredoc(body, &options) else {
+            return Value::literal(body);
+        };
+        let mut value = Value::default();
+        for piece in &pieces {
+            self.piece(&piece.piece, &mut value, line, true);
+        }
+        value
+    }
+
+    fn piece(&mut self, piece: &WordPiece, value: &mut Value, line: usize, quoted: bool) {
+        match piece {
+            WordPiece::Text(s) | WordPiece::SingleQuotedText(s) => value.text.push_str(s),
+            WordPiece::AnsiCQuotedText(s) => value.text.push_str(&decode_escapes(s)),
+            WordPiece::EscapeSequence(s) => value.text.push_str(s.strip_prefix('\\').unwrap_or(s)),
+            WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
+                for p in inner {
+                    self.piece(&p.piece, value, line, true);
+                }
+            }
+            WordPiece::TildeExpansion(TildeExpr::WorkingDir) => value.text.push('.'),
+            WordPiece::TildeExpansion(_) => value.text.push('~'),
+            WordPiece::ParameterExpansion(expr) => self.parameter(expr, value, line, quoted),
+            WordPiece::CommandSubstitution(text) | WordPiece::BackquotedCommandSubstitution(text) => {
+                let out = self.run_nested(text, line);
+                value.text.push_str(out.text.trim_end_matches('\n'));
+                value.taint.join(&out.taint);
+            }
+            WordPiece::ArithmeticExpression(_) => value.text.push('0'),
+        }
+    }
+
+    fn parameter(&mut self, expr: &ParameterExpr, value: &mut Value, line: usize, quoted: bool) {
+        let (parameter, default) = match expr {
+            ParameterExpr::Parameter { parameter, .. } => (parameter, None),
+            ParameterExpr::UseDefaultValues {
+                parameter,
+                default_value,
+                ..
+            }
+            | ParameterExpr::AssignDefaultValues {
+                parameter,
+                default_value,
+                ..
+            } => (parameter, default_value.as_deref()),
+            ParameterExpr::IndicateErrorIfNullOrUnset { parameter, .. }
+            | ParameterExpr::UseAlternativeValue { parameter, .. }
+            | ParameterExpr::Substring { parameter, .. }
+            | ParameterExpr::RemoveLargestSuffixPattern { parameter, .. }
+            | ParameterExpr::RemoveSmallestSuffixPattern { parameter, .. }
+            | ParameterExpr::RemoveLargestPrefixPattern { parameter, .. }
+            | ParameterExpr::RemoveSmallestPrefixPattern { parameter, .. }
+            | ParameterExpr::ReplaceSubstring { parameter, .. }
+            | ParameterExpr::Transform { parameter, .. }
+            | ParameterExpr::UppercaseFirstChar { parameter, .. }
+            | ParameterExpr::UppercasePattern { parameter, .. }
+            | ParameterExpr::LowercaseFirstChar { parameter, .. }
+            | ParameterExpr::LowercasePattern { parameter, .. } => (parameter, None),
+            _ => {
+                value.text.push('$');
+                return;
+            }
+        };
+        let name = match parameter {
+            Parameter::Named(n)
+            | Parameter::NamedWithIndex { name: n, .. }
+            | Parameter::NamedWithAllIndices { name: n, .. } => n.clone(),
+            other => {
+                value.text.push_str(&other.to_string());
+                return;
+            }
+        };
+        if name == "IFS" && !quoted {
+            value.text.push(IFS_MARK);
+            return;
+        }
+        if name == "IFS" {
+            value.text.push(' ');
+            return;
+        }
+        if let Some(known) = self.vars.get(&name) {
+            let known = known.clone();
+            value.push(&known);
+            return;
+        }
+        if let Some(default) = default {
+            let expanded = self.expand_joined(default, line);
+            value.push(&expanded);
+            return;
+        }
+        value.text.push('$');
+        value.text.push_str(&name);
+        if targets::secret_variable(&name) && value.taint.secret.is_none() {
+            value.taint.secret = Some(Origin {
+                line,
+                what: format!("${name}"),
+            });
+            value.taint.weak_secret = true;
+        }
+    }
+}
+
+/// Whether shell text could earn any judgment: it names a program the model has a rule
+/// for (as a whole word), writes with a redirection, or builds commands from pieces (a
+/// variable in command position, `$(…)`, backquotes, escapes) that could spell one. Most
+/// documentation blocks (`ls`, `cd src`, `make test`) do none of these and are not parsed.
+fn worth_following(text: &str) -> bool {
+    static TOKENS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
+        aho_corasick::AhoCorasick::builder()
+            .ascii_case_insensitive(true)
+            .build(targets::INTERESTING)
+            .expect("valid token automaton")
+    });
+    static ASSEMBLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"(?m)(?:^|[;&|(]\s*)\s*\$|\$\(|`|\\x|\$'|IFS|>").expect("valid assembly pattern")
+    });
+    if ASSEMBLED.is_match(text) {
+        return true;
+    }
+    let bytes = text.as_bytes();
+    TOKENS.find_overlapping_iter(text).any(|m| {
+        let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
+        let starts = m.start() == 0 || !word(bytes[m.start() - 1]);
+        let pattern = targets::INTERESTING[m.pattern().as_usize()];
+        let prefix = pattern.ends_with(['-', '_']) || pattern == "python" || pattern == "pypy";
+        let ends = prefix || m.end() == bytes.len() || !word(bytes[m.end()]);
+        starts && ends
+    })
+}
+
+/// Documentation placeholders (`<workspace>/AGENTS.md`, `--token <your-token>`) read as
+/// words, not as the redirections they would parse as.
+fn unplaceholder(text: &str) -> std::borrow::Cow<'_, str> {
+    static PLACEHOLDER: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r"<([A-Za-z][A-Za-z0-9_.-]*(?: [A-Za-z0-9_.-]+){0,3})>").expect("valid placeholder pattern")
+    });
+    if !text.contains('<') {
+        return std::borrow::Cow::Borrowed(text);
+    }
+    PLACEHOLDER.replace_all(text, |caps: &regex::Captures<'_>| {
+        format!("__{}__", caps[1].replace(' ', "_"))
+    })
+}
+
+/// Parses shell text; `None` when it is not valid shell.
+fn parse(text: &str) -> Option<ast::Program> {
+    let options = brush_parser::ParserOptions::default();
+    let mut parser = brush_parser::Parser::new(text.as_bytes(), &options);
+    // The parser is third-party code fed hostile text: a panic in it must not take the
+    // scan down with it.
+    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program()))
+        .ok()?
+        .ok()
+}
+
+/// Decodes the escapes of `$'…'` and `printf`/`echo -e` formats (`\x63`, `\143`, `\n`).
+pub fn decode_escapes(s: &str) -> String {
+    let mut out = String::with_capacity(s.len());
+    let mut chars = s.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some('n') => out.push('\n'),
+            Some('t') => out.push('\t'),
+            Some('r') => out.push('\r'),
+            Some('x') => {
+                let hex: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_hexdigit))
+                    .take(2)
+                    .collect();
+                match u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    Some(decoded) => out.push(decoded),
+                    None => out.push_str("\\x"),
+                }
+            }
+            Some('u') | Some('U') => {
+                let hex: String = std::iter::from_fn(|| chars.next_if(char::is_ascii_hexdigit))
+                    .take(8)
+                    .collect();
+                if let Some(decoded) = u32::from_str_radix(&hex, 16).ok().and_then(char::from_u32) {
+                    out.push(decoded);
+                }
+            }
+            Some(d @ '0'..='7') => {
+                let mut octal = String::from(d);
+                while octal.len() < 3 {
+                    match chars.next_if(|c| ('0'..='7').contains(c)) {
+                        Some(c) => octal.push(c),
+                        None => break,
+                    }
+                }
+                if let Some(decoded) = u32::from_str_radix(&octal, 8).ok().and_then(char::from_u32) {
+                    out.push(decoded);
+                }
+            }
+            Some(other) => out.push(other),
+            None => out.push('\\'),
+        }
+    }
+    out
+}

@@ -1,0 +1,617 @@
+//! What programs, paths and names mean to the command model: which programs fetch,
+//! interpret, send or wrap others, which paths hold secrets or make a change outlive the
+//! session, and which words say a target is production or a throwaway.
+
+use std::sync::LazyLock;
+
+use regex::Regex;
+
+/// Words whose presence makes shell text worth following: every program the model has a
+/// rule for, and every persistence target a redirection could write to.
+pub const INTERESTING: &[&str] = &[
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "lwp-",
+    "invoke-webrequest",
+    "invoke-restmethod",
+    "iwr",
+    "irm",
+    "iex",
+    "invoke-expression",
+    "sh",
+    "bash",
+    "zsh",
+    "dash",
+    "ksh",
+    "ash",
+    "mksh",
+    "fish",
+    "yash",
+    "python",
+    "pypy",
+    "node",
+    "nodejs",
+    "deno",
+    "bun",
+    "perl",
+    "ruby",
+    "irb",
+    "php",
+    "lua",
+    "luajit",
+    "osascript",
+    "tclsh",
+    "rscript",
+    "pwsh",
+    "powershell",
+    "eval",
+    "source",
+    "exec",
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "telnet",
+    "openssl",
+    "scp",
+    "sftp",
+    "rsync",
+    "rclone",
+    "ftp",
+    "lftp",
+    "tftp",
+    "smbclient",
+    "mail",
+    "mailx",
+    "sendmail",
+    "mutt",
+    "dig",
+    "nslookup",
+    "host",
+    "ssh",
+    "gh",
+    "aws",
+    "gsutil",
+    "az",
+    "gcloud",
+    "env",
+    "printenv",
+    "set",
+    "export",
+    "declare",
+    "typeset",
+    "gpg",
+    "gpg2",
+    "security",
+    "op",
+    "vault",
+    "pass",
+    "kubectl",
+    "history",
+    "tar",
+    "zip",
+    "7z",
+    "7za",
+    "gzip",
+    "bzip2",
+    "xz",
+    "zstd",
+    "base64",
+    "base32",
+    "b64",
+    "rev",
+    "xxd",
+    "tr",
+    "tee",
+    "cp",
+    "mv",
+    "install",
+    "ln",
+    "ditto",
+    "sed",
+    "crontab",
+    "at",
+    "batch",
+    "schtasks",
+    "launchctl",
+    "systemctl",
+    "rm",
+    "dd",
+    "mkfs",
+    "wipefs",
+    "git",
+    "terraform",
+    "tofu",
+    "pulumi",
+    "dropdb",
+    "drop",
+    "truncate",
+    "flushall",
+    "flushdb",
+    "dropdatabase",
+    "setenforce",
+    "ufw",
+    "iptables",
+    "ip6tables",
+    "spctl",
+    "csrutil",
+    "chmod",
+    "apt",
+    "apt-get",
+    "yum",
+    "dnf",
+    "rpm",
+    "npm",
+    "yarn",
+    "pnpm",
+    "npx",
+    "bunx",
+    "pip",
+    "pip3",
+    "uv",
+    "poetry",
+    "pdm",
+    "rye",
+    "pipx",
+    "conda",
+    "claude",
+    "codex",
+    "gemini",
+    "hermes",
+    "aider",
+    "cursor-agent",
+    "openclaw",
+    "amp",
+    "qwen",
+    "read",
+    "echo",
+    "printf",
+    "set-mppreference",
+    "node_tls_",
+    "pythonhttpsverify",
+    "git_ssl_no_verify",
+    "sslverify",
+    "sudo",
+    "doas",
+    "xargs",
+];
+
+/// Programs that only run the program named after them (`sudo curl …`).
+pub const WRAPPERS: [&str; 17] = [
+    "sudo",
+    "doas",
+    "env",
+    "nohup",
+    "time",
+    "nice",
+    "timeout",
+    "command",
+    "builtin",
+    "exec",
+    "stdbuf",
+    "setsid",
+    "ionice",
+    "caffeinate",
+    "unbuffer",
+    "chronic",
+    "torsocks",
+];
+
+/// Shells: run their `-c` argument, a script file, or what reaches their standard input.
+pub const SHELLS: [&str; 9] = ["sh", "bash", "zsh", "dash", "ksh", "ash", "mksh", "fish", "yash"];
+
+/// The flags after which an interpreter takes program text (`python3 -c CODE`), for the
+/// interpreters that are not shells.
+pub fn code_flags(name: &str) -> Option<&'static [&'static str]> {
+    static PYTHON: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"^(?:python[0-9.]*|pypy[0-9.]*)$").expect("valid python pattern"));
+    Some(match name {
+        n if PYTHON.is_match(n) => &["-c"],
+        "node" | "nodejs" => &["-e", "--eval", "-p", "--print"],
+        "bun" => &["-e", "--eval", "-p", "--print"],
+        "deno" => &["eval"],
+        "perl" => &["-e", "-E"],
+        "ruby" | "irb" => &["-e"],
+        "php" => &["-r"],
+        "lua" | "luajit" => &["-e"],
+        "osascript" => &["-e"],
+        "tclsh" | "wish" => &["-c"],
+        "rscript" => &["-e"],
+        "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => {
+            &["-c", "-command", "-encodedcommand", "-enc", "-ec", "-e"]
+        }
+        _ => return None,
+    })
+}
+
+/// Programs that download: their output (or the file they write) is remote content.
+pub const FETCHERS: [&str; 12] = [
+    "curl",
+    "wget",
+    "fetch",
+    "aria2c",
+    "http",
+    "https",
+    "xh",
+    "xhs",
+    "lwp-download",
+    "lwp-request",
+    "get",
+    "invoke-webrequest",
+];
+
+/// Programs that send what they are given to another machine.
+pub const SENDERS: [&str; 23] = [
+    "nc",
+    "ncat",
+    "netcat",
+    "socat",
+    "telnet",
+    "openssl",
+    "scp",
+    "sftp",
+    "rsync",
+    "rclone",
+    "ftp",
+    "lftp",
+    "tftp",
+    "smbclient",
+    "mail",
+    "mailx",
+    "sendmail",
+    "mutt",
+    "dig",
+    "nslookup",
+    "host",
+    "ssh",
+    "gh",
+];
+
+/// Programs that print secrets by themselves (with the arguments that make them do it).
+pub fn prints_secrets(name: &str, args: &[&str]) -> Option<&'static str> {
+    let has = |word: &str| args.contains(&word);
+    let joined = args.join(" ").to_ascii_lowercase();
+    Some(match name {
+        "env" | "printenv" if args.is_empty() => "the environment variables",
+        "set" | "export" | "declare" | "typeset" if args.is_empty() || has("-p") || has("-x") => {
+            "the environment variables"
+        }
+        "aws" if joined.contains("export-credentials") || joined.contains("get aws_secret_access_key") => {
+            "AWS credentials"
+        }
+        "aws" if joined.contains("get-session-token") => "AWS session credentials",
+        "gpg" | "gpg2" if joined.contains("--export-secret") => "GPG secret keys",
+        "security"
+            if joined.contains("find-generic-password")
+                || joined.contains("find-internet-password")
+                || joined.contains("dump-keychain") =>
+        {
+            "the macOS keychain"
+        }
+        "gh" if joined.starts_with("auth token") => "the GitHub token",
+        "gcloud" if joined.contains("print-access-token") || joined.contains("print-identity-token") => {
+            "a Google Cloud token"
+        }
+        "az" if joined.contains("get-access-token") => "an Azure token",
+        "op" if joined.starts_with("read") || joined.starts_with("item get") => "a 1Password secret",
+        "vault" if joined.starts_with("read") || joined.starts_with("kv get") => "a Vault secret",
+        "pass" if joined.starts_with("show") || args.len() == 1 => "a password-store entry",
+        "kubectl" if joined.contains("config view") && joined.contains("--raw") => "the Kubernetes credentials",
+        "history" => "the shell history",
+        _ => return None,
+    })
+}
+
+/// Paths that hold secrets: keys, tokens, credential stores, browser profiles, wallets,
+/// the agents' own credentials.
+static SECRET_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?ix)
+        (?:^|[/\\"'=@\s])(?:
+            \.ssh(?:/|$) | id_(?:rsa|dsa|ecdsa|ed25519)(?:$|[^.\w]) |
+            \.aws/(?:credentials|config) | \.netrc | \.git-credentials | \.pypirc |
+            \.docker/config\.json | \.kube/config | \.gnupg | \.password-store | \.vault-token |
+            \.config/gh/hosts\.yml | \.config/gcloud | \.azure/ |
+            \.hermes/(?:\.env|auth|credentials) | \.claude/\.credentials | \.codex/auth\.json | \.openclaw/.*(?:auth|credentials|\.env) |
+            \.env(?:\.[a-z]+)?$ |
+            login\ data | web\ data | cookies(?:\.sqlite)? | key[34]\.db | logins\.json | local\ state |
+            google/chrome | google-chrome | chromium/ | \.mozilla/firefox | brave-?browser | microsoft/edge |
+            wallet\.dat | exodus | electrum | metamask | nkbihfbeogaeaoehlefnkodbefgpgknn | phantom | \.bitcoin | \.ethereum | keystore | solana/id\.json |
+            library/keychains | /etc/shadow | \.bash_history | \.zsh_history
+        )"#,
+    )
+    .expect("valid secret path pattern")
+});
+
+/// What secret `path` holds, if it holds one (`~/.ssh/id_rsa.pub` does not).
+pub fn secret_path(path: &str) -> bool {
+    let p = normalize_path(path);
+    !p.ends_with(".pub") && !p.ends_with(".env.example") && !p.ends_with(".env.sample") && SECRET_PATH.is_match(&p)
+}
+
+/// Variable names that hold secrets (`$AWS_SECRET_ACCESS_KEY`, `$GITHUB_TOKEN`).
+pub fn secret_variable(name: &str) -> bool {
+    let n = name.to_ascii_uppercase();
+    [
+        "TOKEN",
+        "SECRET",
+        "PASSWORD",
+        "PASSWD",
+        "API_KEY",
+        "APIKEY",
+        "PRIVATE_KEY",
+        "ACCESS_KEY",
+        "CREDENTIAL",
+    ]
+    .iter()
+    .any(|w| n.contains(w))
+        && !n.ends_with("_FILE")
+        && !n.ends_with("_PATH")
+        && !n.ends_with("_URL")
+}
+
+/// `path` with the home directory spelled one way (`~`), lowercase.
+pub fn normalize_path(path: &str) -> String {
+    let lower = path.trim_matches(|c| c == '"' || c == '\'').to_ascii_lowercase();
+    let mut p = lower
+        .replace("${home}", "~")
+        .replace("$home", "~")
+        .replace("%userprofile%", "~");
+    for prefix in ["/root/", "/users/", "/home/"] {
+        if let Some(rest) = p.strip_prefix(prefix) {
+            p = match prefix {
+                "/root/" => format!("~/{rest}"),
+                _ => match rest.split_once('/') {
+                    Some((_, tail)) => format!("~/{tail}"),
+                    None => "~".to_owned(),
+                },
+            };
+        }
+    }
+    p
+}
+
+/// Where a write makes a change outlive the session.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Persistent {
+    /// A file agents read as standing instructions or memory (`AGENTS.md`, `SOUL.md`).
+    AgentInstructions,
+    /// An agent's own configuration (approvals, sandbox, tools).
+    AgentConfig,
+    /// A shell start-up file: runs in every new shell.
+    ShellStartup,
+    /// A scheduled task, service, login item or hook: runs later, unattended.
+    Scheduled,
+    /// Who may log in or act as root (`authorized_keys`, sudoers).
+    Access,
+}
+
+/// Whether writing to `path` persists, and how.
+pub fn persistent(path: &str) -> Option<Persistent> {
+    let p = normalize_path(path);
+    let file = p.rsplit('/').next().unwrap_or(&p);
+    let in_dir = |d: &str| p.contains(d);
+    let agent_home = [
+        "~/.claude/",
+        "~/.codex/",
+        "~/.hermes/",
+        "~/.gemini/",
+        "~/.openclaw/",
+        "~/.cursor/",
+    ]
+    .iter()
+    .any(|h| p.starts_with(h));
+    if matches!(
+        file,
+        "settings.json"
+            | "settings.local.json"
+            | "config.toml"
+            | "config.yaml"
+            | "config.yml"
+            | "config.json"
+            | "mcp.json"
+    ) && agent_home
+        || p.ends_with(".claude.json")
+        || in_dir(".vscode/settings.json")
+        || in_dir(".claude/settings")
+    {
+        return Some(Persistent::AgentConfig);
+    }
+    if matches!(
+        file,
+        "agents.md"
+            | "claude.md"
+            | "gemini.md"
+            | "soul.md"
+            | "user.md"
+            | "memory.md"
+            | ".cursorrules"
+            | ".windsurfrules"
+            | "copilot-instructions.md"
+            | "instructions.md"
+    ) && (agent_home || !matches!(file, "instructions.md"))
+        || in_dir(".cursor/rules/")
+        || agent_home && in_dir("/memories/")
+    {
+        return Some(Persistent::AgentInstructions);
+    }
+    if matches!(
+        file,
+        ".bashrc"
+            | ".bash_profile"
+            | ".bash_login"
+            | ".profile"
+            | ".zshrc"
+            | ".zprofile"
+            | ".zshenv"
+            | ".zlogin"
+            | "config.fish"
+            | "bash.bashrc"
+    ) || p == "/etc/profile"
+        || in_dir("/etc/profile.d/")
+        || file == "microsoft.powershell_profile.ps1"
+    {
+        return Some(Persistent::ShellStartup);
+    }
+    if in_dir("launchagents/")
+        || in_dir("launchdaemons/")
+        || in_dir("/etc/cron")
+        || in_dir("/var/spool/cron")
+        || in_dir("systemd/system")
+        || in_dir("systemd/user")
+        || in_dir(".config/autostart")
+        || in_dir("/etc/init.d")
+        || p == "/etc/rc.local"
+        || in_dir(".git/hooks/")
+        || p == "/etc/ld.so.preload"
+    {
+        return Some(Persistent::Scheduled);
+    }
+    if file == "authorized_keys" || in_dir("/etc/sudoers") {
+        return Some(Persistent::Access);
+    }
+    None
+}
+
+/// Settings that make an agent act without asking (approvals off, sandbox off).
+pub static APPROVALS_OFF: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?ix)
+        dangerously[-_]skip[-_]permissions | dangerously[-_]bypass[-_]approvals | bypasspermissions |
+        approval_policy\s*=\s*["']?never | sandbox_mode\s*=\s*["']?danger-full-access |
+        --yolo\b | "?auto_?approve"?\s*[:=]\s*(?:true|\[\s*"\*") | chat\.tools\.autoapprove"?\s*:\s*true |
+        approvals?\s*[:=]\s*["']?(?:off|never|false|none) | "allow"\s*:\s*\[\s*"(?:bash\(\*\)|\*)"
+        "#,
+    )
+    .expect("valid approvals-off pattern")
+});
+
+/// Words in a command or its surroundings that name production or everything.
+static PRODUCTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?:^|[^a-z])(?:prod|production|prd|live|primary|customer|customers)(?:$|[^a-z])")
+        .expect("valid production pattern")
+});
+
+/// Words that name a throwaway target.
+static THROWAWAY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)(?:^|[^a-z])(?:test|tests|testing|tmp|temp|scratch|restore|drill|dev|local|localhost|127\.0\.0\.1|ci|sandbox|ephemeral|preview|throwaway|example|demo|fixture|fixtures|staging-?copy|pr[-_](?:[0-9]+|number|num|id)|review-?app|feature|my-?branch)(?:$|[^a-z])",
+    )
+    .expect("valid throwaway pattern")
+});
+
+/// The scope a destructive command is aimed at.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub enum Scope {
+    /// Production, a shared system or everything.
+    Production,
+    /// A scratch, test or local target.
+    Throwaway,
+    /// Nothing says which.
+    Unknown,
+}
+
+/// The scope `text` (a command and the sentence that introduces it) names.
+pub fn scope_of(text: &str) -> Scope {
+    if PRODUCTION.is_match(text) {
+        Scope::Production
+    } else if THROWAWAY.is_match(text) {
+        Scope::Throwaway
+    } else {
+        Scope::Unknown
+    }
+}
+
+/// Paths whose recursive removal destroys a machine or a home directory.
+pub fn sweeping_path(path: &str) -> bool {
+    let p = normalize_path(path);
+    let p = p.trim_end_matches("/*").trim_end_matches('/');
+    !path.trim().is_empty()
+        && matches!(
+            p,
+            "" | "~"
+                | "/*"
+                | "/etc"
+                | "/usr"
+                | "/var"
+                | "/home"
+                | "/boot"
+                | "/bin"
+                | "/lib"
+                | "/opt"
+                | "/root"
+                | "~/.ssh"
+                | "~/documents"
+                | "/users"
+                | "c:"
+                | "c:\\"
+        )
+        || path.trim() == "/"
+}
+
+/// Environment settings that turn TLS verification off for every later program.
+pub fn tls_off_setting(name: &str, value: &str) -> bool {
+    let v = value.trim_matches(|c| c == '"' || c == '\'').to_ascii_lowercase();
+    match name {
+        "NODE_TLS_REJECT_UNAUTHORIZED" => v == "0",
+        "PYTHONHTTPSVERIFY" => v == "0",
+        "GIT_SSL_NO_VERIFY" => matches!(v.as_str(), "1" | "true" | "yes"),
+        "CURL_CA_BUNDLE" | "REQUESTS_CA_BUNDLE" => v.is_empty(),
+        "NPM_CONFIG_STRICT_SSL" => v == "false",
+        _ => false,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn secret_paths_and_their_public_halves() {
+        for p in [
+            "~/.ssh/id_rsa",
+            "$HOME/.aws/credentials",
+            "/home/bob/.hermes/.env",
+            "~/.config/google-chrome/Default/Login Data",
+            ".env",
+            "/Users/me/Library/Application Support/Exodus/exodus.wallet",
+        ] {
+            assert!(secret_path(p), "{p}");
+        }
+        for p in [
+            "~/.ssh/id_ed25519.pub",
+            "README.md",
+            ".env.example",
+            "src/environment.ts",
+            "./build/out",
+        ] {
+            assert!(!secret_path(p), "{p}");
+        }
+    }
+
+    #[test]
+    fn persistence_targets() {
+        assert_eq!(persistent("~/.codex/AGENTS.md"), Some(Persistent::AgentInstructions));
+        assert_eq!(persistent("AGENTS.md"), Some(Persistent::AgentInstructions));
+        assert_eq!(persistent("$HOME/.bashrc"), Some(Persistent::ShellStartup));
+        assert_eq!(
+            persistent("~/Library/LaunchAgents/com.x.plist"),
+            Some(Persistent::Scheduled)
+        );
+        assert_eq!(persistent("~/.claude/settings.json"), Some(Persistent::AgentConfig));
+        assert_eq!(persistent("notes.md"), None);
+    }
+
+    #[test]
+    fn scopes() {
+        assert_eq!(scope_of("psql $PROD_DATABASE_URL"), Scope::Production);
+        assert_eq!(scope_of("dropdb restore_drill"), Scope::Throwaway);
+        assert_eq!(scope_of("DROP SCHEMA public CASCADE"), Scope::Unknown);
+        assert!(sweeping_path("/") && sweeping_path("~/") && sweeping_path("$HOME") && !sweeping_path("./build"));
+    }
+}

@@ -1,0 +1,11 @@
+#!/usr/bin/env bash
+set -euo pipefail
+root=/srv/backups/pg
+day=$(date +%F)
+for db in $(psql -Atc "select datname from pg_database where not datistemplate and datname <> 'postgres'"); do
+  mkdir -p "$root/$db"
+  pg_dump "$db" | gzip -9 > "$root/$db/$db-$day.sql.gz"
+  gzip -t "$root/$db/$db-$day.sql.gz"
+done
+# retention: keep 30 days locally (offsite copies are kept longer by restic)
+find "$root" -mindepth 2 -maxdepth 2 -type f -name '*.sql.gz' -mtime +30 -delete
