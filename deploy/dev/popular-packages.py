@@ -4,8 +4,9 @@
     python3 deploy/dev/popular-packages.py ../shared/corpus > services/scanner/data/popular-packages.csv
 
 Popular here means: installed or declared by at least MIN_SKILLS different skill bundles of
-the test corpus (the curated skills of Anthropic, OpenAI, NVIDIA, Hermes Agent and K-Dense,
-and the ClawHub snapshot; see the corpus README for their commits), which is the
+the test corpus's development part (the curated skills of Hermes Agent and K-Dense, and the
+ClawHub snapshot; see the corpus README for their commits; NVIDIA, Anthropic and OpenAI are
+held out for measuring the scanner), which is the
 population a skill registry cares about. Every name is then checked to exist on its
 registry (PyPI's JSON API, the npm registry); names that do not exist are left out, so a
 typosquat written into the corpus itself never becomes "popular". Then one step along the
@@ -54,10 +55,17 @@ def normalize_pypi(name: str) -> str:
     return re.sub(r"[-_.]+", "-", name).lower()
 
 
+# The curated sources held out from the scanner's tuning (docs/SECURITY-SCANNER.md) are
+# left out: what their skills install must not become "popular" before they are measured.
+HELD_OUT = {"nvidia", "anthropic", "openai"}
+
+
 def bundles(root: str):
     for set_name in ("skills", "wild"):
         base = os.path.join(root, set_name)
-        for dirpath, _, files in os.walk(base):
+        for dirpath, dirs, files in os.walk(base):
+            if set_name == "skills" and os.path.dirname(dirpath) == base:
+                dirs[:] = [] if os.path.basename(dirpath) in HELD_OUT else dirs
             if "SKILL.md" in files:
                 yield dirpath
 
@@ -156,8 +164,8 @@ def main() -> None:
             kept.append((ecosystem, name, 0))
     kept.sort(key=lambda r: (r[0], -r[2], r[1]))
     print(f"# Popular package names: installed or declared by at least {MIN_SKILLS} skill bundles of the")
-    print("# Cairn test corpus (curated skills of Anthropic, OpenAI, NVIDIA, Hermes Agent, K-Dense and")
-    print("# the ClawHub snapshot; commits in the corpus README), each checked to exist on PyPI or npm.")
+    print("# Cairn test corpus's development part (curated skills of Hermes Agent and K-Dense, and the")
+    print("# ClawHub snapshot; commits in the corpus README), each checked to exist on PyPI or npm.")
     print(f"# Plus every package at least {MIN_DEPENDENTS} of those depend on (registry metadata of their latest release; skills = 0).")
     print(f"# Built {datetime.date.today().isoformat()} by deploy/dev/popular-packages.py: {len(kept)} names.")
     print("ecosystem,name,skills")

@@ -103,25 +103,52 @@ fn lowercase_in_place(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// Whether the words before a quoted phrase present it as an example (`phrases such as
+/// "…"`, `reject "…"`): the phrase is mentioned, not said.
+fn describes_example(before: &str) -> bool {
+    const MARKS: [&str; 16] = [
+        "such as",
+        "like",
+        "e.g",
+        "for example",
+        "phrase",
+        "pattern",
+        "string",
+        "text",
+        "attempt",
+        "reject",
+        "block",
+        "detect",
+        "flag",
+        "contain",
+        "look for",
+        "watch for",
+    ];
+    MARKS.iter().any(|m| before.contains(m))
+}
+
+/// The most terms of one intent considered in one sentence.
+const MAX_HITS_PER_SENTENCE: usize = 256;
+
 /// How far (bytes) the terms of one intent may stand from a term of its first group.
 const WINDOW: usize = 100;
 
-/// Checks the lexicon compiles (the rule tests call it; a broken lexicon must fail them).
+/// Checks the lexicon compiles (`tests/intents.rs` calls it: a broken lexicon must fail
+/// the tests, not silence the scanner).
 pub fn check() -> Result<(), String> {
     COMPILED.as_ref().map(|_| ()).map_err(Clone::clone)
 }
 
-/// Finds the intents in the prose lines of `text` (`is_prose(index)` says which lines
-/// are prose).
-pub fn find(text: &str, is_prose: &dyn Fn(usize) -> bool) -> Vec<IntentFinding> {
+/// Finds the intents in the lines of `text` that `include(index)` admits.
+pub fn find(text: &str, include: &dyn Fn(usize) -> bool) -> Vec<IntentFinding> {
     let Ok(compiled) = COMPILED.as_ref() else {
         return Vec::new();
     };
     match lowercase_in_place(text) {
-        Some(lower) => find_in(compiled, text, &lower, is_prose),
+        Some(lower) => find_in(compiled, text, &lower, include),
         // Some character lowercases to a different length (`İ`, the Kelvin sign): offsets
         // would not line up, so the text is searched as it is (ASCII still folds).
-        None => find_in(compiled, text, text, is_prose),
+        None => find_in(compiled, text, text, include),
     }
 }
 
@@ -129,20 +156,28 @@ fn find_in(
     compiled: &'static Compiled,
     text: &str,
     haystack: &str,
-    is_prose: &dyn Fn(usize) -> bool,
+    include: &dyn Fn(usize) -> bool,
 ) -> Vec<IntentFinding> {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
     let line_of = |at: usize| line_starts.partition_point(|&s| s <= at).saturating_sub(1);
-    // Sentences: split at sentence ends and line ends that close a paragraph.
+    // Sentences: split at sentence ends and line ends that close a paragraph, found once.
+    let sentences = sentence_starts(text);
+    let sentence_start = |at: usize| sentences[sentences.partition_point(|&s| s <= at).saturating_sub(1)];
+    let sentence_end = |at: usize| {
+        sentences
+            .get(sentences.partition_point(|&s| s <= at))
+            .copied()
+            .unwrap_or(text.len())
+    };
     let mut hits: Vec<(usize, usize, usize, usize)> = Vec::new(); // (sentence start, at, intent, group)
     for m in compiled.automaton.find_overlapping_iter(haystack) {
         let (intent, group) = compiled.owners[m.pattern().as_usize()];
-        if !is_prose(line_of(m.start())) || !at_word(haystack, m.start(), m.end()) {
+        if !include(line_of(m.start())) || !at_word(haystack, m.start(), m.end()) {
             continue;
         }
-        hits.push((sentence_start(text, m.start()), m.start(), intent, group));
+        hits.push((sentence_start(m.start()), m.start(), intent, group));
     }
     hits.sort_unstable();
     let mut found: Vec<IntentFinding> = Vec::new();
@@ -159,6 +194,9 @@ fn find_in(
                 .iter()
                 .filter(|h| h.2 == index)
                 .map(|&(_, at, _, group)| (at, group))
+                // A sentence of thousands of repeated terms is not an instruction worth
+                // an all-pairs search.
+                .take(MAX_HITS_PER_SENTENCE)
                 .collect();
             // Every group within reach of one term of the first group: the words of one
             // instruction stand close together, not scattered over a long list item.
@@ -182,7 +220,7 @@ fn find_in(
             if intent.negatable && negated(&compiled.lexicon.negations, &haystack[sentence.max(line_start)..first]) {
                 continue;
             }
-            let sentence_end = sentence_end(text, first);
+            let sentence_end = sentence_end(first);
             if intent.negation_after
                 && compiled
                     .lexicon
@@ -195,20 +233,24 @@ fn find_in(
             let line_end = line_starts.get(line + 1).map_or(text.len(), |e| e - 1);
             let anchor_line = line_of(anchor);
             let anchor_end = line_starts.get(anchor_line + 1).map_or(text.len(), |e| e - 1);
-            if crate::context::quoted(&text[line_start..line_end.max(line_start)], first - line_start)
+            let quoted = crate::context::quoted(&text[line_start..line_end.max(line_start)], first - line_start)
                 || crate::context::quoted(
                     &text[line_starts[anchor_line]..anchor_end.max(line_starts[anchor_line])],
                     anchor - line_starts[anchor_line],
-                )
-            {
-                continue;
+                );
+            let mut severity = intent.severity;
+            if quoted {
+                if describes_example(&haystack[sentence.max(line_start)..first]) {
+                    continue;
+                }
+                severity = severity.min(Severity::Medium);
             }
             found.push(IntentFinding {
                 line,
                 at: first - line_start,
                 rule: &intent.id,
                 category: &intent.category,
-                severity: intent.severity,
+                severity,
                 message: &intent.message,
                 hint: &intent.hint,
             });
@@ -221,21 +263,26 @@ fn find_in(
 
 /// Two different intents in one paragraph: each is part of a larger instruction.
 fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFinding]) {
-    let paragraph_of = |line: usize| {
-        let mut p = 0;
-        for (index, start) in line_starts.iter().enumerate().take(line + 1) {
-            let end = line_starts.get(index + 1).map_or(text.len(), |e| e - 1);
-            if text[*start..end.max(*start)].trim().is_empty() {
-                p = index + 1;
-            }
+    if found.len() < 2 {
+        return;
+    }
+    // The paragraph of every line, in one pass: a new one after each blank line.
+    let mut paragraph = Vec::with_capacity(line_starts.len());
+    let mut current = 0;
+    for (index, start) in line_starts.iter().enumerate() {
+        let end = line_starts.get(index + 1).map_or(text.len(), |e| e - 1);
+        if text[*start..end.max(*start)].trim().is_empty() {
+            current = index + 1;
         }
-        p
-    };
-    let paragraphs: Vec<usize> = found.iter().map(|f| paragraph_of(f.line)).collect();
-    for a in 0..found.len() {
-        let other = (0..found.len()).any(|b| paragraphs[b] == paragraphs[a] && found[b].rule != found[a].rule);
-        if other && found[a].severity < Severity::High {
-            found[a].severity = Severity::High;
+        paragraph.push(current);
+    }
+    let mut rules: std::collections::HashMap<usize, std::collections::HashSet<&str>> = std::collections::HashMap::new();
+    for f in found.iter() {
+        rules.entry(paragraph[f.line]).or_default().insert(f.rule);
+    }
+    for f in found.iter_mut() {
+        if rules[&paragraph[f.line]].len() > 1 && f.severity < Severity::High {
+            f.severity = Severity::High;
         }
     }
 }
@@ -258,26 +305,24 @@ fn at_word(text: &str, start: usize, end: usize) -> bool {
     true
 }
 
-/// Where the sentence holding byte `at` ends.
-fn sentence_end(text: &str, at: usize) -> usize {
-    text[at..]
-        .char_indices()
-        .find(|(_, c)| matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | ';' | '；'))
-        .map_or(text.len(), |(i, c)| at + i + c.len_utf8())
-}
-
-/// Where the sentence holding byte `at` starts.
-fn sentence_start(text: &str, at: usize) -> usize {
-    let before = &text[..at];
-    before
-        .char_indices()
-        .rev()
-        .find(|(i, c)| {
-            matches!(c, '.' | '!' | '?' | '。' | '！' | '？' | ';' | '；')
-                && text[i + c.len_utf8()..].starts_with(|n: char| !n.is_alphanumeric())
-                || *c == '\n' && before[..*i].ends_with('\n')
-        })
-        .map_or(0, |(i, c)| i + c.len_utf8())
+/// Where sentences start: at 0, after a sentence end (`.`, `!`, `?`, `。`, `；`, …)
+/// followed by something other than a letter or digit, and after a blank line.
+fn sentence_starts(text: &str) -> Vec<usize> {
+    let mut starts = vec![0];
+    let mut previous_newline = false;
+    let mut chars = text.char_indices().peekable();
+    while let Some((i, c)) = chars.next() {
+        let after = i + c.len_utf8();
+        // A full-width stop always ends a sentence; `.` only when no letter or digit
+        // follows (`e.g.x`, `v1.2`, `file.md` are not ends).
+        let ends = matches!(c, '。' | '！' | '？' | '；')
+            || matches!(c, '.' | '!' | '?' | ';') && chars.peek().is_none_or(|(_, n)| !n.is_alphanumeric());
+        if ends || c == '\n' && previous_newline {
+            starts.push(after);
+        }
+        previous_newline = c == '\n';
+    }
+    starts
 }
 
 fn negated(negations: &[String], before: &str) -> bool {

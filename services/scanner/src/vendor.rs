@@ -85,6 +85,9 @@ pub struct Vendor {
     /// Lowercase words (letters and digits) of the vendor-naming values, and each run of
     /// two or three neighbouring words joined ("Lambda Labs" → `lambdalabs`).
     names: HashSet<String>,
+    /// The words of the `name` value alone: what the skill is (its own tool), as opposed
+    /// to what its description mentions.
+    own: HashSet<String>,
     /// Whether the frontmatter's name, description, category or tags say the skill
     /// teaches or practises offensive security (penetration testing, red teaming, CTF,
     /// exploitation, malware analysis), not negated: its prose quotes attack techniques
@@ -104,6 +107,7 @@ impl Vendor {
             return Vendor::default();
         }
         let mut names = HashSet::new();
+        let mut own = HashSet::new();
         let mut security_training = false;
         let mut key = String::new();
         for line in lines.take_while(|l| l.trim() != "---") {
@@ -125,6 +129,9 @@ impl Vendor {
                     .filter(|w| !w.is_empty())
                     .map(str::to_ascii_lowercase)
                     .collect();
+                if key == "name" {
+                    own.extend(words.iter().filter(|w| !GENERIC_WORDS.contains(&w.as_str())).cloned());
+                }
                 for n in 1..=3 {
                     names.extend(
                         words
@@ -142,6 +149,7 @@ impl Vendor {
         }
         Vendor {
             names,
+            own,
             security_training,
         }
     }
@@ -186,14 +194,16 @@ impl Vendor {
         urls > 0
     }
 
-    /// Whether the frontmatter names `tool` (a program's name) as what the skill is about.
+    /// Whether the skill's `name` says it is about `tool` (a program's name): a skill
+    /// named `claude-code` documents `claude`'s flags; one whose description merely
+    /// mentions Claude does not.
     pub fn is_named(&self, tool: &str) -> bool {
         let name: String = tool
             .chars()
             .filter(char::is_ascii_alphanumeric)
             .collect::<String>()
             .to_ascii_lowercase();
-        name.len() >= 3 && self.names.contains(&name)
+        name.len() >= 3 && self.own.contains(&name)
     }
 
     fn names(&self, host: &str, url: &str) -> bool {
@@ -211,11 +221,12 @@ impl Vendor {
             return true;
         }
         // A GitHub organisation named after the product with a prefix or suffix
-        // (`exploreomni` for Omni): a whole frontmatter word of four letters or more.
+        // (`exploreomni` for `omni-admin`): a word of the skill's `name`, four letters or
+        // more.
         matches!(
             host,
             "github.com" | "raw.githubusercontent.com" | "objects.githubusercontent.com"
-        ) && self.names.iter().any(|word| {
+        ) && self.own.iter().any(|word| {
             word.len() >= 4
                 && !GENERIC_WORDS.contains(&word.as_str())
                 && word.chars().all(|c| c.is_ascii_lowercase())

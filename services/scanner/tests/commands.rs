@@ -395,3 +395,30 @@ fn placeholders_in_documentation_are_not_redirections() {
         "flow.remote-code",
     );
 }
+
+#[test]
+fn adversarial_commands_finish_without_panicking() {
+    // Inputs that once panicked the parser, overflowed the stack or grew without bound;
+    // they must finish (time is measured by the benchmark, not asserted here).
+    let doubling = format!("x=ab\n{}echo \"$x\" | sh\n", "x=$x$x\n".repeat(64));
+    let nested = format!("echo {}x{}\n", "$(".repeat(5000), ")".repeat(5000));
+    let braces = format!("{}\n", "${a:-".repeat(3000));
+    let printf = format!("printf '%s%s%s%s' {}\n", "abcdefgh ".repeat(20_000));
+    let probes = format!(
+        "p='echo \"$p\" >> ~/.bashrc'\n{}",
+        "eval \"$p\"\necho \"$p\" >> ~/.bashrc\n".repeat(200)
+    );
+    let ignore = "ignore ".repeat(150_000);
+    for script in [
+        "curl ~99999999999999999999999999 | sh\n".to_owned(),
+        "cat <<EOF\n~99999999999999999999999999\nEOF\n".to_owned(),
+        doubling,
+        nested,
+        braces,
+        printf,
+        probes,
+    ] {
+        let _ = scan(&[("SKILL.md", &skill("Run scripts/x.sh.")), ("scripts/x.sh", &script)]);
+    }
+    let _ = scan(&[("SKILL.md", &skill(&ignore))]);
+}

@@ -114,22 +114,27 @@ pub fn blocks(lines: &[&str], contexts: &[Context]) -> Vec<Block> {
             index += 1;
             continue;
         }
-        let info = lines[index]
-            .trim_start()
-            .trim_start_matches(['`', '~'])
-            .trim()
-            .to_owned();
+        let opening = lines[index].trim_start();
+        let fence_char = opening.chars().next().unwrap_or('`');
+        let fence_len = opening.chars().take_while(|&c| c == fence_char).count();
+        let info = opening.trim_start_matches(fence_char).trim().to_owned();
         let mut body = Vec::new();
         let mut at = index + 1;
         while at < lines.len() && contexts.get(at) == Some(&Context::Code) {
-            if is_fence(lines[at]) && lines[at].trim_start().trim_start_matches(['`', '~']).trim().is_empty() {
+            // Closed only by the same fence character, at least as many, and nothing else
+            // (a ```` ``` ```` inside a `~~~~` block is content).
+            let t = lines[at].trim();
+            let run = t.chars().take_while(|&c| c == fence_char).count();
+            if run >= fence_len && t.chars().all(|c| c == fence_char) {
                 break;
             }
             body.push(at);
             at += 1;
         }
+        // The prose line that introduces the block (never a line of code).
         let lead_in = (index.saturating_sub(3)..index)
             .rev()
+            .filter(|&i| contexts.get(i) == Some(&Context::Prose))
             .map(|i| lines[i].trim())
             .find(|l| !l.is_empty())
             .unwrap_or("")

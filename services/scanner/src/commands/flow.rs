@@ -49,6 +49,9 @@ impl Taint {
     }
 }
 
+/// The longest text a value keeps: enough for any command or script a skill could hold.
+pub const MAX_VALUE: usize = 256 * 1024;
+
 /// A value: its best-known text (variables the model could not follow stay `$NAME`) and
 /// its provenance.
 #[derive(Clone, Debug, Default)]
@@ -68,10 +71,25 @@ impl Value {
         }
     }
 
-    /// Appends `other`, text and provenance.
+    /// Appends `other`, text and provenance. Text stops growing at [`MAX_VALUE`] bytes
+    /// (`x=$x$x` repeated would otherwise double it each time); provenance always joins.
     pub fn push(&mut self, other: &Value) {
-        self.text.push_str(&other.text);
+        self.push_text(&other.text);
         self.taint.join(&other.taint);
+    }
+
+    /// Appends text, up to [`MAX_VALUE`] bytes in all.
+    pub fn push_text(&mut self, text: &str) {
+        let room = MAX_VALUE.saturating_sub(self.text.len());
+        if text.len() <= room {
+            self.text.push_str(text);
+        } else {
+            let mut end = room;
+            while !text.is_char_boundary(end) {
+                end -= 1;
+            }
+            self.text.push_str(&text[..end]);
+        }
     }
 }
 

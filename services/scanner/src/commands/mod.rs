@@ -111,7 +111,9 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             }
         }
     }
-    out.sort_by_key(|f| (f.line, f.rule));
+    // One finding per line and rule: the worst (a trusted installer and a planted
+    // download on one line is the planted download).
+    out.sort_by_key(|f| (f.line, f.rule, std::cmp::Reverse(f.severity)));
     out.dedup_by(|a, b| a.line == b.line && a.rule == b.rule);
     out
 }
@@ -172,7 +174,7 @@ fn quoting_lead_in(lead_in: &str) -> bool {
     if crate::context::negating_lead_in(lead_in) {
         return true;
     }
-    const MARKS: [&str; 14] = [
+    const MARKS: [&str; 15] = [
         "never run",
         "never do",
         "do not run",
@@ -184,8 +186,9 @@ fn quoting_lead_in(lead_in: &str) -> bool {
         "anti-pattern",
         "antipattern",
         "❌",
-        "malicious",
-        "attacker",
+        "a malicious skill would",
+        "an attacker would",
+        "malicious example",
         "example payload",
     ];
     MARKS.iter().any(|m| lower.contains(m))

@@ -124,7 +124,7 @@ static PIPE_TO_IEX: LazyLock<Regex> = LazyLock::new(|| {
 /// Calls that send data to another machine.
 static SEND: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)requests\.(?:post|put|patch)\s*\(|httpx\.(?:post|put)|\.post\s*\(|\.put\s*\(|urlopen\s*\([^)]*data\s*=|Request\s*\([^)]*data\s*=|method\s*[:=]\s*['"](?:POST|PUT)|axios\.(?:post|put)|\.sendall\s*\(|\.send\s*\(|sendto\s*\(|smtplib|ftplib|storbinary|upload_file|put_object|upload_blob|-Method\s+['"]?(?:Post|Put)|-Body(?-u:\b)|UploadFile|UploadString|UploadData|Net::HTTP::Post|Net::HTTP\.post|->post\s*\(|gethostbyname\s*\(|dns\.resolver|socket\.connect|\.connect\s*\(\s*\("#,
+        r#"(?i)requests\.(?:post|put|patch)\s*\(|httpx\.(?:post|put)|session\.(?:post|put)\s*\(|urlopen\s*\([^)]*data\s*=|Request\s*\([^)]*data\s*=|method\s*[:=]\s*['"](?:POST|PUT)|axios\.(?:post|put)|\.sendall\s*\(|sendto\s*\(|smtplib|ftplib|storbinary|upload_file|put_object|upload_blob|-Method\s+['"]?(?:Post|Put)|-Body(?-u:\b)|UploadFile|UploadString|UploadData|Net::HTTP::Post|Net::HTTP\.post|->post\s*\(|gethostbyname\s*\(|dns\.resolver|socket\.connect|\.connect\s*\(\s*\("#,
     )
     .expect("valid send pattern")
 });
@@ -250,7 +250,10 @@ fn mentions(statement: &str, name: &str) -> bool {
 pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], nested: bool) {
     if language == Language::Sql {
         for (index, statement) in text.split(';').scan(0, |line, s| {
-            let at = *line;
+            // A statement is on the line of its first word, after the newlines that
+            // follow the previous `;`.
+            let leading = s.len() - s.trim_start().len();
+            let at = *line + s[..leading].matches('\n').count();
             *line += s.matches('\n').count();
             Some((at, s))
         }) {

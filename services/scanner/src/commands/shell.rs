@@ -18,6 +18,8 @@ const MAX_DEPTH: usize = 6;
 const MAX_COMMANDS: usize = 20_000;
 /// The longest program text handed to the parser at once.
 const MAX_PROGRAM: usize = 256 * 1024;
+/// The deepest bracket nesting handed to the parser (real commands nest a few levels).
+const MAX_NESTING: usize = 48;
 /// Marks where an unquoted `$IFS` split a word.
 const IFS_MARK: char = '\u{1}';
 
@@ -96,8 +98,8 @@ impl Machine {
                 start = index;
             }
             piece.push_str(line);
-            if let Some(stripped) = piece.strip_suffix('\\') {
-                piece = stripped.to_owned();
+            if piece.ends_with('\\') {
+                piece.pop();
                 continue;
             }
             let shifted = self.offset + start;
@@ -126,9 +128,21 @@ impl Machine {
         Machine {
             vars: self.vars.clone(),
             files: self.files.clone(),
-            depth: self.depth,
+            depth: self.depth + 1,
+            commands: self.commands,
             ..Machine::default()
         }
+    }
+
+    /// Takes back the command budget a [`Machine::probe`] spent: probes and their probes
+    /// share one budget per file, however many writes spawn them.
+    pub fn absorb(&mut self, probe: &Machine) {
+        self.commands = self.commands.max(probe.commands);
+    }
+
+    /// Whether this machine may still spawn a probe.
+    pub fn may_probe(&self) -> bool {
+        self.depth < MAX_DEPTH && self.commands < MAX_COMMANDS
     }
 
     /// Records a judgment.
@@ -437,7 +451,14 @@ impl Machine {
             return vec![Value::literal(word)];
         }
         let options = brush_parser::ParserOptions::default();
-        let Ok(pieces) = brush_parser::word::parse(word, &options) else {
+        if nesting(word) > MAX_NESTING {
+            return vec![Value::literal(word)];
+        }
+        // Third-party code fed hostile text: a panic in it must not take the scan down.
+        let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            brush_parser::word::parse(word, &options)
+        }));
+        let Ok(Ok(pieces)) = parsed else {
             return vec![Value::literal(word)];
         };
         let mut value = Value::default();
@@ -473,7 +494,13 @@ impl Machine {
 
     fn expand_heredoc(&mut self, body: &str, line: usize) -> Value {
         let options = brush_parser::ParserOptions::default();
-        let Ok(pieces) = brush_parser::word::parse_heredoc(body, &options) else {
+        if nesting(body) > MAX_NESTING {
+            return Value::literal(body);
+        }
+        let parsed = std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| {
+            brush_parser::word::parse_heredoc(body, &options)
+        }));
+        let Ok(Ok(pieces)) = parsed else {
             return Value::literal(body);
         };
         let mut value = Value::default();
@@ -485,9 +512,9 @@ impl Machine {
 
     fn piece(&mut self, piece: &WordPiece, value: &mut Value, line: usize, quoted: bool) {
         match piece {
-            WordPiece::Text(s) | WordPiece::SingleQuotedText(s) => value.text.push_str(s),
-            WordPiece::AnsiCQuotedText(s) => value.text.push_str(&decode_escapes(s)),
-            WordPiece::EscapeSequence(s) => value.text.push_str(s.strip_prefix('\\').unwrap_or(s)),
+            WordPiece::Text(s) | WordPiece::SingleQuotedText(s) => value.push_text(s),
+            WordPiece::AnsiCQuotedText(s) => value.push_text(&decode_escapes(s)),
+            WordPiece::EscapeSequence(s) => value.push_text(s.strip_prefix('\\').unwrap_or(s)),
             WordPiece::DoubleQuotedSequence(inner) | WordPiece::GettextDoubleQuotedSequence(inner) => {
                 for p in inner {
                     self.piece(&p.piece, value, line, true);
@@ -498,7 +525,7 @@ impl Machine {
             WordPiece::ParameterExpansion(expr) => self.parameter(expr, value, line, quoted),
             WordPiece::CommandSubstitution(text) | WordPiece::BackquotedCommandSubstitution(text) => {
                 let out = self.run_nested(text, line);
-                value.text.push_str(out.text.trim_end_matches('\n'));
+                value.push_text(out.text.trim_end_matches('\n'));
                 value.taint.join(&out.taint);
             }
             WordPiece::ArithmeticExpression(_) => value.text.push('0'),
@@ -558,8 +585,12 @@ impl Machine {
             value.push(&known);
             return;
         }
-        if let Some(default) = default {
+        if let Some(default) = default
+            && self.depth < MAX_DEPTH
+        {
+            self.depth += 1;
             let expanded = self.expand_joined(default, line);
+            self.depth -= 1;
             value.push(&expanded);
             return;
         }
@@ -603,6 +634,22 @@ fn worth_following(text: &str) -> bool {
     })
 }
 
+/// How deeply brackets nest in `text` (`(`, `{`, `[`), at most.
+fn nesting(text: &str) -> usize {
+    let (mut depth, mut max) = (0usize, 0usize);
+    for b in text.bytes() {
+        match b {
+            b'(' | b'{' | b'[' => {
+                depth += 1;
+                max = max.max(depth);
+            }
+            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+    }
+    max
+}
+
 /// Documentation placeholders (`<workspace>/AGENTS.md`, `--token <your-token>`) read as
 /// words, not as the redirections they would parse as.
 fn unplaceholder(text: &str) -> std::borrow::Cow<'_, str> {
@@ -619,6 +666,11 @@ fn unplaceholder(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Parses shell text; `None` when it is not valid shell.
 fn parse(text: &str) -> Option<ast::Program> {
+    // The parser and the walker recurse once per level of nesting: deep nesting would
+    // overflow the stack, which no `catch_unwind` catches.
+    if nesting(text) > MAX_NESTING {
+        return None;
+    }
     let options = brush_parser::ParserOptions::default();
     let mut parser = brush_parser::Parser::new(text.as_bytes(), &options);
     // The parser is third-party code fed hostile text: a panic in it must not take the

@@ -319,9 +319,9 @@ static SECRET_PATH: LazyLock<Regex> = LazyLock::new(|| {
             \.config/gh/hosts\.yml | \.config/gcloud | \.azure/ |
             \.hermes/(?:\.env|auth|credentials) | \.claude/\.credentials | \.codex/auth\.json | \.openclaw/.*(?:auth|credentials|\.env) |
             \.env(?:\.[a-z]+)?$ |
-            login\ data | web\ data | cookies(?:\.sqlite)? | key[34]\.db | logins\.json | local\ state |
-            google/chrome | google-chrome | chromium/ | \.mozilla/firefox | brave-?browser | microsoft/edge |
-            wallet\.dat | exodus | electrum | metamask | nkbihfbeogaeaoehlefnkodbefgpgknn | phantom | \.bitcoin | \.ethereum | keystore | solana/id\.json |
+            login\ data | web\ data | cookies\.sqlite | key[34]\.db | logins\.json |
+            google/chrome/ | google-chrome/ | chromium/ | \.mozilla/firefox | brave-?browser/ | microsoft/edge/ |
+            wallet\.dat | exodus/ | exodus\.wallet | \.?electrum/ | metamask | nkbihfbeogaeaoehlefnkodbefgpgknn | bfnaelmomeimhlpmgjnjophhpkkoljpa | \.bitcoin | \.ethereum | ethereum/keystore | solana/id\.json |
             library/keychains | /etc/shadow | \.bash_history | \.zsh_history
         )"#,
     )
@@ -422,19 +422,15 @@ pub fn persistent(path: &str) -> Option<Persistent> {
     {
         return Some(Persistent::AgentConfig);
     }
-    if matches!(
+    // Project instruction files anywhere; the agent's own persona and memory files in
+    // its home (a `user.md` in a project is just a file).
+    let project_instructions = matches!(
         file,
-        "agents.md"
-            | "claude.md"
-            | "gemini.md"
-            | "soul.md"
-            | "user.md"
-            | "memory.md"
-            | ".cursorrules"
-            | ".windsurfrules"
-            | "copilot-instructions.md"
-            | "instructions.md"
-    ) && (agent_home || !matches!(file, "instructions.md"))
+        "agents.md" | "claude.md" | "gemini.md" | ".cursorrules" | ".windsurfrules" | "copilot-instructions.md"
+    );
+    let agent_memory = matches!(file, "soul.md" | "user.md" | "memory.md" | "instructions.md");
+    if project_instructions
+        || agent_memory && agent_home
         || in_dir(".cursor/rules/")
         || agent_home && in_dir("/memories/")
     {

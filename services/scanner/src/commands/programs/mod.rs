@@ -149,6 +149,10 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             line,
             what: what.to_owned(),
         });
+        // One API token printed for the command that needs it (`gh auth token`,
+        // `gcloud auth print-access-token`) is used like a token variable; stores, keys and
+        // environment dumps are not.
+        out.taint.weak_secret = matches!(name.as_str(), "gh" | "gcloud" | "az" | "op" | "vault" | "pass");
         if name != "gh" || texts.first().is_none_or(|a| *a != "gist") {
             return out;
         }
@@ -373,6 +377,16 @@ pub fn assign(m: &mut Machine, name: &str, value: Value, append: bool, exported:
                 value.text
             ),
         ));
+    }
+    // A variable named like a token holds one token, wherever it was read from
+    // (`GITHUB_TOKEN=$(grep ^GITHUB_TOKEN= ~/.hermes/.env …)`): it is judged like one, by
+    // the service it is named for.
+    let mut value = value;
+    if targets::secret_variable(name)
+        && let Some(origin) = value.taint.secret.as_mut()
+    {
+        origin.what = format!("${name}");
+        value.taint.weak_secret = true;
     }
     let value = match (append, m.vars.get(name)) {
         (true, Some(old)) => {

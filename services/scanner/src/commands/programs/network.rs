@@ -94,7 +94,7 @@ pub(crate) fn fetch(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, 
             .nth(1)
             .map(|s| (*s).to_owned());
     }
-    match output.filter(|o| o != "-" && !o.is_empty()) {
+    match output.filter(|o| !matches!(o.as_str(), "-" | "" | "/dev/stdout" | "/dev/fd/1" | "/proc/self/fd/1")) {
         Some(path) => {
             write(m, &path, out, false, line);
             Value::default()
@@ -153,13 +153,17 @@ pub(crate) fn shell(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, 
             return;
         }
         if (t.starts_with('-') || t.starts_with('+')) && t.len() > 1 {
+            // `bash -s -- args`: the program comes from standard input.
+            if t.starts_with('-') && !t.starts_with("--") && t.contains('s') {
+                break;
+            }
             if matches!(t, "-o" | "+o" | "-O" | "+O" | "--rcfile" | "--init-file") {
                 i += 1;
             }
             i += 1;
             continue;
         }
-        if t == "-" {
+        if matches!(t, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0") {
             break;
         }
         // A script file.
@@ -205,6 +209,9 @@ pub(crate) fn interpreter(m: &mut Machine, name: &str, args: &[Value], stdin: &V
                 script::follow(m, language, &text, &[line], true);
             }
             return;
+        }
+        if matches!(t, "-" | "/dev/stdin" | "/proc/self/fd/0" | "/dev/fd/0") {
+            break;
         }
         if t == "run" || t == "exec" || t.starts_with('-') {
             i += 1;
@@ -274,28 +281,58 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
         let t = texts[i];
         match name {
             "curl" => {
-                if data_flag(t) {
-                    if let Some(v) = args.get(i + 1) {
+                // `-d VALUE`, `-dVALUE`, `--data=VALUE`: one payload, however it is spelled.
+                let glued = ["-d", "-F", "-T"]
+                    .iter()
+                    .find_map(|f| t.strip_prefix(f).filter(|r| !r.is_empty() && !t.starts_with("--")));
+                let assigned = [
+                    "--data=",
+                    "--data-binary=",
+                    "--data-raw=",
+                    "--data-urlencode=",
+                    "--form=",
+                    "--upload-file=",
+                    "--json=",
+                ]
+                .iter()
+                .find_map(|f| t.strip_prefix(f));
+                let (payload_value, upload, consumed) = if data_flag(t) {
+                    (
+                        args.get(i + 1).map(|v| (v.text.clone(), v.taint.clone())),
+                        t == "-T" || t == "--upload-file",
+                        1,
+                    )
+                } else if let Some(rest) = glued.or(assigned) {
+                    (
+                        Some((rest.to_owned(), args[i].taint.clone())),
+                        t.starts_with("-T") || t.starts_with("--upload-file"),
+                        0,
+                    )
+                } else {
+                    (None, false, 0)
+                };
+                if let Some((text, taint)) = payload_value {
+                    sent.taint.join(&taint);
+                    let payload = text
+                        .split_once('@')
+                        .map(|(_, p)| p)
+                        .unwrap_or(if upload { &text } else { "" });
+                    let payload = payload.split(';').next().unwrap_or(payload);
+                    if payload == "-" || payload == "." {
+                        uses_stdin = true;
+                    } else if !payload.is_empty() {
+                        sent.taint.join(&m.read_file(payload, line).taint);
+                    }
+                    i += consumed;
+                } else if matches!(t, "-H" | "--header" | "-u" | "--user" | "-b" | "--cookie") {
+                    // A token in a header is how APIs are called; a key file's content in
+                    // one is not.
+                    if let Some(v) = args.get(i + 1)
+                        && v.taint.secret.is_some()
+                        && !v.taint.weak_secret
+                    {
                         sent.taint.join(&v.taint);
-                        let payload = v
-                            .text
-                            .split_once('@')
-                            .map(|(_, p)| p)
-                            .unwrap_or(if t == "-T" || t == "--upload-file" { &v.text } else { "" });
-                        let payload = payload.split(';').next().unwrap_or(payload);
-                        if payload == "-" || payload == "." {
-                            uses_stdin = true;
-                        } else if !payload.is_empty() {
-                            sent.taint.join(&m.read_file(payload, line).taint);
-                        }
                     }
-                    i += 1;
-                } else if let Some(rest) = t.strip_prefix("--data-binary=").or_else(|| t.strip_prefix("--data=")) {
-                    sent.taint.join(&args[i].taint);
-                    if let Some(p) = rest.strip_prefix('@') {
-                        sent.taint.join(&m.read_file(p, line).taint);
-                    }
-                } else if t == "-H" || t == "--header" || t == "-u" || t == "--user" || t == "-b" || t == "--cookie" {
                     i += 1;
                 } else if (t.contains("://") || !t.starts_with('-'))
                     && args[i].taint.secret.is_some()
@@ -414,7 +451,7 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
 /// The service a token variable is named for (`$SLACK_BOT_TOKEN` → `slack`), unless its
 /// name is generic (`$API_KEY`, `$TOKEN`).
 pub(crate) fn service_of(variable: &str) -> Option<String> {
-    let first = variable.trim_start_matches('$').split('_').next()?.to_ascii_lowercase();
+    let first = variable.strip_prefix('$')?.split('_').next()?.to_ascii_lowercase();
     const GENERIC: [&str; 12] = [
         "api", "my", "app", "auth", "access", "secret", "token", "x", "private", "client", "user", "bearer",
     ];
@@ -433,8 +470,12 @@ pub(crate) fn token_for(variable: &str, destination: &str) -> bool {
         .next()
         .unwrap_or("")
         .to_ascii_lowercase();
+    // The registrable label (`slack` in `hooks.slack.com`), not any substring: a token
+    // sent to `github.com.evil.example` is not sent to GitHub.
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    let registrable = labels.len().checked_sub(2).map_or("", |i| labels[i]);
     match service_of(variable) {
-        Some(service) => host.contains(&service),
+        Some(service) => registrable == service,
         None => true,
     }
 }

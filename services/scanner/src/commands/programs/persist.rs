@@ -35,8 +35,12 @@ pub(crate) fn suspicious_payload(m: &mut Machine, content: &Value, line: usize) 
     // Follow the written text as shell: does it fetch, run or send anything? Crontab
     // lines lose their schedule, units keep their `Exec…=` commands.
     let commands = runnable_part(text);
+    if !m.may_probe() {
+        return None;
+    }
     let mut probe = m.probe();
     probe.run_nested(&commands, line);
+    m.absorb(&probe);
     let fetches = lower.contains("curl ")
         || lower.contains("wget ")
         || lower.contains("invoke-webrequest")

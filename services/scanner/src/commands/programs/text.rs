@@ -17,7 +17,7 @@ pub(crate) fn echo(args: &[Value]) -> Value {
             out.text.push(' ');
         }
         if escapes {
-            out.text.push_str(&decode_escapes(&arg.text));
+            out.push_text(&decode_escapes(&arg.text));
             out.taint.join(&arg.taint);
         } else {
             out.push(arg);
@@ -49,7 +49,7 @@ pub(crate) fn printf(args: &[Value]) -> Value {
                 Some('%') => out.text.push('%'),
                 Some(_) => {
                     if let Some(arg) = rest.next() {
-                        out.text.push_str(&decode_escapes(&arg.text));
+                        out.push_text(&decode_escapes(&arg.text));
                         out.taint.join(&arg.taint);
                         consumed = true;
                     }
@@ -57,7 +57,7 @@ pub(crate) fn printf(args: &[Value]) -> Value {
                 None => out.text.push('%'),
             }
         }
-        if !consumed || rest.peek().is_none() {
+        if !consumed || rest.peek().is_none() || out.text.len() >= super::super::flow::MAX_VALUE {
             break;
         }
     }
