@@ -477,13 +477,19 @@ fn supersede_by_model(findings: &mut Vec<Finding>, model: &[Finding]) {
     if model.is_empty() {
         return;
     }
+    // The model's worst severity (and whether it cleared) per file, line and category.
+    let mut judged: std::collections::HashMap<(&str, usize, &str), (Severity, bool)> = std::collections::HashMap::new();
+    for m in model {
+        let entry = judged
+            .entry((m.file.as_str(), m.line, m.category.as_str()))
+            .or_insert((m.severity, false));
+        entry.0 = entry.0.max(m.severity);
+        entry.1 |= m.severity == Severity::Info;
+    }
     findings.retain(|f| {
-        !model.iter().any(|m| {
-            m.file == f.file
-                && m.line == f.line
-                && m.category == f.category
-                && (m.severity >= f.severity || m.severity == Severity::Info)
-        })
+        judged
+            .get(&(f.file.as_str(), f.line, f.category.as_str()))
+            .is_none_or(|&(worst, cleared)| !(worst >= f.severity || cleared))
     });
 }
 

@@ -314,7 +314,24 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = Vec::new();
     if file == "dockerfile" || file.ends_with(".dockerfile") || file == "makefile" {
+        let mut pending: Option<(usize, String)> = None;
         for (i, line) in lines.iter().enumerate() {
+            // A `RUN … \` goes on over the next lines.
+            if let Some((start, mut joined)) = pending.take() {
+                joined.push(' ');
+                joined.push_str(line.trim().trim_end_matches('\\'));
+                if line.trim_end().ends_with('\\') {
+                    pending = Some((start, joined));
+                } else {
+                    out.push(Snippet {
+                        text: joined,
+                        lines: vec![start],
+                        language: Language::Shell,
+                        place: Place::File,
+                    });
+                }
+                continue;
+            }
             let t = line.trim_start();
             let command = if file == "makefile" {
                 line.strip_prefix('\t').map(|c| c.trim_start_matches(['@', '-']))
@@ -322,6 +339,10 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
                 t.strip_prefix("RUN ").or_else(|| t.strip_prefix("run "))
             };
             if let Some(command) = command {
+                if file != "makefile" && command.trim_end().ends_with('\\') {
+                    pending = Some((i, command.trim_end().trim_end_matches('\\').to_owned()));
+                    continue;
+                }
                 out.push(Snippet {
                     text: command.trim_end_matches('\\').to_owned(),
                     lines: vec![i],
@@ -329,6 +350,14 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
                     place: Place::File,
                 });
             }
+        }
+        if let Some((start, joined)) = pending {
+            out.push(Snippet {
+                text: joined,
+                lines: vec![start],
+                language: Language::Shell,
+                place: Place::File,
+            });
         }
         return out;
     }

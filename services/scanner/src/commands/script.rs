@@ -3,7 +3,7 @@
 //! reaches code execution or a network send, which files they write, and the shell
 //! commands they hand to `system`/`subprocess`/`exec` (followed by the shell model).
 
-use std::collections::HashMap;
+use std::collections::BTreeMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -31,6 +31,8 @@ pub enum Language {
     PowerShell,
     /// SQL (judged for statements that destroy data).
     Sql,
+    /// Another language, read statement by statement for downloads, execution and sends.
+    Other,
 }
 
 impl Language {
@@ -42,6 +44,8 @@ impl Language {
             "ruby" | "irb" => Language::Ruby,
             "perl" => Language::Perl,
             "pwsh" | "powershell" | "powershell.exe" | "pwsh.exe" => Language::PowerShell,
+            // PHP, Lua, AppleScript, Tcl, R: read statement by statement like the others.
+            "php" | "lua" | "luajit" | "osascript" | "tclsh" | "wish" | "rscript" => Language::Other,
             _ => Language::Shell,
         }
     }
@@ -98,6 +102,10 @@ impl Language {
         })
     }
 }
+
+/// The most names a script's reading keeps track of (each is searched for in every later
+/// statement).
+const MAX_TAINTED: usize = 256;
 
 /// Calls that download.
 static FETCH: LazyLock<Regex> = LazyLock::new(|| {
@@ -284,8 +292,9 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             lines.get(index).copied().or_else(|| lines.last().copied()).unwrap_or(0)
         }
     };
-    let mut tainted: HashMap<String, Taint> = HashMap::new();
-    let mut paths: HashMap<String, String> = HashMap::new();
+    // Ordered, so which origin a message names does not change between runs.
+    let mut tainted: BTreeMap<String, Taint> = BTreeMap::new();
+    let mut paths: BTreeMap<String, String> = BTreeMap::new();
     // The function being read: what its statements take in flows out of its calls.
     let mut function: Option<(String, usize)> = None;
     for (index, statement) in statements(text) {
@@ -435,7 +444,7 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             }
             if taint.is_clean() {
                 tainted.remove(&name);
-            } else {
+            } else if tainted.len() < MAX_TAINTED || tainted.contains_key(&name) {
                 tainted.insert(name, taint);
             }
         }

@@ -12,12 +12,16 @@ use super::flow::{Judgment, Origin, Value};
 use super::programs::{self, Call};
 use super::targets;
 
+/// The most function definitions kept for following calls.
+const MAX_FUNCTIONS: usize = 256;
+/// The most written files a directory read looks at.
+const MAX_DIRECTORY_FILES: usize = 256;
 /// How deeply program text found inside other program text (`bash -c "$(…)"`) is followed.
 const MAX_DEPTH: usize = 6;
 /// The most simple commands one file is followed through (a bound on adversarial input).
-const MAX_COMMANDS: usize = 20_000;
+const MAX_COMMANDS: usize = 100_000;
 /// The longest program text handed to the parser at once.
-const MAX_PROGRAM: usize = 256 * 1024;
+const MAX_PROGRAM: usize = 1024 * 1024;
 /// The deepest bracket nesting handed to the parser (real commands nest a few levels).
 const MAX_NESTING: usize = 48;
 /// Marks where an unquoted `$IFS` split a word.
@@ -47,6 +51,9 @@ pub struct Machine {
     commands: usize,
     /// Standard input of the compound commands being walked (`curl … | while read l`).
     enclosing_stdin: Vec<Value>,
+    /// Functions defined so far, followed again where they are called with input
+    /// (`curl … | f`).
+    functions: HashMap<String, ast::CompoundCommand>,
 }
 
 impl Machine {
@@ -192,8 +199,12 @@ impl Machine {
                 self.output_redirects(&redirects, out, line)
             }
             ast::Command::Function(function) => {
-                // A function's body is followed where it is defined: whether and how it is
-                // called does not change what it can do.
+                // A function's body is followed where it is defined (what it can do does
+                // not depend on being called), and again where it is called with input.
+                if self.functions.len() < MAX_FUNCTIONS {
+                    self.functions
+                        .insert(function.fname.value.clone(), function.body.0.clone());
+                }
                 self.compound(&function.body.0);
                 Value::default()
             }
@@ -320,6 +331,19 @@ impl Machine {
         }
         let stdin = self.input_redirects(&redirects, stdin, line);
         let stdin = stdin.or_else(|| self.enclosing_stdin.last().cloned());
+        if let Some(body) = words.first().and_then(|w| self.functions.get(&w.text)).cloned()
+            && stdin
+                .as_ref()
+                .is_some_and(|s| !s.taint.is_clean() || !s.text.is_empty())
+            && self.depth < MAX_DEPTH
+        {
+            self.depth += 1;
+            self.enclosing_stdin.push(stdin.unwrap_or_default());
+            let out = self.compound(&body);
+            self.enclosing_stdin.pop();
+            self.depth -= 1;
+            return self.output_redirects(&redirects, out, line);
+        }
         let out = programs::invoke(
             self,
             Call {
@@ -432,6 +456,7 @@ impl Machine {
             .files
             .range(dir.clone()..)
             .take_while(|(written, _)| written.starts_with(&dir))
+            .take(MAX_DIRECTORY_FILES)
         {
             value.taint.join(&content.taint);
         }

@@ -159,6 +159,12 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
     }
     match name.as_str() {
         "echo" => echo(&args),
+        "printf" if texts.first() == Some(&"-v") && args.len() > 2 => {
+            // `printf -v NAME FORMAT …` sets a variable instead of printing.
+            let value = printf(&args[2..]);
+            assign(m, texts[1], value, false, false, line);
+            Value::default()
+        }
         "printf" => printf(&args),
         "read" => {
             if let Some(var) = texts.iter().rev().find(|a| !a.starts_with('-')) {

@@ -122,11 +122,7 @@ pub(crate) fn remote_code(m: &mut Machine, line: usize, taint: &Taint, how: &str
     };
     // `curl … | bash`, `curl https://<mirror>/x | sh`: a pattern named, not an address
     // (`info`: the model read it and clears a pattern rule's alarm on the line).
-    let placeholder = !taint.urls.is_empty()
-        && taint
-            .urls
-            .iter()
-            .all(|u| u.contains('…') || u.contains("...") || u.contains('<') || u.contains('{') || u.contains("://__"));
+    let placeholder = !taint.urls.is_empty() && taint.urls.iter().all(|u| placeholder_address(u));
     m.judge(Judgment {
         line,
         rule: "flow.remote-code",
@@ -137,6 +133,20 @@ pub(crate) fn remote_code(m: &mut Machine, line: usize, taint: &Taint, how: &str
         urls: if installer { taint.urls.clone() } else { Vec::new() },
         tool: None,
     });
+}
+
+/// Whether a URL's host is a placeholder (`https://…/x`, `https://<mirror>/x`,
+/// `https://{host}/x`), so the command names a pattern, not an address. Dots or braces
+/// later in the path do not make a real host a placeholder.
+fn placeholder_address(url: &str) -> bool {
+    let rest = url.split_once("://").map_or(url, |(_, r)| r);
+    let host = rest.split(['/', '?', '#']).next().unwrap_or("");
+    host.is_empty()
+        || host.contains('…')
+        || host.contains("...")
+        || host.contains('<')
+        || host.contains('{')
+        || host.starts_with("__")
 }
 
 pub(crate) fn shell(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, line: usize) {

@@ -28,7 +28,7 @@ pub(crate) fn echo(args: &[Value]) -> Value {
 }
 
 pub(crate) fn printf(args: &[Value]) -> Value {
-    let args: Vec<&Value> = args.iter().skip_while(|a| a.text == "-v" || a.text == "--").collect();
+    let args: Vec<&Value> = args.iter().skip_while(|a| a.text == "--").collect();
     let Some(format) = args.first() else {
         return Value::default();
     };
