@@ -384,11 +384,13 @@ pub fn assign(m: &mut Machine, name: &str, value: Value, append: bool, exported:
             ),
         ));
     }
-    // A variable named like a token holds one token, wherever it was read from
+    // A variable named for a service's token holds one token, wherever it was read from
     // (`GITHUB_TOKEN=$(grep ^GITHUB_TOKEN= ~/.hermes/.env …)`): it is judged like one, by
-    // the service it is named for.
+    // the service it is named for. A generic name (`SECRET=$(cat ~/.ssh/id_rsa)`) keeps
+    // what it holds.
     let mut value = value;
     if targets::secret_variable(name)
+        && service_of(&format!("${name}")).is_some()
         && let Some(origin) = value.taint.secret.as_mut()
     {
         origin.what = format!("${name}");
