@@ -35,6 +35,10 @@ enum Command {
         /// Print `{"verdict": …, "findings": [...]}` on stdout.
         #[arg(long)]
         json: bool,
+        /// Also say, for each finding, why its rule fires: where it is defined and what
+        /// it looks for.
+        #[arg(long, conflicts_with = "json")]
+        explain: bool,
     },
     /// Ask a running registry whether it is ready (GET /readyz); exit 0 when it is, 1
     /// when not. The container image's health check.
@@ -106,7 +110,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let command = match cli.command {
         // Scanning needs no configuration, database or async runtime.
-        Command::Scan { dir, json } => return scan_cmd::run(&dir, json),
+        Command::Scan { dir, json, explain } => return scan_cmd::run(&dir, json, explain),
         Command::Probe { listen } => return probe(listen),
         Command::Registry(command) => command,
     };

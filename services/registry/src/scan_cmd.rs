@@ -17,9 +17,10 @@ pub const EXIT_CAUTION: u8 = 3;
 /// Exit code of a `dangerous` verdict.
 pub const EXIT_DANGEROUS: u8 = 4;
 
-/// Scans `dir` and prints the report (JSON with `json`); returns the verdict's exit code.
-pub fn run(dir: &Path, json: bool) -> ExitCode {
-    match scan(dir, json) {
+/// Scans `dir` and prints the report (JSON with `json`; with `explain`, why each rule
+/// fires); returns the verdict's exit code.
+pub fn run(dir: &Path, json: bool, explain: bool) -> ExitCode {
+    match scan(dir, json, explain) {
         Ok(Verdict::Safe) => ExitCode::from(EXIT_SAFE),
         Ok(Verdict::Caution) => ExitCode::from(EXIT_CAUTION),
         Ok(Verdict::Dangerous) => ExitCode::from(EXIT_DANGEROUS),
@@ -30,7 +31,7 @@ pub fn run(dir: &Path, json: bool) -> ExitCode {
     }
 }
 
-fn scan(dir: &Path, json: bool) -> Result<Verdict> {
+fn scan(dir: &Path, json: bool, explain: bool) -> Result<Verdict> {
     let meta =
         std::fs::metadata(dir).with_context(|| format!("cannot read {}: give a directory to scan", dir.display()))?;
     anyhow::ensure!(
@@ -65,6 +66,9 @@ fn scan(dir: &Path, json: bool) -> Result<Verdict> {
                 f.excerpt,
                 f.hint
             );
+            if explain {
+                println!("    why: {}", scanner.explain(&f.rule));
+            }
         }
         println!(
             "{}: {} finding(s) in {} file(s)",

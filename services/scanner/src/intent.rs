@@ -89,6 +89,27 @@ pub struct IntentFinding {
     pub hint: &'static str,
 }
 
+/// What an intent looks for, for `scan --explain`: a few terms of each group.
+pub fn describe(rule: &str) -> Option<String> {
+    let compiled = COMPILED.as_ref().ok()?;
+    let intent = compiled.lexicon.intent.iter().find(|i| i.id == rule)?;
+    let groups: Vec<String> = intent
+        .groups
+        .iter()
+        .map(|g| {
+            g.iter()
+                .take(4)
+                .map(|t| format!("\"{t}\""))
+                .collect::<Vec<_>>()
+                .join(" | ")
+        })
+        .collect();
+    Some(format!(
+        "intent lexicon (lexicon/intents.toml): one sentence combining {}, in any of nine languages",
+        groups.join(" + ")
+    ))
+}
+
 /// `text` lowercased, if every character keeps its UTF-8 length (so byte offsets in the
 /// copy are offsets in `text`).
 fn lowercase_in_place(text: &str) -> Option<String> {

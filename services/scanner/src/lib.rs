@@ -99,6 +99,33 @@ impl Scanner {
         Scanner { rules, prefilter }
     }
 
+    /// Why a rule fires, in a sentence: where it is defined and what it looks for
+    /// (`cairn-registry scan --explain`). The finding's own message says what this
+    /// occurrence is and which context changed its severity.
+    pub fn explain(&self, rule: &str) -> String {
+        if let Some(found) = self.rules.rules.iter().find(|r| r.spec.id == rule) {
+            let near = found
+                .spec
+                .near
+                .as_ref()
+                .map(|n| format!(", only within {} lines of `{}`", n.lines, n.pattern))
+                .unwrap_or_default();
+            return format!("pattern rule (rules/{}): `{}`{near}", found.file, found.spec.pattern);
+        }
+        if let Some(what) = commands::describe(rule) {
+            return what.to_owned();
+        }
+        if let Some(what) = intent::describe(rule) {
+            return what;
+        }
+        match rule.split('.').next() {
+            Some("hidden") => "check written in code (src/hidden.rs): invisible or look-alike characters".to_owned(),
+            Some("bundle") => "check written in code (src/content.rs): what the bundle's files are".to_owned(),
+            Some("obfuscation") => "decoding (src/lib.rs): base64 that decodes to text is scanned again".to_owned(),
+            _ => "no description".to_owned(),
+        }
+    }
+
     /// Scans a bundle.
     pub fn scan(&self, files: &[ScanFile<'_>]) -> Report {
         let mut findings = Vec::new();

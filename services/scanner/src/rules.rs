@@ -121,6 +121,8 @@ pub struct Rule {
     keywords: Vec<String>,
     /// The [`RuleSpec::near`] pattern, compiled on first use.
     near: OnceLock<Option<Regex>>,
+    /// The rule file it came from (`remote-code-execution.toml`).
+    pub file: String,
 }
 
 impl Rule {
@@ -229,6 +231,7 @@ impl RuleSet {
                     regex: OnceLock::new(),
                     keywords,
                     near: OnceLock::new(),
+                    file: file.to_owned(),
                 });
             }
         }

@@ -68,3 +68,26 @@ fn rule_ids_are_namespaced_and_texts_are_helpful() {
         assert!(!s.message.is_empty() && !s.hint.is_empty(), "{}", s.id);
     }
 }
+
+#[test]
+fn every_rule_can_say_why_it_fires() {
+    let scanner = Scanner::builtin().expect("the built-in rules compile");
+    for rule in &RuleSet::builtin().unwrap().rules {
+        let why = scanner.explain(&rule.spec.id);
+        assert!(
+            why.starts_with("pattern rule (rules/") && why.contains(&rule.file),
+            "{}: {why}",
+            rule.spec.id
+        );
+    }
+    for rule in [
+        "flow.remote-code",
+        "flow.typosquat",
+        "intent.override-instructions",
+        "hidden.zero-width",
+        "bundle.native-executable",
+    ] {
+        assert_ne!(scanner.explain(rule), "no description", "{rule}");
+    }
+    assert!(scanner.explain("intent.override-instructions").contains("\"ignore\""));
+}

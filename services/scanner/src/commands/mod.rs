@@ -167,6 +167,32 @@ fn weigh(judgment: flow::Judgment, snippet: &Snippet, around: &Surroundings<'_>)
     })
 }
 
+/// What a command-model rule judges, for `scan --explain`.
+pub fn describe(rule: &str) -> Option<&'static str> {
+    Some(match rule {
+        "flow.remote-code" => {
+            "command model: downloaded content reaches an interpreter (piped, as program text, saved then run, eval/source)"
+        }
+        "flow.secret-exfiltration" => {
+            "command model: a secret (key file, credential store, browser or wallet data, environment dump, token) reaches a network sink"
+        }
+        "flow.agent-instructions" => "command model: a write to a file agents read as standing instructions or memory",
+        "flow.agent-config" => "command model: a write to an agent's configuration",
+        "flow.approvals-off" => "command model: an agent started with approvals or its sandbox turned off",
+        "flow.shell-startup" => "command model: a write to a shell start-up file, judged by what it writes",
+        "flow.scheduled" => "command model: a scheduled task, service, login item or hook, judged by what it runs",
+        "flow.access" => "command model: a change to who may log in or act as root",
+        "flow.safety-off" => {
+            "command model: a security switch turned off (TLS checks, firewall, SELinux, cluster-admin)"
+        }
+        "flow.destructive" => {
+            "command model: a destructive operation, judged by the scope the command and its lead-in name"
+        }
+        "flow.typosquat" => "command model: a package one typo away from a popular one (data/popular-packages.csv)",
+        _ => return None,
+    })
+}
+
 /// Whether the prose introducing a code block presents it as something not to do, or as
 /// an attack to recognise ("Never run:", "A malicious skill would contain:").
 fn quoting_lead_in(lead_in: &str) -> bool {
