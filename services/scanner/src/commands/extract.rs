@@ -22,18 +22,6 @@ pub struct Snippet {
     pub place: Place,
 }
 
-impl Snippet {
-    /// A stand-in for a whole file (a manifest judged line by line).
-    pub fn file() -> Snippet {
-        Snippet {
-            text: String::new(),
-            lines: Vec::new(),
-            language: Language::Shell,
-            place: Place::File,
-        }
-    }
-}
-
 /// Where a snippet sits.
 #[derive(Debug, Clone)]
 pub enum Place {
@@ -167,25 +155,27 @@ pub fn manifest_name(block: &Block, text: &str) -> Option<&'static str> {
     }
 }
 
-/// The snippets of a Markdown or text file whose lines have `contexts`.
-pub fn markdown(text: &str, contexts: &[Context]) -> Vec<Snippet> {
-    let lines: Vec<&str> = text.split('\n').collect();
+/// The snippets of a Markdown or text file: its `blocks` (from [`blocks`]) and the
+/// commands in its prose lines.
+pub fn markdown(lines: &[&str], blocks: &[Block], contexts: &[Context]) -> Vec<Snippet> {
     let mut out = Vec::new();
     let mut in_block = vec![false; lines.len()];
-    for block in blocks(&lines, contexts) {
+    for block in blocks {
         for &i in &block.body {
             in_block[i] = true;
         }
         let Some(language) = Language::of_fence(&block.info) else {
             continue;
         };
-        let (text, kept) = console_or_plain(&lines, &block.body, language);
+        let (text, kept) = console_or_plain(lines, &block.body, language);
         if !text.trim().is_empty() {
             out.push(Snippet {
                 text,
                 lines: kept,
                 language,
-                place: Place::Block { lead_in: block.lead_in },
+                place: Place::Block {
+                    lead_in: block.lead_in.clone(),
+                },
             });
         }
     }

@@ -93,7 +93,8 @@ impl Value {
     }
 }
 
-/// What the model concluded about one command.
+/// What the model concluded about one command: judged by the flow, then weighed by its
+/// context (`commands::judge_file` returns the judgments that stand).
 #[derive(Clone, Debug)]
 pub struct Judgment {
     /// The file line (0-based) of the command.

@@ -23,24 +23,8 @@ use crate::Severity;
 use crate::context::Context;
 use crate::vendor::Vendor;
 use extract::{Place, Snippet};
+pub use flow::Judgment;
 use script::Language;
-
-/// A finding of the command model, before it is placed in its line.
-#[derive(Clone, Debug)]
-pub struct CommandFinding {
-    /// File line (0-based).
-    pub line: usize,
-    /// Rule id.
-    pub rule: &'static str,
-    /// Category.
-    pub category: &'static str,
-    /// Severity after context.
-    pub severity: Severity,
-    /// What is wrong (names the flow and its lines).
-    pub message: String,
-    /// What to do instead.
-    pub hint: &'static str,
-}
 
 /// What the command model needs to know about the rest of the bundle.
 pub struct Surroundings<'a> {
@@ -53,9 +37,11 @@ pub struct Surroundings<'a> {
     pub negated: &'a dyn Fn(usize, usize) -> bool,
 }
 
-/// Judges every command in one file (`text` with LF line ends; `contexts` per line).
-pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroundings<'_>) -> Vec<CommandFinding> {
+/// Judges every command in one file (`text` with LF line ends; `contexts` per line): the
+/// judgments that stand after context, each at its file line (0-based).
+pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroundings<'_>) -> Vec<Judgment> {
     let first_line = text.lines().next().unwrap_or("");
+    let mut declared = packages::declared_in(path, text);
     let snippets: Vec<Snippet> = match crate::context::file_context(path) {
         Context::Script | Context::Prose if Language::of_path(path, first_line).is_some() => {
             let language = Language::of_path(path, first_line).unwrap_or(Language::Shell);
@@ -71,28 +57,27 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             if lower.ends_with("dockerfile") || lower.ends_with("makefile") {
                 extract::configuration(path, text)
             } else {
-                extract::markdown(text, contexts)
+                // One pass over the blocks: their commands, and the manifests they show.
+                let lines: Vec<&str> = text.split('\n').collect();
+                let blocks = extract::blocks(&lines, contexts);
+                for block in &blocks {
+                    let body: String = block.body.iter().map(|&i| lines[i]).collect::<Vec<_>>().join("\n");
+                    if let Some(name) = extract::manifest_name(block, &body) {
+                        for (line, ecosystem, package) in packages::declared_in(name, &body) {
+                            declared.push((block.body[line.min(block.body.len() - 1)], ecosystem, package));
+                        }
+                    }
+                }
+                extract::markdown(&lines, &blocks, contexts)
             }
         }
         Context::Data => extract::configuration(path, text),
         Context::Script | Context::Code => Vec::new(),
     };
     let mut out = Vec::new();
-    let mut declared = packages::declared_in(path, text);
-    if crate::context::file_context(path) == Context::Prose {
-        let lines: Vec<&str> = text.split('\n').collect();
-        for block in extract::blocks(&lines, contexts) {
-            let body: String = block.body.iter().map(|&i| lines[i]).collect::<Vec<_>>().join("\n");
-            if let Some(name) = extract::manifest_name(&block, &body) {
-                for (line, ecosystem, package) in packages::declared_in(name, &body) {
-                    declared.push((block.body[line.min(block.body.len() - 1)], ecosystem, package));
-                }
-            }
-        }
-    }
     for (line, ecosystem, package) in declared {
         if let Some(popular) = packages::lookalike(ecosystem, &package)
-            && let Some(found) = weigh(programs::typosquat(line, &package, popular), &Snippet::file(), around)
+            && let Some(found) = weigh(programs::typosquat(line, &package, popular), &Place::File, around)
         {
             out.push(found);
         }
@@ -106,7 +91,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
         };
         script::follow(&mut machine, snippet.language, &snippet.text, &snippet.lines, false);
         for judgment in machine.judgments.drain(before..).collect::<Vec<_>>() {
-            if let Some(found) = weigh(judgment, snippet, around) {
+            if let Some(found) = weigh(judgment, &snippet.place, around) {
                 out.push(found);
             }
         }
@@ -120,10 +105,10 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
 
 /// Applies context to a judgment: negation, quoting lead-ins, security training, the
 /// skill's own vendor.
-fn weigh(judgment: flow::Judgment, snippet: &Snippet, around: &Surroundings<'_>) -> Option<CommandFinding> {
+fn weigh(mut judgment: Judgment, place: &Place, around: &Surroundings<'_>) -> Option<Judgment> {
     let mut severity = judgment.severity;
-    let mut message = judgment.message;
-    match &snippet.place {
+    let mut message = std::mem::take(&mut judgment.message);
+    match place {
         Place::Prose { at } if (around.negated)(judgment.line, *at) => return None,
         Place::Block { lead_in } if quoting_lead_in(lead_in) => {
             severity = severity.min(Severity::Low);
@@ -148,7 +133,7 @@ fn weigh(judgment: flow::Judgment, snippet: &Snippet, around: &Surroundings<'_>)
     }
     // In a security-training skill, commands quoted in its prose (tables, lists, inline
     // code) are lessons; code blocks and scripts are still commands that run.
-    let in_prose = matches!(snippet.place, Place::Prose { .. });
+    let in_prose = matches!(place, Place::Prose { .. });
     if in_prose
         && around.vendor.security_training
         && judgment.category != "agent-config-tampering"
@@ -157,14 +142,9 @@ fn weigh(judgment: flow::Judgment, snippet: &Snippet, around: &Surroundings<'_>)
         severity = Severity::Medium;
         message.push_str(" (quoted in a security-training skill's documentation: caution, not dangerous)");
     }
-    Some(CommandFinding {
-        line: judgment.line,
-        rule: judgment.rule,
-        category: judgment.category,
-        severity,
-        message,
-        hint: judgment.hint,
-    })
+    judgment.severity = severity;
+    judgment.message = message;
+    Some(judgment)
 }
 
 /// What a command-model rule judges, for `scan --explain`.

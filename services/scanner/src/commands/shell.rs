@@ -639,7 +639,7 @@ fn worth_following(text: &str) -> bool {
     static TOKENS: std::sync::LazyLock<aho_corasick::AhoCorasick> = std::sync::LazyLock::new(|| {
         aho_corasick::AhoCorasick::builder()
             .ascii_case_insensitive(true)
-            .build(targets::INTERESTING)
+            .build(targets::interesting())
             .expect("valid token automaton")
     });
     static ASSEMBLED: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
@@ -652,7 +652,7 @@ fn worth_following(text: &str) -> bool {
     TOKENS.find_overlapping_iter(text).any(|m| {
         let word = |b: u8| b.is_ascii_alphanumeric() || b == b'_';
         let starts = m.start() == 0 || !word(bytes[m.start() - 1]);
-        let pattern = targets::INTERESTING[m.pattern().as_usize()];
+        let pattern = targets::interesting()[m.pattern().as_usize()];
         let prefix = pattern.ends_with(['-', '_']) || pattern == "python" || pattern == "pypy";
         let ends = prefix || m.end() == bytes.len() || !word(bytes[m.end()]);
         starts && ends
