@@ -113,6 +113,8 @@ pub async fn table_counts(store: &Store) -> Result<BTreeMap<String, i64>> {
         "patches",
         "webhooks",
         "webhook_deliveries",
+        "finding_dismissals",
+        "quarantined_skills",
     ] {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
             .fetch_one(store.pool())

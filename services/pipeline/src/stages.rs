@@ -11,7 +11,7 @@ use crate::ops::{Op, OpError, WritableRoots, validate};
 use crate::policy::{Decision, Policy, decide};
 use crate::rebase::rebase;
 pub use crate::report::{FileConflict, PatchReport, RebaseReport, StageState};
-use cairn_scanner::{Report, ScanFile, Scanner};
+use cairn_scanner::{Dismissal, Report, ScanFile, Scanner};
 use cairn_skill::limits::Limits;
 use cairn_skill::path::RelPath;
 use cairn_skill::{Bundle, BundleError};
@@ -36,6 +36,9 @@ pub struct PatchInput<'a> {
     /// The latest revision's scan, when the caller has it (cached by digest): only the
     /// candidate is scanned then.
     pub latest_scan: Option<&'a Report>,
+    /// Findings reviewers dismissed as false positives for this skill: marked as such in
+    /// the candidate's scan and left out of its verdict.
+    pub dismissals: &'a [Dismissal],
 }
 
 /// The result of the stages: the report stored on the patch, and the candidate.
@@ -217,8 +220,19 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
         (None, None) => std::borrow::Cow::Owned(Report::new(Vec::new())),
     };
     cairn_scanner::mark_introduced(&before, &mut scan);
+    scan.apply_dismissals(input.dismissals);
     clock.lap(Stage::Scan);
-    let decision = decide(scan.verdict, input.author, input.policy);
+    let mut decision = decide(scan.verdict, input.author, input.policy);
+    if decision == Decision::AutoApprove
+        && scan
+            .findings
+            .iter()
+            .any(|f| f.dismissed.is_some() && f.introduced != Some(false))
+    {
+        // A dismissal answers one reviewer's question about text they read; the same
+        // text brought again by a patch is shown to a reviewer, never published unseen.
+        decision = Decision::PendingReview;
+    }
     report.diff = diff(&latest_files, candidate.files());
     report.candidate_digest = Some(candidate.digest());
     report.scan = Some(scan);

@@ -246,16 +246,26 @@ fn print_report(report: &ImportReport, elapsed: std::time::Duration) {
     for skipped in &report.skipped {
         println!("skipped {}: {}", skipped.path.display(), skipped.reason);
     }
+    for held in &report.quarantined {
+        println!(
+            "quarantined {} ({}): {}{}",
+            held.path.display(),
+            held.id,
+            held.reason,
+            if held.new { "" } else { " [already quarantined]" }
+        );
+    }
     for warning in &report.warnings {
         println!("warning {}: {}", warning.path.display(), warning.reason);
     }
     let total = report.created.len() + report.updated.len() + report.unchanged.len();
     println!(
-        "imported {total} skills in {:.2}s: {} new, {} updated, {} unchanged; {} skipped, {} warnings",
+        "imported {total} skills in {:.2}s: {} new, {} updated, {} unchanged; {} quarantined, {} skipped, {} warnings",
         elapsed.as_secs_f64(),
         report.created.len(),
         report.updated.len(),
         report.unchanged.len(),
+        report.quarantined.len(),
         report.skipped.len(),
         report.warnings.len()
     );

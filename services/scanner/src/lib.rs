@@ -26,7 +26,7 @@ use regex::Regex;
 
 pub use context::Context;
 use prefilter::Prefilter;
-pub use report::{Finding, Report, Severity, Verdict};
+pub use report::{Dismissal, Dismissed, Finding, Report, Severity, Verdict};
 pub use rules::{RuleError, RuleSet};
 use vendor::Vendor;
 
@@ -493,6 +493,7 @@ fn whole_file_finding(path: &str, f: content::FileFinding) -> Finding {
         message: f.message,
         hint: f.hint.to_owned(),
         introduced: None,
+        dismissed: None,
     }
 }
 
@@ -629,6 +630,7 @@ impl Location<'_> {
             message,
             hint: hint.to_owned(),
             introduced: None,
+            dismissed: None,
         }
     }
 }

@@ -55,8 +55,14 @@ pub enum Verdict {
 
 impl Verdict {
     /// The verdict over findings: the most severe one decides.
+    /// Dismissed findings do not count: a reviewer judged them false positives.
     pub fn of(findings: &[Finding]) -> Verdict {
-        match findings.iter().map(|f| f.severity).max() {
+        match findings
+            .iter()
+            .filter(|f| f.dismissed.is_none())
+            .map(|f| f.severity)
+            .max()
+        {
             Some(Severity::High | Severity::Critical) => Verdict::Dangerous,
             Some(Severity::Medium) => Verdict::Caution,
             _ => Verdict::Safe,
@@ -99,6 +105,47 @@ pub struct Finding {
     /// scan was not a delta).
     #[serde(skip_serializing_if = "Option::is_none")]
     pub introduced: Option<bool>,
+    /// A reviewer judged this finding a false positive for this skill: it is still
+    /// shown, but no longer counts towards the verdict.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub dismissed: Option<Dismissed>,
+}
+
+impl Finding {
+    /// Whether `dismissal` names this finding: the same rule on the same text of the same
+    /// file (line numbers move between revisions; the text a rule matched does not).
+    pub fn matches(&self, dismissal: &Dismissal) -> bool {
+        self.rule == dismissal.rule && self.file == dismissal.file && self.excerpt == dismissal.excerpt
+    }
+}
+
+/// A reviewer's judgement that one finding of a skill is a false positive, kept with the
+/// skill so later scans of it (new patches, rescans) show the finding as dismissed
+/// instead of raising it again.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dismissal {
+    /// The rule of the dismissed finding.
+    pub rule: String,
+    /// The file it was found in.
+    pub file: String,
+    /// The text the rule matched, as in the finding's excerpt.
+    pub excerpt: String,
+    /// Who dismissed it, why and when.
+    #[serde(flatten)]
+    pub dismissed: Dismissed,
+}
+
+/// Who dismissed a finding, why and when (shown beside the finding on every surface).
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+pub struct Dismissed {
+    /// The dismissal's id (for revoking it).
+    pub id: i64,
+    /// The reviewer's handle.
+    pub by: String,
+    /// Why the finding is a false positive.
+    pub reason: String,
+    /// When (RFC 3339).
+    pub at: String,
 }
 
 /// A scan's result.
@@ -111,6 +158,23 @@ pub struct Report {
 }
 
 impl Report {
+    /// Marks the findings that `dismissals` name as dismissed and computes the verdict
+    /// again without them.
+    pub fn apply_dismissals(&mut self, dismissals: &[Dismissal]) {
+        for finding in &mut self.findings {
+            finding.dismissed = dismissals
+                .iter()
+                .find(|d| finding.matches(d))
+                .map(|d| d.dismissed.clone());
+        }
+        self.verdict = Verdict::of(&self.findings);
+    }
+
+    /// The findings that still count (not dismissed).
+    pub fn active(&self) -> impl Iterator<Item = &Finding> {
+        self.findings.iter().filter(|f| f.dismissed.is_none())
+    }
+
     /// A report over `findings` (sorted, verdict computed).
     pub fn new(mut findings: Vec<Finding>) -> Report {
         findings.sort_by(|a, b| {
@@ -220,5 +284,58 @@ mod tests {
         assert_eq!(Verdict::of(&[]), Verdict::Safe);
         assert!(Severity::Critical > Severity::High && Severity::Low > Severity::Info);
         assert_eq!(Severity::High.lowered(), Severity::Medium);
+    }
+
+    fn finding(rule: &str, severity: Severity, excerpt: &str, line: usize) -> Finding {
+        Finding {
+            rule: rule.to_owned(),
+            category: "test".to_owned(),
+            severity,
+            file: "SKILL.md".to_owned(),
+            line,
+            column: 1,
+            excerpt: excerpt.to_owned(),
+            message: String::new(),
+            hint: String::new(),
+            introduced: None,
+            dismissed: None,
+        }
+    }
+
+    #[test]
+    fn dismissed_findings_stay_listed_but_no_longer_decide_the_verdict() {
+        let mut report = Report::new(vec![
+            finding("rce.pipe-to-shell", Severity::High, "curl https://x | sh", 3),
+            finding("net.webhook", Severity::Medium, "post to hooks.example", 9),
+        ]);
+        assert_eq!(report.verdict, Verdict::Dangerous);
+        let dismissal = Dismissal {
+            rule: "rce.pipe-to-shell".to_owned(),
+            file: "SKILL.md".to_owned(),
+            excerpt: "curl https://x | sh".to_owned(),
+            dismissed: Dismissed {
+                id: 7,
+                by: "rita".to_owned(),
+                reason: "the vendor's own installer".to_owned(),
+                at: "2026-12-03T08:00:00Z".to_owned(),
+            },
+        };
+        report.apply_dismissals(std::slice::from_ref(&dismissal));
+        assert_eq!(report.verdict, Verdict::Caution, "the medium finding still counts");
+        assert_eq!(report.findings.len(), 2, "a dismissed finding is still shown");
+        assert_eq!(report.findings[0].dismissed.as_ref().map(|d| d.id), Some(7));
+        assert_eq!(report.active().count(), 1);
+        // The same text on another line (the file moved on) is the same finding; other
+        // text matched by the same rule is not.
+        let mut later = Report::new(vec![
+            finding("rce.pipe-to-shell", Severity::High, "curl https://x | sh", 30),
+            finding("rce.pipe-to-shell", Severity::High, "curl https://y | sh", 31),
+        ]);
+        later.apply_dismissals(&[dismissal]);
+        assert!(later.findings[0].dismissed.is_some() && later.findings[1].dismissed.is_none());
+        assert_eq!(later.verdict, Verdict::Dangerous);
+        // Serialised, an undismissed finding has no `dismissed` field (older readers).
+        let json = serde_json::to_value(&later.findings[1]).unwrap();
+        assert!(json.get("dismissed").is_none());
     }
 }

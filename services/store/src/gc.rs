@@ -6,7 +6,7 @@
 //! ([`TrackedBlobStore`]), and every write or reuse refreshes the row's `seen_at`
 //! under a row lock ([`Store::touch_blobs`]). [`collect`] deletes the blobs that nothing
 //! references (no version file, no version archive, no patch that can still be
-//! published) and that nobody wrote or reused for a grace period. It claims rows with
+//! published, no quarantined import) and that nobody wrote or reused for a grace period. It claims rows with
 //! `FOR UPDATE SKIP LOCKED`, so:
 //!
 //! - a writer reusing a blob the collector holds waits for it, finds the row gone and
@@ -241,7 +241,9 @@ const COLLECTABLE: &str = "b.seen_at < now() - make_interval(secs => $1) \
     AND NOT EXISTS (SELECT 1 FROM versions v WHERE v.archive_sha256 = b.sha256) \
     AND NOT EXISTS (SELECT 1 FROM patches p \
         WHERE p.candidate @> jsonb_build_array(jsonb_build_object('sha256', b.sha256)) \
-          AND p.status <> ALL($2))";
+          AND p.status <> ALL($2)) \
+    AND NOT EXISTS (SELECT 1 FROM quarantined_skills q \
+        WHERE q.manifest @> jsonb_build_array(jsonb_build_object('sha256', b.sha256)))";
 
 /// Deletes unreferenced blobs older than the grace period, batch by batch, until none
 /// is left (see the module documentation). Each batch takes two transactions:
@@ -360,12 +362,13 @@ pub async fn mark_missing(store: &Store, present: &[String]) -> Result<u64, Stor
 }
 
 /// The ids of every blob the database references (`$1`: the finished patch statuses):
-/// version files, version archives, and the candidates of patches that can still be
-/// published.
+/// version files, version archives, the candidates of patches that can still be
+/// published, and quarantined imports.
 const REFERENCED: &str = "SELECT sha256 FROM version_files \
     UNION SELECT archive_sha256 FROM versions WHERE archive_sha256 IS NOT NULL \
     UNION SELECT e->>'sha256' FROM patches p, jsonb_array_elements(p.candidate) e \
-          WHERE jsonb_typeof(p.candidate) = 'array' AND p.status <> ALL($1)";
+          WHERE jsonb_typeof(p.candidate) = 'array' AND p.status <> ALL($1) \
+    UNION SELECT e->>'sha256' FROM quarantined_skills q, jsonb_array_elements(q.manifest) e";
 
 /// Every blob the database references (what a backup must hold and a restore must bring
 /// back).

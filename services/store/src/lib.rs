@@ -9,6 +9,7 @@ mod audit;
 pub mod blob;
 pub mod embedded;
 mod error;
+mod findings;
 pub mod gc;
 mod index;
 pub mod models;
@@ -25,6 +26,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 pub use audit::AuditQuery;
 pub use error::StoreError;
+pub use findings::{DismissOutcome, DismissalRecord, NewDismissal, NewQuarantined, QuarantinedRecord, ReleaseOutcome};
 pub use index::IndexChangeRecord;
 pub use models::*;
 pub use orgs::{ACTIVITY_CHANNEL, AdminToken};

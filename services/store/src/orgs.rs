@@ -63,6 +63,22 @@ impl Store {
         Ok(orgs.len())
     }
 
+    /// Records an action that wrote nothing else (an admin's rescan): one audit row.
+    #[instrument(skip_all)]
+    pub async fn record_event(
+        &self,
+        org_id: i64,
+        actor: &Actor,
+        action: &str,
+        target: &str,
+        details: serde_json::Value,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        record_audit(&mut tx, Some(org_id), actor, action, target, details).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
     /// Every organisation, by slug (operators' `org list`).
     #[instrument(skip_all)]
     pub async fn list_orgs(&self) -> Result<Vec<Organization>, StoreError> {

@@ -119,6 +119,18 @@ impl Store {
         Ok(outcomes)
     }
 
+    /// The names of every skill of the organisation that has a version, in byte order
+    /// (an admin's rescan of all skills walks them).
+    pub async fn skill_names(&self, org_id: i64) -> Result<Vec<String>, StoreError> {
+        Ok(sqlx::query_scalar(
+            "SELECT s.name FROM skills s WHERE s.org_id = $1 \
+             AND EXISTS (SELECT 1 FROM versions v WHERE v.skill_id = s.id) ORDER BY s.name",
+        )
+        .bind(org_id)
+        .fetch_all(&self.pool)
+        .await?)
+    }
+
     /// Lists an organisation's skills by name, filtered and paged.
     #[instrument(skip_all)]
     pub async fn list_skills(&self, org_id: i64, query: &SkillQuery) -> Result<Vec<SkillSummary>, StoreError> {

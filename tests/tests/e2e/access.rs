@@ -436,6 +436,32 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             };
             s(&format!("/v1/patches/{id}/withdraw"), Resource, SUBMIT)
         }
+        ("POST", "/v1/patches/{id}/findings/dismiss") => with(
+            &format!("/v1/patches/{}/findings/dismiss", world.patch_id),
+            json!({ "rule": "no.such-rule", "file": "SKILL.md", "line": 1, "reason": "sampled" }),
+            Resource,
+            REVIEW,
+        ),
+        ("GET", "/v1/skills/{name}/dismissals") => s("/v1/skills/askill/dismissals", Resource, READ),
+        ("DELETE", "/v1/skills/{name}/dismissals/{id}") => s("/v1/skills/askill/dismissals/1", Resource, REVIEW),
+        ("POST", "/v1/admin/rescan") => with("/v1/admin/rescan", json!({}), Collection, ADMIN),
+        ("GET", "/v1/admin/quarantine") => s("/v1/admin/quarantine", Collection, ADMIN),
+        ("GET", "/v1/admin/quarantine/{id}") => s(
+            &format!("/v1/admin/quarantine/{}", uuid::Uuid::new_v4()),
+            Resource,
+            ADMIN,
+        ),
+        ("POST", "/v1/admin/quarantine/{id}/release") => with(
+            &format!("/v1/admin/quarantine/{}/release", uuid::Uuid::new_v4()),
+            json!({ "reason": "sampled" }),
+            Resource,
+            ADMIN,
+        ),
+        ("DELETE", "/v1/admin/quarantine/{id}") => s(
+            &format!("/v1/admin/quarantine/{}", uuid::Uuid::new_v4()),
+            Resource,
+            ADMIN,
+        ),
         ("GET", "/v1/patch-policy") => s("/v1/patch-policy", Collection, READ),
         // A stream: only the status and headers are read (see below).
         ("GET", "/v1/events") => s("/v1/events", Collection, READ),

@@ -318,11 +318,17 @@ async fn imports_pass_the_security_scanner() {
     let report = app.import(root).await.unwrap();
     let created: Vec<&str> = report.created.iter().map(|s| s.name.as_str()).collect();
     assert_eq!(created, vec!["careful", "fine"]);
-    assert_eq!(report.skipped.len(), 1, "{:#?}", report.skipped);
+    // Dangerous skills are not published, nor dropped: quarantined for an admin.
+    assert!(report.skipped.is_empty(), "{:#?}", report.skipped);
+    assert_eq!(report.quarantined.len(), 1, "{:#?}", report.quarantined);
+    assert_eq!(report.quarantined[0].name, "dropper");
+    assert!(report.quarantined[0].new);
     assert!(
-        report.skipped[0].reason.contains("blocked by the security scanner"),
+        report.quarantined[0]
+            .reason
+            .contains("quarantined: the security scanner finds it dangerous"),
         "{:#?}",
-        report.skipped
+        report.quarantined
     );
     assert!(
         report

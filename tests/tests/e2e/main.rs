@@ -8,6 +8,7 @@ mod blobs;
 mod browser;
 mod concurrent;
 mod discovery;
+mod false_positives;
 mod fixtures;
 mod grpc;
 mod import;

@@ -18,8 +18,10 @@
 //! - A frontmatter `name` that differs from the folder name is kept as metadata and
 //!   reported as a warning; so is a `description` over the 1,024-character limit (reading
 //!   is tolerant; writing through patches is not).
-//! - Every skill passes the security scanner, as patches do: a `dangerous` skill is
-//!   skipped with its worst finding, a `caution` one is imported with a warning.
+//! - Every skill passes the security scanner, as patches do (with the findings reviewers
+//!   dismissed for that skill marked as such): a `dangerous` skill is not published but
+//!   quarantined — its bundle and findings kept for an admin to release or delete — and a
+//!   `caution` one is imported with a warning.
 //! - Unchanged content is a no-op; changed content becomes the next revision.
 
 use std::collections::HashMap;
@@ -28,7 +30,7 @@ use std::path::{Path, PathBuf};
 use cairn_skill::path::{SKILL_MD, normalize_nfc};
 use cairn_skill::{Bundle, BundleBuilder, Category, Limits, RelPath, SkillName};
 use cairn_store::blob::BlobStore;
-use cairn_store::{Actor, PublishOutcome, Store, VersionSource};
+use cairn_store::{Actor, NewQuarantined, PublishOutcome, Store, VersionSource};
 use serde::Serialize;
 
 use super::publish::{Candidate, PublishError, commit, upload_missing_blobs};
@@ -47,6 +49,9 @@ pub struct ImportReport {
     pub unchanged: Vec<ImportedSkill>,
     /// Skills not imported, with the reason.
     pub skipped: Vec<SkippedSkill>,
+    /// Skills held back because they scan `dangerous`: kept out of the index, listed for
+    /// an admin to release or delete.
+    pub quarantined: Vec<QuarantinedSkill>,
     /// Imported skills with something worth knowing.
     pub warnings: Vec<SkippedSkill>,
 }
@@ -67,6 +72,22 @@ pub struct ImportedSkill {
 /// the import committed).
 fn lossy_path<S: serde::Serializer>(path: &Path, serializer: S) -> Result<S::Ok, S::Error> {
     serializer.serialize_str(&path.to_string_lossy())
+}
+
+/// A skill held back in quarantine.
+#[derive(Debug, Serialize)]
+pub struct QuarantinedSkill {
+    /// Skill name.
+    pub name: String,
+    /// The quarantine entry (for releasing or deleting it).
+    pub id: uuid::Uuid,
+    /// Where it was read from.
+    #[serde(serialize_with = "lossy_path")]
+    pub path: PathBuf,
+    /// The worst finding, and what to do next.
+    pub reason: String,
+    /// Whether this import put it there (`false`: the same content already was).
+    pub new: bool,
 }
 
 /// A skill that was skipped, or a warning about one, by path.
@@ -129,12 +150,22 @@ pub async fn import_tree(
     };
     // Reading and hashing the next chunk (blocking I/O and CPU) overlaps with uploading
     // and committing the current one.
+    // Findings reviewers dismissed stay dismissed when the same skill is imported again.
+    let mut dismissals: HashMap<String, Vec<cairn_scanner::Dismissal>> = HashMap::new();
+    for record in store.org_dismissals(org_id).await.map_err(PublishError::from)? {
+        dismissals
+            .entry(record.skill_name.clone())
+            .or_default()
+            .push(super::patches::findings::as_dismissal(&record));
+    }
+    let dismissals = std::sync::Arc::new(dismissals);
     let load = |chunk: Vec<FoundSkill>| {
         let limits = limits.clone();
+        let dismissals = dismissals.clone();
         tokio::task::spawn_blocking(move || {
             chunk
                 .into_iter()
-                .map(|f| (f.dir.clone(), load_skill(&f, &limits)))
+                .map(|f| (f.dir.clone(), load_skill(&f, &limits, &dismissals)))
                 .collect::<Vec<_>>()
         })
     };
@@ -148,21 +179,35 @@ pub async fn import_tree(
             let loaded = pending.await.map_err(|e| root_error(std::io::Error::other(e)))?;
             let mut candidates = Vec::new();
             let mut paths = Vec::new();
+            let mut held = Vec::new();
             for (dir, result) in loaded {
                 match result {
                     Err(reason) => report.skipped.push(SkippedSkill { path: dir, reason }),
-                    Ok((candidate, warnings)) => {
-                        report.warnings.extend(warnings.into_iter().map(|reason| SkippedSkill {
-                            path: dir.clone(),
-                            reason,
-                        }));
-                        candidates.push(candidate);
-                        paths.push(dir);
+                    Ok(loaded) => {
+                        report
+                            .warnings
+                            .extend(loaded.warnings.into_iter().map(|reason| SkippedSkill {
+                                path: dir.clone(),
+                                reason,
+                            }));
+                        match loaded.dangerous {
+                            Some(scan) => held.push((loaded.candidate, scan, dir)),
+                            None => {
+                                candidates.push(loaded.candidate);
+                                paths.push(dir);
+                            }
+                        }
                     }
                 }
             }
-            if !candidates.is_empty() {
-                upload_missing_blobs(store, blobs, candidates.iter().map(|c| &c.bundle)).await?;
+            if !candidates.is_empty() || !held.is_empty() {
+                let bundles = candidates.iter().chain(held.iter().map(|(c, _, _)| c));
+                upload_missing_blobs(store, blobs, bundles.map(|c| &c.bundle)).await?;
+            }
+            if !held.is_empty() {
+                report
+                    .quarantined
+                    .extend(quarantine(store, org_id, &held, actor).await?);
             }
             if let Some(previous) = committing.take() {
                 record(&mut report, join(previous).await?);
@@ -189,6 +234,61 @@ pub async fn import_tree(
         record(&mut report, last?);
     }
     Ok(report)
+}
+
+/// Holds dangerous skills back: stored in quarantine with their findings.
+async fn quarantine(
+    store: &Store,
+    org_id: i64,
+    held: &[(Candidate, cairn_scanner::Report, PathBuf)],
+    actor: &Actor,
+) -> Result<Vec<QuarantinedSkill>, PublishError> {
+    let digests: Vec<String> = held.iter().map(|(c, _, _)| c.bundle.digest()).collect();
+    let paths: Vec<String> = held.iter().map(|(_, _, p)| p.to_string_lossy().into_owned()).collect();
+    let rows: Vec<NewQuarantined<'_>> = held
+        .iter()
+        .zip(&digests)
+        .zip(&paths)
+        .map(|(((candidate, scan, _), digest), path)| NewQuarantined {
+            id: uuid::Uuid::new_v4(),
+            name: candidate.name.as_str(),
+            category: candidate.category.as_ref().map(Category::as_str),
+            digest,
+            manifest: super::publish::manifest_json(&candidate.bundle),
+            scan: serde_json::to_value(scan).unwrap_or_default(),
+            source_path: path,
+        })
+        .collect();
+    let inserted = store.quarantine(org_id, &rows, actor).await?;
+    let mut out = Vec::with_capacity(held.len());
+    for ((row, (candidate, scan, path)), new) in rows.iter().zip(held).zip(inserted) {
+        let id = if new {
+            row.id
+        } else {
+            // Already quarantined with the same content: name that entry.
+            store
+                .quarantined_skills(org_id)
+                .await?
+                .into_iter()
+                .find(|q| q.name == row.name && q.digest == row.digest)
+                .map_or(row.id, |q| q.id)
+        };
+        let worst = scan.active().max_by_key(|f| f.severity);
+        out.push(QuarantinedSkill {
+            name: candidate.name.to_string(),
+            id,
+            path: path.clone(),
+            reason: match worst {
+                Some(f) => format!(
+                    "quarantined: the security scanner finds it dangerous ({} at {}:{}: {}); an admin releases or deletes it from the quarantine (the admin pages, or the API)",
+                    f.rule, f.file, f.line, f.message
+                ),
+                None => "quarantined: the security scanner finds it dangerous".to_owned(),
+            },
+            new,
+        });
+    }
+    Ok(out)
 }
 
 /// A committed chunk: its candidates, their folders and what publishing did.
@@ -371,8 +471,21 @@ fn is_regular_file(path: &Path) -> bool {
     std::fs::symlink_metadata(path).is_ok_and(|m| m.is_file())
 }
 
+/// A skill folder read and validated.
+struct Loaded {
+    candidate: Candidate,
+    /// Things worth knowing about it.
+    warnings: Vec<String>,
+    /// Its scan, when it is `dangerous` (then it is quarantined, not published).
+    dangerous: Option<cairn_scanner::Report>,
+}
+
 /// Reads and validates one skill folder. `Err` is the reason it is skipped.
-fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<(Candidate, Vec<String>), String> {
+fn load_skill(
+    found: &FoundSkill,
+    limits: &Limits,
+    dismissals: &HashMap<String, Vec<cairn_scanner::Dismissal>>,
+) -> Result<Loaded, String> {
     let (folder, parents) = found.segments.split_last().ok_or("empty skill path")?;
     let name = SkillName::parse(&normalize_nfc(folder)).map_err(|e| format!("{e}; rename the folder"))?;
     let category = if parents.is_empty() {
@@ -404,22 +517,23 @@ fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<(Candidate, Vec<Str
         ));
     }
     // Imports pass the security scanner like patches: never around it.
-    let report = cairn_pipeline::stages::scan_bundle(&bundle);
-    let worst = report.findings.iter().max_by_key(|f| f.severity);
-    match (report.verdict, worst) {
-        (cairn_scanner::Verdict::Dangerous, Some(f)) => {
-            return Err(format!(
-                "blocked by the security scanner: {} at {}:{} ({}); see every finding with `cairn-registry scan <dir>`",
-                f.rule, f.file, f.line, f.message
-            ));
-        }
-        (cairn_scanner::Verdict::Caution, Some(f)) => warnings.push(format!(
+    let mut report = cairn_pipeline::stages::scan_bundle(&bundle);
+    if let Some(dismissed) = dismissals.get(name.as_str()) {
+        report.apply_dismissals(dismissed);
+    }
+    let worst = report.active().max_by_key(|f| f.severity);
+    if let (cairn_scanner::Verdict::Caution, Some(f)) = (report.verdict, worst) {
+        warnings.push(format!(
             "the security scanner advises caution: {} at {}:{} ({})",
             f.rule, f.file, f.line, f.message
-        )),
-        _ => {}
+        ));
     }
-    Ok((Candidate { name, category, bundle }, warnings))
+    let dangerous = (report.verdict == cairn_scanner::Verdict::Dangerous).then_some(report);
+    Ok(Loaded {
+        candidate: Candidate { name, category, bundle },
+        warnings,
+        dangerous,
+    })
 }
 
 /// Adds the files under `dir` to `bundle`, checking sizes before reading anything so an

@@ -15,4 +15,5 @@ pub mod outbound;
 pub mod paging;
 pub mod patches;
 pub mod publish;
+pub mod quarantine;
 pub mod webhooks;

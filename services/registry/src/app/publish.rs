@@ -107,3 +107,45 @@ pub async fn upload_missing_blobs<'a>(
     blobs.put_many(missing).await?;
     Ok(())
 }
+
+/// A bundle's manifest as stored with a patch's candidate or a quarantined import
+/// (`[{path, sha256, size, executable}]`; the blobs are in the blob store).
+pub(crate) fn manifest_json(bundle: &Bundle) -> serde_json::Value {
+    serde_json::Value::Array(
+        bundle
+            .manifest()
+            .into_iter()
+            .map(|e| {
+                serde_json::json!({
+                    "path": e.path.as_str(), "sha256": e.sha256.to_hex(), "size": e.size, "executable": e.executable,
+                })
+            })
+            .collect(),
+    )
+}
+
+/// Reads a bundle back from a stored manifest and its blobs. Its contents were checked
+/// when it was stored (a description already over the limit may be kept, so the
+/// description limit is not applied again here).
+pub(crate) async fn bundle_from_manifest(
+    services: &crate::Services,
+    manifest: &serde_json::Value,
+) -> Result<Bundle, super::catalog::CatalogError> {
+    use super::catalog::{self, CatalogError};
+    let entries = manifest
+        .as_array()
+        .ok_or_else(|| CatalogError::Corrupt("a stored manifest is not a list".to_owned()))?;
+    let mut files = std::collections::BTreeMap::new();
+    for entry in entries {
+        let field = |k: &str| entry.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
+        let bytes = catalog::read_blob(services.blobs.as_ref(), &field("sha256")).await?;
+        let path = cairn_skill::RelPath::parse(&field("path")).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
+        let executable = entry
+            .get("executable")
+            .and_then(serde_json::Value::as_bool)
+            .unwrap_or(false);
+        files.insert(path, cairn_skill::BundleFile::new(bytes.to_vec(), executable));
+    }
+    let checked = services.limits.with_description_chars(usize::MAX);
+    Bundle::from_files(files, &checked).map_err(|e| CatalogError::Corrupt(e.to_string()))
+}

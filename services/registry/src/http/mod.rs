@@ -7,6 +7,7 @@ pub mod clawhub;
 pub mod error;
 mod events;
 mod extract;
+mod findings;
 pub mod guard;
 mod health;
 pub(crate) mod index;

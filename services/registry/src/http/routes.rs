@@ -9,7 +9,9 @@ use axum::http::Method;
 use axum::routing::{MethodRouter, delete, get, patch, post, put};
 
 use super::guard::AccessTable;
-use super::{audit, blobs, clawhub, events, health, index, patches, skills, tokens, users, webhooks, wellknown};
+use super::{
+    audit, blobs, clawhub, events, findings, health, index, patches, skills, tokens, users, webhooks, wellknown,
+};
 use crate::AppState;
 use crate::access::{Access, Scope};
 
@@ -91,6 +93,34 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
             post(patches::resolve),
         ),
         (rule(M::POST, "/v1/patches/review", REVIEW), post(patches::review_batch)),
+        // False positives: reviewers dismiss medium findings, admins high and critical
+        // ones (the service checks the severity).
+        (
+            rule(M::POST, "/v1/patches/{id}/findings/dismiss", REVIEW),
+            post(findings::dismiss),
+        ),
+        (rule(M::GET, "/v1/skills/{name}/dismissals", READ), get(findings::list)),
+        (
+            rule(M::DELETE, "/v1/skills/{name}/dismissals/{id}", REVIEW),
+            delete(findings::revoke),
+        ),
+        (rule(M::POST, "/v1/admin/rescan", ADMIN), post(findings::rescan)),
+        (
+            rule(M::GET, "/v1/admin/quarantine", ADMIN),
+            get(findings::quarantine_list),
+        ),
+        (
+            rule(M::GET, "/v1/admin/quarantine/{id}", ADMIN),
+            get(findings::quarantine_get),
+        ),
+        (
+            rule(M::POST, "/v1/admin/quarantine/{id}/release", ADMIN),
+            post(findings::quarantine_release),
+        ),
+        (
+            rule(M::DELETE, "/v1/admin/quarantine/{id}", ADMIN),
+            delete(findings::quarantine_delete),
+        ),
         // The author withdraws their own patch (the service checks who): `submit`.
         (
             rule(M::POST, "/v1/patches/{id}/withdraw", SUBMIT),

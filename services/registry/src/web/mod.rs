@@ -27,7 +27,7 @@ use session::Viewer;
 /// The pages' routes (mounted beside the API, outside its bearer-token gate: pages
 /// authenticate with the session cookie).
 pub fn router() -> Router<AppState> {
-    use pages::{audit, login, members, patch, policy, queue, skills, tokens, webhooks};
+    use pages::{audit, login, members, patch, policy, queue, security, skills, tokens, webhooks};
     Router::new()
         .route("/admin", get(home))
         .route("/admin/", get(home))
@@ -41,6 +41,7 @@ pub fn router() -> Router<AppState> {
         .route("/admin/patches/{id}/withdraw", post(patch::withdraw))
         .route("/admin/patches/{id}/resolve", post(patch::resolve))
         .route("/admin/patches/{id}/duplicate", post(patch::duplicate))
+        .route("/admin/patches/{id}/findings/dismiss", post(patch::dismiss))
         .route("/admin/queue/batch", post(queue::batch))
         .route("/admin/skills", get(skills::list))
         .route("/admin/skills/{name}", get(skills::page))
@@ -59,6 +60,10 @@ pub fn router() -> Router<AppState> {
         .route("/admin/policy", get(policy::page).post(policy::save))
         .route("/admin/policy/access", post(policy::save_access))
         .route("/admin/audit", get(audit::page))
+        .route("/admin/security", get(security::page))
+        .route("/admin/security/rescan", post(security::rescan))
+        .route("/admin/security/quarantine/{id}/release", post(security::release))
+        .route("/admin/security/quarantine/{id}/delete", post(security::delete))
         .route("/admin/assets/{file}", get(assets::serve))
         .route("/admin/{*rest}", get(missing).post(missing))
         .layer(middleware::from_fn(arrive_same_site))

@@ -33,8 +33,9 @@ pub async fn publish_direct(
     if let Some(latest) = &latest {
         cairn_scanner::mark_introduced(&services.scans.report(latest), &mut scan);
     }
+    scan.apply_dismissals(&super::findings::skill_dismissals(services, caller.org_id, name.as_str()).await?);
     if scan.verdict == cairn_scanner::Verdict::Dangerous {
-        let worst = scan.findings.iter().max_by_key(|f| f.severity);
+        let worst = scan.active().max_by_key(|f| f.severity);
         return Err(PatchError::Refused(format!(
             "the security scanner judges this bundle dangerous{}: dangerous content is never published",
             worst.map_or(String::new(), |f| format!(

@@ -6,19 +6,17 @@
 
 mod direct;
 mod duplicates;
+pub mod findings;
 pub mod recheck;
 mod resolve;
 mod review;
 mod scan_cache;
 pub mod turns;
 
-use std::collections::BTreeMap;
-
 use cairn_pipeline::ops::{Op, WritableRoots};
 use cairn_pipeline::policy::Policy;
 use cairn_pipeline::stages::{PatchInput, Refusal, StageState, process};
-use cairn_skill::path::RelPath;
-use cairn_skill::{Bundle, BundleFile, Category, SkillName};
+use cairn_skill::{Bundle, Category, SkillName};
 use cairn_store::{Actor, NewPatch, PatchRecord, RevisionSelector, StoreError};
 use serde::Deserialize;
 use uuid::Uuid;
@@ -31,7 +29,7 @@ pub use scan_cache::ScanCache;
 
 use super::catalog::{self, CatalogError};
 use super::paging;
-use super::publish::{PublishError, upload_missing_blobs};
+use super::publish::{PublishError, bundle_from_manifest, manifest_json, upload_missing_blobs};
 use crate::Services;
 use crate::auth::Principal;
 
@@ -202,6 +200,7 @@ async fn submit_as(
     }
     let policy = policy(services, org_id).await?;
     let latest_scan = latest.as_ref().map(|(_, l)| services.scans.report(l));
+    let dismissals = findings::skill_dismissals(services, org_id, name.as_str()).await?;
     let processed = process(PatchInput {
         ops: &ops,
         base: base.as_ref(),
@@ -211,6 +210,7 @@ async fn submit_as(
         limits: &services.limits,
         roots: &WritableRoots::default(),
         latest_scan: latest_scan.as_deref(),
+        dismissals: &dismissals,
     })
     .map_err(refusal)?;
     for (stage, took) in &processed.timings {
@@ -348,37 +348,8 @@ async fn candidate_bundle(services: &Services, record: &PatchRecord) -> Result<B
     let manifest = record
         .candidate
         .as_ref()
-        .and_then(|m| m.as_array())
         .ok_or_else(|| PatchError::State("this patch has no candidate to publish".to_owned()))?;
-    let mut files = BTreeMap::new();
-    for entry in manifest {
-        let field = |k: &str| entry.get(k).and_then(|v| v.as_str()).unwrap_or_default().to_owned();
-        let bytes = catalog::read_blob(services.blobs.as_ref(), &field("sha256")).await?;
-        let path = RelPath::parse(&field("path")).map_err(|e| CatalogError::Corrupt(e.to_string()))?;
-        let executable = entry
-            .get("executable")
-            .and_then(serde_json::Value::as_bool)
-            .unwrap_or(false);
-        files.insert(path, BundleFile::new(bytes.to_vec(), executable));
-    }
-    // The stages checked it (a description already over the limit may be kept, so the
-    // description limit is not applied again here).
-    let checked = services.limits.with_description_chars(usize::MAX);
-    Bundle::from_files(files, &checked).map_err(|e| CatalogError::Corrupt(e.to_string()).into())
-}
-
-fn manifest_json(bundle: &Bundle) -> serde_json::Value {
-    serde_json::Value::Array(
-        bundle
-            .manifest()
-            .into_iter()
-            .map(|e| {
-                serde_json::json!({
-                    "path": e.path.as_str(), "sha256": e.sha256.to_hex(), "size": e.size, "executable": e.executable,
-                })
-            })
-            .collect(),
-    )
+    Ok(bundle_from_manifest(services, manifest).await?)
 }
 
 async fn policy(services: &Services, org_id: i64) -> Result<Policy, PatchError> {

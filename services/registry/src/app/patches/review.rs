@@ -231,6 +231,7 @@ pub(super) async fn restage(
     };
     let policy = policy(services, org_id).await?;
     let latest_scan = latest.map(|l| services.scans.report(l));
+    let dismissals = super::findings::skill_dismissals(services, org_id, name.as_str()).await?;
     let processed = process(PatchInput {
         ops: &ops,
         base: base.as_ref(),
@@ -240,6 +241,7 @@ pub(super) async fn restage(
         limits: &services.limits,
         roots: &WritableRoots::default(),
         latest_scan: latest_scan.as_deref(),
+        dismissals: &dismissals,
     });
     let state = processed.as_ref().ok().map(|p| p.state);
     let verdict = processed.as_ref().ok().and_then(|p| p.report.verdict());

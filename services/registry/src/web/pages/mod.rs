@@ -7,6 +7,7 @@ pub mod members;
 pub mod patch;
 pub mod policy;
 pub mod queue;
+pub mod security;
 pub mod skills;
 pub mod tokens;
 pub mod webhooks;

@@ -136,6 +136,10 @@ struct PatchPage {
     can_approve: bool,
     can_withdraw: bool,
     self_review: bool,
+    /// Whether the viewer may dismiss findings here (a reviewer; an open, scanned patch).
+    can_dismiss: bool,
+    /// Whether the viewer is an admin (high and critical findings need one).
+    is_admin: bool,
 }
 
 fn op_rows(report: &PatchReport) -> Vec<OpRow> {
@@ -398,6 +402,8 @@ pub async fn page(
             && viewer.can(Scope::Submit)
             && (record.author_id == viewer.principal.user_id || viewer.principal.is_admin()),
         self_review: record.author_id == viewer.principal.user_id,
+        can_dismiss: viewer.can(Scope::Review) && matches!(record.status.as_str(), "pending_review" | "blocked"),
+        is_admin: viewer.can(Scope::Admin),
     };
     crate::web::page(&page)
 }
@@ -472,6 +478,43 @@ pub async fn reject(
             &state,
             &format!("/admin/patches/{patch_id}"),
             "Rejected: the author sees your comment.",
+        )),
+        Err(e) => on_page(&state, &id, e),
+    }
+}
+
+/// The dismiss form: which finding, and why.
+#[derive(Debug, Deserialize)]
+pub struct DismissForm {
+    rule: String,
+    file: String,
+    line: usize,
+    reason: String,
+}
+
+/// `POST /admin/patches/{id}/findings/dismiss`: dismisses one finding as a false positive.
+pub async fn dismiss(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Verified(form): Verified<DismissForm>,
+) -> Result<Response, WebError> {
+    viewer.require(Scope::Review)?;
+    let patch_id = patches::parse_id(&id)?;
+    let how = patches::findings::Dismiss {
+        rule: &form.rule,
+        file: &form.file,
+        line: form.line,
+        reason: &form.reason,
+    };
+    match patches::findings::dismiss_finding(&state, &viewer.principal, &viewer.actor(), patch_id, how).await {
+        Ok((_, record)) => Ok(done(
+            &state,
+            &format!("/admin/patches/{patch_id}"),
+            &format!(
+                "Dismissed: the finding stays listed with your reason; the patch is now {}.",
+                record.status.replace('_', " ")
+            ),
         )),
         Err(e) => on_page(&state, &id, e),
     }

@@ -34,6 +34,19 @@ pub struct Finding {
     pub hint: Option<String>,
     /// Whether this version introduced the finding (as opposed to it already being there).
     pub introduced: bool,
+    /// Who dismissed it as a false positive, and why (`None`: it counts).
+    pub dismissed: Option<DismissedView>,
+}
+
+/// A dismissal as the pages show it beside its finding.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct DismissedView {
+    /// The reviewer's handle.
+    pub by: String,
+    /// Why.
+    pub reason: String,
+    /// When (RFC 3339).
+    pub at: String,
 }
 
 /// Kind of a line in a diff, which decides its colour and which line numbers it has.
@@ -168,6 +181,11 @@ impl From<&cairn_scanner::Finding> for Finding {
             message: f.message.clone(),
             hint: (!f.hint.is_empty()).then(|| f.hint.clone()),
             introduced: f.introduced == Some(true),
+            dismissed: f.dismissed.as_ref().map(|d| DismissedView {
+                by: d.by.clone(),
+                reason: d.reason.clone(),
+                at: d.at.clone(),
+            }),
         }
     }
 }

@@ -1,0 +1,383 @@
+//! Reviewers handle the scanner's false positives: dismiss one finding of a patch with a
+//! reason (kept with the skill, so later scans of it show the finding as dismissed),
+//! revoke a dismissal, and rescan a skill or every skill after the rules changed.
+//!
+//! A dismissal never hides anything: the finding stays in every report, marked with
+//! who dismissed it, why and when; it only stops counting towards the verdict. Medium
+//! findings may be dismissed by any reviewer who may approve the patch; high and
+//! critical ones only by an admin.
+
+use cairn_pipeline::policy::may_approve;
+use cairn_pipeline::report::PatchReport;
+use cairn_scanner::{Dismissal, Dismissed, Report, Severity, Verdict};
+use cairn_skill::SkillName;
+use cairn_store::{Actor, DismissOutcome, DismissalRecord, NewDismissal, PatchRecord, RevisionSelector};
+use serde::Serialize;
+use uuid::Uuid;
+
+use super::{PatchError, load_revision, not_found, policy, read_back, review};
+use crate::Services;
+use crate::auth::Principal;
+
+/// How often one patch is re-staged when other processes keep re-staging it first.
+const RESTAGE_ATTEMPTS: usize = 8;
+
+/// Longest dismissal reason, in characters.
+pub const MAX_REASON: usize = 2_000;
+
+/// Which finding to dismiss, as the patch's report names it, and why.
+#[derive(Clone, Copy, Debug)]
+pub struct Dismiss<'a> {
+    /// The finding's rule.
+    pub rule: &'a str,
+    /// Its file.
+    pub file: &'a str,
+    /// Its line.
+    pub line: usize,
+    /// Why it is a false positive.
+    pub reason: &'a str,
+}
+
+/// The dismissals that apply to a skill's scans, as the scanner reads them.
+pub(crate) async fn skill_dismissals(
+    services: &Services,
+    org_id: i64,
+    skill: &str,
+) -> Result<Vec<Dismissal>, PatchError> {
+    Ok(services
+        .store
+        .dismissals(org_id, skill)
+        .await?
+        .iter()
+        .map(as_dismissal)
+        .collect())
+}
+
+/// A stored dismissal as the scanner applies it.
+pub fn as_dismissal(record: &DismissalRecord) -> Dismissal {
+    Dismissal {
+        rule: record.rule.clone(),
+        file: record.file.clone(),
+        excerpt: record.excerpt.clone(),
+        dismissed: Dismissed {
+            id: record.id,
+            by: record.dismissed_by.clone(),
+            reason: record.reason.clone(),
+            at: record.created_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
+        },
+    }
+}
+
+/// Checks a reason given for dismissing or releasing: required, bounded.
+pub fn check_reason(reason: &str) -> Result<&str, PatchError> {
+    let reason = reason.trim();
+    if reason.is_empty() {
+        return Err(PatchError::Invalid(
+            "a reason is required: say why the finding is a false positive (it is shown beside the finding)".to_owned(),
+        ));
+    }
+    if reason.chars().count() > MAX_REASON {
+        return Err(PatchError::Invalid(format!(
+            "the reason is longer than {MAX_REASON} characters: shorten it"
+        )));
+    }
+    Ok(reason)
+}
+
+/// Whether the caller may dismiss a finding of this severity.
+fn may_dismiss(caller: &Principal, severity: Severity) -> Result<(), PatchError> {
+    if severity >= Severity::High && !caller.is_admin() {
+        return Err(PatchError::Forbidden(format!(
+            "a {} finding can only be dismissed by an admin: ask one to look, or reject the patch",
+            severity.as_str()
+        )));
+    }
+    Ok(())
+}
+
+/// Dismisses one finding of an open patch's scan and runs the patch's stages again, so
+/// its verdict (and a `blocked` state) follow. Dismissing a finding that already is
+/// dismissed changes nothing.
+pub async fn dismiss_finding(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    how: Dismiss<'_>,
+) -> Result<(DismissalRecord, PatchRecord), PatchError> {
+    let reason = check_reason(how.reason)?;
+    let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+    if !matches!(record.status.as_str(), "pending_review" | "blocked") {
+        return Err(PatchError::State(format!(
+            "this patch is {}: findings can be dismissed only on a patch pending review or blocked",
+            record.status
+        )));
+    }
+    let scan = PatchReport::from_stored(&record.report).scan.ok_or_else(|| {
+        PatchError::State("this patch has no scan to dismiss a finding of (it was never scanned)".to_owned())
+    })?;
+    let finding = scan
+        .findings
+        .iter()
+        .find(|f| f.rule == how.rule && f.file == how.file && f.line == how.line)
+        .ok_or_else(|| {
+            PatchError::NotFound(format!(
+                "this patch's scan has no finding '{}' at {}:{}: read the patch's findings and name one by rule, file and line",
+                how.rule, how.file, how.line
+            ))
+        })?;
+    let policy = policy(services, caller.org_id).await?;
+    may_approve(&caller.handle, &record.author, &policy)
+        .map_err(|e| PatchError::Forbidden(format!("{e}; dismissing a finding of a patch is part of reviewing it")))?;
+    may_dismiss(caller, finding.severity)?;
+    let outcome = services
+        .store
+        .dismiss_finding(
+            caller.org_id,
+            &NewDismissal {
+                skill_name: &record.skill_name,
+                rule: &finding.rule,
+                file: &finding.file,
+                excerpt: &finding.excerpt,
+                severity: finding.severity.as_str(),
+                reason,
+                dismissed_by: caller.user_id,
+                patch_id: Some(id),
+            },
+            actor,
+        )
+        .await?;
+    let dismissal = match outcome {
+        DismissOutcome::Dismissed(d) | DismissOutcome::AlreadyDismissed(d) => d,
+    };
+    let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    restage_open(services, caller.org_id, &name, &[id], actor).await?;
+    Ok((dismissal, read_back(services, caller.org_id, id).await?))
+}
+
+/// Revokes a dismissal: the finding counts again, and the skill's open patches are
+/// scanned again. Reviewers may revoke dismissals of medium findings; high and
+/// critical ones need an admin (as dismissing them did).
+pub async fn revoke_dismissal(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    skill: &SkillName,
+    id: i64,
+) -> Result<DismissalRecord, PatchError> {
+    let active = services.store.dismissals(caller.org_id, skill.as_str()).await?;
+    let found = active.iter().find(|d| d.id == id).ok_or_else(|| {
+        PatchError::NotFound(format!(
+            "skill '{skill}' has no active dismissal {id}: list its dismissals to find the id"
+        ))
+    })?;
+    let severity: Severity =
+        serde_json::from_value(serde_json::Value::String(found.severity.clone())).unwrap_or(Severity::Critical);
+    may_dismiss(caller, severity)?;
+    let revoked = services
+        .store
+        .revoke_dismissal(caller.org_id, skill.as_str(), id, caller.user_id, actor)
+        .await?
+        .ok_or_else(|| PatchError::NotFound(format!("dismissal {id} was revoked meanwhile")))?;
+    let open = open_patches(services, caller.org_id, skill).await?;
+    restage_open(services, caller.org_id, skill, &open, actor).await?;
+    Ok(revoked)
+}
+
+/// A skill's dismissals, revoked ones included, newest first.
+pub async fn dismissals(
+    services: &Services,
+    caller: &Principal,
+    skill: &SkillName,
+) -> Result<Vec<DismissalRecord>, PatchError> {
+    let history = services.store.dismissal_history(caller.org_id, skill.as_str()).await?;
+    // A skill never published can still have dismissals (made on the patch creating it).
+    if history.is_empty() {
+        services
+            .store
+            .skill(caller.org_id, skill.as_str())
+            .await
+            .map_err(|e| unknown_skill(e, skill))?;
+    }
+    Ok(history)
+}
+
+fn unknown_skill(error: cairn_store::StoreError, skill: &SkillName) -> PatchError {
+    match error {
+        cairn_store::StoreError::NotFound(_) => {
+            PatchError::NotFound(format!("skill '{skill}' does not exist: check the name"))
+        }
+        other => other.into(),
+    }
+}
+
+/// What a rescan found.
+#[derive(Clone, Debug, Default, Serialize)]
+pub struct RescanReport {
+    /// Skills rescanned.
+    pub skills: usize,
+    /// The latest version of each skill that is not `safe` with today's rules.
+    pub versions: Vec<VersionScan>,
+    /// Versions scanned in all.
+    pub versions_scanned: usize,
+    /// Open patches scanned again.
+    pub patches_rescanned: usize,
+    /// Open patches whose state changed.
+    pub patches_changed: Vec<PatchChange>,
+}
+
+/// A latest version's scan with today's rules (and the skill's dismissals).
+#[derive(Clone, Debug, Serialize)]
+pub struct VersionScan {
+    /// The skill.
+    pub skill: String,
+    /// Its latest revision.
+    pub revision: i32,
+    /// Its verdict.
+    pub verdict: Verdict,
+    /// Its findings (dismissed ones marked).
+    pub findings: Vec<cairn_scanner::Finding>,
+}
+
+/// An open patch whose state a rescan changed.
+#[derive(Clone, Debug, Serialize)]
+pub struct PatchChange {
+    /// The patch.
+    pub id: Uuid,
+    /// Its skill.
+    pub skill: String,
+    /// Its state before.
+    pub from: String,
+    /// Its state now.
+    pub to: String,
+}
+
+/// Rescans one skill (`Some`) or every skill of the organisation with the rules this
+/// registry runs now: each latest version, and each open patch (its stages run again,
+/// so a patch that now scans `dangerous` is blocked and one that no longer does is
+/// pending review). Recorded in the audit log.
+pub async fn rescan(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    skill: Option<&SkillName>,
+) -> Result<RescanReport, PatchError> {
+    let org_id = caller.org_id;
+    let names: Vec<SkillName> = match skill {
+        Some(name) => {
+            services
+                .store
+                .skill(org_id, name.as_str())
+                .await
+                .map_err(|e| unknown_skill(e, name))?;
+            vec![name.clone()]
+        }
+        None => services
+            .store
+            .skill_names(org_id)
+            .await?
+            .iter()
+            .filter_map(|n| SkillName::parse(n).ok())
+            .collect(),
+    };
+    let mut report = RescanReport {
+        skills: names.len(),
+        ..RescanReport::default()
+    };
+    for name in &names {
+        let dismissals = skill_dismissals(services, org_id, name.as_str()).await?;
+        if let Some((revision, bundle)) = load_revision(services, org_id, name, RevisionSelector::Latest).await? {
+            let mut scan: Report = (*services.scans.report(&bundle)).clone();
+            scan.apply_dismissals(&dismissals);
+            report.versions_scanned += 1;
+            if scan.verdict != Verdict::Safe {
+                report.versions.push(VersionScan {
+                    skill: name.to_string(),
+                    revision,
+                    verdict: scan.verdict,
+                    findings: scan.findings,
+                });
+            }
+        }
+        let open = open_patches(services, org_id, name).await?;
+        report.patches_rescanned += open.len();
+        report
+            .patches_changed
+            .extend(restage_open(services, org_id, name, &open, actor).await?);
+    }
+    services
+        .store
+        .record_event(
+            org_id,
+            actor,
+            "skill.rescan",
+            &skill.map_or_else(|| "skills:*".to_owned(), |s| format!("skill:{s}")),
+            serde_json::json!({
+                "skills": report.skills,
+                "versions_not_safe": report.versions.len(),
+                "patches_rescanned": report.patches_rescanned,
+                "patches_changed": report.patches_changed.len(),
+            }),
+        )
+        .await?;
+    Ok(report)
+}
+
+/// The ids of a skill's patches that are pending review or blocked.
+async fn open_patches(services: &Services, org_id: i64, skill: &SkillName) -> Result<Vec<Uuid>, PatchError> {
+    Ok(services
+        .store
+        .open_lessons(org_id, skill.as_str())
+        .await?
+        .into_iter()
+        .map(|l| l.id)
+        .collect())
+}
+
+/// Runs the stages again for the given open patches of one skill (pending review or
+/// blocked; conflicts are re-checked on their own), onto its latest revision; the
+/// patches whose state changed.
+async fn restage_open(
+    services: &Services,
+    org_id: i64,
+    name: &SkillName,
+    ids: &[Uuid],
+    actor: &Actor,
+) -> Result<Vec<PatchChange>, PatchError> {
+    let mut changed = Vec::new();
+    if ids.is_empty() {
+        return Ok(changed);
+    }
+    // Approvals of this skill wait, so the latest revision read here stays the latest.
+    let _turn = services.approval_turns.take(org_id, name.as_str()).await;
+    let latest = load_revision(services, org_id, name, RevisionSelector::Latest).await?;
+    for id in ids {
+        let record = services.store.patch(org_id, *id).await?;
+        if !matches!(record.status.as_str(), "pending_review" | "blocked") {
+            continue;
+        }
+        let latest = latest.as_ref().map(|(revision, bundle)| (*revision, bundle));
+        let mut current = record.clone();
+        for _ in 0..RESTAGE_ATTEMPTS {
+            match review::restage(services, org_id, &current, name, latest, actor).await {
+                // Another process re-staged it first, perhaps without what changed here:
+                // again from what it stored.
+                Ok(restaged) if restaged.raced => current = services.store.patch(org_id, *id).await?,
+                Ok(_) => break,
+                // Decided meanwhile: nothing to rescan.
+                Err(PatchError::State(_)) => break,
+                Err(error) => return Err(error),
+            }
+        }
+        let now = services.store.patch(org_id, *id).await?;
+        if now.status != record.status {
+            changed.push(PatchChange {
+                id: *id,
+                skill: name.to_string(),
+                from: record.status,
+                to: now.status,
+            });
+        }
+    }
+    Ok(changed)
+}

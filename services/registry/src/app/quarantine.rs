@@ -1,0 +1,127 @@
+//! Imported skills held back because they scan `dangerous` (see [`super::import`]):
+//! listed with their findings for an admin, who releases one (published as an import,
+//! its findings dismissed with the admin's reason so the same content is not held back
+//! again) or deletes it.
+
+use cairn_scanner::{Report, Severity};
+use cairn_skill::{Category, SkillName};
+use cairn_store::{
+    Actor, CategoryUpdate, NewDismissal, NewVersion, PublishOutcome, QuarantinedRecord, ReleaseOutcome, StoreError,
+    VersionSource,
+};
+use uuid::Uuid;
+
+use super::patches::PatchError;
+use super::patches::findings::check_reason;
+use super::publish::bundle_from_manifest;
+use crate::Services;
+use crate::auth::Principal;
+
+/// The organisation's quarantined imports, oldest first.
+pub async fn list(services: &Services, caller: &Principal) -> Result<Vec<QuarantinedRecord>, PatchError> {
+    Ok(services.store.quarantined_skills(caller.org_id).await?)
+}
+
+/// One quarantined import.
+pub async fn get(services: &Services, caller: &Principal, id: Uuid) -> Result<QuarantinedRecord, PatchError> {
+    services
+        .store
+        .quarantined_skill(caller.org_id, id)
+        .await
+        .map_err(not_found)
+}
+
+/// The scan stored with a quarantined import.
+pub fn scan_of(record: &QuarantinedRecord) -> Report {
+    serde_json::from_value(record.scan.0.clone()).unwrap_or_else(|_| Report::new(Vec::new()))
+}
+
+/// Releases a quarantined import: published as the skill's next revision (source
+/// `import`, published by the admin; nothing when it already is the latest), its
+/// findings dismissed with `reason`, the entry removed — in one transaction.
+pub async fn release(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+    reason: &str,
+) -> Result<(QuarantinedRecord, PublishOutcome), PatchError> {
+    let reason = check_reason(reason)?;
+    let record = get(services, caller, id).await?;
+    let name = SkillName::parse(&record.name).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let category = record
+        .category
+        .as_deref()
+        .map(Category::parse)
+        .transpose()
+        .ok()
+        .flatten();
+    let bundle = bundle_from_manifest(services, &record.manifest.0).await?;
+    let scan = scan_of(&record);
+    let dismissal_reason = format!("released from quarantine: {reason}");
+    let dismissals: Vec<NewDismissal<'_>> = scan
+        .active()
+        .filter(|f| f.severity >= Severity::Medium)
+        .map(|f| NewDismissal {
+            skill_name: &record.name,
+            rule: &f.rule,
+            file: &f.file,
+            excerpt: &f.excerpt,
+            severity: f.severity.as_str(),
+            reason: &dismissal_reason,
+            dismissed_by: caller.user_id,
+            patch_id: None,
+        })
+        .collect();
+    let version = NewVersion {
+        name: &name,
+        category: CategoryUpdate::IfNew(category.as_ref()),
+        bundle: &bundle,
+        source: VersionSource::Import,
+        published_by: Some(caller.user_id),
+    };
+    match services
+        .store
+        .release_quarantined(caller.org_id, id, &version, &dismissals, actor)
+        .await?
+    {
+        ReleaseOutcome::Released(outcome) => {
+            if matches!(outcome, PublishOutcome::Created { .. }) {
+                services.index_cache.changed(caller.org_id);
+                services.rechecks.skill_moved(caller.org_id, &name);
+            }
+            Ok((record, outcome))
+        }
+        ReleaseOutcome::Gone => Err(gone(id)),
+    }
+}
+
+/// Deletes a quarantined import (its blobs are collected later).
+pub async fn delete(
+    services: &Services,
+    caller: &Principal,
+    actor: &Actor,
+    id: Uuid,
+) -> Result<QuarantinedRecord, PatchError> {
+    let record = get(services, caller, id).await?;
+    if services.store.delete_quarantined(caller.org_id, id, actor).await? {
+        Ok(record)
+    } else {
+        Err(gone(id))
+    }
+}
+
+fn gone(id: Uuid) -> PatchError {
+    PatchError::NotFound(format!(
+        "quarantined skill {id} was released or deleted meanwhile: list the quarantine again"
+    ))
+}
+
+fn not_found(error: StoreError) -> PatchError {
+    match error {
+        StoreError::NotFound(what) => {
+            PatchError::NotFound(format!("{what} does not exist: list the quarantine to find its id"))
+        }
+        other => other.into(),
+    }
+}
