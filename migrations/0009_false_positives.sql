@@ -1,9 +1,10 @@
 -- Reviewers handle false positives (issue 22).
 --
 -- A reviewer dismisses one finding of a skill with a reason. The dismissal names the
--- finding by rule, file and the text the rule matched (line numbers move between
--- revisions; the text does not), so every later scan of the same skill — new patches,
--- rescans — shows that finding as dismissed instead of raising it again. A dismissal is
+-- finding by rule, file, the text the rule matched and what it said (line numbers move
+-- between revisions; the text does not), so every later scan of the same skill — new
+-- patches, rescans — shows that finding as dismissed instead of raising it again, unless
+-- it is now more severe than the reviewer judged. A dismissal is
 -- revoked, never deleted: the history of who judged what stays.
 CREATE TABLE finding_dismissals (
     id            BIGSERIAL PRIMARY KEY,
@@ -12,8 +13,11 @@ CREATE TABLE finding_dismissals (
     rule          TEXT NOT NULL,
     file          TEXT NOT NULL,
     excerpt       TEXT NOT NULL,
-    -- The finding's severity when it was dismissed (high and critical need an admin).
-    severity      TEXT NOT NULL,
+    -- What the finding said, line numbers left out (a flow's message names its source).
+    message       TEXT NOT NULL,
+    -- The finding's severity when it was dismissed (high and critical need an admin); a
+    -- more severe finding of the same text is not dismissed by it.
+    severity      TEXT NOT NULL CHECK (severity IN ('medium', 'high', 'critical')),
     reason        TEXT NOT NULL CHECK (length(reason) BETWEEN 1 AND 2000),
     dismissed_by  BIGINT NOT NULL REFERENCES users (id),
     -- The patch the reviewer was reading.
@@ -23,7 +27,7 @@ CREATE TABLE finding_dismissals (
     revoked_by    BIGINT REFERENCES users (id)
 );
 CREATE UNIQUE INDEX finding_dismissals_active
-    ON finding_dismissals (org_id, skill_name, rule, file, excerpt) WHERE revoked_at IS NULL;
+    ON finding_dismissals (org_id, skill_name, rule, file, excerpt, message) WHERE revoked_at IS NULL;
 CREATE INDEX finding_dismissals_skill ON finding_dismissals (org_id, skill_name, id);
 
 -- An imported skill that scans `dangerous` is kept out of the index but not dropped: its

@@ -14,7 +14,7 @@ pub use crate::report::{FileConflict, PatchReport, RebaseReport, StageState};
 use cairn_scanner::{Dismissal, Report, ScanFile, Scanner};
 use cairn_skill::limits::Limits;
 use cairn_skill::path::RelPath;
-use cairn_skill::{Bundle, BundleError};
+use cairn_skill::{Bundle, BundleError, BundleFile};
 
 /// What the stages need to know about a patch.
 #[derive(Clone, Copy, Debug)]
@@ -223,14 +223,10 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
     scan.apply_dismissals(input.dismissals);
     clock.lap(Stage::Scan);
     let mut decision = decide(scan.verdict, input.author, input.policy);
-    if decision == Decision::AutoApprove
-        && scan
-            .findings
-            .iter()
-            .any(|f| f.dismissed.is_some() && f.introduced != Some(false))
-    {
-        // A dismissal answers one reviewer's question about text they read; the same
-        // text brought again by a patch is shown to a reviewer, never published unseen.
+    if decision == Decision::AutoApprove && dismissed_in_changed_file(&scan, &latest_files, &candidate) {
+        // A dismissal answers one reviewer's question about text they read in its
+        // context; a patch that changes a file holding a dismissed finding changes that
+        // context, so a reviewer sees it: never published unseen.
         decision = Decision::PendingReview;
     }
     report.diff = diff(&latest_files, candidate.files());
@@ -244,6 +240,17 @@ pub fn process(input: PatchInput<'_>) -> Result<Processed, Refusal> {
         Decision::AutoApprove => StageState::AutoApproved,
     };
     Ok(finish(state, report, Some(candidate), lesson, clock))
+}
+
+/// Whether a dismissed finding sits in a file that differs between the latest revision
+/// and the candidate.
+fn dismissed_in_changed_file(scan: &Report, latest: &BTreeMap<RelPath, BundleFile>, candidate: &Bundle) -> bool {
+    scan.findings.iter().filter(|f| f.dismissed.is_some()).any(|f| {
+        let Ok(path) = RelPath::parse(&f.file) else {
+            return true;
+        };
+        latest.get(&path) != candidate.files().get(&path)
+    })
 }
 
 fn finish(

@@ -151,6 +151,8 @@ fn dismissed_findings_leave_the_verdict_but_never_auto_approve_what_they_hid() {
             rule: f.rule.clone(),
             file: f.file.clone(),
             excerpt: f.excerpt.clone(),
+            message: cairn_scanner::message_key(&f.message),
+            severity: f.severity,
             dismissed: Dismissed {
                 id: 1,
                 by: "rita".into(),
@@ -168,8 +170,8 @@ fn dismissed_findings_leave_the_verdict_but_never_auto_approve_what_they_hid() {
         scan.findings.iter().all(|f| f.dismissed.is_some()),
         "still listed, marked"
     );
-    // The policy auto-approves `safe` patches of this author, but not when the patch
-    // brings text whose findings were dismissed: a reviewer sees it.
+    // The policy auto-approves `safe` patches of this author, but not when a dismissed
+    // finding sits in a file the patch changes: a reviewer sees it.
     assert_eq!(processed.state, StageState::PendingReview);
     assert_eq!(processed.report.decision, Some(Decision::PendingReview));
 }

@@ -27,11 +27,20 @@ async fn probe_gc_and_metrics_work_against_a_running_registry() {
     let (child, url, _) = serve_until_listening(serve).await;
     let listen = url.trim_start_matches("http://").to_owned();
 
-    let ready = on(dir.path(), &db)
-        .args(["probe", "--listen", &listen])
-        .output()
-        .await
-        .unwrap();
+    // Listening comes before ready (the index is built first): the probe answers "not
+    // ready" until then, as an orchestrator's health check would see it, and then ready.
+    let started = std::time::Instant::now();
+    let ready = loop {
+        let ready = on(dir.path(), &db)
+            .args(["probe", "--listen", &listen])
+            .output()
+            .await
+            .unwrap();
+        if ready.status.success() || started.elapsed() > std::time::Duration::from_secs(30) {
+            break ready;
+        }
+        tokio::time::sleep(std::time::Duration::from_millis(100)).await;
+    };
     assert!(ready.status.success(), "{}", String::from_utf8_lossy(&ready.stderr));
 
     let metrics = reqwest::get(format!("http://127.0.0.1:{metrics_port}/metrics"))

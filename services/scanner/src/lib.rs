@@ -26,7 +26,7 @@ use regex::Regex;
 
 pub use context::Context;
 use prefilter::Prefilter;
-pub use report::{Dismissal, Dismissed, Finding, Report, Severity, Verdict};
+pub use report::{Dismissal, Dismissed, Finding, Report, Severity, Verdict, message_key};
 pub use rules::{RuleError, RuleSet};
 use vendor::Vendor;
 

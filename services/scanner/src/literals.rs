@@ -1,7 +1,8 @@
 //! The literals a pattern cannot match without. Every match of the pattern contains at
 //! least one literal of each of a few sets (clauses); a text that lacks every literal of
 //! one clause cannot match, so the rule's regex need not run over it. Derived from the
-//! pattern itself, so the filter stays right when a pattern changes.
+//! pattern itself, so the filter stays right when a pattern changes. The build script runs
+//! this module over the built-in rules once (`build.rs` includes it), so a start does not.
 //!
 //! Literals are ASCII-lowercased and searched for ASCII case-insensitively, which finds a
 //! superset of where they occur exactly. Unicode case folding adds two non-ASCII letters
@@ -35,6 +36,33 @@ struct Info {
     exact: Option<Set>,
     /// Clauses: every match contains a literal of each.
     required: Vec<Set>,
+}
+
+/// Rewrites `\b` and `\B` as ASCII word boundaries. A Unicode word boundary makes the
+/// regex engine leave its fast automaton on any non-ASCII text (slower by orders of
+/// magnitude on skills written in other scripts); rules mean "not inside an ASCII word".
+pub fn ascii_word_boundaries(pattern: &str) -> String {
+    let mut out = String::with_capacity(pattern.len() + 16);
+    let mut chars = pattern.chars().peekable();
+    while let Some(c) = chars.next() {
+        if c != '\\' {
+            out.push(c);
+            continue;
+        }
+        match chars.next() {
+            Some(b @ ('b' | 'B')) => {
+                out.push_str("(?-u:\\");
+                out.push(b);
+                out.push(')');
+            }
+            Some(other) => {
+                out.push('\\');
+                out.push(other);
+            }
+            None => out.push('\\'),
+        }
+    }
+    out
 }
 
 /// The clauses of `pattern`: every match contains at least one literal (ASCII-lowercased)

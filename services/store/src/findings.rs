@@ -20,6 +20,8 @@ pub struct NewDismissal<'a> {
     pub file: &'a str,
     /// The text it matched (its excerpt).
     pub excerpt: &'a str,
+    /// What it said, line numbers left out.
+    pub message: &'a str,
     /// Its severity as found.
     pub severity: &'a str,
     /// Why it is a false positive.
@@ -43,6 +45,8 @@ pub struct DismissalRecord {
     pub file: String,
     /// The matched text.
     pub excerpt: String,
+    /// What the finding said, line numbers left out.
+    pub message: String,
     /// The finding's severity when dismissed.
     pub severity: String,
     /// Why.
@@ -59,7 +63,7 @@ pub struct DismissalRecord {
     pub revoked_by: Option<String>,
 }
 
-const DISMISSAL_SELECT: &str = "SELECT d.id, d.skill_name, d.rule, d.file, d.excerpt, d.severity, d.reason, \
+const DISMISSAL_SELECT: &str = "SELECT d.id, d.skill_name, d.rule, d.file, d.excerpt, d.message, d.severity, d.reason, \
     u.handle AS dismissed_by, d.patch_id, d.created_at, d.revoked_at, r.handle AS revoked_by \
     FROM finding_dismissals d JOIN users u ON u.id = d.dismissed_by LEFT JOIN users r ON r.id = d.revoked_by";
 
@@ -124,6 +128,12 @@ pub enum ReleaseOutcome {
     Released(PublishOutcome),
     /// Another admin released or deleted it first.
     Gone,
+    /// The skill got a version after the import was quarantined: releasing would replace
+    /// it with the older imported content. Nothing was written.
+    SkillMoved {
+        /// The skill's latest revision now.
+        revision: i32,
+    },
 }
 
 impl Store {
@@ -168,56 +178,51 @@ impl Store {
         dismissal: &NewDismissal<'_>,
         actor: &Actor,
     ) -> Result<DismissOutcome, StoreError> {
-        let mut tx = self.pool.begin().await?;
-        let inserted: Option<(i64,)> = sqlx::query_as(
-            "INSERT INTO finding_dismissals (org_id, skill_name, rule, file, excerpt, severity, reason, dismissed_by, patch_id) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
-             ON CONFLICT (org_id, skill_name, rule, file, excerpt) WHERE revoked_at IS NULL DO NOTHING RETURNING id",
-        )
-        .bind(org_id)
-        .bind(dismissal.skill_name)
-        .bind(dismissal.rule)
-        .bind(dismissal.file)
-        .bind(dismissal.excerpt)
-        .bind(dismissal.severity)
-        .bind(dismissal.reason)
-        .bind(dismissal.dismissed_by)
-        .bind(dismissal.patch_id)
-        .fetch_optional(&mut *tx)
-        .await?;
-        let created = inserted.is_some();
-        if let Some((id,)) = inserted {
-            record_audit(
-                &mut tx,
-                Some(org_id),
-                actor,
-                "finding.dismiss",
-                &format!("skill:{}", dismissal.skill_name),
-                serde_json::json!({
-                    "dismissal": id, "rule": dismissal.rule, "file": dismissal.file,
-                    "excerpt": dismissal.excerpt, "severity": dismissal.severity,
-                    "reason": dismissal.reason, "patch": dismissal.patch_id,
-                }),
-            )
+        // Another reviewer may revoke the active dismissal between the insert that found
+        // it and the read: then the insert is tried again.
+        for _ in 0..3 {
+            let mut tx = self.pool.begin().await?;
+            let inserted = insert_dismissal(&mut tx, org_id, dismissal).await?;
+            if let Some(id) = inserted {
+                record_audit(
+                    &mut tx,
+                    Some(org_id),
+                    actor,
+                    "finding.dismiss",
+                    &format!("skill:{}", dismissal.skill_name),
+                    serde_json::json!({
+                        "dismissal": id, "rule": dismissal.rule, "file": dismissal.file,
+                        "excerpt": dismissal.excerpt, "severity": dismissal.severity,
+                        "reason": dismissal.reason, "patch": dismissal.patch_id,
+                    }),
+                )
+                .await?;
+            }
+            let record: Option<DismissalRecord> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
+                "{DISMISSAL_SELECT} WHERE d.org_id = $1 AND d.skill_name = $2 AND d.rule = $3 AND d.file = $4 \
+                 AND d.excerpt = $5 AND d.message = $6 AND d.revoked_at IS NULL"
+            )))
+            .bind(org_id)
+            .bind(dismissal.skill_name)
+            .bind(dismissal.rule)
+            .bind(dismissal.file)
+            .bind(dismissal.excerpt)
+            .bind(dismissal.message)
+            .fetch_optional(&mut *tx)
             .await?;
+            let Some(record) = record else {
+                continue;
+            };
+            tx.commit().await?;
+            return Ok(if inserted.is_some() {
+                DismissOutcome::Dismissed(record)
+            } else {
+                DismissOutcome::AlreadyDismissed(record)
+            });
         }
-        let record: DismissalRecord = sqlx::query_as(sqlx::AssertSqlSafe(format!(
-            "{DISMISSAL_SELECT} WHERE d.org_id = $1 AND d.skill_name = $2 AND d.rule = $3 AND d.file = $4 \
-             AND d.excerpt = $5 AND d.revoked_at IS NULL"
-        )))
-        .bind(org_id)
-        .bind(dismissal.skill_name)
-        .bind(dismissal.rule)
-        .bind(dismissal.file)
-        .bind(dismissal.excerpt)
-        .fetch_one(&mut *tx)
-        .await?;
-        tx.commit().await?;
-        Ok(if created {
-            DismissOutcome::Dismissed(record)
-        } else {
-            DismissOutcome::AlreadyDismissed(record)
-        })
+        Err(StoreError::Conflict(
+            "the finding's dismissal keeps being revoked while it is dismissed: try again".to_owned(),
+        ))
     }
 
     /// Revokes a dismissal (the finding counts again in later scans), with an audit
@@ -266,19 +271,22 @@ impl Store {
     }
 
     /// Holds imported skills back (their blobs are stored); the same content of the same
-    /// skill quarantined again is a no-op. Per skill: whether it was newly quarantined.
+    /// skill quarantined again keeps its one entry. Per skill: the entry's id, and whether
+    /// this call created it.
     pub async fn quarantine(
         &self,
         org_id: i64,
         skills: &[NewQuarantined<'_>],
         actor: &Actor,
-    ) -> Result<Vec<bool>, StoreError> {
+    ) -> Result<Vec<(Uuid, bool)>, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let mut inserted = Vec::with_capacity(skills.len());
+        let mut entries = Vec::with_capacity(skills.len());
         for skill in skills {
-            let row: Option<(Uuid,)> = sqlx::query_as(
+            let (id, created): (Uuid, bool) = sqlx::query_as(
                 "INSERT INTO quarantined_skills (id, org_id, name, category, digest, manifest, scan, source_path, imported_by) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) ON CONFLICT (org_id, name, digest) DO NOTHING RETURNING id",
+                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
+                 ON CONFLICT (org_id, name, digest) DO UPDATE SET name = EXCLUDED.name \
+                 RETURNING id, (xmax = 0) AS created",
             )
             .bind(skill.id)
             .bind(org_id)
@@ -289,23 +297,23 @@ impl Store {
             .bind(Json(&skill.scan))
             .bind(skill.source_path)
             .bind(&actor.name)
-            .fetch_optional(&mut *tx)
+            .fetch_one(&mut *tx)
             .await?;
-            if row.is_some() {
+            if created {
                 record_audit(
                     &mut tx,
                     Some(org_id),
                     actor,
                     "skill.quarantine",
                     &format!("skill:{}", skill.name),
-                    serde_json::json!({ "quarantine": skill.id, "digest": skill.digest, "path": skill.source_path }),
+                    serde_json::json!({ "quarantine": id, "digest": skill.digest, "path": skill.source_path }),
                 )
                 .await?;
             }
-            inserted.push(row.is_some());
+            entries.push((id, created));
         }
         tx.commit().await?;
-        Ok(inserted)
+        Ok(entries)
     }
 
     /// The organisation's quarantined imports, oldest first (by name within one import).
@@ -343,33 +351,32 @@ impl Store {
     ) -> Result<ReleaseOutcome, StoreError> {
         let mut tx = self.pool.begin().await?;
         lock_org_index(&mut tx, org_id).await?;
-        let gone = sqlx::query("DELETE FROM quarantined_skills WHERE org_id = $1 AND id = $2 AND digest = $3")
-            .bind(org_id)
-            .bind(id)
-            .bind(version.bundle.digest())
-            .execute(&mut *tx)
-            .await?
-            .rows_affected()
-            == 0;
-        if gone {
+        let held: Option<(DateTime<Utc>,)> = sqlx::query_as(
+            "DELETE FROM quarantined_skills WHERE org_id = $1 AND id = $2 AND digest = $3 RETURNING created_at",
+        )
+        .bind(org_id)
+        .bind(id)
+        .bind(version.bundle.digest())
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((quarantined_at,)) = held else {
             return Ok(ReleaseOutcome::Gone);
+        };
+        let newer: Option<(i32,)> = sqlx::query_as(
+            "SELECT v.revision FROM versions v JOIN skills s ON s.id = v.skill_id \
+             WHERE s.org_id = $1 AND s.name = $2 AND v.created_at > $3 ORDER BY v.revision DESC LIMIT 1",
+        )
+        .bind(org_id)
+        .bind(version.name.as_str())
+        .bind(quarantined_at)
+        .fetch_optional(&mut *tx)
+        .await?;
+        if let Some((revision,)) = newer {
+            // Dropping the transaction puts the entry back.
+            return Ok(ReleaseOutcome::SkillMoved { revision });
         }
         for dismissal in dismissals {
-            sqlx::query(
-                "INSERT INTO finding_dismissals (org_id, skill_name, rule, file, excerpt, severity, reason, dismissed_by) \
-                 VALUES ($1, $2, $3, $4, $5, $6, $7, $8) \
-                 ON CONFLICT (org_id, skill_name, rule, file, excerpt) WHERE revoked_at IS NULL DO NOTHING",
-            )
-            .bind(org_id)
-            .bind(dismissal.skill_name)
-            .bind(dismissal.rule)
-            .bind(dismissal.file)
-            .bind(dismissal.excerpt)
-            .bind(dismissal.severity)
-            .bind(dismissal.reason)
-            .bind(dismissal.dismissed_by)
-            .execute(&mut *tx)
-            .await?;
+            insert_dismissal(&mut tx, org_id, dismissal).await?;
         }
         let outcome = publish_in(&mut tx, org_id, version, None, actor).await?;
         record_audit(
@@ -415,4 +422,30 @@ impl Store {
         tx.commit().await?;
         Ok(true)
     }
+}
+
+/// Stores a dismissal unless the same finding of the skill already has an active one;
+/// the new row's id.
+async fn insert_dismissal(
+    tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
+    org_id: i64,
+    dismissal: &NewDismissal<'_>,
+) -> Result<Option<i64>, StoreError> {
+    Ok(sqlx::query_scalar(
+        "INSERT INTO finding_dismissals (org_id, skill_name, rule, file, excerpt, severity, reason, dismissed_by, patch_id, message) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
+         ON CONFLICT (org_id, skill_name, rule, file, excerpt, message) WHERE revoked_at IS NULL DO NOTHING RETURNING id",
+    )
+    .bind(org_id)
+    .bind(dismissal.skill_name)
+    .bind(dismissal.rule)
+    .bind(dismissal.file)
+    .bind(dismissal.excerpt)
+    .bind(dismissal.severity)
+    .bind(dismissal.reason)
+    .bind(dismissal.dismissed_by)
+    .bind(dismissal.patch_id)
+    .bind(dismissal.message)
+    .fetch_optional(&mut **tx)
+    .await?)
 }

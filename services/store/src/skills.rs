@@ -119,14 +119,17 @@ impl Store {
         Ok(outcomes)
     }
 
-    /// The names of every skill of the organisation that has a version, in byte order
-    /// (an admin's rescan of all skills walks them).
+    /// The names of every skill of the organisation that has a version or an open patch
+    /// (one creating it), in byte order: what an admin's rescan of all skills walks.
     pub async fn skill_names(&self, org_id: i64) -> Result<Vec<String>, StoreError> {
         Ok(sqlx::query_scalar(
-            "SELECT s.name FROM skills s WHERE s.org_id = $1 \
-             AND EXISTS (SELECT 1 FROM versions v WHERE v.skill_id = s.id) ORDER BY s.name",
+            "SELECT s.name COLLATE \"C\" FROM skills s WHERE s.org_id = $1 \
+               AND EXISTS (SELECT 1 FROM versions v WHERE v.skill_id = s.id) \
+             UNION SELECT p.skill_name COLLATE \"C\" FROM patches p WHERE p.org_id = $1 AND p.status = ANY($2) \
+             ORDER BY 1",
         )
         .bind(org_id)
+        .bind(&crate::OPEN_PATCH_STATUSES[..])
         .fetch_all(&self.pool)
         .await?)
     }

@@ -326,7 +326,7 @@ async fn imports_pass_the_security_scanner() {
     assert!(
         report.quarantined[0]
             .reason
-            .contains("quarantined: the security scanner finds it dangerous"),
+            .contains("the security scanner finds it dangerous"),
         "{:#?}",
         report.quarantined
     );

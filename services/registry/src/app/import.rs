@@ -18,10 +18,10 @@
 //! - A frontmatter `name` that differs from the folder name is kept as metadata and
 //!   reported as a warning; so is a `description` over the 1,024-character limit (reading
 //!   is tolerant; writing through patches is not).
-//! - Every skill passes the security scanner, as patches do (with the findings reviewers
-//!   dismissed for that skill marked as such): a `dangerous` skill is not published but
-//!   quarantined — its bundle and findings kept for an admin to release or delete — and a
-//!   `caution` one is imported with a warning.
+//! - Every skill passes the security scanner, as patches do: a `dangerous` skill is not
+//!   published but quarantined — its bundle and findings kept for an admin to release or
+//!   delete (unless that content already is the skill's latest version, released before)
+//!   — and a `caution` one is imported with a warning.
 //! - Unchanged content is a no-op; changed content becomes the next revision.
 
 use std::collections::HashMap;
@@ -150,22 +150,12 @@ pub async fn import_tree(
     };
     // Reading and hashing the next chunk (blocking I/O and CPU) overlaps with uploading
     // and committing the current one.
-    // Findings reviewers dismissed stay dismissed when the same skill is imported again.
-    let mut dismissals: HashMap<String, Vec<cairn_scanner::Dismissal>> = HashMap::new();
-    for record in store.org_dismissals(org_id).await.map_err(PublishError::from)? {
-        dismissals
-            .entry(record.skill_name.clone())
-            .or_default()
-            .push(super::patches::findings::as_dismissal(&record));
-    }
-    let dismissals = std::sync::Arc::new(dismissals);
     let load = |chunk: Vec<FoundSkill>| {
         let limits = limits.clone();
-        let dismissals = dismissals.clone();
         tokio::task::spawn_blocking(move || {
             chunk
                 .into_iter()
-                .map(|f| (f.dir.clone(), load_skill(&f, &limits, &dismissals)))
+                .map(|f| (f.dir.clone(), load_skill(&f, &limits)))
                 .collect::<Vec<_>>()
         })
     };
@@ -191,8 +181,13 @@ pub async fn import_tree(
                                 reason,
                             }));
                         match loaded.dangerous {
-                            Some(scan) => held.push((loaded.candidate, scan, dir)),
-                            None => {
+                            Some(scan) if !already_published(store, org_id, &loaded.candidate).await? => {
+                                held.push((loaded.candidate, scan, dir));
+                            }
+                            // Dangerous content that already is the latest version (an
+                            // admin released it): nothing new to hold back, publishing
+                            // it is a no-op.
+                            _ => {
                                 candidates.push(loaded.candidate);
                                 paths.push(dir);
                             }
@@ -236,6 +231,15 @@ pub async fn import_tree(
     Ok(report)
 }
 
+/// Whether the candidate's content is already the skill's latest version.
+async fn already_published(store: &Store, org_id: i64, candidate: &Candidate) -> Result<bool, PublishError> {
+    match store.skill(org_id, candidate.name.as_str()).await {
+        Ok(skill) => Ok(skill.digest.as_deref() == Some(candidate.bundle.digest().as_str())),
+        Err(cairn_store::StoreError::NotFound(_)) => Ok(false),
+        Err(e) => Err(e.into()),
+    }
+}
+
 /// Holds dangerous skills back: stored in quarantine with their findings.
 async fn quarantine(
     store: &Store,
@@ -259,20 +263,9 @@ async fn quarantine(
             source_path: path,
         })
         .collect();
-    let inserted = store.quarantine(org_id, &rows, actor).await?;
+    let entries = store.quarantine(org_id, &rows, actor).await?;
     let mut out = Vec::with_capacity(held.len());
-    for ((row, (candidate, scan, path)), new) in rows.iter().zip(held).zip(inserted) {
-        let id = if new {
-            row.id
-        } else {
-            // Already quarantined with the same content: name that entry.
-            store
-                .quarantined_skills(org_id)
-                .await?
-                .into_iter()
-                .find(|q| q.name == row.name && q.digest == row.digest)
-                .map_or(row.id, |q| q.id)
-        };
+    for ((candidate, scan, path), (id, new)) in held.iter().zip(entries) {
         let worst = scan.active().max_by_key(|f| f.severity);
         out.push(QuarantinedSkill {
             name: candidate.name.to_string(),
@@ -280,10 +273,10 @@ async fn quarantine(
             path: path.clone(),
             reason: match worst {
                 Some(f) => format!(
-                    "quarantined: the security scanner finds it dangerous ({} at {}:{}: {}); an admin releases or deletes it from the quarantine (the admin pages, or the API)",
+                    "the security scanner finds it dangerous ({} at {}:{}: {}); an admin releases or deletes it from the quarantine (the admin pages, or the API)",
                     f.rule, f.file, f.line, f.message
                 ),
-                None => "quarantined: the security scanner finds it dangerous".to_owned(),
+                None => "the security scanner finds it dangerous".to_owned(),
             },
             new,
         });
@@ -481,11 +474,7 @@ struct Loaded {
 }
 
 /// Reads and validates one skill folder. `Err` is the reason it is skipped.
-fn load_skill(
-    found: &FoundSkill,
-    limits: &Limits,
-    dismissals: &HashMap<String, Vec<cairn_scanner::Dismissal>>,
-) -> Result<Loaded, String> {
+fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<Loaded, String> {
     let (folder, parents) = found.segments.split_last().ok_or("empty skill path")?;
     let name = SkillName::parse(&normalize_nfc(folder)).map_err(|e| format!("{e}; rename the folder"))?;
     let category = if parents.is_empty() {
@@ -517,11 +506,8 @@ fn load_skill(
         ));
     }
     // Imports pass the security scanner like patches: never around it.
-    let mut report = cairn_pipeline::stages::scan_bundle(&bundle);
-    if let Some(dismissed) = dismissals.get(name.as_str()) {
-        report.apply_dismissals(dismissed);
-    }
-    let worst = report.active().max_by_key(|f| f.severity);
+    let report = cairn_pipeline::stages::scan_bundle(&bundle);
+    let worst = report.findings.iter().max_by_key(|f| f.severity);
     if let (cairn_scanner::Verdict::Caution, Some(f)) = (report.verdict, worst) {
         warnings.push(format!(
             "the security scanner advises caution: {} at {}:{} ({})",

@@ -1,7 +1,7 @@
 //! Imported skills held back because they scan `dangerous` (see [`super::import`]):
 //! listed with their findings for an admin, who releases one (published as an import,
-//! its findings dismissed with the admin's reason so the same content is not held back
-//! again) or deletes it.
+//! its findings dismissed with the admin's reason) or deletes it. Importing content that
+//! is already the skill's latest version is never held back again.
 
 use cairn_scanner::{Report, Severity};
 use cairn_skill::{Category, SkillName};
@@ -12,7 +12,7 @@ use cairn_store::{
 use uuid::Uuid;
 
 use super::patches::PatchError;
-use super::patches::findings::check_reason;
+use super::patches::findings::{MAX_REASON, check_reason};
 use super::publish::bundle_from_manifest;
 use crate::Services;
 use crate::auth::Principal;
@@ -36,9 +36,15 @@ pub fn scan_of(record: &QuarantinedRecord) -> Report {
     serde_json::from_value(record.scan.0.clone()).unwrap_or_else(|_| Report::new(Vec::new()))
 }
 
+/// What an admin's release reason is prefixed with when it becomes the findings'
+/// dismissal reason.
+const RELEASED: &str = "released from quarantine: ";
+
 /// Releases a quarantined import: published as the skill's next revision (source
 /// `import`, published by the admin; nothing when it already is the latest), its
-/// findings dismissed with `reason`, the entry removed — in one transaction.
+/// findings dismissed with `reason`, the entry removed — in one transaction. Refused
+/// when today's rules find more than the admin was shown (scanned again here), and when
+/// the skill got a version after the import was held (releasing would replace it).
 pub async fn release(
     services: &Services,
     caller: &Principal,
@@ -46,7 +52,7 @@ pub async fn release(
     id: Uuid,
     reason: &str,
 ) -> Result<(QuarantinedRecord, PublishOutcome), PatchError> {
-    let reason = check_reason(reason)?;
+    let reason = check_reason(reason, MAX_REASON - RELEASED.chars().count())?;
     let record = get(services, caller, id).await?;
     let name = SkillName::parse(&record.name).map_err(|e| PatchError::Invalid(e.to_string()))?;
     let category = record
@@ -57,16 +63,36 @@ pub async fn release(
         .ok()
         .flatten();
     let bundle = bundle_from_manifest(services, &record.manifest.0).await?;
-    let scan = scan_of(&record);
-    let dismissal_reason = format!("released from quarantine: {reason}");
-    let dismissals: Vec<NewDismissal<'_>> = scan
+    let shown = scan_of(&record);
+    let now = services.scans.report(&bundle);
+    let unseen = now
         .active()
         .filter(|f| f.severity >= Severity::Medium)
-        .map(|f| NewDismissal {
+        .find(|f| !shown.findings.iter().any(|s| same_finding(s, f)));
+    if let Some(f) = unseen {
+        return Err(PatchError::State(format!(
+            "the scanner's rules changed since this skill was quarantined and now also find {} at {}:{} ({}): \
+             delete this entry and import the skill again to read today's findings",
+            f.rule, f.file, f.line, f.message
+        )));
+    }
+    let dismissal_reason = format!("{RELEASED}{reason}");
+    let messages: Vec<String> = now
+        .findings
+        .iter()
+        .map(|f| cairn_scanner::message_key(&f.message))
+        .collect();
+    let dismissals: Vec<NewDismissal<'_>> = now
+        .findings
+        .iter()
+        .zip(&messages)
+        .filter(|(f, _)| f.dismissed.is_none() && f.severity >= Severity::Medium && f.identifiable())
+        .map(|(f, message)| NewDismissal {
             skill_name: &record.name,
             rule: &f.rule,
             file: &f.file,
             excerpt: &f.excerpt,
+            message,
             severity: f.severity.as_str(),
             reason: &dismissal_reason,
             dismissed_by: caller.user_id,
@@ -93,7 +119,20 @@ pub async fn release(
             Ok((record, outcome))
         }
         ReleaseOutcome::Gone => Err(gone(id)),
+        ReleaseOutcome::SkillMoved { revision } => Err(PatchError::State(format!(
+            "skill '{name}' got revision {revision} after this import was quarantined: releasing would replace it with \
+             the older imported content; import the skill again from its source, or delete this entry"
+        ))),
     }
+}
+
+/// Whether two findings are the same one (as a dismissal would match it).
+fn same_finding(a: &cairn_scanner::Finding, b: &cairn_scanner::Finding) -> bool {
+    a.rule == b.rule
+        && a.file == b.file
+        && a.excerpt == b.excerpt
+        && b.severity <= a.severity
+        && cairn_scanner::message_key(&a.message) == cairn_scanner::message_key(&b.message)
 }
 
 /// Deletes a quarantined import (its blobs are collected later).

@@ -3,9 +3,12 @@
 //! revoke a dismissal, and rescan a skill or every skill after the rules changed.
 //!
 //! A dismissal never hides anything: the finding stays in every report, marked with
-//! who dismissed it, why and when; it only stops counting towards the verdict. Medium
-//! findings may be dismissed by any reviewer who may approve the patch; high and
-//! critical ones only by an admin.
+//! who dismissed it, why and when; it only stops counting towards the verdict, and only
+//! while the same rule finds the same thing in the same text at no higher severity
+//! ([`cairn_scanner::Finding::matches`]). Medium findings may be dismissed by any reviewer
+//! who may approve the patch; high and critical ones only by an admin; findings that
+//! cannot be told apart from others (a whole file, a masked secret, a line cut short)
+//! not at all.
 
 use cairn_pipeline::policy::may_approve;
 use cairn_pipeline::report::PatchReport;
@@ -59,6 +62,8 @@ pub fn as_dismissal(record: &DismissalRecord) -> Dismissal {
         rule: record.rule.clone(),
         file: record.file.clone(),
         excerpt: record.excerpt.clone(),
+        message: record.message.clone(),
+        severity: severity_of(&record.severity),
         dismissed: Dismissed {
             id: record.id,
             by: record.dismissed_by.clone(),
@@ -68,24 +73,74 @@ pub fn as_dismissal(record: &DismissalRecord) -> Dismissal {
     }
 }
 
-/// Checks a reason given for dismissing or releasing: required, bounded.
-pub fn check_reason(reason: &str) -> Result<&str, PatchError> {
+/// A stored severity name (written from [`Severity::as_str`]); an unknown one reads as
+/// the least severe, so the dismissal applies to nothing worse than medium.
+fn severity_of(name: &str) -> Severity {
+    match name {
+        "critical" => Severity::Critical,
+        "high" => Severity::High,
+        _ => Severity::Medium,
+    }
+}
+
+/// Whether the dismissals that apply to a patch's stored scan are not the ones in force
+/// now (one was revoked or made since it was scanned).
+pub(super) async fn dismissals_changed(
+    services: &Services,
+    org_id: i64,
+    record: &PatchRecord,
+) -> Result<bool, PatchError> {
+    let Some(stored) = PatchReport::from_stored(&record.report).scan else {
+        return Ok(false);
+    };
+    let mut fresh = stored.clone();
+    for finding in &mut fresh.findings {
+        finding.dismissed = None;
+    }
+    fresh.apply_dismissals(&skill_dismissals(services, org_id, &record.skill_name).await?);
+    let ids = |report: &Report| {
+        report
+            .findings
+            .iter()
+            .map(|f| f.dismissed.as_ref().map(|d| d.id))
+            .collect::<Vec<_>>()
+    };
+    Ok(ids(&fresh) != ids(&stored))
+}
+
+/// Checks a reason given for dismissing or releasing: required, at most `max`
+/// characters, no control characters but line breaks and tabs.
+pub fn check_reason(reason: &str, max: usize) -> Result<&str, PatchError> {
     let reason = reason.trim();
     if reason.is_empty() {
         return Err(PatchError::Invalid(
             "a reason is required: say why the finding is a false positive (it is shown beside the finding)".to_owned(),
         ));
     }
-    if reason.chars().count() > MAX_REASON {
+    if reason.chars().count() > max {
         return Err(PatchError::Invalid(format!(
-            "the reason is longer than {MAX_REASON} characters: shorten it"
+            "the reason is longer than {max} characters: shorten it"
         )));
+    }
+    if reason
+        .chars()
+        .any(|c| c.is_control() && !matches!(c, '\n' | '\r' | '\t'))
+    {
+        return Err(PatchError::Invalid(
+            "the reason holds a control character: write it as plain text".to_owned(),
+        ));
     }
     Ok(reason)
 }
 
 /// Whether the caller may dismiss a finding of this severity.
 fn may_dismiss(caller: &Principal, severity: Severity) -> Result<(), PatchError> {
+    if severity < Severity::Medium {
+        return Err(PatchError::Invalid(format!(
+            "a {} finding does not count towards the verdict: there is nothing to dismiss",
+            severity.as_str()
+        )));
+    }
     if severity >= Severity::High && !caller.is_admin() {
         return Err(PatchError::Forbidden(format!(
             "a {} finding can only be dismissed by an admin: ask one to look, or reject the patch",
@@ -105,7 +160,7 @@ pub async fn dismiss_finding(
     id: Uuid,
     how: Dismiss<'_>,
 ) -> Result<(DismissalRecord, PatchRecord), PatchError> {
-    let reason = check_reason(how.reason)?;
+    let reason = check_reason(how.reason, MAX_REASON)?;
     let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
     if !matches!(record.status.as_str(), "pending_review" | "blocked") {
         return Err(PatchError::State(format!(
@@ -130,6 +185,14 @@ pub async fn dismiss_finding(
     may_approve(&caller.handle, &record.author, &policy)
         .map_err(|e| PatchError::Forbidden(format!("{e}; dismissing a finding of a patch is part of reviewing it")))?;
     may_dismiss(caller, finding.severity)?;
+    if !finding.identifiable() {
+        return Err(PatchError::Invalid(
+            "this finding cannot be dismissed: it is about a whole file, a masked secret or a line too long to show \
+             whole, so a dismissal could not tell it from another; ask the author to change it, or reject the patch"
+                .to_owned(),
+        ));
+    }
+    let message = cairn_scanner::message_key(&finding.message);
     let outcome = services
         .store
         .dismiss_finding(
@@ -139,6 +202,7 @@ pub async fn dismiss_finding(
                 rule: &finding.rule,
                 file: &finding.file,
                 excerpt: &finding.excerpt,
+                message: &message,
                 severity: finding.severity.as_str(),
                 reason,
                 dismissed_by: caller.user_id,
@@ -150,8 +214,10 @@ pub async fn dismiss_finding(
     let dismissal = match outcome {
         DismissOutcome::Dismissed(d) | DismissOutcome::AlreadyDismissed(d) => d,
     };
+    // Every open patch of the skill is scanned again: the dismissal applies to them all.
     let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
-    restage_open(services, caller.org_id, &name, &[id], actor).await?;
+    let open = open_patches(services, caller.org_id, &name).await?;
+    restage_open(services, caller.org_id, &name, &open, actor).await?;
     Ok((dismissal, read_back(services, caller.org_id, id).await?))
 }
 
@@ -224,6 +290,8 @@ pub struct RescanReport {
     pub patches_rescanned: usize,
     /// Open patches whose state changed.
     pub patches_changed: Vec<PatchChange>,
+    /// Skills that could not be rescanned (the server's log says why); run it again.
+    pub failed: Vec<String>,
 }
 
 /// A latest version's scan with today's rules (and the skill's dismissals).
@@ -265,11 +333,14 @@ pub async fn rescan(
     let org_id = caller.org_id;
     let names: Vec<SkillName> = match skill {
         Some(name) => {
-            services
-                .store
-                .skill(org_id, name.as_str())
-                .await
-                .map_err(|e| unknown_skill(e, name))?;
+            let has_open = !open_patches(services, org_id, name).await?.is_empty();
+            if !has_open {
+                services
+                    .store
+                    .skill(org_id, name.as_str())
+                    .await
+                    .map_err(|e| unknown_skill(e, name))?;
+            }
             vec![name.clone()]
         }
         None => services
@@ -285,25 +356,12 @@ pub async fn rescan(
         ..RescanReport::default()
     };
     for name in &names {
-        let dismissals = skill_dismissals(services, org_id, name.as_str()).await?;
-        if let Some((revision, bundle)) = load_revision(services, org_id, name, RevisionSelector::Latest).await? {
-            let mut scan: Report = (*services.scans.report(&bundle)).clone();
-            scan.apply_dismissals(&dismissals);
-            report.versions_scanned += 1;
-            if scan.verdict != Verdict::Safe {
-                report.versions.push(VersionScan {
-                    skill: name.to_string(),
-                    revision,
-                    verdict: scan.verdict,
-                    findings: scan.findings,
-                });
-            }
+        // One skill that cannot be rescanned (a blob missing, ops that no longer parse)
+        // does not stop the others: it is listed, and the log says why.
+        if let Err(error) = rescan_skill(services, org_id, name, actor, &mut report).await {
+            tracing::warn!(%error, skill = %name, "rescanning a skill failed");
+            report.failed.push(name.to_string());
         }
-        let open = open_patches(services, org_id, name).await?;
-        report.patches_rescanned += open.len();
-        report
-            .patches_changed
-            .extend(restage_open(services, org_id, name, &open, actor).await?);
     }
     services
         .store
@@ -317,10 +375,40 @@ pub async fn rescan(
                 "versions_not_safe": report.versions.len(),
                 "patches_rescanned": report.patches_rescanned,
                 "patches_changed": report.patches_changed.len(),
+                "failed": report.failed,
             }),
         )
         .await?;
     Ok(report)
+}
+
+/// Rescans one skill's latest version and open patches into `report`.
+async fn rescan_skill(
+    services: &Services,
+    org_id: i64,
+    name: &SkillName,
+    actor: &Actor,
+    report: &mut RescanReport,
+) -> Result<(), PatchError> {
+    let dismissals = skill_dismissals(services, org_id, name.as_str()).await?;
+    if let Some((revision, bundle)) = load_revision(services, org_id, name, RevisionSelector::Latest).await? {
+        let mut scan: Report = (*services.scans.report(&bundle)).clone();
+        scan.apply_dismissals(&dismissals);
+        report.versions_scanned += 1;
+        if scan.verdict != Verdict::Safe {
+            report.versions.push(VersionScan {
+                skill: name.to_string(),
+                revision,
+                verdict: scan.verdict,
+                findings: scan.findings,
+            });
+        }
+    }
+    let open = open_patches(services, org_id, name).await?;
+    let restaged = restage_open(services, org_id, name, &open, actor).await?;
+    report.patches_rescanned += restaged.rescanned;
+    report.patches_changed.extend(restaged.changed);
+    Ok(())
 }
 
 /// The ids of a skill's patches that are pending review or blocked.
@@ -334,19 +422,27 @@ async fn open_patches(services: &Services, org_id: i64, skill: &SkillName) -> Re
         .collect())
 }
 
+/// What running the stages again for a skill's open patches did.
+#[derive(Debug, Default)]
+struct Restaged {
+    /// Patches whose stages ran again.
+    rescanned: usize,
+    /// Those whose state changed.
+    changed: Vec<PatchChange>,
+}
+
 /// Runs the stages again for the given open patches of one skill (pending review or
-/// blocked; conflicts are re-checked on their own), onto its latest revision; the
-/// patches whose state changed.
+/// blocked; conflicts are re-checked on their own), onto its latest revision.
 async fn restage_open(
     services: &Services,
     org_id: i64,
     name: &SkillName,
     ids: &[Uuid],
     actor: &Actor,
-) -> Result<Vec<PatchChange>, PatchError> {
-    let mut changed = Vec::new();
+) -> Result<Restaged, PatchError> {
+    let mut done = Restaged::default();
     if ids.is_empty() {
-        return Ok(changed);
+        return Ok(done);
     }
     // Approvals of this skill wait, so the latest revision read here stays the latest.
     let _turn = services.approval_turns.take(org_id, name.as_str()).await;
@@ -357,6 +453,7 @@ async fn restage_open(
             continue;
         }
         let latest = latest.as_ref().map(|(revision, bundle)| (*revision, bundle));
+        done.rescanned += 1;
         let mut current = record.clone();
         for _ in 0..RESTAGE_ATTEMPTS {
             match review::restage(services, org_id, &current, name, latest, actor).await {
@@ -371,7 +468,7 @@ async fn restage_open(
         }
         let now = services.store.patch(org_id, *id).await?;
         if now.status != record.status {
-            changed.push(PatchChange {
+            done.changed.push(PatchChange {
                 id: *id,
                 skill: name.to_string(),
                 from: record.status,
@@ -379,5 +476,5 @@ async fn restage_open(
             });
         }
     }
-    Ok(changed)
+    Ok(done)
 }

@@ -133,6 +133,20 @@ pub(super) async fn publish(
                     }
                 }
             } else {
+                // A dismissal revoked (or made) since the patch was scanned changes what
+                // its verdict is: scanned again first, and never published on the old one.
+                if super::findings::dismissals_changed(services, org_id, &record).await? {
+                    let reviewed = PatchReport::from_stored(&record.report).verdict();
+                    let latest = latest.as_ref().map(|(revision, bundle)| (*revision, bundle));
+                    let restaged = restage(services, org_id, &record, &name, latest, actor).await?;
+                    if !restaged.raced && restaged.verdict > reviewed {
+                        return Err(PatchError::State(format!(
+                            "a dismissal of this skill's findings was revoked since the patch was reviewed: it now scans '{}': review it again",
+                            restaged.verdict.map_or("unknown", |v| v.as_str())
+                        )));
+                    }
+                    continue;
+                }
                 candidate_bundle(services, &record).await?
             };
             category = record

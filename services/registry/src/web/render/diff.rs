@@ -36,6 +36,9 @@ pub struct Finding {
     pub introduced: bool,
     /// Who dismissed it as a false positive, and why (`None`: it counts).
     pub dismissed: Option<DismissedView>,
+    /// Whether it could be dismissed: it counts towards the verdict and can be told apart
+    /// from other findings (see `cairn_scanner::Finding::identifiable`).
+    pub dismissable: bool,
 }
 
 /// A dismissal as the pages show it beside its finding.
@@ -186,6 +189,7 @@ impl From<&cairn_scanner::Finding> for Finding {
                 reason: d.reason.clone(),
                 at: d.at.clone(),
             }),
+            dismissable: f.dismissed.is_none() && f.severity >= cairn_scanner::Severity::Medium && f.identifiable(),
         }
     }
 }
