@@ -310,7 +310,16 @@ impl Scanner {
             }
         }
         let to_try = self.prefilter.rules_to_try(text);
-        for (rule, _) in self.rules.rules.iter().zip(to_try).filter(|(_, t)| *t) {
+        let tried: Vec<&rules::Rule> = self
+            .rules
+            .rules
+            .iter()
+            .zip(to_try)
+            .filter(|(_, t)| *t)
+            .map(|(rule, _)| rule)
+            .collect();
+        rules::compile_ahead(&tried);
+        for rule in tried {
             let mut last_line = usize::MAX;
             let mut near_lines: Option<Vec<usize>> = None;
             for caps in rule.regex().captures_iter(text) {

@@ -134,6 +134,11 @@ impl Rule {
             .get_or_init(|| compile(&self.spec.id, &self.spec.pattern).unwrap_or_else(|_| never()))
     }
 
+    /// Whether [`Rule::regex`] is compiled already.
+    pub fn is_compiled(&self) -> bool {
+        self.regex.get().is_some()
+    }
+
     /// The compiled [`RuleSpec::near`] pattern.
     pub fn near(&self) -> Option<&Regex> {
         self.near
@@ -295,6 +300,35 @@ pub fn entropy(text: &str) -> f64 {
             -p * p.log2()
         })
         .sum()
+}
+
+/// Fewest patterns worth compiling on several threads (below this, starting threads
+/// costs more than it saves).
+const PARALLEL_COMPILE_MIN: usize = 8;
+
+/// Compiles the patterns of `rules` that are not compiled yet, on as many threads as the
+/// machine has cores: a process's first scan compiles every rule its text may match,
+/// which is most of a one-skill scan's time (the CLI's cold start).
+pub fn compile_ahead(rules: &[&Rule]) {
+    let pending: Vec<&Rule> = rules.iter().copied().filter(|r| !r.is_compiled()).collect();
+    let threads = std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get);
+    if pending.len() < PARALLEL_COMPILE_MIN || threads < 2 {
+        return;
+    }
+    let next = std::sync::atomic::AtomicUsize::new(0);
+    std::thread::scope(|scope| {
+        for _ in 0..threads.min(pending.len()) {
+            scope.spawn(|| {
+                loop {
+                    let i = next.fetch_add(1, std::sync::atomic::Ordering::Relaxed);
+                    let Some(rule) = pending.get(i) else {
+                        break;
+                    };
+                    rule.regex();
+                }
+            });
+        }
+    });
 }
 
 #[cfg(test)]
