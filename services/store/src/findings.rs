@@ -397,6 +397,26 @@ impl Store {
         Ok(ReleaseOutcome::Released(outcome))
     }
 
+    /// Replaces the stored scan of a quarantined import (a rescan with newer rules);
+    /// `false` when it is gone.
+    pub async fn set_quarantine_scan(
+        &self,
+        org_id: i64,
+        id: Uuid,
+        scan: &serde_json::Value,
+    ) -> Result<bool, StoreError> {
+        Ok(
+            sqlx::query("UPDATE quarantined_skills SET scan = $3 WHERE org_id = $1 AND id = $2")
+                .bind(org_id)
+                .bind(id)
+                .bind(Json(scan))
+                .execute(&self.pool)
+                .await?
+                .rows_affected()
+                == 1,
+        )
+    }
+
     /// Deletes a quarantined import (its blobs are collected later), with an audit entry;
     /// `false` when it is already gone.
     pub async fn delete_quarantined(&self, org_id: i64, id: Uuid, actor: &Actor) -> Result<bool, StoreError> {

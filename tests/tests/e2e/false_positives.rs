@@ -497,6 +497,24 @@ async fn dangerous_imports_wait_in_quarantine_until_an_admin_releases_or_deletes
     }
     assert_eq!(team.app.state_snapshot().await.unwrap(), before);
 
+    // Stored by older rules that found less: releasing is refused until a rescan reads it
+    // with today's rules.
+    sqlx::query("UPDATE quarantined_skills SET scan = '{\"verdict\": \"dangerous\", \"findings\": []}' WHERE id = $1")
+        .bind(uuid::Uuid::parse_str(&dropper).unwrap())
+        .execute(team.app.store.pool())
+        .await
+        .unwrap();
+    let (status, answer) = send(release(&team.admin, &dropper, json!({"reason": "ok"}))).await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert!(
+        answer["error"]["message"].as_str().unwrap().contains("rules changed"),
+        "{answer}"
+    );
+    let (status, rescan) = send(team.post(&team.admin, "/v1/admin/rescan")).await;
+    assert_eq!(status, StatusCode::OK, "{rescan}");
+    assert_eq!(rescan["quarantine_rescanned"], 2);
+    assert_eq!(rescan["quarantine_changed"], json!(["dropper"]));
+
     // Two admins release the same entry at once: one publishes, one is told it is gone.
     let (_, second_admin) = team.app.user_with_token("ada", Role::Admin).await.unwrap();
     let (a, b) = tokio::join!(

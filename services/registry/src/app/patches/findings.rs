@@ -292,6 +292,10 @@ pub struct RescanReport {
     pub patches_changed: Vec<PatchChange>,
     /// Skills that could not be rescanned (the server's log says why); run it again.
     pub failed: Vec<String>,
+    /// Quarantined imports scanned again (every one, when every skill is rescanned).
+    pub quarantine_rescanned: usize,
+    /// Those whose findings changed with today's rules (the admin reads them again).
+    pub quarantine_changed: Vec<String>,
 }
 
 /// A latest version's scan with today's rules (and the skill's dismissals).
@@ -334,7 +338,13 @@ pub async fn rescan(
     let names: Vec<SkillName> = match skill {
         Some(name) => {
             let has_open = !open_patches(services, org_id, name).await?.is_empty();
-            if !has_open {
+            let held = services
+                .store
+                .quarantined_skills(org_id)
+                .await?
+                .iter()
+                .any(|q| q.name == name.as_str());
+            if !has_open && !held {
                 services
                     .store
                     .skill(org_id, name.as_str())
@@ -363,6 +373,25 @@ pub async fn rescan(
             report.failed.push(name.to_string());
         }
     }
+    // The quarantine is read with today's rules too, so an admin decides on what the
+    // scanner says now.
+    for held in services.store.quarantined_skills(org_id).await? {
+        if skill.is_some_and(|s| s.as_str() != held.name) {
+            continue;
+        }
+        match rescan_quarantined(services, org_id, &held).await {
+            Ok(changed) => {
+                report.quarantine_rescanned += 1;
+                if changed {
+                    report.quarantine_changed.push(held.name.clone());
+                }
+            }
+            Err(error) => {
+                tracing::warn!(%error, skill = %held.name, "rescanning a quarantined import failed");
+                report.failed.push(held.name.clone());
+            }
+        }
+    }
     services
         .store
         .record_event(
@@ -375,11 +404,30 @@ pub async fn rescan(
                 "versions_not_safe": report.versions.len(),
                 "patches_rescanned": report.patches_rescanned,
                 "patches_changed": report.patches_changed.len(),
+                "quarantine_rescanned": report.quarantine_rescanned,
+                "quarantine_changed": report.quarantine_changed,
                 "failed": report.failed,
             }),
         )
         .await?;
     Ok(report)
+}
+
+/// Scans a quarantined import again and stores the new findings; whether they changed.
+async fn rescan_quarantined(
+    services: &Services,
+    org_id: i64,
+    held: &cairn_store::QuarantinedRecord,
+) -> Result<bool, PatchError> {
+    let bundle = crate::app::publish::bundle_from_manifest(services, &held.manifest.0).await?;
+    let now = services.scans.report(&bundle);
+    let stored: Option<Report> = serde_json::from_value(held.scan.0.clone()).ok();
+    if stored.as_ref() == Some(&*now) {
+        return Ok(false);
+    }
+    let json = serde_json::to_value(&*now).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    services.store.set_quarantine_scan(org_id, held.id, &json).await?;
+    Ok(true)
 }
 
 /// Rescans one skill's latest version and open patches into `report`.

@@ -56,6 +56,9 @@ pub struct RescanView {
     patches_rescanned: usize,
     versions: Vec<RescanRow>,
     changed: Vec<(String, String, String, String)>,
+    quarantine_rescanned: usize,
+    quarantine_changed: Vec<String>,
+    failed: Vec<String>,
 }
 
 /// The security page.
@@ -172,6 +175,9 @@ fn view(scope: String, report: RescanReport) -> RescanView {
                 )
             })
             .collect(),
+        quarantine_rescanned: report.quarantine_rescanned,
+        quarantine_changed: report.quarantine_changed,
+        failed: report.failed,
     }
 }
 

@@ -34,6 +34,8 @@ pub struct Finding {
     pub hint: Option<String>,
     /// Whether this version introduced the finding (as opposed to it already being there).
     pub introduced: bool,
+    /// Whether the scan compared two versions (a patch's), so `introduced` means something.
+    pub delta: bool,
     /// Who dismissed it as a false positive, and why (`None`: it counts).
     pub dismissed: Option<DismissedView>,
     /// Whether it could be dismissed: it counts towards the verdict and can be told apart
@@ -184,6 +186,7 @@ impl From<&cairn_scanner::Finding> for Finding {
             message: f.message.clone(),
             hint: (!f.hint.is_empty()).then(|| f.hint.clone()),
             introduced: f.introduced == Some(true),
+            delta: f.introduced.is_some(),
             dismissed: f.dismissed.as_ref().map(|d| DismissedView {
                 by: d.by.clone(),
                 reason: d.reason.clone(),
