@@ -355,3 +355,8 @@ fn negated(negations: &[String], before: &str) -> bool {
         })
     })
 }
+
+/// Builds the lexicon's automaton now (a second core does it while the prefilter builds).
+pub(crate) fn warm_up() {
+    LazyLock::force(&COMPILED);
+}

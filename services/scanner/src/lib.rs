@@ -49,8 +49,30 @@ pub struct Scanner {
     prefilter: Prefilter,
 }
 
-static BUILTIN: LazyLock<Result<Scanner, String>> =
-    LazyLock::new(|| RuleSet::builtin().map(Scanner::with_rules).map_err(|e| e.to_string()));
+static BUILTIN: LazyLock<Result<Scanner, String>> = LazyLock::new(|| {
+    warm_up_in_background();
+    RuleSet::builtin().map(Scanner::with_rules).map_err(|e| e.to_string())
+});
+
+/// Builds the tables every scan reads besides the rules (the command model's patterns,
+/// the intent lexicon, the vendor and encoding patterns) on another core while this one
+/// builds the rules' prefilter: a process's first scan (the CLI's cold start) waits for
+/// the longer of the two, not both. A scan that needs a table still being built waits
+/// for it; without a second core nothing is started.
+fn warm_up_in_background() {
+    if std::thread::available_parallelism().map_or(1, std::num::NonZeroUsize::get) < 2 {
+        return;
+    }
+    // Failing to start the thread only means the tables are built on first use.
+    let _ = std::thread::Builder::new()
+        .name("cairn-scanner-warm-up".to_owned())
+        .spawn(|| {
+            commands::warm_up();
+            intent::warm_up();
+            vendor::warm_up();
+            LazyLock::force(&BASE64_RUN);
+        });
+}
 
 /// Longest run of base64 considered for decoding (longer runs are data, not commands).
 const MAX_ENCODED: usize = 64 * 1024;

@@ -264,6 +264,11 @@ fn installer(url: &str, host: &str, installers: &[String]) -> bool {
     })
 }
 
+/// Builds this module's pattern now (a second core does it while the prefilter builds).
+pub(crate) fn warm_up() {
+    LazyLock::force(&SECURITY_TRAINING);
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;

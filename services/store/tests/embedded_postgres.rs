@@ -299,6 +299,20 @@ async fn server_started_by_another_program_is_reused() {
     }
     let status = pg_ctl.status().unwrap();
     assert!(status.success(), "pg_ctl start: {status}");
+    // Attach once the foreign postmaster holds the cluster's lock file (it may not accept
+    // connections yet). Before that, the launcher's own `pg_ctl start` can win the lock
+    // and the foreign one exits: then the launcher did start the server, and owning it
+    // is right — not the case this test is about.
+    for _ in 0..200 {
+        if postmaster_pid(&dir).is_some() {
+            break;
+        }
+        tokio::time::sleep(Duration::from_millis(50)).await;
+    }
+    assert!(
+        postmaster_pid(&dir).is_some(),
+        "the foreign server never wrote its lock file"
+    );
 
     let attached = start(&dir).await;
     assert!(

@@ -405,3 +405,8 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
     }
     out
 }
+
+/// Builds this module's pattern now (a second core does it while the prefilter builds).
+pub(crate) fn warm_up() {
+    LazyLock::force(&INLINE_CODE);
+}

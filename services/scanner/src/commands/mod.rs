@@ -199,3 +199,11 @@ fn quoting_lead_in(lead_in: &str) -> bool {
     ];
     MARKS.iter().any(|m| lower.contains(m))
 }
+
+/// Builds the command model's tables now (a second core does it while the prefilter
+/// builds, so a process's first scan does not wait for both in turn).
+pub(crate) fn warm_up() {
+    script::warm_up();
+    targets::warm_up();
+    extract::warm_up();
+}

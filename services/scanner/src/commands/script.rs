@@ -450,3 +450,23 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
         }
     }
 }
+
+/// Builds this module's patterns now (a second core does it while the prefilter builds).
+pub(crate) fn warm_up() {
+    for pattern in [
+        &FETCH,
+        &EXEC,
+        &PIPE_TO_IEX,
+        &SEND,
+        &SECRET_EXPR,
+        &ENV_READ,
+        &SHELL_CALL,
+        &WRITE_CALL,
+        &STRING,
+        &ASSIGN,
+        &FUNCTION,
+    ] {
+        LazyLock::force(pattern);
+    }
+    LazyLock::force(&RELEVANT);
+}

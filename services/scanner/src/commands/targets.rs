@@ -534,6 +534,13 @@ pub fn tls_off_setting(name: &str, value: &str) -> bool {
     }
 }
 
+/// Builds this module's patterns now (a second core does it while the prefilter builds).
+pub(crate) fn warm_up() {
+    for pattern in [&SECRET_PATH, &APPROVALS_OFF, &PRODUCTION, &THROWAWAY] {
+        LazyLock::force(pattern);
+    }
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
