@@ -285,7 +285,7 @@ impl Store {
             let (id, created): (Uuid, bool) = sqlx::query_as(
                 "INSERT INTO quarantined_skills (id, org_id, name, category, digest, manifest, scan, source_path, imported_by) \
                  VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9) \
-                 ON CONFLICT (org_id, name, digest) DO UPDATE SET name = EXCLUDED.name \
+                 ON CONFLICT (org_id, name, digest) DO UPDATE SET created_at = now(), source_path = EXCLUDED.source_path \
                  RETURNING id, (xmax = 0) AS created",
             )
             .bind(skill.id)
@@ -444,8 +444,9 @@ impl Store {
     }
 }
 
-/// Stores a dismissal unless the same finding of the skill already has an active one;
-/// the new row's id.
+/// Stores a dismissal unless the same finding of the skill already has an active one at
+/// the same or a higher severity (a dismissal judged at a higher severity replaces the
+/// lower one's severity, reason and reviewer); the id of the row written.
 async fn insert_dismissal(
     tx: &mut sqlx::Transaction<'_, sqlx::Postgres>,
     org_id: i64,
@@ -454,7 +455,12 @@ async fn insert_dismissal(
     Ok(sqlx::query_scalar(
         "INSERT INTO finding_dismissals (org_id, skill_name, rule, file, excerpt, severity, reason, dismissed_by, patch_id, message) \
          VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) \
-         ON CONFLICT (org_id, skill_name, rule, file, excerpt, message) WHERE revoked_at IS NULL DO NOTHING RETURNING id",
+         ON CONFLICT (org_id, skill_name, rule, file, excerpt, message) WHERE revoked_at IS NULL \
+         DO UPDATE SET severity = EXCLUDED.severity, reason = EXCLUDED.reason, dismissed_by = EXCLUDED.dismissed_by, \
+                       patch_id = EXCLUDED.patch_id, created_at = now() \
+         WHERE (CASE EXCLUDED.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END) \
+             > (CASE finding_dismissals.severity WHEN 'critical' THEN 3 WHEN 'high' THEN 2 ELSE 1 END) \
+         RETURNING id",
     )
     .bind(org_id)
     .bind(dismissal.skill_name)

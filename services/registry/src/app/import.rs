@@ -181,13 +181,17 @@ pub async fn import_tree(
                                 reason,
                             }));
                         match loaded.dangerous {
-                            Some(scan) if !already_published(store, org_id, &loaded.candidate).await? => {
-                                held.push((loaded.candidate, scan, dir));
-                            }
                             // Dangerous content that already is the latest version (an
-                            // admin released it): nothing new to hold back, publishing
-                            // it is a no-op.
-                            _ => {
+                            // admin released it): nothing to hold back, nothing to publish.
+                            Some(scan) => match latest_revision_with(store, org_id, &loaded.candidate).await? {
+                                Some(revision) => report.unchanged.push(ImportedSkill {
+                                    name: loaded.candidate.name.to_string(),
+                                    revision,
+                                    path: dir,
+                                }),
+                                None => held.push((loaded.candidate, scan, dir)),
+                            },
+                            None => {
                                 candidates.push(loaded.candidate);
                                 paths.push(dir);
                             }
@@ -231,11 +235,11 @@ pub async fn import_tree(
     Ok(report)
 }
 
-/// Whether the candidate's content is already the skill's latest version.
-async fn already_published(store: &Store, org_id: i64, candidate: &Candidate) -> Result<bool, PublishError> {
+/// The skill's latest revision when the candidate's content already is that version.
+async fn latest_revision_with(store: &Store, org_id: i64, candidate: &Candidate) -> Result<Option<i32>, PublishError> {
     match store.skill(org_id, candidate.name.as_str()).await {
-        Ok(skill) => Ok(skill.digest.as_deref() == Some(candidate.bundle.digest().as_str())),
-        Err(cairn_store::StoreError::NotFound(_)) => Ok(false),
+        Ok(skill) if skill.digest.as_deref() == Some(candidate.bundle.digest().as_str()) => Ok(skill.latest_revision),
+        Ok(_) | Err(cairn_store::StoreError::NotFound(_)) => Ok(None),
         Err(e) => Err(e.into()),
     }
 }

@@ -76,6 +76,14 @@ pub async fn release(
             f.rule, f.file, f.line, f.message
         )));
     }
+    if let Some(f) = now.active().find(|f| f.severity >= Severity::High && !f.identifiable()) {
+        return Err(PatchError::State(format!(
+            "{} at {}:{} ({}) is about a whole file, a masked secret or a line too long to show whole: it cannot \
+             be dismissed, so every later patch of the skill would be blocked by it; fix it in the source and import \
+             the skill again",
+            f.rule, f.file, f.line, f.message
+        )));
+    }
     let dismissal_reason = format!("{RELEASED}{reason}");
     let messages: Vec<String> = now
         .findings

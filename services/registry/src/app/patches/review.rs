@@ -139,7 +139,15 @@ pub(super) async fn publish(
                     let reviewed = PatchReport::from_stored(&record.report).verdict();
                     let latest = latest.as_ref().map(|(revision, bundle)| (*revision, bundle));
                     let restaged = restage(services, org_id, &record, &name, latest, actor).await?;
-                    if !restaged.raced && restaged.verdict > reviewed {
+                    if restaged.raced {
+                        continue;
+                    }
+                    if reviewer.is_none() && restaged.state != Some(StageState::AutoApproved) {
+                        // Auto-approval holds only for what the policy approves as it
+                        // stands now: this patch needs a reviewer.
+                        return Ok(services.store.patch(org_id, id).await?);
+                    }
+                    if restaged.verdict > reviewed {
                         return Err(PatchError::State(format!(
                             "a dismissal of this skill's findings was revoked since the patch was reviewed: it now scans '{}': review it again",
                             restaged.verdict.map_or("unknown", |v| v.as_str())
