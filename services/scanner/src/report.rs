@@ -118,11 +118,26 @@ impl Finding {
     /// judged. A flow's message names its source, so a dismissed flow whose source
     /// changes is a new finding.
     pub fn matches(&self, dismissal: &Dismissal) -> bool {
+        self.matches_keyed(dismissal, &message_key(&self.message))
+    }
+
+    /// [`Finding::matches`] with this finding's [`message_key`] worked out once.
+    fn matches_keyed(&self, dismissal: &Dismissal, key: &str) -> bool {
         self.rule == dismissal.rule
             && self.file == dismissal.file
             && self.excerpt == dismissal.excerpt
             && self.severity <= dismissal.severity
-            && message_key(&self.message) == dismissal.message
+            && key == dismissal.message
+    }
+
+    /// Whether this finding is one `earlier` already reported, as a dismissal of `earlier`
+    /// would match it: same rule, file, text and message, no more severe.
+    pub fn is_reported_by(&self, earlier: &Finding) -> bool {
+        self.rule == earlier.rule
+            && self.file == earlier.file
+            && self.excerpt == earlier.excerpt
+            && self.severity <= earlier.severity
+            && message_key(&self.message) == message_key(&earlier.message)
     }
 
     /// Whether this finding can be told apart from others well enough to be dismissed:
@@ -199,9 +214,10 @@ impl Report {
     /// again without them.
     pub fn apply_dismissals(&mut self, dismissals: &[Dismissal]) {
         for finding in &mut self.findings {
+            let key = message_key(&finding.message);
             finding.dismissed = dismissals
                 .iter()
-                .find(|d| finding.matches(d))
+                .find(|d| finding.matches_keyed(d, &key))
                 .map(|d| d.dismissed.clone());
         }
         self.verdict = Verdict::of(&self.findings);

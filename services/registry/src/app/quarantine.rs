@@ -68,7 +68,7 @@ pub async fn release(
     let unseen = now
         .active()
         .filter(|f| f.severity >= Severity::Medium)
-        .find(|f| !shown.findings.iter().any(|s| same_finding(s, f)));
+        .find(|f| !shown.findings.iter().any(|s| f.is_reported_by(s)));
     if let Some(f) = unseen {
         return Err(PatchError::State(format!(
             "the scanner's rules changed since this skill was quarantined and now also find {} at {}:{} ({}): \
@@ -132,15 +132,6 @@ pub async fn release(
              the older imported content; import the skill again from its source, or delete this entry"
         ))),
     }
-}
-
-/// Whether two findings are the same one (as a dismissal would match it).
-fn same_finding(a: &cairn_scanner::Finding, b: &cairn_scanner::Finding) -> bool {
-    a.rule == b.rule
-        && a.file == b.file
-        && a.excerpt == b.excerpt
-        && b.severity <= a.severity
-        && cairn_scanner::message_key(&a.message) == cairn_scanner::message_key(&b.message)
 }
 
 /// Deletes a quarantined import (its blobs are collected later).

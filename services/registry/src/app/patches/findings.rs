@@ -335,16 +335,17 @@ pub async fn rescan(
     skill: Option<&SkillName>,
 ) -> Result<RescanReport, PatchError> {
     let org_id = caller.org_id;
+    let quarantined: Vec<_> = services
+        .store
+        .quarantined_skills(org_id)
+        .await?
+        .into_iter()
+        .filter(|q| skill.is_none_or(|s| s.as_str() == q.name))
+        .collect();
     let names: Vec<SkillName> = match skill {
         Some(name) => {
             let has_open = !open_patches(services, org_id, name).await?.is_empty();
-            let held = services
-                .store
-                .quarantined_skills(org_id)
-                .await?
-                .iter()
-                .any(|q| q.name == name.as_str());
-            if !has_open && !held {
+            if !has_open && quarantined.is_empty() {
                 services
                     .store
                     .skill(org_id, name.as_str())
@@ -375,11 +376,8 @@ pub async fn rescan(
     }
     // The quarantine is read with today's rules too, so an admin decides on what the
     // scanner says now.
-    for held in services.store.quarantined_skills(org_id).await? {
-        if skill.is_some_and(|s| s.as_str() != held.name) {
-            continue;
-        }
-        match rescan_quarantined(services, org_id, &held).await {
+    for held in &quarantined {
+        match rescan_quarantined(services, org_id, held).await {
             Ok(changed) => {
                 report.quarantine_rescanned += 1;
                 if changed {
@@ -472,7 +470,7 @@ async fn open_patches(services: &Services, org_id: i64, skill: &SkillName) -> Re
 
 /// What running the stages again for a skill's open patches did.
 #[derive(Debug, Default)]
-struct Restaged {
+struct RestageSummary {
     /// Patches whose stages ran again.
     rescanned: usize,
     /// Those whose state changed.
@@ -487,8 +485,8 @@ async fn restage_open(
     name: &SkillName,
     ids: &[Uuid],
     actor: &Actor,
-) -> Result<Restaged, PatchError> {
-    let mut done = Restaged::default();
+) -> Result<RestageSummary, PatchError> {
+    let mut done = RestageSummary::default();
     if ids.is_empty() {
         return Ok(done);
     }

@@ -103,7 +103,11 @@ pub(super) async fn publish(
             }
             Approval::Delete(&name)
         } else {
-            candidate = if latest_onto != record_onto(&record) {
+            // Built on another revision than the latest, or scanned under dismissals no
+            // longer in force (one revoked or made since): the stages run again first, and
+            // the patch is never published on the old verdict.
+            let moved = latest_onto != record_onto(&record);
+            candidate = if moved || super::findings::dismissals_changed(services, org_id, &record).await? {
                 let reviewed = PatchReport::from_stored(&record.report).verdict();
                 let latest = latest.as_ref().map(|(revision, bundle)| (*revision, bundle));
                 let restaged = restage(services, org_id, &record, &name, latest, actor).await?;
@@ -111,13 +115,18 @@ pub(super) async fn publish(
                     continue;
                 }
                 if reviewer.is_none() && restaged.state != Some(StageState::AutoApproved) {
-                    // Auto-approval holds only for what the policy approves: after the
-                    // merge this patch needs a reviewer.
+                    // Auto-approval holds only for what the policy approves as it stands
+                    // now: this patch needs a reviewer.
                     return Ok(services.store.patch(org_id, id).await?);
                 }
                 if reviewer.is_some() && restaged.verdict.is_some() && restaged.verdict > reviewed {
+                    let checked = if moved {
+                        "merged onto the latest revision"
+                    } else {
+                        "checked against the dismissals in force (one was revoked since it was reviewed)"
+                    };
                     return Err(PatchError::State(format!(
-                        "merged onto the latest revision, the patch now scans '{}' (it was reviewed as '{}'): review it again",
+                        "{checked}, the patch now scans '{}' (it was reviewed as '{}'): review it again",
                         restaged.verdict.map_or("unknown", |v| v.as_str()),
                         reviewed.map_or("unknown", |v| v.as_str())
                     )));
@@ -133,28 +142,6 @@ pub(super) async fn publish(
                     }
                 }
             } else {
-                // A dismissal revoked (or made) since the patch was scanned changes what
-                // its verdict is: scanned again first, and never published on the old one.
-                if super::findings::dismissals_changed(services, org_id, &record).await? {
-                    let reviewed = PatchReport::from_stored(&record.report).verdict();
-                    let latest = latest.as_ref().map(|(revision, bundle)| (*revision, bundle));
-                    let restaged = restage(services, org_id, &record, &name, latest, actor).await?;
-                    if restaged.raced {
-                        continue;
-                    }
-                    if reviewer.is_none() && restaged.state != Some(StageState::AutoApproved) {
-                        // Auto-approval holds only for what the policy approves as it
-                        // stands now: this patch needs a reviewer.
-                        return Ok(services.store.patch(org_id, id).await?);
-                    }
-                    if restaged.verdict > reviewed {
-                        return Err(PatchError::State(format!(
-                            "a dismissal of this skill's findings was revoked since the patch was reviewed: it now scans '{}': review it again",
-                            restaged.verdict.map_or("unknown", |v| v.as_str())
-                        )));
-                    }
-                    continue;
-                }
                 candidate_bundle(services, &record).await?
             };
             category = record
