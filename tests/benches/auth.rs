@@ -1,4 +1,4 @@
-//! What authentication and authorization cost per request (DESIGN target: ≤ 5 µs).
+//! What authentication and authorization cost per request (target: ≤ 5 µs).
 //!
 //! `gate/check` is the per-request work of the gate with a warm token cache: verify the
 //! JWT (HS256), look the token row up in the cache, cap its scopes by the role, check the
@@ -14,7 +14,8 @@ use std::time::Duration;
 
 use axum::body::Body;
 use cairn_e2e::db::TestDb;
-use cairn_registry::access::{Access, Scope, authorize};
+use cairn_registry::access::{Access, authorize};
+use cairn_registry::auth::scopes::Scope;
 use cairn_registry::config::AccessSettings;
 use cairn_registry::{AppState, bootstrap};
 use cairn_store::blob::FsBlobStore;
@@ -38,7 +39,7 @@ fn gate(c: &mut Criterion) {
         settings.rate_limits.per_token = cairn_registry::ratelimit::Limit::parse("4000000000/h").unwrap();
         settings.rate_limits.per_address = settings.rate_limits.per_token;
         let state = AppState::new(store, blobs, keys, settings);
-        tokio::spawn(state.clone().background());
+        tokio::spawn(cairn_registry::server::background(state.clone()));
         while !state.auth.is_following() {
             tokio::time::sleep(Duration::from_millis(5)).await;
         }

@@ -1,5 +1,5 @@
 //! Submitting patches under load: 20 concurrent submitters, each sending patches to one
-//! skill over HTTP to a server on a random port (DESIGN target: submit → pending_review
+//! skill over HTTP to a server on a random port (target: submit → pending_review
 //! p50 ≤ 10 ms, p99 ≤ 50 ms server-side). Latencies are measured by the clients, so they
 //! include the loopback round trip: an upper bound of the server-side time.
 //!

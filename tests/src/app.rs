@@ -6,9 +6,9 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use anyhow::Result;
-use cairn_registry::access::ScopeSet;
 use cairn_registry::app::import::{ImportReport, import_tree};
 use cairn_registry::app::live::LiveSettings;
+use cairn_registry::auth::scopes::ScopeSet;
 use cairn_registry::auth::{TokenKeys, TokenRequest, issue_token};
 use cairn_registry::config::AccessSettings;
 use cairn_registry::ratelimit::RateLimits;

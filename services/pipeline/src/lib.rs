@@ -1,4 +1,4 @@
-//! `cairn-pipeline`: the pure half of the patch pipeline (DESIGN §4).
+//! `cairn-pipeline`: the pure half of the patch pipeline (docs/PATCHING.md).
 //!
 //! Agents propose changes as ops that mirror Hermes `skill_manage`; the `patch` op says
 //! "replace this `old` text with this `new` text". Agents remember files imperfectly

@@ -1,4 +1,4 @@
-//! Patch ops (DESIGN §4), mirroring Hermes `skill_manage`: parsed from JSON and validated
+//! Patch ops (docs/PATCHING.md), mirroring Hermes `skill_manage`: parsed from JSON and validated
 //! before anything runs, so a malformed patch is answered with a precise error and
 //! nothing is stored.
 
@@ -77,7 +77,7 @@ impl Op {
     }
 }
 
-/// Where agents may write: `SKILL.md` and files under these folders (DESIGN §4;
+/// Where agents may write: `SKILL.md` and files under these folders (docs/PATCHING.md;
 /// configurable per registry).
 #[derive(Clone, Debug, PartialEq, Eq)]
 pub struct WritableRoots(pub Vec<String>);

@@ -1,4 +1,4 @@
-//! The pipeline's pure stages in order (DESIGN §4): validate the ops, apply them to the
+//! The pipeline's pure stages in order (docs/PATCHING.md): validate the ops, apply them to the
 //! base revision, rebase onto the latest, validate the result, scan it against the
 //! latest (findings *introduced* or *pre-existing*), and decide by policy. The registry
 //! stores what this returns on the patch, for reviewers and agents.

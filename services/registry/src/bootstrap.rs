@@ -8,7 +8,7 @@ use cairn_store::{AdminToken, Role, Store};
 use chrono::Utc;
 use uuid::Uuid;
 
-use crate::access::ScopeSet;
+use crate::auth::scopes::ScopeSet;
 use crate::auth::{Claims, TokenKeys, sign};
 use crate::private_file::write_private_file;
 

@@ -8,13 +8,17 @@ pub mod access;
 pub mod app;
 pub mod auth;
 pub mod bootstrap;
+pub mod compat;
 pub mod config;
+pub mod error;
 pub mod grpc;
-pub mod http;
 pub mod metrics;
 pub mod private_file;
 pub mod ratelimit;
+pub mod rest;
 pub mod runtime;
+pub mod server;
+pub mod serving;
 pub mod telemetry;
 pub mod web;
 
@@ -24,7 +28,7 @@ use cairn_store::Store;
 use cairn_store::blob::BlobStore;
 use cairn_store::gc::TrackedBlobStore;
 
-pub use http::{router, serve};
+pub use server::{router, serve};
 
 /// Everything a request handler may need, behind one `Arc`: handlers clone the state on
 /// every request, and one reference count is measurably cheaper under load than one per
@@ -174,52 +178,4 @@ pub fn tracked(store: &Store, blobs: Arc<dyn BlobStore>, metrics: &Arc<metrics::
         blobs,
         Some(Arc::new(move |bytes| metrics.blob_written(bytes))),
     ))
-}
-
-/// How often idle rate-limit entries are dropped.
-const LIMITER_SWEEP: std::time::Duration = std::time::Duration::from_secs(60);
-
-impl AppState {
-    /// The work a serving process does besides answering requests, for as long as the
-    /// returned future runs: following access changes (so cached token checks stay
-    /// exact), following index changes for watchers, dropping idle rate-limit entries, and
-    /// delivering webhooks, following audited changes for the review pages, collecting
-    /// unreferenced blobs, and re-checking conflicts when their skill moves on.
-    pub async fn background(self) {
-        let sweep = {
-            let limiters = self.limiters.clone();
-            async move {
-                let mut tick = tokio::time::interval(LIMITER_SWEEP);
-                loop {
-                    tick.tick().await;
-                    limiters.forget_idle();
-                }
-            }
-        };
-        let auth = self.auth.clone();
-        let live = self.live.clone();
-        let activity = self.activity.clone();
-        let index_keeper = {
-            let state = self.clone();
-            let heard = self.live.heard();
-            async move {
-                let encode = |org_id, index: &app::index::FullIndex| {
-                    http::index::warm(&state, org_id, index);
-                    grpc::index_route::warm(&state, org_id, index);
-                };
-                app::index::keep_warm(&state, heard, encode).await;
-            }
-        };
-        tokio::join!(
-            index_keeper,
-            grpc::report_health(self.clone()),
-            auth.follow_changes(self.store.clone()),
-            live.follow(self.store.clone()),
-            activity.follow(self.store.clone()),
-            sweep,
-            app::webhooks::deliver_forever(self.store.clone(), self.metrics.clone(), self.outbound.clone()),
-            app::gc::collect_forever(self.clone()),
-            app::patches::recheck::run_forever(self.clone())
-        );
-    }
 }

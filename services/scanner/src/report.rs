@@ -41,7 +41,7 @@ impl Severity {
     }
 }
 
-/// The overall judgement of a bundle (DESIGN §5 scan report).
+/// The overall judgement of a bundle (docs/SECURITY-SCANNER.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {

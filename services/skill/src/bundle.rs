@@ -1,7 +1,7 @@
 //! Skill bundles: the complete, validated set of files of one skill version.
 //!
 //! A [`Bundle`] can only be built through [`BundleBuilder`] (or [`Bundle::from_files`], which
-//! uses it), which enforces the limits of DESIGN §4 as files are added and parses `SKILL.md`
+//! uses it), which enforces the bundle limits (docs/API.md) as files are added and parses `SKILL.md`
 //! strictly at the end. Holding a `Bundle` therefore proves it may be published; its manifest
 //! and digest are computed once, when it is built.
 
@@ -93,7 +93,7 @@ impl fmt::Debug for BundleFile {
     }
 }
 
-/// One line of a version's manifest (DESIGN §4), as stored and served.
+/// One line of a version's manifest (docs/API.md), as stored and served.
 #[derive(Debug, Clone, PartialEq, Eq, Serialize, Deserialize)]
 pub struct ManifestEntry {
     /// The file's path in the bundle.
@@ -173,7 +173,7 @@ impl Bundle {
         self.manifest.clone()
     }
 
-    /// The version digest (`sha256:…`) of DESIGN §4 over the manifest.
+    /// The version digest (`sha256:…`) (docs/API.md) over the manifest.
     pub fn digest(&self) -> String {
         self.digest.clone()
     }
@@ -355,7 +355,7 @@ mod tests {
             Bundle::from_files(changed, &Limits::default()).unwrap().digest(),
             one.digest()
         );
-        // The executable flag is in the manifest but not in the digest (DESIGN §4 digest lines).
+        // The executable flag is in the manifest but not in the digest (docs/API.md, "Digest").
         let mut exec = files;
         exec[1].1.executable = true;
         assert_eq!(

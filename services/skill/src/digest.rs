@@ -1,7 +1,7 @@
 //! SHA-256 file hashes and the version digest.
 //!
 //! Every file in a version is identified by its SHA-256, and a whole version by the digest
-//! defined in DESIGN §4. Keeping both here, with one hex format, means the registry, the store
+//! defined in docs/API.md ("Digest"). Keeping both here, with one hex format, means the registry, the store
 //! and clients all compute the same value for the same files.
 
 use std::fmt;
@@ -110,7 +110,7 @@ impl<'de> Deserialize<'de> for Sha256Hash {
     }
 }
 
-/// The version digest of DESIGN §4: `"sha256:"` + hex SHA-256 of the lines
+/// The version digest (docs/API.md): `"sha256:"` + hex SHA-256 of the lines
 /// `"<path>\0<sha256 hex>\n"` over the files sorted by the UTF-8 bytes of their path.
 ///
 /// The files are sorted here, so callers may pass them in any order.

@@ -139,7 +139,7 @@ impl Frontmatter {
         Frontmatter { fields }
     }
 
-    /// The `name` key when it is a string (it may differ from the folder name; DESIGN §4).
+    /// The `name` key when it is a string (it may differ from the folder name; docs/API.md).
     pub fn name(&self) -> Option<&str> {
         self.fields.get("name").and_then(Value::as_str)
     }
@@ -188,7 +188,7 @@ pub fn parse_tolerant(text: &str) -> Result<SkillDocument, FrontmatterError> {
     })
 }
 
-/// Parses `SKILL.md` for writing a new version: [`parse_tolerant`] plus the rules of DESIGN §4
+/// Parses `SKILL.md` for writing a new version: [`parse_tolerant`] plus the rules of docs/API.md
 /// (length within `limits`, non-empty string `name` and `description`, description within
 /// limits, non-blank body). The format of `name` is not checked: a skill's identity is its
 /// folder name.

@@ -3,7 +3,7 @@
 //! A skill is a folder with a `SKILL.md` (YAML frontmatter + Markdown) and optional extra
 //! files. This crate validates everything that comes from outside — names, categories, file
 //! paths, frontmatter, size limits, archives — and computes the content digests that identify
-//! a version (DESIGN §4). It does no I/O of its own beyond `Read`/`Write`, so every service
+//! a version (docs/API.md). It does no I/O of its own beyond `Read`/`Write`, so every service
 //! applies exactly the same rules.
 
 pub mod archive;

@@ -1,4 +1,4 @@
-//! Bundle size limits (DESIGN §4).
+//! Bundle size limits (docs/API.md).
 //!
 //! Limits are data rather than constants so that an organisation setting or a test can tighten
 //! them, while [`Limits::default`] gives the documented values. Exceeding any limit is an error,
@@ -6,7 +6,7 @@
 
 use serde::{Deserialize, Serialize};
 
-/// The size limits a bundle must respect; `Default` gives the values of DESIGN §4.
+/// The size limits a bundle must respect; `Default` gives the values docs/API.md lists.
 ///
 /// Deserializing fills absent fields with their defaults, so a configuration file only needs
 /// to name the limits it changes.

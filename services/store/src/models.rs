@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use serde::Serialize;
 use uuid::Uuid;
 
-/// What a user may do in their organisation (DESIGN §4). Ordered from most to least
+/// What a user may do in their organisation (docs/ACCESS.md). Ordered from most to least
 /// powerful so `role >= Role::Reviewer`-style checks read naturally via [`Role::rank`].
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize)]
 #[serde(rename_all = "lowercase")]
@@ -226,7 +226,7 @@ pub struct VersionInfo {
     pub id: i64,
     /// 1, 2, 3 … per skill.
     pub revision: i32,
-    /// `sha256:<hex>` over the manifest (DESIGN §4).
+    /// `sha256:<hex>` over the manifest (docs/API.md, "Digest").
     pub digest: String,
     /// The frontmatter description.
     pub description: String,

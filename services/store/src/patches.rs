@@ -11,7 +11,7 @@ use crate::skills::{NewVersion, VersionProvenance, lock_org_index, publish_in, y
 use crate::webhooks::enqueue;
 use crate::{Actor, PublishOutcome, Store, StoreError};
 
-/// A patch's state (DESIGN §4).
+/// A patch's state (docs/API.md, "Patches").
 pub const PATCH_STATUSES: [&str; 8] = [
     "pending_review",
     "approved",

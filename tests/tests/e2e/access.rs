@@ -6,8 +6,9 @@ use std::collections::BTreeMap;
 use std::time::Duration;
 
 use cairn_e2e::app::TestApp;
-use cairn_registry::access::{Access, Scope, ScopeSet};
-use cairn_registry::http::routes::{Rule, rules};
+use cairn_registry::access::{Access, Rule};
+use cairn_registry::auth::scopes::{Scope, ScopeSet};
+use cairn_registry::server::rules;
 use cairn_skill::Sha256Hash;
 use cairn_store::{Actor, Role, UserUpdate};
 use reqwest::{Method, StatusCode};

@@ -7,7 +7,7 @@ use std::time::Duration;
 use cairn_e2e::app::TestApp;
 use cairn_e2e::corpus;
 use cairn_registry::auth::TokenKeys;
-use cairn_registry::http::wire::IndexBody;
+use cairn_registry::rest::wire::IndexBody;
 use cairn_skill::{Limits, Sha256Hash};
 use cairn_store::{Actor, Role};
 use reqwest::StatusCode;

@@ -4,7 +4,8 @@
 
 use cairn_e2e::app::{GrpcClient, TestApp};
 use cairn_proto::v1 as pb;
-use cairn_registry::access::{Access, ScopeSet};
+use cairn_registry::access::Access;
+use cairn_registry::auth::scopes::ScopeSet;
 use cairn_store::Role;
 use chrono::{DateTime, Utc};
 use futures::StreamExt;

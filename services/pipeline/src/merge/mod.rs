@@ -1,5 +1,5 @@
 //! Three-way merge of text files by lines, for patches whose base is behind the latest
-//! revision (DESIGN §4, rebase).
+//! revision (docs/CONCURRENT.md).
 //!
 //! Each side's change against the base is a list of hunks ([`hunks`]); the hunks are
 //! woven together in base order ([`weave`]): changes to different lines both apply, also

@@ -5,7 +5,7 @@ use std::time::Duration;
 
 use cairn_store::{Actor, Organization, Role, Store, StoreError, User, UserUpdate};
 
-use crate::access::{Scope, ScopeSet};
+use crate::auth::scopes::{Scope, ScopeSet};
 use crate::auth::{IssueError, IssuedToken, Principal, TokenKeys, TokenRequest, issue_token};
 use crate::config::AccessSettings;
 

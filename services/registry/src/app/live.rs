@@ -21,7 +21,7 @@ use tokio::sync::{Semaphore, broadcast};
 use tokio::time::Instant;
 use uuid::Uuid;
 
-use crate::access::Scope;
+use crate::auth::scopes::Scope;
 use crate::auth::{AuthError, Authenticator, Principal};
 
 /// How long a watch stays quiet before a heartbeat is sent.

@@ -8,6 +8,7 @@
 //! a revocation, a role change or a disabled user on any replica empties it at once.
 
 mod keys;
+pub mod scopes;
 
 use std::collections::HashMap;
 use std::sync::atomic::{AtomicBool, AtomicU64, Ordering};
@@ -22,7 +23,12 @@ use uuid::Uuid;
 
 pub use keys::{PREVIOUS_FILE, SECRET_FILE, TokenKeys, rotate};
 
-use crate::access::{Scope, ScopeSet};
+use scopes::{Scope, ScopeSet};
+
+/// Compares two secrets (CSRF tokens, signed tickets) in time independent of where they differ.
+pub fn same_secret(a: &str, b: &str) -> bool {
+    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
+}
 
 /// The claims Cairn puts in (and requires of) every token.
 #[derive(Clone, Debug, Serialize, Deserialize)]
@@ -516,6 +522,14 @@ fn usable(row: &TokenPrincipal) -> Result<(), AuthError> {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn secrets_compare_whole() {
+        assert!(same_secret("abc", "abc"));
+        assert!(!same_secret("abc", "abd"));
+        assert!(!same_secret("abc", "abcd"));
+        assert!(!same_secret("", "a"));
+    }
 
     fn token(keys: &TokenKeys, issued: DateTime<Utc>, expires: DateTime<Utc>) -> String {
         let claims = Claims::new(

@@ -132,7 +132,7 @@ pub fn ops_to_json(ops: &[pb::Op]) -> Result<Value, Status> {
     let mut out = Vec::with_capacity(ops.len());
     for (i, op) in ops.iter().enumerate() {
         let Some(kind) = &op.op else {
-            return Err(super::status::invalid(format!(
+            return Err(super::invalid(format!(
                 "op {i} has no kind: set one of create, edit, patch, write_file, remove_file, delete"
             )));
         };
@@ -159,7 +159,7 @@ pub fn ops_to_json(ops: &[pb::Op]) -> Result<Value, Status> {
                     "content_base64": base64::engine::general_purpose::STANDARD.encode(data),
                 }),
                 None => {
-                    return Err(super::status::invalid(format!(
+                    return Err(super::invalid(format!(
                         "op {i} (write_file) has no content: set text or data"
                     )));
                 }

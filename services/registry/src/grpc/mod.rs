@@ -9,7 +9,6 @@
 mod convert;
 pub(crate) mod index_route;
 pub mod service;
-pub mod status;
 
 use axum::Router;
 use axum::http::Method;
@@ -17,12 +16,13 @@ use axum::routing::post_service;
 use cairn_proto::v1::registry_server::RegistryServer;
 
 use crate::AppState;
-use crate::access::{Access, Scope};
-use crate::http::routes::Rule;
+use crate::access::Access;
+use crate::access::Rule;
+use crate::auth::scopes::Scope;
 
 /// Largest request message: the same bound as a REST request body (a patch's ops are
 /// the largest request).
-pub const MAX_REQUEST_MESSAGE: usize = crate::http::MAX_BODY_BYTES;
+pub const MAX_REQUEST_MESSAGE: usize = crate::access::MAX_BODY_BYTES;
 /// Largest response message: a full index of tens of thousands of skills fits; blobs
 /// stream in 1 MiB chunks.
 pub const MAX_RESPONSE_MESSAGE: usize = 64 << 20;
@@ -108,32 +108,7 @@ pub fn router(state: &AppState) -> Router<AppState> {
     router
 }
 
-/// Keeps the health service's answers in line with readiness (PostgreSQL and the blob
-/// store) for as long as the returned future runs.
-pub async fn report_health(state: AppState) {
-    use tonic_health::ServingStatus;
-    // Not serving until the first verdict (the reporter starts out serving), which comes
-    // once the index is built (readiness waits for it), not five seconds later.
-    for service in ["", cairn_proto::REGISTRY_SERVICE] {
-        state
-            .grpc_health
-            .set_service_status(service, ServingStatus::NotServing)
-            .await;
-    }
-    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), state.index_cache.wait_warm()).await;
-    let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
-    loop {
-        tick.tick().await;
-        let ready = crate::http::ready(&state).await;
-        let status = if ready {
-            ServingStatus::Serving
-        } else {
-            ServingStatus::NotServing
-        };
-        state.grpc_health.set_service_status("", status).await;
-        state
-            .grpc_health
-            .set_service_status(cairn_proto::REGISTRY_SERVICE, status)
-            .await;
-    }
+/// INVALID_ARGUMENT with the `bad_request` code: the request itself is wrong.
+fn invalid(message: impl Into<String>) -> tonic::Status {
+    crate::error::ApiError::bad_request(message).into()
 }

@@ -13,12 +13,12 @@ use tonic::{Request, Response, Status};
 
 use super::convert;
 use crate::AppState;
+use crate::access::{Caller, RequestContext};
 use crate::app::live::{Viewer, WatchError, WatchEvent};
 use crate::app::patches::{self, Listing, Submission};
 use crate::app::{blobs, catalog, index, live};
 use crate::auth::Principal;
-use crate::http::error::ApiError;
-use crate::http::guard::{Caller, RequestContext};
+use crate::error::ApiError;
 
 /// Largest piece of a blob in one `BlobChunk`.
 pub const BLOB_CHUNK_BYTES: usize = 1 << 20;
@@ -57,7 +57,7 @@ pub(super) fn fail(error: impl Into<ApiError>) -> Status {
 /// Checks a client's cursor.
 pub(super) fn cursor(since: Option<i64>) -> Result<Option<i64>, Status> {
     match since {
-        Some(since) if since < 0 => Err(super::status::invalid(format!(
+        Some(since) if since < 0 => Err(super::invalid(format!(
             "since {since} is not valid: pass the cursor of a previous index response or change, or omit it"
         ))),
         other => Ok(other),
@@ -65,7 +65,7 @@ pub(super) fn cursor(since: Option<i64>) -> Result<Option<i64>, Status> {
 }
 
 fn skill_name(raw: &str) -> Result<SkillName, Status> {
-    SkillName::parse(raw).map_err(|e| super::status::invalid(e.to_string()))
+    SkillName::parse(raw).map_err(|e| super::invalid(e.to_string()))
 }
 
 #[tonic::async_trait]
@@ -145,7 +145,7 @@ impl Registry for RegistryService {
             None => RevisionSelector::Latest,
             Some(rev) if rev >= 1 => RevisionSelector::Exact(rev),
             Some(rev) => {
-                return Err(super::status::invalid(format!(
+                return Err(super::invalid(format!(
                     "revision {rev} is not valid: use a positive number, or omit it for the latest"
                 )));
             }
@@ -236,7 +236,7 @@ impl Registry for RegistryService {
                 patches::reject(&self.state, &caller.principal, &caller.actor(), id, &comment).await
             }
             _ => {
-                return Err(super::status::invalid(
+                return Err(super::invalid(
                     "decision is not set: use APPROVE or REJECT (rejecting needs a comment)",
                 ));
             }
@@ -268,7 +268,7 @@ impl Registry for RegistryService {
                 comment: request.comment.unwrap_or_default(),
             },
             _ => {
-                return Err(super::status::invalid(
+                return Err(super::invalid(
                     "decision is not set: use APPROVE or REJECT (rejecting needs a comment)",
                 ));
             }

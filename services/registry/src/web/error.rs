@@ -6,7 +6,7 @@ use askama::Template;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{Html, IntoResponse, Redirect, Response};
 
-use crate::http::error::ApiError;
+use crate::error::{ApiError, ErrorKind};
 
 /// Why a page could not be shown or a form was not accepted.
 #[derive(Debug)]
@@ -29,7 +29,7 @@ pub enum WebError {
 impl WebError {
     /// 403 with a message saying what is needed.
     pub fn forbidden(message: impl Into<String>) -> Self {
-        WebError::Failed(ApiError::new(StatusCode::FORBIDDEN, "forbidden", message))
+        WebError::Failed(ApiError::new(ErrorKind::Forbidden, "forbidden", message))
     }
 
     /// 400 with a message saying what to correct.

@@ -20,7 +20,7 @@ use axum::response::{Html, IntoResponse, Redirect, Response};
 use axum::routing::{get, post};
 
 use crate::AppState;
-use crate::access::Scope;
+use crate::auth::scopes::Scope;
 use error::WebError;
 use session::Viewer;
 
@@ -199,7 +199,7 @@ impl Flash {
     fn verified(state: &AppState, kind: &str, text: &Option<String>, sig: &Option<String>) -> Option<String> {
         let (text, sig) = (text.as_deref()?, sig.as_deref()?);
         let expected = state.session_key.sign(&format!("{kind}\0{text}"));
-        session::same_secret(&expected, sig).then(|| text.chars().filter(|c| !c.is_control()).take(500).collect())
+        crate::auth::same_secret(&expected, sig).then(|| text.chars().filter(|c| !c.is_control()).take(500).collect())
     }
 
     /// The success notice, if this server signed it.

@@ -17,9 +17,9 @@ use serde::{Deserialize, Serialize};
 
 use super::error::WebError;
 use crate::AppState;
-use crate::access::Scope;
+use crate::access::RequestContext;
 use crate::auth::Principal;
-use crate::http::guard::RequestContext;
+use crate::auth::scopes::Scope;
 use cairn_store::Actor;
 
 /// The session cookie's name.
@@ -66,7 +66,7 @@ struct Stored {
 /// TLS, which only a trusted reverse proxy can say (`X-Forwarded-Proto: https`), since the
 /// registry itself serves plain HTTP.
 fn is_https(headers: &HeaderMap, trusted_proxy_hops: usize, always: bool) -> bool {
-    always || crate::http::guard::forwarded_https(headers, trusted_proxy_hops)
+    always || crate::access::forwarded_https(headers, trusted_proxy_hops)
 }
 
 /// The request's encrypted cookies.
@@ -258,11 +258,6 @@ struct CsrfField {
     csrf: String,
 }
 
-/// Compares two secrets in time independent of where they differ.
-pub fn same_secret(a: &str, b: &str) -> bool {
-    a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0
-}
-
 /// Whether the request came from another site. Browsers say so themselves
 /// (`Sec-Fetch-Site`, sent by every current browser): only `same-origin` and `none` (the
 /// user typed or bookmarked it) pass. Older browsers are judged by `Origin`, which must
@@ -307,12 +302,12 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for Verified<T> {
         ) {
             return Err(WebError::forbidden(CSRF_REFUSED));
         }
-        let bytes = axum::body::to_bytes(body, crate::http::MAX_BODY_BYTES)
+        let bytes = axum::body::to_bytes(body, crate::access::MAX_BODY_BYTES)
             .await
             .map_err(|_| WebError::bad_request("The form is too large: shorten what you entered."))?;
         let sent: CsrfField = serde_urlencoded::from_bytes(&bytes).unwrap_or(CsrfField { csrf: String::new() });
         match expected {
-            Some(expected) if !sent.csrf.is_empty() && same_secret(&expected, &sent.csrf) => {}
+            Some(expected) if !sent.csrf.is_empty() && crate::auth::same_secret(&expected, &sent.csrf) => {}
             _ => return Err(WebError::forbidden(CSRF_REFUSED)),
         }
         let form = serde_urlencoded::from_bytes(&bytes).map_err(|e| {
@@ -326,14 +321,6 @@ impl<T: DeserializeOwned + Send> FromRequest<AppState> for Verified<T> {
 mod tests {
     use super::*;
     use axum::http::HeaderValue;
-
-    #[test]
-    fn secrets_compare_whole() {
-        assert!(same_secret("abc", "abc"));
-        assert!(!same_secret("abc", "abd"));
-        assert!(!same_secret("abc", "abcd"));
-        assert!(!same_secret("", "a"));
-    }
 
     #[test]
     fn cross_site_requests_are_recognised() {

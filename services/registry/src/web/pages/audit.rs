@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::{given, when};
 use crate::AppState;
-use crate::access::Scope;
+use crate::auth::scopes::Scope;
 use crate::web::Chrome;
 use crate::web::error::{WebError, encode};
 use crate::web::session::Viewer;

@@ -8,8 +8,8 @@ use serde::Deserialize;
 
 use super::{back_with, given, when};
 use crate::AppState;
-use crate::access::Scope;
 use crate::app::accounts;
+use crate::auth::scopes::Scope;
 use crate::web::error::{WebError, encode};
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};

@@ -12,8 +12,8 @@ use serde_json::Value;
 
 use super::{given, when};
 use crate::AppState;
-use crate::access::Scope;
 use crate::app::patches::{self, OPEN_STATUSES, PatchError};
+use crate::auth::scopes::Scope;
 use crate::web::error::{WebError, encode};
 use crate::web::render::diff::{self, FileView, Finding, ScanView};
 use crate::web::session::{Verified, Viewer};

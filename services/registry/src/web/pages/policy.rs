@@ -9,7 +9,7 @@ use serde::Deserialize;
 
 use super::back_with;
 use crate::AppState;
-use crate::access::Scope;
+use crate::auth::scopes::Scope;
 use crate::web::error::WebError;
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};
@@ -98,8 +98,8 @@ pub async fn save(
         authors_may_approve_own: form.authors_may_approve_own.is_some(),
         auto_approve_safe_from: trusted,
     };
-    let value = serde_json::to_value(&policy)
-        .map_err(|e| crate::http::error::ApiError::internal("serialising a policy", &e))?;
+    let value =
+        serde_json::to_value(&policy).map_err(|e| crate::error::ApiError::internal("serialising a policy", &e))?;
     state.store.set_patch_policy(org_id, &value, &viewer.actor()).await?;
     Ok(done(
         &state,

@@ -16,10 +16,10 @@ use tokio::sync::broadcast::error::RecvError;
 
 use super::{given, when};
 use crate::AppState;
-use crate::access::Scope;
 use crate::app::activity::ActivityEvent;
 use crate::app::live::WatchSlot;
 use crate::app::patches::{self, Listing};
+use crate::auth::scopes::Scope;
 use crate::web::Chrome;
 use crate::web::error::{WebError, encode};
 use crate::web::render::diff::findings;
@@ -383,7 +383,7 @@ pub async fn batch(
             Err(e) => failed.push(format!(
                 "{}: {}",
                 &outcome.id.to_string()[..8],
-                crate::http::error::ApiError::from(e).message()
+                crate::error::ApiError::from(e).message()
             )),
         }
     }

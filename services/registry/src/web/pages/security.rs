@@ -10,9 +10,9 @@ use uuid::Uuid;
 
 use super::{back_with, given, when};
 use crate::AppState;
-use crate::access::Scope;
 use crate::app::patches::findings::{self, RescanReport};
 use crate::app::quarantine;
+use crate::auth::scopes::Scope;
 use crate::web::error::WebError;
 use crate::web::render::diff::Finding;
 use crate::web::session::{Verified, Viewer};

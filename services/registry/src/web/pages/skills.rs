@@ -11,8 +11,8 @@ use serde::Deserialize;
 
 use super::{attachment, given, path_href, when};
 use crate::AppState;
-use crate::access::Scope;
 use crate::app::catalog::{self, CatalogError};
+use crate::auth::scopes::Scope;
 use crate::web::error::{WebError, encode};
 use crate::web::render::diff::{self, FileView};
 use crate::web::render::markdown::{render_markdown, split_frontmatter};
@@ -365,7 +365,7 @@ pub async fn diff(
         .archive_permits
         .acquire()
         .await
-        .map_err(|e| crate::http::error::ApiError::internal("archive permits closed", &e))?;
+        .map_err(|e| crate::error::ApiError::internal("archive permits closed", &e))?;
     let blobs = state.blobs.as_ref();
     let (before, after) = (
         catalog::file_map(&state.store, blobs, &old).await?,
@@ -376,7 +376,7 @@ pub async fn diff(
         diff::file_views(&changes, None)
     })
     .await
-    .map_err(|e| crate::http::error::ApiError::internal("diffing two revisions", &e))?;
+    .map_err(|e| crate::error::ApiError::internal("diffing two revisions", &e))?;
     let split = query.view.as_deref() == Some("split");
     let page = DiffPage {
         chrome: Chrome::new(&viewer, "skills"),
@@ -411,7 +411,7 @@ pub async fn download(
         .archive_permits
         .acquire()
         .await
-        .map_err(|e| crate::http::error::ApiError::internal("archive permits closed", &e))?;
+        .map_err(|e| crate::error::ApiError::internal("archive permits closed", &e))?;
     let archive = catalog::bundle_archive(&state.store, state.blobs.as_ref(), &resolved).await?;
     Ok((
         [

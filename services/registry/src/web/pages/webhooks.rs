@@ -8,8 +8,8 @@ use uuid::Uuid;
 
 use super::{back_with, given, when};
 use crate::AppState;
-use crate::access::Scope;
 use crate::app::webhooks;
+use crate::auth::scopes::Scope;
 use crate::web::error::WebError;
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};

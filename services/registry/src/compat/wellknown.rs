@@ -11,7 +11,7 @@
 //!
 //! Only the latest approved, non-yanked version of each skill is served. Access: a token
 //! with `read` (header, or a `/t/<token>/` capability URL), or none when the organisation
-//! allows anonymous reads (`guard::Reader`).
+//! allows anonymous reads (`access::Reader`).
 
 use axum::extract::State;
 use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
@@ -19,34 +19,18 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde::Serialize;
 
-use super::error::ApiError;
-use super::extract::ApiPath;
-use super::guard::Reader;
-use super::skills::if_none_match;
 use crate::AppState;
-use crate::app::discovery::{self, DiscoveryError};
+use crate::access::Reader;
+use crate::app::discovery::{self};
+use crate::error::ApiError;
+use crate::error::parse::ApiPath;
+use crate::serving::{file_content_type, if_none_match, untrusted_file};
 
 /// The agentskills discovery schema this index follows.
 pub const AGENT_SKILLS_SCHEMA: &str = "https://schemas.agentskills.io/discovery/0.2.0/schema.json";
 
 /// Indexes change with every approval: clients revalidate (cheaply, by ETag).
 const REVALIDATE: &str = "no-cache";
-
-impl From<DiscoveryError> for ApiError {
-    fn from(error: DiscoveryError) -> Self {
-        match error {
-            DiscoveryError::NotFound(message) => ApiError::not_found(message),
-            DiscoveryError::Index(e) => e.into(),
-            DiscoveryError::Catalog(e) => e.into(),
-            DiscoveryError::Store(e) => e.into(),
-            DiscoveryError::Unavailable => ApiError::new(
-                StatusCode::SERVICE_UNAVAILABLE,
-                "unavailable",
-                "the registry is shutting down: retry in a moment",
-            ),
-        }
-    }
-}
 
 #[derive(Serialize)]
 struct SkillsIndex<'a> {
@@ -141,18 +125,14 @@ pub async fn skills_file(
         return Ok(unchanged(&reader, &etag, false));
     }
     let bytes = crate::app::catalog::read_blob(state.blobs.as_ref(), &file.sha256).await?;
-    let content_type = super::skills::file_content_type(&file.path).to_owned();
-    let mut response = caching(
+    let content_type = file_content_type(&file.path).to_owned();
+    let response = caching(
         ([(header::CONTENT_TYPE, content_type)], bytes).into_response(),
         &reader,
         &etag,
         false,
     );
-    let out = response.headers_mut();
-    // Skill files come from agents: never let a browser run them as a page of ours.
-    out.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    out.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
-    Ok(response)
+    Ok(untrusted_file(response))
 }
 
 #[derive(Serialize)]

@@ -7,13 +7,13 @@ use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::error::ApiError;
-use super::extract::{self, ApiJson, ApiPath, ApiQuery};
-use super::guard::Caller;
 use super::json_ok;
 use super::wire::{Page, PatchBody, PatchItem};
 use crate::AppState;
-use crate::app::patches::{self, AgentInfo, PatchError, Submission};
+use crate::access::Caller;
+use crate::app::patches::{self, AgentInfo, Submission};
+use crate::error::ApiError;
+use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 
 /// Body of `POST /v1/patches`.
 #[derive(Debug, Deserialize)]
@@ -24,7 +24,7 @@ pub struct SubmitBody {
     /// The revision the ops were made against; omit (or `null`) to create a skill.
     #[serde(default)]
     base_revision: Option<i32>,
-    /// The ops (DESIGN §4).
+    /// The ops (docs/PATCHING.md).
     ops: serde_json::Value,
     #[serde(default)]
     summary: String,
@@ -357,19 +357,4 @@ fn decision(body: &[u8]) -> Result<DecisionBody, ApiError> {
             "the body is not valid: {e}; send {{\"comment\": \"…\"}} (approve also takes \"close_duplicates\", duplicate \"of\") or nothing"
         ))
     })
-}
-
-impl From<PatchError> for ApiError {
-    fn from(error: PatchError) -> Self {
-        match error {
-            PatchError::Invalid(message) => ApiError::bad_request(message),
-            PatchError::Refused(message) => ApiError::new(StatusCode::UNPROCESSABLE_ENTITY, "patch_refused", message),
-            PatchError::NotFound(message) => ApiError::not_found(message),
-            PatchError::Forbidden(message) => ApiError::new(StatusCode::FORBIDDEN, "forbidden", message),
-            PatchError::State(message) => ApiError::new(StatusCode::CONFLICT, "conflict", message),
-            PatchError::Store(e) => e.into(),
-            PatchError::Catalog(e) => e.into(),
-            PatchError::Publish(e) => e.into(),
-        }
-    }
 }

@@ -6,14 +6,14 @@ use axum::extract::State;
 use axum::response::Response;
 use serde::{Deserialize, Serialize};
 
-use super::error::ApiError;
-use super::extract::{self, ApiJson, ApiPath};
-use super::guard::Caller;
 use super::json_ok;
 use super::wire::PatchBody;
 use crate::AppState;
+use crate::access::Caller;
 use crate::app::patches::{self, findings};
 use crate::app::quarantine;
+use crate::error::ApiError;
+use crate::error::parse::{self as extract, ApiJson, ApiPath};
 
 /// Body of `POST /v1/patches/{id}/findings/dismiss`: the finding, as the patch's scan
 /// names it, and why it is a false positive.

@@ -1,9 +1,11 @@
-//! Parsing of path and query parameters into domain values, with the 400 messages.
+//! Parsing of requests into domain values (path and query parameters, JSON bodies),
+//! answering bad input in the API's error shape with what to send instead. Shared by
+//! the REST and compatibility routes.
 
 use cairn_skill::SkillName;
 use cairn_store::RevisionSelector;
 
-use super::error::ApiError;
+use super::{ApiError, ErrorKind};
 
 /// Validates a skill name from the path.
 pub fn skill_name(raw: &str) -> Result<SkillName, ApiError> {
@@ -91,12 +93,12 @@ where
         match axum::Json::<T>::from_request(request, state).await {
             Ok(axum::Json(value)) => Ok(ApiJson(value)),
             Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::new(
-                StatusCode::UNSUPPORTED_MEDIA_TYPE,
+                ErrorKind::UnsupportedMediaType,
                 "unsupported_media_type",
                 "send the body as JSON with 'Content-Type: application/json'",
             )),
             Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
+                ErrorKind::TooLarge,
                 "payload_too_large",
                 "the request body is over 256 KiB: send less",
             )),

@@ -11,14 +11,15 @@ use cairn_store::{RevisionSelector, SkillSummary, VersionInfo};
 use serde::Deserialize;
 use serde_json::{Value, json};
 
-use super::error::ApiError;
-use super::extract::ApiPath;
-use super::guard::Reader;
 use crate::AppState;
+use crate::access::Reader;
 use crate::app::catalog::{self, CatalogError};
 use crate::app::clawhub::{manifest_fingerprint, revision_of, version_of};
 use crate::app::discovery;
 use crate::auth::Principal;
+use crate::error::ApiError;
+use crate::error::parse::ApiPath;
+use crate::serving::{file_content_type, untrusted_file};
 
 /// Versions considered per skill (newest first) for listings and `resolve`.
 const VERSIONS: i64 = 200;
@@ -270,18 +271,12 @@ pub async fn file(
             other => other.into(),
         })?;
     let bytes = catalog::read_blob(state.blobs.as_ref(), &entry.sha256).await?;
-    let mut response = (
-        [(
-            header::CONTENT_TYPE,
-            super::skills::file_content_type(&entry.path).to_owned(),
-        )],
+    let response = (
+        [(header::CONTENT_TYPE, file_content_type(&entry.path).to_owned())],
         bytes,
     )
         .into_response();
-    response
-        .headers_mut()
-        .insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    Ok(response)
+    Ok(untrusted_file(response))
 }
 
 /// Query of `GET /api/v1/download` and `GET /api/v1/resolve`.
@@ -383,7 +378,7 @@ fn check_ticket(state: &AppState, user_id: i64, raw: &str, now: i64) -> Result<(
     // Compared in constant time: a byte-by-byte comparison would tell a forger how much of
     // a signature is right.
     if cairn_skill::Sha256Hash::parse_hex(sha).is_err()
-        || !crate::web::session::same_secret(&upload_ticket(state, user_id, sha, size, expires), raw)
+        || !crate::auth::same_secret(&upload_ticket(state, user_id, sha, size, expires), raw)
     {
         return Err(TicketProblem::Invalid);
     }
@@ -410,7 +405,7 @@ pub async fn upload_url(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     headers: HeaderMap,
-    super::extract::ApiJson(body): super::extract::ApiJson<UploadUrlBody>,
+    crate::error::parse::ApiJson(body): crate::error::parse::ApiJson<UploadUrlBody>,
 ) -> Answer {
     let sha = body.sha256.to_lowercase();
     if cairn_skill::Sha256Hash::parse_hex(&sha).is_err() {
@@ -440,7 +435,7 @@ fn well_known_base(state: &AppState, headers: &HeaderMap) -> String {
         .get(header::HOST)
         .and_then(|v| v.to_str().ok())
         .unwrap_or("localhost");
-    let https = super::guard::forwarded_https(headers, state.access.trusted_proxy_hops);
+    let https = crate::access::forwarded_https(headers, state.access.trusted_proxy_hops);
     format!("{}://{host}", if https { "https" } else { "http" })
 }
 
@@ -498,8 +493,8 @@ pub struct PublishBody {
 /// organisation's policy approved it at once).
 pub async fn publish(
     State(state): State<AppState>,
-    caller: super::guard::Caller,
-    super::extract::ApiJson(body): super::extract::ApiJson<PublishBody>,
+    caller: crate::access::Caller,
+    crate::error::parse::ApiJson(body): crate::error::parse::ApiJson<PublishBody>,
 ) -> Answer {
     use base64::Engine;
     let principal = &caller.principal;

@@ -1,35 +1,20 @@
-//! The REST API: router, middleware and the one `serve` function shared by `main` and
-//! the tests.
+//! The server: one router for every transport (REST, the compatibility APIs, gRPC and the
+//! review web) behind the shared gate, the layers every response passes through
+//! (metrics, request ids, tracing, compression, deadlines, gRPC error re-shaping), the
+//! health probes, the background work of a serving process, and the one `serve` function
+//! shared by `main` and the tests. The only module that knows every transport.
 
-mod audit;
-mod blobs;
-pub mod clawhub;
-pub mod error;
-mod events;
-mod extract;
-mod findings;
-pub mod guard;
-mod health;
-pub(crate) mod index;
-mod patches;
-pub mod prefix;
-pub mod routes;
-mod skills;
-mod tokens;
-mod users;
-mod webhooks;
-mod wellknown;
-pub mod wire;
+mod grpc_errors;
+pub mod health;
 
 use std::future::{Future, IntoFuture};
 use std::net::SocketAddr;
 use std::time::Duration;
 
+use axum::Router;
 use axum::extract::{DefaultBodyLimit, MatchedPath, Request};
-use axum::http::{HeaderName, StatusCode};
 use axum::middleware::{self, Next};
 use axum::response::{IntoResponse, Response};
-use axum::{Json, Router};
 use tokio::net::TcpListener;
 use tower::Layer;
 use tower_http::compression::CompressionLayer;
@@ -37,12 +22,10 @@ use tower_http::compression::predicate::{DefaultPredicate, NotForContentType, Pr
 use tower_http::request_id::PropagateRequestIdLayer;
 use tower_http::trace::TraceLayer;
 
-use crate::AppState;
-use error::ApiError;
-pub use health::ready;
-
-/// The header carrying each request's id (set when the client did not send one).
-static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
+use crate::access::gate::{self, Gate, REQUEST_ID};
+use crate::access::{AccessTable, MAX_BODY_BYTES, Route, Rule, prefix};
+use crate::error::{ApiError, ErrorKind, retry_after_on_503};
+use crate::{AppState, app, compat, grpc, rest, web};
 
 /// Longest a handler may take to produce its response (bodies may stream longer).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -50,22 +33,28 @@ const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
 /// How long shutdown waits for open connections (streams included) to finish.
 const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 
-/// Largest request body accepted (the batch blob request is the biggest: a list of ids).
-pub(crate) const MAX_BODY_BYTES: usize = 256 * 1024;
-
 /// Builds the whole HTTP application: the routes of the authorization table behind the
 /// gate, and the layers every response passes through.
 pub fn router(state: AppState) -> Router {
-    let (routes, access) = routes::build(&state);
-    let gate = guard::Gate::new(&state, access);
+    let mut routes = Router::new();
+    let mut table = AccessTable::new();
+    for (rule, handler) in http_routes() {
+        routes = routes.route(rule.path, handler);
+        table.entry(rule.path).or_default().push((rule.method, rule.access));
+    }
+    for rule in grpc::rules() {
+        table.entry(rule.path).or_default().push((rule.method, rule.access));
+    }
+    let gate = Gate::new(&state, table, health::probes());
     routes
-        .route_layer(middleware::from_fn_with_state(gate.clone(), guard::gate))
+        .merge(grpc::router(&state))
+        .route_layer(middleware::from_fn_with_state(gate.clone(), gate::gate))
         // The review pages authenticate with their session cookie, not the API's gate.
-        .merge(crate::web::router())
+        .merge(web::router())
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // Outside the routes, so unknown paths are counted against the address too.
-        .layer(middleware::from_fn_with_state(gate, guard::limit_address))
+        .layer(middleware::from_fn_with_state(gate, gate::limit_address))
         .layer(DefaultBodyLimit::max(MAX_BODY_BYTES))
         .layer(middleware::from_fn(deadline))
         .layer(CompressionLayer::new().compress_when(
@@ -85,7 +74,7 @@ pub fn router(state: AppState) -> Router {
                 .unwrap_or("");
             tracing::info_span!("http", method = %request.method(), route, request_id)
         }))
-        .layer(tower::util::MapRequestLayer::new(guard::assign_request_id))
+        .layer(tower::util::MapRequestLayer::new(gate::assign_request_id))
         .layer(middleware::from_fn_with_state(state.metrics.clone(), edge))
         .with_state(state)
 }
@@ -117,10 +106,10 @@ async fn edge(
         _ => "OTHER",
     };
     let in_flight = metrics.start_request();
-    let grpc = crate::grpc::status::prepare_for_reshaping(&mut request);
-    let mut response = error::retry_after_on_503(next.run(request).await);
+    let grpc = grpc_errors::prepare_for_reshaping(&mut request);
+    let mut response = retry_after_on_503(next.run(request).await);
     if grpc {
-        response = crate::grpc::status::reshape_errors(response).await;
+        response = grpc_errors::reshape_errors(response).await;
     }
     in_flight.finish(method, &route, response.status().as_u16());
     response
@@ -134,7 +123,7 @@ pub async fn serve(
     state: AppState,
     shutdown: impl Future<Output = ()> + Send + 'static,
 ) -> std::io::Result<()> {
-    let background = tokio::spawn(state.clone().background());
+    let background = tokio::spawn(background(state.clone()));
     let stop_background = background.abort_handle();
     let live = state.live.clone();
     let activity = state.activity.clone();
@@ -182,6 +171,52 @@ pub async fn serve(
     result
 }
 
+/// How often idle rate-limit entries are dropped.
+const LIMITER_SWEEP: Duration = Duration::from_secs(60);
+
+/// The work a serving process does besides answering requests, for as long as the
+/// returned future runs: following access changes (so cached token checks stay
+/// exact), following index changes for watchers, dropping idle rate-limit entries, and
+/// delivering webhooks, following audited changes for the review pages, collecting
+/// unreferenced blobs, and re-checking conflicts when their skill moves on.
+pub async fn background(state: AppState) {
+    let sweep = {
+        let limiters = state.limiters.clone();
+        async move {
+            let mut tick = tokio::time::interval(LIMITER_SWEEP);
+            loop {
+                tick.tick().await;
+                limiters.forget_idle();
+            }
+        }
+    };
+    let auth = state.auth.clone();
+    let live = state.live.clone();
+    let activity = state.activity.clone();
+    let index_keeper = {
+        let state = state.clone();
+        let heard = state.live.heard();
+        async move {
+            let encode = |org_id, index: &app::index::FullIndex| {
+                rest::index::warm(&state, org_id, index);
+                grpc::index_route::warm(&state, org_id, index);
+            };
+            app::index::keep_warm(&state, heard, encode).await;
+        }
+    };
+    tokio::join!(
+        index_keeper,
+        health::report_health(state.clone()),
+        auth.follow_changes(state.store.clone()),
+        live.follow(state.store.clone()),
+        activity.follow(state.store.clone()),
+        sweep,
+        app::webhooks::deliver_forever(state.store.clone(), state.metrics.clone(), state.outbound.clone()),
+        app::gc::collect_forever(state.clone()),
+        app::patches::recheck::run_forever(state.clone())
+    );
+}
+
 /// Answers 503 `timeout` (in the API's JSON shape) when a handler takes longer than
 /// [`REQUEST_TIMEOUT`] to produce its response; streaming bodies may take longer. A gRPC
 /// call's own deadline (`grpc-timeout`) shortens the limit, and passing it answers 504
@@ -196,11 +231,11 @@ async fn deadline(request: Request, next: Next) -> Response {
     let limit = client_deadline.unwrap_or(REQUEST_TIMEOUT);
     // A gRPC call that timed out may have committed: DEADLINE_EXCEEDED (unlike UNAVAILABLE)
     // does not tell the client a retry is safe.
-    let grpc = crate::grpc::status::is_grpc(request.headers());
+    let grpc = grpc_errors::is_grpc(request.headers());
     match tokio::time::timeout(limit, next.run(request)).await {
         Ok(response) => response,
         Err(_) if client_deadline.is_some() || grpc => ApiError::new(
-            StatusCode::GATEWAY_TIMEOUT,
+            ErrorKind::DeadlineExceeded,
             "deadline_exceeded",
             format!(
                 "the request did not finish within {limit:?} (the call's deadline or the registry's limit); it may \
@@ -209,7 +244,7 @@ async fn deadline(request: Request, next: Next) -> Response {
         )
         .into_response(),
         Err(_) => ApiError::new(
-            StatusCode::SERVICE_UNAVAILABLE,
+            ErrorKind::Unavailable,
             "timeout",
             format!(
                 "the registry did not finish this request within {}s: retry later",
@@ -239,10 +274,27 @@ fn parse_grpc_timeout(value: &str) -> Option<Duration> {
     })
 }
 
+/// Every route of the HTTP transports (health, REST, the compatibility APIs), with its
+/// rule.
+fn http_routes() -> Vec<Route> {
+    let mut routes = health::routes();
+    routes.extend(rest::routes());
+    routes.extend(compat::routes());
+    routes
+}
+
+/// Every rule of every transport but the review web (which checks its session itself):
+/// for the tests that walk every route, and for the documentation.
+pub fn rules() -> Vec<Rule> {
+    let mut rules: Vec<Rule> = http_routes().into_iter().map(|(rule, _)| rule).collect();
+    rules.extend(grpc::rules());
+    rules
+}
+
 async fn not_found(headers: axum::http::HeaderMap) -> ApiError {
-    if crate::grpc::status::is_grpc(&headers) {
+    if grpc_errors::is_grpc(&headers) {
         return ApiError::new(
-            StatusCode::NOT_IMPLEMENTED,
+            ErrorKind::Unimplemented,
             "unimplemented",
             "no such gRPC method: see proto/cairn/v1/registry.proto for the methods served",
         );
@@ -252,22 +304,11 @@ async fn not_found(headers: axum::http::HeaderMap) -> ApiError {
 
 async fn method_not_allowed() -> ApiError {
     ApiError::new(
-        StatusCode::METHOD_NOT_ALLOWED,
+        ErrorKind::MethodNotAllowed,
         "method_not_allowed",
         "this endpoint does not support that method",
     )
 }
-
-/// Caching headers for content that can never change (blobs, pinned files).
-const IMMUTABLE: &str = "private, max-age=31536000, immutable";
-
-/// `Json` with a status, for handlers that return either.
-fn json_ok<T: serde::Serialize>(value: T) -> Response {
-    Json(value).into_response()
-}
-
-/// How long `/readyz` waits for a dependency.
-const READY_TIMEOUT: Duration = Duration::from_secs(3);
 
 #[cfg(test)]
 mod tests {

@@ -2,40 +2,20 @@
 
 use axum::Extension;
 use axum::extract::State;
-use axum::http::{HeaderMap, HeaderValue, StatusCode, header};
+use axum::http::{HeaderMap, StatusCode, header};
 use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
-use super::error::ApiError;
-use super::extract::{ApiPath, ApiQuery};
-use super::guard::Caller;
+use super::json_ok;
 use super::wire::{Page, SkillItem, VersionItem, YankBody};
-use super::{IMMUTABLE, extract, json_ok};
 use crate::AppState;
-use crate::app::catalog::{self, CatalogError};
+use crate::access::Caller;
+use crate::app::catalog::{self};
 use crate::auth::Principal;
-
-impl From<CatalogError> for ApiError {
-    fn from(error: CatalogError) -> Self {
-        match error {
-            CatalogError::NotFound(message) => ApiError::not_found(message),
-            CatalogError::Store(e) => e.into(),
-            CatalogError::Blob(e) => e.into(),
-            other => ApiError::internal("reading a version failed", &other),
-        }
-    }
-}
-
-impl From<crate::app::publish::PublishError> for ApiError {
-    fn from(error: crate::app::publish::PublishError) -> Self {
-        use crate::app::publish::PublishError;
-        match error {
-            PublishError::Blob(e) => e.into(),
-            PublishError::Store(e) => e.into(),
-            other => ApiError::internal("storing files", &other),
-        }
-    }
-}
+use crate::error::parse as extract;
+use crate::error::parse::{ApiPath, ApiQuery};
+use crate::error::{ApiError, ErrorKind};
+use crate::serving::{IMMUTABLE, file_content_type, if_none_match, not_modified, untrusted_file};
 
 /// Query of `GET /v1/skills`.
 #[derive(Debug, Deserialize)]
@@ -145,7 +125,7 @@ pub async fn get_file(
         return Ok(not_modified(&etag, cache));
     }
     let bytes = catalog::read_blob(state.blobs.as_ref(), &entry.sha256).await?;
-    let mut response = (
+    let response = (
         [
             (header::CONTENT_TYPE, file_content_type(&entry.path).to_owned()),
             (header::ETAG, etag),
@@ -158,11 +138,7 @@ pub async fn get_file(
         bytes,
     )
         .into_response();
-    // Skill files come from agents: never let a browser run them as a page of ours.
-    let headers = response.headers_mut();
-    headers.insert(header::X_CONTENT_TYPE_OPTIONS, HeaderValue::from_static("nosniff"));
-    headers.insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
-    Ok(response)
+    Ok(untrusted_file(response))
 }
 
 /// Pinned revisions never change; `latest` must be revalidated.
@@ -170,21 +146,6 @@ fn cache_policy(selector: cairn_store::RevisionSelector) -> &'static str {
     match selector {
         cairn_store::RevisionSelector::Latest => "private, no-cache",
         cairn_store::RevisionSelector::Exact(_) => IMMUTABLE,
-    }
-}
-
-/// The content type a skill file is served with: Markdown and other text as inert text,
-/// everything else as opaque bytes (never HTML, SVG or script types a browser would run).
-pub(super) fn file_content_type(path: &str) -> &'static str {
-    let mime = mime_guess::from_path(path).first_or_octet_stream();
-    if path.ends_with(".md") {
-        "text/markdown; charset=utf-8"
-    } else if mime.essence_str() == "application/json" {
-        "application/json"
-    } else if mime.type_() == "text" || path.ends_with(".yaml") || path.ends_with(".yml") || path.ends_with(".toml") {
-        "text/plain; charset=utf-8"
-    } else {
-        "application/octet-stream"
     }
 }
 
@@ -226,29 +187,6 @@ pub async fn get_bundle(
         archive,
     )
         .into_response())
-}
-
-/// Whether the request's `If-None-Match` lists `etag` (or `*`).
-pub(super) fn if_none_match(headers: &HeaderMap, etag: &str) -> bool {
-    headers
-        .get_all(header::IF_NONE_MATCH)
-        .iter()
-        .filter_map(|v| v.to_str().ok())
-        .flat_map(|v| v.split(','))
-        .map(|t| t.trim().trim_start_matches("W/"))
-        .any(|t| t == etag || t == "*")
-}
-
-/// A 304 carrying the validator and caching policy.
-pub(super) fn not_modified(etag: &str, cache_control: &'static str) -> Response {
-    let mut response = StatusCode::NOT_MODIFIED.into_response();
-    if let Ok(value) = HeaderValue::from_str(etag) {
-        response.headers_mut().insert(header::ETAG, value);
-    }
-    response
-        .headers_mut()
-        .insert(header::CACHE_CONTROL, HeaderValue::from_static(cache_control));
-    response
 }
 
 /// `POST /v1/skills/{name}/versions/{rev}/yank`: hide a version from `latest` and the
@@ -332,7 +270,7 @@ pub async fn publish(
         .map_err(|e| ApiError::internal("unpacking a bundle", &e))?
         .map_err(|e| {
             ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
+                ErrorKind::Unprocessable,
                 "invalid_bundle",
                 format!("{e}: send the skill as a tar.gz (as GET /v1/skills/{{name}}/versions/{{rev}}/bundle returns)"),
             )

@@ -1,4 +1,4 @@
-//! Wire shapes of the v1 API (DESIGN §5). Fields may be added, never renamed.
+//! Wire shapes of the v1 API (docs/API.md). Fields may be added, never renamed.
 
 use chrono::{DateTime, Utc};
 use serde::Serialize;

@@ -1,49 +1,39 @@
-//! The authorization table: every route with the access it requires, in one list. The
-//! router is built from this list and the gate consults it, so a route cannot exist
-//! without a rule, and the rule is never re-checked (or forgotten) in a handler.
+//! The REST API (`/v1/…`, docs/API.md): its routes with the access each requires, and
+//! their handlers. Handlers parse the request, call one use case of `app` and shape its
+//! answer; authorization, rate limits and errors are the shared edge's (`access`,
+//! `error`).
 
-use std::collections::HashMap;
+mod audit;
+mod blobs;
+mod events;
+mod findings;
+pub(crate) mod index;
+mod patches;
+mod skills;
+mod tokens;
+mod users;
+mod webhooks;
+pub mod wire;
 
-use axum::Router;
+use axum::Json;
+use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
-use axum::routing::{MethodRouter, delete, get, patch, post, put};
+use axum::response::{IntoResponse, Response};
+use axum::routing::{delete, get, patch, post, put};
 
-use super::guard::AccessTable;
-use super::{
-    audit, blobs, clawhub, events, findings, health, index, patches, skills, tokens, users, webhooks, wellknown,
-};
-use crate::AppState;
-use crate::access::{Access, Scope};
-
-/// One route and what it requires.
-#[derive(Clone, Debug, PartialEq, Eq)]
-pub struct Rule {
-    /// The HTTP method.
-    pub method: Method,
-    /// The route pattern, as axum matches it (`/v1/skills/{name}`).
-    pub path: &'static str,
-    /// What the caller needs.
-    pub access: Access,
-}
+use crate::access::{Access, MAX_BUNDLE_BODY_BYTES, Route, Rule};
+use crate::auth::scopes::Scope;
 
 const READ: Access = Access::Scope(Scope::Read);
 const SUBMIT: Access = Access::Scope(Scope::Submit);
 const REVIEW: Access = Access::Scope(Scope::Review);
 const ADMIN: Access = Access::Scope(Scope::Admin);
-const DISCOVERY: Access = Access::Discovery;
 
-/// Largest body of a direct publish: a compressed bundle, which the 10 MiB limit on its
-/// contents bounds (archives are rarely larger than their contents; the unpacker checks
-/// the limits themselves).
-const PUBLISH_BODY_BYTES: usize = 16 << 20;
-
-/// Every route with its rule and handler.
-fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
+/// Every REST route with its rule and handler.
+pub fn routes() -> Vec<Route> {
     use Method as M;
-    let rule = |method: Method, path: &'static str, access: Access| Rule { method, path, access };
+    let rule = Rule::new;
     vec![
-        (rule(M::GET, "/healthz", Access::Public), get(health::healthz)),
-        (rule(M::GET, "/readyz", Access::Public), get(health::readyz)),
         (rule(M::GET, "/v1/whoami", READ), get(tokens::whoami)),
         (rule(M::GET, "/v1/skills", READ), get(skills::list_skills)),
         (rule(M::GET, "/v1/skills/{name}", READ), get(skills::get_skill)),
@@ -54,7 +44,7 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
         // Direct publishing: reviewers, with a bundle as large as the limits allow.
         (
             rule(M::POST, "/v1/skills/{name}/versions", REVIEW),
-            post(skills::publish).layer(axum::extract::DefaultBodyLimit::max(PUBLISH_BODY_BYTES)),
+            post(skills::publish).layer(DefaultBodyLimit::max(MAX_BUNDLE_BODY_BYTES)),
         ),
         (
             rule(M::GET, "/v1/skills/{name}/versions/{rev}", READ),
@@ -143,61 +133,6 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
         (rule(M::GET, "/v1/users/{handle}", ADMIN), get(users::get)),
         (rule(M::PATCH, "/v1/users/{handle}", ADMIN), patch(users::update)),
         (rule(M::GET, "/v1/audit", ADMIN), get(audit::list)),
-        // What other skill clients read (docs/CLIENTS.md): a token, or anonymous when
-        // the organisation allows it.
-        (
-            rule(M::GET, "/.well-known/skills/index.json", DISCOVERY),
-            get(wellknown::skills_index),
-        ),
-        (
-            rule(M::GET, "/.well-known/skills/{name}/{*path}", DISCOVERY),
-            get(wellknown::skills_file),
-        ),
-        (
-            rule(M::GET, "/.well-known/agent-skills/index.json", DISCOVERY),
-            get(wellknown::agent_skills_index),
-        ),
-        (
-            rule(M::GET, "/.well-known/agent-skills/{name}/{file}", DISCOVERY),
-            get(wellknown::agent_skills_pinned),
-        ),
-        (
-            rule(M::GET, "/.well-known/agent-skills/{file}", DISCOVERY),
-            get(wellknown::agent_skills_latest),
-        ),
-        // The ClawHub CLI's API (docs/CLIENTS.md).
-        (
-            rule(M::GET, "/.well-known/clawhub.json", Access::Public),
-            get(clawhub::well_known),
-        ),
-        (rule(M::GET, "/api/v1/whoami", READ), get(clawhub::whoami)),
-        (rule(M::GET, "/api/v1/search", DISCOVERY), get(clawhub::search)),
-        (rule(M::GET, "/api/v1/skills", DISCOVERY), get(clawhub::list)),
-        (rule(M::GET, "/api/v1/skills/{slug}", DISCOVERY), get(clawhub::skill)),
-        (
-            rule(M::GET, "/api/v1/skills/{slug}/versions", DISCOVERY),
-            get(clawhub::version_list),
-        ),
-        (
-            rule(M::GET, "/api/v1/skills/{slug}/versions/{version}", DISCOVERY),
-            get(clawhub::version),
-        ),
-        (
-            rule(M::GET, "/api/v1/skills/{slug}/file", DISCOVERY),
-            get(clawhub::file),
-        ),
-        (rule(M::GET, "/api/v1/download", DISCOVERY), get(clawhub::download)),
-        (rule(M::GET, "/api/v1/resolve", DISCOVERY), get(clawhub::resolve)),
-        // `clawhub publish`: uploads, then a patch (never a direct publish).
-        (
-            rule(M::POST, "/api/v1/skills/-/upload-url", SUBMIT),
-            post(clawhub::upload_url),
-        ),
-        (
-            rule(M::POST, "/api/v1/skills/-/upload/{ticket}", SUBMIT),
-            post(clawhub::upload).layer(axum::extract::DefaultBodyLimit::max(PUBLISH_BODY_BYTES)),
-        ),
-        (rule(M::POST, "/api/v1/skills", SUBMIT), post(clawhub::publish)),
         (rule(M::GET, "/v1/webhooks", ADMIN), get(webhooks::list)),
         (rule(M::POST, "/v1/webhooks", ADMIN), post(webhooks::create)),
         (rule(M::DELETE, "/v1/webhooks/{id}", ADMIN), delete(webhooks::delete)),
@@ -208,24 +143,7 @@ fn table() -> Vec<(Rule, MethodRouter<AppState>)> {
     ]
 }
 
-/// Every rule, REST and gRPC (for the tests that walk every route, and for the
-/// documentation).
-pub fn rules() -> Vec<Rule> {
-    let mut rules: Vec<Rule> = table().into_iter().map(|(rule, _)| rule).collect();
-    rules.extend(crate::grpc::rules());
-    rules
-}
-
-/// The routes (REST and gRPC), and the table the gate consults.
-pub(super) fn build(state: &AppState) -> (Router<AppState>, AccessTable) {
-    let mut router = Router::new();
-    let mut access: AccessTable = HashMap::new();
-    for (rule, handler) in table() {
-        router = router.route(rule.path, handler);
-        access.entry(rule.path).or_default().push((rule.method, rule.access));
-    }
-    for rule in crate::grpc::rules() {
-        access.entry(rule.path).or_default().push((rule.method, rule.access));
-    }
-    (router.merge(crate::grpc::router(state)), access)
+/// `Json` as a response, for handlers that return either.
+fn json_ok<T: serde::Serialize>(value: T) -> Response {
+    Json(value).into_response()
 }

@@ -10,14 +10,14 @@ use bytes::Bytes;
 use futures::StreamExt;
 use serde::Deserialize;
 
-use super::IMMUTABLE;
-use super::error::ApiError;
-use super::extract::ApiPath;
-use super::skills::{if_none_match, not_modified};
 use crate::AppState;
-use crate::app::blobs::{self, BlobsError};
+use crate::app::blobs::{self};
 use crate::app::catalog::read_blob;
 use crate::auth::Principal;
+use crate::error::parse::ApiPath;
+use crate::error::{ApiError, ErrorKind};
+use crate::serving::IMMUTABLE;
+use crate::serving::{if_none_match, not_modified};
 
 /// `GET /v1/blobs/{sha256}`: immutable, cacheable forever.
 pub async fn get_blob(
@@ -62,11 +62,11 @@ pub async fn batch(
     let Json(request) = body.map_err(|e| {
         if e.status() == StatusCode::PAYLOAD_TOO_LARGE {
             return ApiError::new(
-                StatusCode::PAYLOAD_TOO_LARGE,
+                ErrorKind::TooLarge,
                 "payload_too_large",
                 format!(
                     "the request body is over {} bytes: ask for fewer blobs per request",
-                    super::MAX_BODY_BYTES
+                    crate::access::MAX_BODY_BYTES
                 ),
             );
         }
@@ -116,14 +116,4 @@ fn tar_entry(name: &str, content: &[u8]) -> Bytes {
     out.extend_from_slice(content);
     out.resize(out.len() + padding, 0);
     Bytes::from(out)
-}
-
-impl From<BlobsError> for ApiError {
-    fn from(error: BlobsError) -> Self {
-        match error {
-            BlobsError::Invalid(message) => ApiError::bad_request(message),
-            BlobsError::NotFound(message) => ApiError::not_found(message),
-            BlobsError::Store(e) => e.into(),
-        }
-    }
 }

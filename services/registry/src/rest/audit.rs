@@ -5,12 +5,12 @@ use axum::response::Response;
 use chrono::{DateTime, Utc};
 use serde::Deserialize;
 
-use super::error::ApiError;
-use super::extract::{self, ApiQuery};
-use super::guard::Caller;
 use super::json_ok;
 use super::wire::{AuditItem, Page};
 use crate::AppState;
+use crate::access::Caller;
+use crate::error::ApiError;
+use crate::error::parse::{self as extract, ApiQuery};
 
 /// Query of `GET /v1/audit`.
 #[derive(Debug, Deserialize)]

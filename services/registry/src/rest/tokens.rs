@@ -7,15 +7,15 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 use uuid::Uuid;
 
-use super::error::ApiError;
-use super::extract::{self, ApiJson, ApiPath, ApiQuery};
-use super::guard::Caller;
 use super::json_ok;
 use super::wire::{IssuedTokenBody, Page, TokenItem, WhoAmI};
 use crate::AppState;
+use crate::access::Caller;
 use crate::app::accounts::{self, Issuer, TokenSpec};
 use crate::auth::Principal;
 use crate::config::parse_ttl;
+use crate::error::ApiError;
+use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 
 /// `GET /v1/whoami`: who the token belongs to and what it may do now.
 pub async fn whoami(Extension(principal): Extension<Principal>) -> Response {

@@ -16,13 +16,13 @@ use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
 use serde::{Deserialize, Serialize};
 
-use super::error::ApiError;
-use super::extract::ApiQuery;
 use super::index::parse_cursor;
 use super::wire::IndexEntryBody;
 use crate::AppState;
 use crate::app::live::{self, ChangeKind, Viewer, WatchError, WatchEvent};
 use crate::auth::Principal;
+use crate::error::ApiError;
+use crate::error::parse::ApiQuery;
 
 /// How soon an EventSource client should reconnect after losing the stream.
 const RECONNECT_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
@@ -110,19 +110,4 @@ pub async fn events(
 fn error_event(code: &str, message: &str) -> Event {
     let data = serde_json::json!({ "error": { "code": code, "message": message } });
     Event::default().event("error").data(data.to_string())
-}
-
-impl From<WatchError> for ApiError {
-    fn from(error: WatchError) -> Self {
-        match error {
-            e @ (WatchError::CursorExpired { .. } | WatchError::TooFarBehind { .. }) => {
-                ApiError::new(axum::http::StatusCode::GONE, "cursor_expired", e.to_string())
-            }
-            e @ WatchError::TooManyWatches { .. } => {
-                ApiError::new(axum::http::StatusCode::TOO_MANY_REQUESTS, "rate_limited", e.to_string())
-            }
-            WatchError::Unauthorized(e) => e.into(),
-            WatchError::Store(e) => e.into(),
-        }
-    }
 }

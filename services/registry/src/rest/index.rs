@@ -8,18 +8,18 @@
 
 use axum::Extension;
 use axum::extract::State;
-use axum::http::{HeaderMap, StatusCode, header};
+use axum::http::{HeaderMap, header};
 use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde::Deserialize;
 
-use super::error::ApiError;
-use super::extract::ApiQuery;
-use super::skills::{if_none_match, not_modified};
 use super::wire::{IndexBody, IndexEntryBody};
 use crate::AppState;
-use crate::app::index::{self, FullIndex, IndexError};
+use crate::app::index::{self, FullIndex};
 use crate::auth::Principal;
+use crate::error::ApiError;
+use crate::error::parse::ApiQuery;
+use crate::serving::{if_none_match, not_modified};
 
 /// Caching policy of index responses: always revalidate, never share.
 const INDEX_CACHE_CONTROL: &str = "private, no-cache";
@@ -124,13 +124,4 @@ fn index_response(etag: &str, body: Bytes) -> Response {
         body,
     )
         .into_response()
-}
-
-impl From<IndexError> for ApiError {
-    fn from(error: IndexError) -> Self {
-        match error {
-            e @ IndexError::CursorExpired { .. } => ApiError::new(StatusCode::GONE, "cursor_expired", e.to_string()),
-            IndexError::Store(e) => e.into(),
-        }
-    }
 }

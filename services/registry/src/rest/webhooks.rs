@@ -7,13 +7,13 @@ use axum::response::{IntoResponse, Response};
 use serde::{Deserialize, Serialize};
 use uuid::Uuid;
 
-use super::error::ApiError;
-use super::extract::{self, ApiJson, ApiPath, ApiQuery};
-use super::guard::Caller;
 use super::json_ok;
 use super::wire::Page;
 use crate::AppState;
-use crate::app::webhooks::{self, WebhookError};
+use crate::access::Caller;
+use crate::app::webhooks::{self};
+use crate::error::ApiError;
+use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 
 /// Body of `POST /v1/webhooks`.
 #[derive(Debug, Deserialize)]
@@ -156,18 +156,4 @@ fn webhook_id(raw: &str) -> Result<Uuid, ApiError> {
             "'{raw}' is not a webhook id: ids are UUIDs, as listed by GET /v1/webhooks"
         ))
     })
-}
-
-impl From<WebhookError> for ApiError {
-    fn from(error: WebhookError) -> Self {
-        match error {
-            WebhookError::Invalid(message) => ApiError::bad_request(message),
-            address @ WebhookError::Address(_) => ApiError::new(
-                StatusCode::UNPROCESSABLE_ENTITY,
-                "address_not_allowed",
-                address.to_string(),
-            ),
-            WebhookError::Store(e) => e.into(),
-        }
-    }
 }

@@ -6,13 +6,13 @@ use axum::response::{IntoResponse, Response};
 use cairn_store::{Role, UserUpdate};
 use serde::Deserialize;
 
-use super::error::ApiError;
-use super::extract::{self, ApiJson, ApiPath, ApiQuery};
-use super::guard::Caller;
 use super::json_ok;
 use super::wire::{Page, UserItem};
 use crate::AppState;
+use crate::access::Caller;
 use crate::app::accounts::{self, AccountError};
+use crate::error::ApiError;
+use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 
 /// Query of `GET /v1/users`.
 #[derive(Debug, Deserialize)]

@@ -1,74 +1,24 @@
-//! The one gate every request passes: rate limits, authentication and the authorization
-//! table (`routes`). Handlers never check permissions themselves; they receive the
-//! [`Principal`] and the [`RequestContext`] this middleware established.
+//! The one gate every request passes, whatever its transport: request ids, rate limits,
+//! authentication and the authorization table. Handlers never check permissions
+//! themselves; they receive the [`Principal`](crate::auth::Principal) and the
+//! [`RequestContext`] this middleware established.
 
-use std::collections::HashMap;
 use std::net::{IpAddr, Ipv4Addr, SocketAddr};
 use std::sync::Arc;
 
-use axum::extract::{ConnectInfo, FromRequestParts, MatchedPath, Request, State};
-use axum::http::request::Parts;
-use axum::http::{HeaderMap, HeaderValue, Method, StatusCode, header};
+use axum::extract::{ConnectInfo, MatchedPath, Request, State};
+use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
-use cairn_store::Actor;
 
-use super::REQUEST_ID;
-use super::error::ApiError;
+use super::{Access, AccessTable, Reader, RequestContext, authorize};
 use crate::AppState;
-use crate::access::{Access, authorize};
-use crate::auth::Principal;
+use crate::auth::scopes::{Scope, ScopeSet};
+use crate::error::{ApiError, ErrorKind};
 use crate::ratelimit::{Budget, Limited, tighter};
 
-/// Where a request came from, for the audit log.
-#[derive(Clone, Debug)]
-pub struct RequestContext {
-    /// The request id (also in the `x-request-id` response header).
-    pub request_id: Option<String>,
-    /// The client's address (behind trusted proxies: the forwarded one).
-    pub client_addr: IpAddr,
-}
-
-/// The authenticated caller and where the request came from: what mutating handlers need
-/// to act and to be audited.
-#[derive(Clone, Debug)]
-pub struct Caller {
-    /// Who.
-    pub principal: Principal,
-    /// From where.
-    pub context: RequestContext,
-}
-
-impl Caller {
-    /// The audit-log actor of this request.
-    pub fn actor(&self) -> Actor {
-        Actor {
-            user_id: Some(self.principal.user_id),
-            name: self.principal.handle.clone(),
-            request_id: self.context.request_id.clone(),
-            client_addr: Some(self.context.client_addr.to_string()),
-        }
-    }
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Caller {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        let principal = parts.extensions.get::<Principal>().cloned();
-        let context = parts.extensions.get::<RequestContext>().cloned();
-        match (principal, context) {
-            (Some(principal), Some(context)) => Ok(Caller { principal, context }),
-            _ => Err(ApiError::internal(
-                "a handler needing a caller is routed as public",
-                &"missing principal",
-            )),
-        }
-    }
-}
-
-/// The authorization table as the gate consults it: route pattern → method → access.
-pub type AccessTable = HashMap<&'static str, Vec<(Method, Access)>>;
+/// The header carrying each request's id (set when the client did not send one).
+pub static REQUEST_ID: HeaderName = HeaderName::from_static("x-request-id");
 
 /// What the gate's two middlewares need, behind one `Arc`: cloning it per request is a
 /// single reference-count increment (cloning the whole `AppState` twice per request
@@ -79,17 +29,21 @@ pub struct Gate {
     limiters: Arc<crate::ratelimit::RateLimiters>,
     trusted_proxy_hops: usize,
     table: AccessTable,
+    /// The paths never rate-limited: probes from orchestrators and load balancers.
+    probes: Vec<&'static str>,
 }
 
 impl Gate {
-    /// The gate of `state` enforcing `table`.
-    pub fn new(state: &AppState, table: AccessTable) -> Arc<Self> {
+    /// The gate of `state` enforcing `table`; `probes` (public health routes) are never
+    /// rate-limited.
+    pub fn new(state: &AppState, table: AccessTable, probes: Vec<&'static str>) -> Arc<Self> {
         Arc::new(Gate {
             store: state.store.clone(),
             auth: state.auth.clone(),
             limiters: state.limiters.clone(),
             trusted_proxy_hops: state.access.trusted_proxy_hops,
             table,
+            probes,
         })
     }
 }
@@ -103,14 +57,6 @@ fn rule(table: &AccessTable, path: &str, method: &Method) -> Option<Access> {
         .find(|(m, _)| m == method)
         .map(|(_, access)| *access)
 }
-
-/// The paths never rate-limited: probes from orchestrators and load balancers.
-const PROBES: [&str; 4] = [
-    "/healthz",
-    "/readyz",
-    crate::grpc::HEALTH_PATHS[0],
-    crate::grpc::HEALTH_PATHS[1],
-];
 
 /// The budget the per-token limit left, handed from [`gate`] back to [`limit_address`].
 #[derive(Clone, Copy, Debug)]
@@ -128,7 +74,7 @@ pub async fn limit_address(State(gate): State<Arc<Gate>>, mut request: Request, 
             .map(str::to_owned),
         client_addr: client_address(&request, gate.trusted_proxy_hops),
     };
-    if PROBES.contains(&request.uri().path()) {
+    if gate.probes.contains(&request.uri().path()) {
         request.extensions_mut().insert(context);
         return next.run(request).await;
     }
@@ -155,7 +101,7 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
     };
     if super::prefix::writes_through_capability(&request) {
         return ApiError::new(
-            StatusCode::FORBIDDEN,
+            ErrorKind::Forbidden,
             "forbidden",
             "capability URLs (/t/<token>/…) only read: send the token in an 'Authorization: Bearer' header to change anything",
         )
@@ -182,15 +128,15 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
         Err(e) => return ApiError::from(e).into_response(),
     };
     if let Err(denied) = authorize(access, principal.role, principal.scopes) {
-        return ApiError::new(StatusCode::FORBIDDEN, "forbidden", denied.to_string()).into_response();
+        return ApiError::new(ErrorKind::Forbidden, "forbidden", denied.to_string()).into_response();
     }
     // A capability URL is as secret as its token and travels in places headers do not:
     // only read-only tokens may be used that way.
     if request.extensions().get::<super::prefix::CapabilityUrl>().is_some()
-        && principal.scopes != crate::access::ScopeSet::EMPTY.with(crate::access::Scope::Read)
+        && principal.scopes != ScopeSet::EMPTY.with(Scope::Read)
     {
         return ApiError::new(
-            StatusCode::FORBIDDEN,
+            ErrorKind::Forbidden,
             "forbidden",
             "capability URLs (/t/<token>/…) take read-only tokens: issue one with only the 'read' scope \
              (e.g. for a user with the reader role) and use that",
@@ -199,7 +145,7 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
     }
     if let Some(slug) = org_prefix.filter(|slug| *slug != principal.org_slug) {
         return ApiError::new(
-            StatusCode::FORBIDDEN,
+            ErrorKind::Forbidden,
             "forbidden",
             format!(
                 "this token belongs to the organisation '{}', not '{slug}': leave out the /o/{slug} prefix",
@@ -224,29 +170,6 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
     response
 }
 
-/// Who reads a discovery endpoint: a token's organisation, or (without a token) the
-/// organisation that opened its discovery endpoints to anonymous clients.
-#[derive(Clone, Debug)]
-pub struct Reader {
-    /// The organisation whose skills are served.
-    pub org_id: i64,
-    /// The caller, when they sent a token.
-    pub principal: Option<Principal>,
-}
-
-impl<S: Send + Sync> FromRequestParts<S> for Reader {
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut Parts, _state: &S) -> Result<Self, Self::Rejection> {
-        parts.extensions.get::<Reader>().cloned().ok_or_else(|| {
-            ApiError::internal(
-                "a discovery handler is routed without the discovery rule",
-                &"missing reader",
-            )
-        })
-    }
-}
-
 /// A discovery request without a token: allowed when the organisation (the `/o/<slug>/`
 /// prefix, or the default organisation) opened its discovery endpoints.
 async fn anonymous(gate: &Gate, org_prefix: Option<String>, mut request: Request, next: Next) -> Response {
@@ -257,7 +180,7 @@ async fn anonymous(gate: &Gate, org_prefix: Option<String>, mut request: Request
             next.run(request).await
         }
         Ok(_) => ApiError::new(
-            StatusCode::UNAUTHORIZED,
+            ErrorKind::Unauthenticated,
             "unauthorized",
             format!(
                 "the organisation '{slug}' does not serve anonymous clients: send a token ('Authorization: Bearer <token>'), \
@@ -340,7 +263,7 @@ fn too_many_requests(limited: Limited) -> Response {
         "too many requests from this {} (limit {}): retry after {seconds} s",
         limited.key, limited.limit
     );
-    let mut response = ApiError::new(StatusCode::TOO_MANY_REQUESTS, "rate_limited", message).into_response();
+    let mut response = ApiError::new(ErrorKind::RateLimited, "rate_limited", message).into_response();
     let headers = response.headers_mut();
     headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
     headers.insert("ratelimit-limit", HeaderValue::from(limited.limit.count.get()));

@@ -1,10 +1,6 @@
-//! Who may do what: scopes, what each role grants, and the check every route goes
-//! through. The per-route requirements live in one table (`http::routes`); this module
-//! holds the vocabulary and the decision.
-//!
-//! A request is allowed when the route's scope is in the caller's *effective* scopes:
-//! the token's scopes intersected with what the user's role grants **now** (so a demoted
-//! user's old tokens lose their power at once, whatever their claims say).
+//! Scopes: the permissions a token carries and a role grants. The vocabulary of
+//! authorization, shared by token issuing (`app::accounts`), authentication and the
+//! gate (`access`).
 
 use std::fmt;
 
@@ -69,7 +65,7 @@ impl ScopeSet {
     /// No scope at all.
     pub const EMPTY: ScopeSet = ScopeSet(0);
 
-    /// What `role` grants (DESIGN §4): each role includes the ones below it.
+    /// What `role` grants (docs/ACCESS.md): each role includes the ones below it.
     pub const fn of_role(role: Role) -> ScopeSet {
         match role {
             Role::Admin => ScopeSet(1 | 2 | 4 | 8),
@@ -146,65 +142,6 @@ impl fmt::Display for ScopeSet {
     }
 }
 
-/// What a route requires of its caller.
-#[derive(Clone, Copy, Debug, PartialEq, Eq)]
-pub enum Access {
-    /// Anyone, without a token (health probes).
-    Public,
-    /// A valid token carrying this scope (after the role has capped it).
-    Scope(Scope),
-    /// The discovery and download endpoints other skill clients read
-    /// (`/.well-known/…`): a token with `read`, or no token at all when the organisation
-    /// opened them to anonymous clients.
-    Discovery,
-}
-
-/// Why an authenticated caller may not use a route.
-#[derive(Clone, Debug, PartialEq, Eq, thiserror::Error)]
-pub enum Denied {
-    /// The user's role does not grant the scope.
-    #[error(
-        "this needs the '{needed}' permission, which the role '{role}' does not have: ask an admin of your organisation"
-    )]
-    Role {
-        /// The scope the route needs.
-        needed: Scope,
-        /// The caller's current role.
-        role: Role,
-    },
-    /// The role would allow it, but the token was issued with fewer scopes.
-    #[error(
-        "this needs the '{needed}' scope and this token only has: {granted}; issue a token with the '{needed}' scope"
-    )]
-    TokenScope {
-        /// The scope the route needs.
-        needed: Scope,
-        /// The token's effective scopes.
-        granted: ScopeSet,
-    },
-}
-
-/// Decides whether a caller with `role` and token scopes `token_scopes` may use a route
-/// requiring `access`. Pure and allocation-free: it runs on every request.
-pub fn authorize(access: Access, role: Role, token_scopes: ScopeSet) -> Result<(), Denied> {
-    let needed = match access {
-        Access::Public => return Ok(()),
-        Access::Scope(needed) => needed,
-        Access::Discovery => Scope::Read,
-    };
-    let by_role = ScopeSet::of_role(role);
-    if !by_role.contains(needed) {
-        return Err(Denied::Role { needed, role });
-    }
-    if !token_scopes.contains(needed) {
-        return Err(Denied::TokenScope {
-            needed,
-            granted: token_scopes.intersect(by_role),
-        });
-    }
-    Ok(())
-}
-
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -219,25 +156,6 @@ mod tests {
         ] {
             assert_eq!(ScopeSet::of_role(role).to_string(), expected);
         }
-    }
-
-    #[test]
-    fn the_role_caps_the_token_and_the_token_caps_the_role() {
-        let all = ScopeSet::of_role(Role::Admin);
-        // An admin token of a user since demoted to member.
-        assert_eq!(
-            authorize(Access::Scope(Scope::Admin), Role::Member, all),
-            Err(Denied::Role {
-                needed: Scope::Admin,
-                role: Role::Member
-            })
-        );
-        // A read-only CI token of an admin.
-        let read = ScopeSet::EMPTY.with(Scope::Read);
-        let denied = authorize(Access::Scope(Scope::Review), Role::Admin, read).unwrap_err();
-        assert!(denied.to_string().contains("only has: read"), "{denied}");
-        assert_eq!(authorize(Access::Scope(Scope::Read), Role::Admin, read), Ok(()));
-        assert_eq!(authorize(Access::Public, Role::Reader, ScopeSet::EMPTY), Ok(()));
     }
 
     #[test]

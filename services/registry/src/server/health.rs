@@ -1,16 +1,38 @@
-//! Liveness and readiness probes.
+//! Liveness and readiness probes, over HTTP (`/healthz`, `/readyz`) and gRPC (the
+//! standard health service, kept in line with readiness).
 
+use axum::Json;
 use axum::extract::State;
-use axum::http::StatusCode;
+use axum::http::{Method, StatusCode};
 use axum::response::{IntoResponse, Response};
+use axum::routing::get;
 use serde_json::json;
 
-use super::{READY_TIMEOUT, json_ok};
 use crate::AppState;
+use crate::access::{Access, Route, Rule};
+
+/// How long `/readyz` waits for a dependency.
+const READY_TIMEOUT: std::time::Duration = std::time::Duration::from_secs(3);
+
+/// The HTTP probes, open to anyone.
+pub fn routes() -> Vec<Route> {
+    vec![
+        (Rule::new(Method::GET, "/healthz", Access::Public), get(healthz)),
+        (Rule::new(Method::GET, "/readyz", Access::Public), get(readyz)),
+    ]
+}
+
+/// The paths never rate-limited: probes from orchestrators and load balancers, over
+/// HTTP and gRPC.
+pub fn probes() -> Vec<&'static str> {
+    let mut probes = vec!["/healthz", "/readyz"];
+    probes.extend(crate::grpc::HEALTH_PATHS);
+    probes
+}
 
 /// `GET /healthz`: the process is up (no dependencies checked).
 pub async fn healthz() -> Response {
-    json_ok(json!({ "status": "ok" }))
+    Json(json!({ "status": "ok" })).into_response()
 }
 
 /// `GET /readyz`: PostgreSQL and the blob store answer and the index is built (so the
@@ -26,7 +48,7 @@ pub async fn readyz(State(state): State<AppState>) -> Response {
     };
     (
         status,
-        axum::Json(json!({
+        Json(json!({
             "status": if ready { "ready" } else { "not_ready" },
             "checks": { "database": database, "blobs": blobs, "index": index }
         })),
@@ -80,5 +102,35 @@ fn verdict<E: std::fmt::Display>(
             tracing::warn!("readiness: {what} did not answer within {READY_TIMEOUT:?}");
             "failing"
         }
+    }
+}
+
+/// Keeps the health service's answers in line with readiness (PostgreSQL and the blob
+/// store) for as long as the returned future runs.
+pub async fn report_health(state: AppState) {
+    use tonic_health::ServingStatus;
+    // Not serving until the first verdict (the reporter starts out serving), which comes
+    // once the index is built (readiness waits for it), not five seconds later.
+    for service in ["", cairn_proto::REGISTRY_SERVICE] {
+        state
+            .grpc_health
+            .set_service_status(service, ServingStatus::NotServing)
+            .await;
+    }
+    let _ = tokio::time::timeout(std::time::Duration::from_secs(5), state.index_cache.wait_warm()).await;
+    let mut tick = tokio::time::interval(std::time::Duration::from_secs(5));
+    loop {
+        tick.tick().await;
+        let ready = ready(&state).await;
+        let status = if ready {
+            ServingStatus::Serving
+        } else {
+            ServingStatus::NotServing
+        };
+        state.grpc_health.set_service_status("", status).await;
+        state
+            .grpc_health
+            .set_service_status(cairn_proto::REGISTRY_SERVICE, status)
+            .await;
     }
 }
