@@ -1032,3 +1032,38 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
     assert_eq!(forged.status(), StatusCode::BAD_REQUEST);
     assert_eq!(app.state_snapshot().await.unwrap(), before);
 }
+
+#[tokio::test]
+async fn every_file_route_serves_an_agents_page_as_inert_bytes() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    let page = "<html><script>alert(document.cookie)</script></html>\n";
+    let image = "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>\n";
+    write_skill(
+        tree.path(),
+        "web/pages",
+        "pages",
+        "## Steps\n\n1. Open `assets/page.html`.\n",
+        &[("assets/page.html", page), ("assets/logo.svg", image)],
+    );
+    app.import(tree.path()).await.unwrap();
+    let (_, reader) = app.user_with_token("viewer", Role::Reader).await.unwrap();
+    for file in ["assets/page.html", "assets/logo.svg"] {
+        for route in [
+            format!("/v1/skills/pages/versions/latest/files/{file}"),
+            format!("/.well-known/skills/pages/{file}"),
+            format!("/api/v1/skills/pages/file?path={file}"),
+        ] {
+            let response = get(&app, &route, Some(&reader)).await;
+            assert_eq!(response.status(), StatusCode::OK, "{route}");
+            let headers = response.headers();
+            let content_type = headers["content-type"].to_str().unwrap();
+            assert!(
+                ["text/plain; charset=utf-8", "application/octet-stream"].contains(&content_type),
+                "{route}: {content_type}"
+            );
+            assert_eq!(headers["x-content-type-options"], "nosniff", "{route}");
+            assert_eq!(headers["content-security-policy"], "sandbox", "{route}");
+        }
+    }
+}
