@@ -3,8 +3,9 @@
 
 use std::time::Duration;
 
-use cairn_store::{Actor, Organization, Role, Store, StoreError, User, UserUpdate};
+use cairn_store::{Actor, Organization, Role, Store, StoreError, TokenInfo, User, UserUpdate};
 
+use crate::Services;
 use crate::auth::scopes::{Scope, ScopeSet};
 use crate::auth::{IssueError, IssuedToken, Principal, TokenKeys, TokenRequest, issue_token};
 use crate::config::AccessSettings;
@@ -120,6 +121,39 @@ pub async fn update_user(
     }
     check_handle(handle)?;
     Ok(store.update_user(org_id, handle, update, actor).await?)
+}
+
+/// Changes a user's role and/or disabled state for a serving process: as
+/// [`update_user`], then this process forgets its cached token checks at once (other
+/// processes hear of the change through the database), so the change holds for the
+/// user's next request everywhere.
+pub async fn change_user(
+    services: &Services,
+    org_id: i64,
+    handle: &str,
+    update: UserUpdate,
+    actor: &Actor,
+) -> Result<User, AccountError> {
+    let user = update_user(&services.store, org_id, handle, update, actor).await?;
+    services.auth.forget_all();
+    Ok(user)
+}
+
+/// Revokes a token the caller may see (their own; any of the organisation's for
+/// admins); this process forgets its cached token checks at once, other processes hear
+/// of it through the database.
+pub async fn revoke_token(
+    services: &Services,
+    caller: &Principal,
+    token_id: uuid::Uuid,
+    actor: &Actor,
+) -> Result<TokenInfo, AccountError> {
+    let token = services
+        .store
+        .revoke_token(caller.org_id, token_owner_scope(caller), token_id, actor)
+        .await?;
+    services.auth.forget_all();
+    Ok(token)
 }
 
 /// Who asks for a token, which bounds what it may carry.

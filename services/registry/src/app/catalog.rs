@@ -24,6 +24,9 @@ pub enum CatalogError {
     /// Stored content no longer forms a valid bundle (should not happen).
     #[error("stored version cannot be packed: {0}")]
     Corrupt(String),
+    /// The process is shutting down and builds no more archives.
+    #[error("the registry is shutting down: retry in a moment")]
+    ShuttingDown,
 }
 
 impl From<StoreError> for CatalogError {

@@ -10,11 +10,11 @@ use std::collections::BTreeMap;
 use std::sync::Arc;
 
 use bytes::Bytes;
-use cairn_skill::Sha256Hash;
 use cairn_store::{FileEntry, IndexEntry, RevisionSelector};
 use futures::StreamExt;
 use sha2::{Digest, Sha256};
 
+use super::archives;
 use super::catalog::{self, CatalogError, ResolvedVersion};
 use super::index::{self, FullIndex, IndexError};
 use crate::Services;
@@ -69,9 +69,6 @@ pub enum DiscoveryError {
     /// The store failed.
     #[error(transparent)]
     Store(#[from] cairn_store::StoreError),
-    /// The process is shutting down.
-    #[error("the registry is shutting down: retry in a moment")]
-    Unavailable,
 }
 
 /// The organisation's current index (latest non-yanked version of each skill).
@@ -161,69 +158,12 @@ pub async fn archive(
     revision: Option<i32>,
 ) -> Result<Archive, DiscoveryError> {
     let resolved = servable(services, org_id, name, revision).await?;
-    let (sha256, bytes) = stored_archive(services, &resolved).await?;
+    let (sha256, bytes) = archives::stored(services, &resolved).await?;
     Ok(Archive {
         revision: resolved.version.revision,
         sha256,
         bytes,
     })
-}
-
-/// A version's archive as first built: kept as a content-addressed blob and recorded on
-/// the version, so its bytes (and the digest published for them) never change, whatever
-/// compressor a later build of the registry links. Built, stored and recorded now when
-/// there is none yet; rebuilt when its blob went missing.
-async fn stored_archive(services: &Services, resolved: &ResolvedVersion) -> Result<(String, Bytes), DiscoveryError> {
-    let version_id = resolved.version.id;
-    let recorded = services.store.archive_sha256(version_id).await?;
-    if let Some(hex) = &recorded
-        && let Some(bytes) = read_archive(services, hex).await?
-    {
-        return Ok((hex.clone(), bytes));
-    }
-    let built = {
-        let _permit = services
-            .archive_permits
-            .acquire()
-            .await
-            .map_err(|_| DiscoveryError::Unavailable)?;
-        Bytes::from(catalog::bundle_archive(&services.store, services.blobs.as_ref(), resolved).await?)
-    };
-    let id = Sha256Hash::of(&built);
-    let hex = id.to_hex();
-    // The blob first: a recorded digest always has its archive.
-    services
-        .blobs
-        .put(&id, built.clone())
-        .await
-        .map_err(CatalogError::from)?;
-    if recorded.is_some() {
-        // The recorded archive's blob is gone: this build replaces it (and the digest this
-        // process publishes; other replicas follow at the next index change).
-        services.store.set_archive_sha256(version_id, &hex, true).await?;
-        services.discovery_indexes.forget_all();
-        tracing::warn!(
-            version_id,
-            "a stored archive was missing from the blob store; rebuilt it"
-        );
-        return Ok((hex, built));
-    }
-    services.store.set_archive_sha256(version_id, &hex, false).await?;
-    match services.store.archive_sha256(version_id).await? {
-        // Another process recorded its build first: serve that one.
-        Some(winner) if winner != hex => match read_archive(services, &winner).await? {
-            Some(bytes) => Ok((winner, bytes)),
-            None => Ok((hex, built)),
-        },
-        _ => Ok((hex, built)),
-    }
-}
-
-async fn read_archive(services: &Services, hex: &str) -> Result<Option<Bytes>, DiscoveryError> {
-    let Ok(id) = Sha256Hash::parse_hex(hex) else {
-        return Ok(None);
-    };
-    Ok(services.blobs.get(&id).await.map_err(CatalogError::from)?)
 }
 
 /// `sha256:<hex>` of the exact bytes.
@@ -257,7 +197,7 @@ pub async fn archive_digests(
         let built: Vec<(String, Option<String>)> = futures::stream::iter(missing)
             .map(|(name, revision)| async move {
                 let built = match catalog::resolve(&services.store, org_id, &name, RevisionSelector::Exact(revision)).await {
-                    Ok(resolved) => stored_archive(services, &resolved).await.map(|(hex, _)| hex),
+                    Ok(resolved) => archives::stored(services, &resolved).await.map(|(hex, _)| hex),
                     Err(e) => Err(e.into()),
                 };
                 match built {

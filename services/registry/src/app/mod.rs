@@ -1,8 +1,11 @@
 //! Application services: what the registry does, independent of the transport that asks.
-//! REST and gRPC handlers extract input, call these, and map the result.
+//! Every transport (REST, gRPC, the compatibility APIs, the review web) extracts input,
+//! calls these, and maps the result; messages here name no transport's paths.
 
 pub mod accounts;
 pub mod activity;
+pub mod archives;
+pub mod audit;
 pub mod blobs;
 pub mod catalog;
 pub mod clawhub;
@@ -14,6 +17,7 @@ pub mod live;
 pub mod outbound;
 pub mod paging;
 pub mod patches;
+pub mod policy;
 pub mod publish;
 pub mod quarantine;
 pub mod webhooks;

@@ -7,12 +7,14 @@ use cairn_store::blob::BlobError;
 
 use super::{ApiError, ErrorKind};
 use crate::app::accounts::AccountError;
+use crate::app::audit::AuditError;
 use crate::app::blobs::BlobsError;
 use crate::app::catalog::CatalogError;
 use crate::app::discovery::DiscoveryError;
 use crate::app::index::IndexError;
 use crate::app::live::WatchError;
 use crate::app::patches::PatchError;
+use crate::app::policy::PolicyError;
 use crate::app::publish::PublishError;
 use crate::app::webhooks::WebhookError;
 use crate::auth::AuthError;
@@ -74,6 +76,7 @@ impl From<CatalogError> for ApiError {
             CatalogError::NotFound(message) => ApiError::not_found(message),
             CatalogError::Store(e) => e.into(),
             CatalogError::Blob(e) => e.into(),
+            e @ CatalogError::ShuttingDown => ApiError::new(ErrorKind::Unavailable, "unavailable", e.to_string()),
             other => ApiError::internal("reading a version failed", &other),
         }
     }
@@ -120,11 +123,6 @@ impl From<DiscoveryError> for ApiError {
             DiscoveryError::Index(e) => e.into(),
             DiscoveryError::Catalog(e) => e.into(),
             DiscoveryError::Store(e) => e.into(),
-            DiscoveryError::Unavailable => ApiError::new(
-                ErrorKind::Unavailable,
-                "unavailable",
-                "the registry is shutting down: retry in a moment",
-            ),
         }
     }
 }
@@ -162,6 +160,26 @@ impl From<BlobsError> for ApiError {
             BlobsError::Invalid(message) => ApiError::bad_request(message),
             BlobsError::NotFound(message) => ApiError::not_found(message),
             BlobsError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<PolicyError> for ApiError {
+    fn from(error: PolicyError) -> Self {
+        match error {
+            PolicyError::Invalid(message) => ApiError::bad_request(message),
+            e @ PolicyError::NotMember(_) => ApiError::not_found(e.to_string()),
+            PolicyError::Store(e) => e.into(),
+            e @ PolicyError::Encode(_) => ApiError::internal("saving a policy", &e),
+        }
+    }
+}
+
+impl From<AuditError> for ApiError {
+    fn from(error: AuditError) -> Self {
+        match error {
+            AuditError::Invalid(message) => ApiError::bad_request(message),
+            AuditError::Store(e) => e.into(),
         }
     }
 }

@@ -12,6 +12,7 @@ use super::wire::{Page, PatchBody, PatchItem};
 use crate::AppState;
 use crate::access::Caller;
 use crate::app::patches::{self, AgentInfo, Submission};
+use crate::app::policy;
 use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 
@@ -321,9 +322,7 @@ pub async fn withdraw(
 
 /// `GET /v1/patch-policy`: who may approve what in this organisation.
 pub async fn get_policy(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {
-    let stored = state.store.patch_policy(caller.principal.org_id).await?;
-    let policy: cairn_pipeline::policy::Policy = serde_json::from_value(stored).unwrap_or_default();
-    Ok(json_ok(policy))
+    Ok(json_ok(policy::read(&state.store, caller.principal.org_id).await?))
 }
 
 /// `PUT /v1/patch-policy`: replaces the policy (admins).
@@ -332,19 +331,8 @@ pub async fn put_policy(
     caller: Caller,
     ApiJson(policy): ApiJson<cairn_pipeline::policy::Policy>,
 ) -> Result<Response, ApiError> {
-    for handle in &policy.auto_approve_safe_from {
-        state
-            .store
-            .user_by_handle(caller.principal.org_id, handle)
-            .await
-            .map_err(|e| ApiError::from(e).hint("auto_approve_safe_from lists user handles of this organisation"))?;
-    }
-    let value = serde_json::to_value(&policy).map_err(|e| ApiError::internal("serialising a policy", &e))?;
-    state
-        .store
-        .set_patch_policy(caller.principal.org_id, &value, &caller.actor())
-        .await?;
-    Ok(json_ok(policy))
+    let saved = policy::replace(&state.store, caller.principal.org_id, policy, &caller.actor()).await?;
+    Ok(json_ok(saved))
 }
 
 /// The optional `{"comment": …}` body of approve and reject (an empty body is none).

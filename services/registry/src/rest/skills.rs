@@ -10,7 +10,8 @@ use super::json_ok;
 use super::wire::{Page, SkillItem, VersionItem, YankBody};
 use crate::AppState;
 use crate::access::Caller;
-use crate::app::catalog::{self};
+use crate::app::archives;
+use crate::app::catalog;
 use crate::auth::Principal;
 use crate::error::parse as extract;
 use crate::error::parse::{ApiPath, ApiQuery};
@@ -166,12 +167,7 @@ pub async fn get_bundle(
     if if_none_match(&headers, &etag) {
         return Ok(not_modified(&etag, cache));
     }
-    let _permit = state
-        .archive_permits
-        .acquire()
-        .await
-        .map_err(|e| ApiError::internal("archive permits closed", &e))?;
-    let archive = catalog::bundle_archive(&state.store, state.blobs.as_ref(), &resolved).await?;
+    let (_, archive) = archives::stored(&state, &resolved).await?;
     let filename = format!("attachment; filename=\"{name}-{}.tar.gz\"", resolved.version.revision);
     Ok((
         [

@@ -163,18 +163,8 @@ pub async fn revoke(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let id = token_id(&id)?;
-    let principal = &caller.principal;
-    let token = state
-        .store
-        .revoke_token(
-            principal.org_id,
-            accounts::token_owner_scope(principal),
-            id,
-            &caller.actor(),
-        )
+    let token = accounts::revoke_token(&state, &caller.principal, id, &caller.actor())
         .await
         .map_err(|e| ApiError::from(e).hint("list your tokens with GET /v1/tokens"))?;
-    // Other processes hear of it through the database; this one forgets now.
-    state.auth.forget_all();
     Ok(json_ok(TokenItem::from(token)))
 }

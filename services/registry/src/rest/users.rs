@@ -111,9 +111,8 @@ pub async fn update(
         role: body.role.as_deref().map(role).transpose()?,
         disabled: body.disabled,
     };
-    let user = accounts::update_user(&state.store, caller.principal.org_id, &handle, update, &caller.actor())
+    let user = accounts::change_user(&state, caller.principal.org_id, &handle, update, &caller.actor())
         .await
         .map_err(|e| ApiError::from(e).hint("list users with GET /v1/users"))?;
-    state.auth.forget_all();
     Ok(json_ok(UserItem::from(user)))
 }

@@ -58,6 +58,8 @@ through_api_error!(
     ApiError,
     cairn_store::StoreError,
     crate::app::patches::PatchError,
+    crate::app::audit::AuditError,
+    crate::app::policy::PolicyError,
     crate::app::accounts::AccountError,
     crate::app::catalog::CatalogError,
     crate::app::webhooks::WebhookError,

@@ -353,10 +353,7 @@ async fn candidate_bundle(services: &Services, record: &PatchRecord) -> Result<B
 }
 
 async fn policy(services: &Services, org_id: i64) -> Result<Policy, PatchError> {
-    let stored = services.store.patch_policy(org_id).await?;
-    // A policy that no longer parses (written by a newer version) falls back to the
-    // strictest reading: no self-approval, no auto-approval.
-    Ok(serde_json::from_value(stored).unwrap_or_default())
+    Ok(crate::app::policy::read(&services.store, org_id).await?)
 }
 
 fn status_of(state: StageState) -> &'static str {

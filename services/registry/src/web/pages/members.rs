@@ -154,9 +154,8 @@ pub async fn update(
             }
         },
     };
-    match accounts::update_user(&state.store, viewer.principal.org_id, &handle, update, &viewer.actor()).await {
+    match accounts::change_user(&state, viewer.principal.org_id, &handle, update, &viewer.actor()).await {
         Ok(user) => {
-            state.auth.forget_all();
             let status = if user.disabled { "disabled" } else { "active" };
             Ok(done(
                 &state,

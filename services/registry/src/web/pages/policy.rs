@@ -41,8 +41,7 @@ pub async fn page(
     Query(query): Query<PolicyQuery>,
 ) -> Result<Response, WebError> {
     viewer.require(Scope::Admin)?;
-    let stored = state.store.patch_policy(viewer.principal.org_id).await?;
-    let policy: Policy = serde_json::from_value(stored).unwrap_or_default();
+    let policy = crate::app::policy::read(&state.store, viewer.principal.org_id).await?;
     let org = state.store.org_by_slug(&viewer.principal.org_slug).await?;
     let page = PolicyPage {
         anonymous_read: org.anonymous_read,
@@ -71,36 +70,19 @@ pub async fn save(
     Verified(form): Verified<PolicyForm>,
 ) -> Result<Response, WebError> {
     viewer.require(Scope::Admin)?;
-    let org_id = viewer.principal.org_id;
-    let mut trusted: Vec<String> = form
+    let trusted: Vec<String> = form
         .trusted
-        .split(|c: char| c == '\n' || c == ',' || c.is_whitespace())
-        .map(str::trim)
+        .split(|c: char| c == ',' || c.is_whitespace())
         .filter(|h| !h.is_empty())
         .map(str::to_owned)
         .collect();
-    trusted.dedup();
-    for handle in &trusted {
-        if let Err(e) = crate::app::accounts::check_handle(handle) {
-            return back_with(&state, "/admin/policy", e);
-        }
-        if state.store.user_by_handle(org_id, handle).await.is_err() {
-            return back_with(
-                &state,
-                "/admin/policy",
-                WebError::bad_request(format!(
-                    "'{handle}' is not a member of this organisation: list members' handles only."
-                )),
-            );
-        }
-    }
     let policy = Policy {
         authors_may_approve_own: form.authors_may_approve_own.is_some(),
         auto_approve_safe_from: trusted,
     };
-    let value =
-        serde_json::to_value(&policy).map_err(|e| crate::error::ApiError::internal("serialising a policy", &e))?;
-    state.store.set_patch_policy(org_id, &value, &viewer.actor()).await?;
+    if let Err(e) = crate::app::policy::replace(&state.store, viewer.principal.org_id, policy, &viewer.actor()).await {
+        return back_with(&state, "/admin/policy", e);
+    }
     Ok(done(
         &state,
         "/admin/policy",

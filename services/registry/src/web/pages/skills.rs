@@ -407,12 +407,7 @@ pub async fn download(
         RevisionSelector::Exact(revision),
     )
     .await?;
-    let _permit = state
-        .archive_permits
-        .acquire()
-        .await
-        .map_err(|e| crate::error::ApiError::internal("archive permits closed", &e))?;
-    let archive = catalog::bundle_archive(&state.store, state.blobs.as_ref(), &resolved).await?;
+    let (_, archive) = crate::app::archives::stored(&state, &resolved).await?;
     Ok((
         [
             (header::CONTENT_TYPE, "application/gzip".to_owned()),

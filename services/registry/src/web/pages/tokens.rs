@@ -229,25 +229,12 @@ pub async fn revoke(
             WebError::bad_request(format!("'{id}' is not a token id: pick the token from the list.")),
         );
     };
-    let principal = &viewer.principal;
-    match state
-        .store
-        .revoke_token(
-            principal.org_id,
-            accounts::token_owner_scope(principal),
-            id,
-            &viewer.actor(),
-        )
-        .await
-    {
-        Ok(token) => {
-            state.auth.forget_all();
-            Ok(done(
-                &state,
-                "/admin/tokens",
-                &format!("Revoked {} of {}.", token.name, token.owner),
-            ))
-        }
+    match accounts::revoke_token(&state, &viewer.principal, id, &viewer.actor()).await {
+        Ok(token) => Ok(done(
+            &state,
+            "/admin/tokens",
+            &format!("Revoked {} of {}.", token.name, token.owner),
+        )),
         Err(e) => back_with(&state, "/admin/tokens", e),
     }
 }
