@@ -198,7 +198,7 @@ pub async fn archive_digests(
             .map(|(name, revision)| async move {
                 let built = match catalog::resolve(&services.store, org_id, &name, RevisionSelector::Exact(revision)).await {
                     Ok(resolved) => archives::stored(services, &resolved).await.map(|(hex, _)| hex),
-                    Err(e) => Err(e.into()),
+                    Err(e) => Err(e),
                 };
                 match built {
                     Ok(hex) => (name, Some(hex)),
