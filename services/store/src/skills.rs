@@ -282,6 +282,32 @@ impl Store {
         .await?)
     }
 
+    /// The files of several versions in one query: `(version id, file)`, by version then
+    /// path.
+    pub async fn files_of_versions(&self, version_ids: &[i64]) -> Result<Vec<(i64, FileEntry)>, StoreError> {
+        let rows = sqlx::query_as::<_, (i64, String, String, i64, bool)>(
+            "SELECT version_id, path, sha256, size, executable FROM version_files \
+             WHERE version_id = ANY($1) ORDER BY version_id, path",
+        )
+        .bind(version_ids)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(version_id, path, sha256, size, executable)| {
+                (
+                    version_id,
+                    FileEntry {
+                        path,
+                        sha256,
+                        size,
+                        executable,
+                    },
+                )
+            })
+            .collect())
+    }
+
     /// Which of `sha256s` are referenced by some version of this organisation. Blob reads
     /// go through this, so one tenant cannot probe or read another tenant's content.
     #[instrument(skip_all, fields(count = sha256s.len()))]

@@ -974,7 +974,8 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
     };
     // A genuine ticket whose lifetime is over, and one whose expiry was pushed back.
     let now = chrono::Utc::now().timestamp();
-    let expired = cairn_registry::compat::clawhub::upload_ticket(&app.state, mia.id, &sha, md.len() as u64, now - 1);
+    let expired =
+        cairn_registry::app::clawhub::publish::upload_ticket(&app.state, mia.id, &sha, md.len() as u64, now - 1);
     let stretched = {
         let mut parts: Vec<String> = expired.split('.').map(str::to_owned).collect();
         parts[2] = (now + 86_400).to_string();

@@ -14,15 +14,13 @@ use serde_json::{Value, json};
 use crate::AppState;
 use crate::access::Reader;
 use crate::app::catalog::{self, CatalogError};
-use crate::app::clawhub::{manifest_fingerprint, revision_of, version_of};
+use crate::app::clawhub::{self, publish, revision_of, version_of};
 use crate::app::discovery;
 use crate::auth::Principal;
 use crate::error::ApiError;
 use crate::error::parse::ApiPath;
 use crate::serving::{file_content_type, untrusted_file};
 
-/// Versions considered per skill (newest first) for listings and `resolve`.
-const VERSIONS: i64 = 200;
 /// Most search results or skills per page.
 const MAX_LIMIT: usize = 100;
 
@@ -141,12 +139,6 @@ async fn served(state: &AppState, org_id: i64, slug: &str) -> Result<(SkillSumma
     Ok((skill, latest.version))
 }
 
-/// The non-yanked versions of a skill, newest first.
-async fn versions(state: &AppState, skill: &SkillSummary) -> Result<Vec<VersionInfo>, TextError> {
-    let all = state.store.list_versions(skill.id, None, VERSIONS).await?;
-    Ok(all.into_iter().filter(|v| !v.yanked).collect())
-}
-
 /// A non-yanked version named by a ClawHub version (`None`: the latest).
 async fn version_named(
     state: &AppState,
@@ -224,7 +216,11 @@ pub async fn skill(State(state): State<AppState>, reader: Reader, ApiPath(slug):
 /// `GET /api/v1/skills/{slug}/versions`.
 pub async fn version_list(State(state): State<AppState>, reader: Reader, ApiPath(slug): ApiPath<String>) -> Answer {
     let (skill, _) = served(&state, reader.org_id, &slug).await?;
-    let items: Vec<Value> = versions(&state, &skill).await?.iter().map(version_json).collect();
+    let items: Vec<Value> = clawhub::versions(&state.store, &skill)
+        .await?
+        .iter()
+        .map(version_json)
+        .collect();
     Ok(axum::Json(json!({ "items": items, "nextCursor": null })).into_response())
 }
 
@@ -299,16 +295,7 @@ fn slug_of(query: &SlugQuery) -> Result<String, TextError> {
 pub async fn download(State(state): State<AppState>, reader: Reader, Query(query): Query<SlugQuery>) -> Answer {
     let slug = slug_of(&query)?;
     let resolved = version_named(&state, reader.org_id, &slug, query.version.as_deref()).await?;
-    let files = {
-        let _permit = state
-            .archive_permits
-            .acquire()
-            .await
-            .map_err(|e| ApiError::internal("archive permits closed", &e))?;
-        catalog::read_files(&state.store, state.blobs.as_ref(), &resolved).await?
-    };
-    let zip = crate::app::clawhub::zip(files.iter().map(|(e, b)| (e.path.as_str(), b.as_ref(), e.executable)))
-        .map_err(|e| ApiError::internal("building a zip", &e))?;
+    let zip = clawhub::zip_of(&state, &resolved).await?;
     let name = format!("{slug}-{}.zip", version_of(resolved.version.revision));
     Ok((
         [
@@ -324,72 +311,19 @@ pub async fn download(State(state): State<AppState>, reader: Reader, Query(query
 /// fingerprint of the local copy), and the latest.
 pub async fn resolve(State(state): State<AppState>, reader: Reader, Query(query): Query<SlugQuery>) -> Answer {
     let slug = slug_of(&query)?;
-    let hash = query.hash.clone().unwrap_or_default().to_lowercase();
-    // A skill not published yet (what `clawhub publish` asks before a first version).
-    if catalog::find_skill(&state.store, reader.org_id, &slug).await.is_err() {
-        return Ok(axum::Json(json!({ "match": null, "latestVersion": null })).into_response());
-    }
-    let (skill, latest) = served(&state, reader.org_id, &slug).await?;
-    let mut matched = None;
-    for version in versions(&state, &skill).await? {
-        let files = state.store.version_files(version.id).await?;
-        if manifest_fingerprint(&files) == hash {
-            matched = Some(json!({"version": version_of(version.revision)}));
-            break;
-        }
-    }
+    let hash = query.hash.clone().unwrap_or_default();
+    let resolved = clawhub::resolve(&state.store, reader.org_id, &slug, &hash)
+        .await
+        .map_err(|e| match e {
+            CatalogError::NotFound(message) => not_found(message),
+            other => other.into(),
+        })?;
+    let version = |revision: Option<i32>| revision.map(|r| json!({"version": version_of(r)}));
     Ok(axum::Json(json!({
-        "match": matched,
-        "latestVersion": {"version": version_of(latest.revision)},
+        "match": version(resolved.matched),
+        "latestVersion": version(resolved.latest),
     }))
     .into_response())
-}
-
-/// How long an upload ticket can be used, from asking for the upload URL to publishing:
-/// the CLI does all three in one run, and a ticket that leaked into a log stops working.
-pub const UPLOAD_TICKET_LIFETIME: std::time::Duration = std::time::Duration::from_secs(15 * 60);
-
-/// An upload ticket: which file (SHA-256, size) the caller announced and until when
-/// (Unix seconds), signed for them.
-pub fn upload_ticket(state: &AppState, user_id: i64, sha256: &str, size: u64, expires: i64) -> String {
-    let signature = state
-        .session_key
-        .sign(&format!("clawhub-upload\0{user_id}\0{sha256}\0{size}\0{expires}"));
-    format!("{sha256}.{size}.{expires}.{signature}")
-}
-
-/// Why an upload ticket cannot be used.
-#[derive(Debug, PartialEq, Eq)]
-enum TicketProblem {
-    /// Not one the registry signed for this caller.
-    Invalid,
-    /// Genuine, but its lifetime is over.
-    Expired,
-}
-
-/// The (SHA-256, size) a ticket the caller holds announces, if it is genuine and `now`
-/// (Unix seconds) is within its lifetime.
-fn check_ticket(state: &AppState, user_id: i64, raw: &str, now: i64) -> Result<(String, u64), TicketProblem> {
-    let mut parts = raw.splitn(4, '.');
-    let mut next = || parts.next().ok_or(TicketProblem::Invalid);
-    let sha = next()?;
-    let size = next()?.parse::<u64>().map_err(|_| TicketProblem::Invalid)?;
-    let expires = next()?.parse::<i64>().map_err(|_| TicketProblem::Invalid)?;
-    // Compared in constant time: a byte-by-byte comparison would tell a forger how much of
-    // a signature is right.
-    if cairn_skill::Sha256Hash::parse_hex(sha).is_err()
-        || !crate::auth::same_secret(&upload_ticket(state, user_id, sha, size, expires), raw)
-    {
-        return Err(TicketProblem::Invalid);
-    }
-    if now > expires {
-        return Err(TicketProblem::Expired);
-    }
-    Ok((sha.to_owned(), size))
-}
-
-fn unix_now() -> i64 {
-    chrono::Utc::now().timestamp()
 }
 
 /// Body of `POST /api/v1/skills/-/upload-url`.
@@ -407,21 +341,7 @@ pub async fn upload_url(
     headers: HeaderMap,
     crate::error::parse::ApiJson(body): crate::error::parse::ApiJson<UploadUrlBody>,
 ) -> Answer {
-    let sha = body.sha256.to_lowercase();
-    if cairn_skill::Sha256Hash::parse_hex(&sha).is_err() {
-        return Err(TextError(ApiError::bad_request(format!(
-            "'{}' is not a SHA-256 for {}: send the file's hex digest",
-            body.sha256, body.path
-        ))));
-    }
-    if body.size > state.limits.max_file_bytes {
-        return Err(TextError(ApiError::bad_request(format!(
-            "{} is {} bytes, more than the {}-byte limit per file",
-            body.path, body.size, state.limits.max_file_bytes
-        ))));
-    }
-    let expires = unix_now() + UPLOAD_TICKET_LIFETIME.as_secs() as i64;
-    let ticket = upload_ticket(&state, principal.user_id, &sha, body.size, expires);
+    let ticket = publish::announce(&state, principal.user_id, &body.path, &body.sha256, body.size)?;
     let base = well_known_base(&state, &headers);
     Ok(
         axum::Json(json!({ "uploadUrl": format!("{base}/api/v1/skills/-/upload/{ticket}"), "uploadTicket": ticket }))
@@ -447,22 +367,7 @@ pub async fn upload(
     ApiPath(raw): ApiPath<String>,
     body: bytes::Bytes,
 ) -> Answer {
-    let (sha, size) = check_ticket(&state, principal.user_id, &raw, unix_now()).map_err(|problem| {
-        TextError(ApiError::bad_request(match problem {
-            TicketProblem::Invalid => "this upload ticket is not valid: ask for a new upload URL".to_owned(),
-            TicketProblem::Expired => format!(
-                "this upload ticket expired (tickets last {} minutes): ask for a new upload URL",
-                UPLOAD_TICKET_LIFETIME.as_secs() / 60
-            ),
-        }))
-    })?;
-    let id = cairn_skill::Sha256Hash::of(&body);
-    if body.len() as u64 != size || id.to_hex() != sha {
-        return Err(TextError(ApiError::bad_request(
-            "the bytes sent are not the file announced (size or SHA-256 differ): upload the file again",
-        )));
-    }
-    state.blobs.put(&id, body).await.map_err(ApiError::from)?;
+    let sha = publish::upload(&state, principal.user_id, &raw, body).await?;
     Ok(axum::Json(json!({ "storageId": sha })).into_response())
 }
 
@@ -496,98 +401,21 @@ pub async fn publish(
     caller: crate::access::Caller,
     crate::error::parse::ApiJson(body): crate::error::parse::ApiJson<PublishBody>,
 ) -> Answer {
-    use base64::Engine;
-    let principal = &caller.principal;
-    let mut files = std::collections::BTreeMap::new();
-    for file in &body.files {
-        let (sha, _) = match check_ticket(&state, principal.user_id, &file.upload_ticket, unix_now()) {
-            Ok((sha, size)) if sha == file.storage_id => (sha, size),
-            Err(TicketProblem::Expired) => {
-                return Err(TextError(ApiError::bad_request(format!(
-                    "the upload ticket of {} expired (tickets last {} minutes): upload it again, then publish",
-                    file.path,
-                    UPLOAD_TICKET_LIFETIME.as_secs() / 60
-                ))));
-            }
-            _ => {
-                return Err(TextError(ApiError::bad_request(format!(
-                    "{} was not uploaded with this token: upload it again",
-                    file.path
-                ))));
-            }
-        };
-        let id = cairn_skill::Sha256Hash::parse_hex(&sha).map_err(|e| ApiError::internal("a checked ticket", &e))?;
-        let bytes = state.blobs.get(&id).await.map_err(ApiError::from)?.ok_or_else(|| {
-            TextError(ApiError::bad_request(format!(
-                "{} was announced but never uploaded: upload it, then publish again",
-                file.path
-            )))
-        })?;
-        files.insert(file.path.clone(), bytes);
-    }
-    let skill_md = files
-        .get("SKILL.md")
-        .and_then(|b| std::str::from_utf8(b).ok())
-        .ok_or_else(|| TextError(ApiError::bad_request("a skill needs a SKILL.md (UTF-8) at its root")))?
-        .to_owned();
-    let write = |path: &str, bytes: &[u8]| match std::str::from_utf8(bytes) {
-        Ok(text) => json!({"op": "write_file", "file": path, "content": text}),
-        Err(_) => json!({"op": "write_file", "file": path,
-            "content_base64": base64::engine::general_purpose::STANDARD.encode(bytes)}),
+    let request = publish::PublishRequest {
+        slug: body.slug,
+        version: body.version.clone(),
+        changelog: body.changelog,
+        files: body
+            .files
+            .into_iter()
+            .map(|f| publish::UploadedFile {
+                path: f.path,
+                storage_id: f.storage_id,
+                ticket: f.upload_ticket,
+            })
+            .collect(),
     };
-    let latest = catalog::resolve(&state.store, principal.org_id, &body.slug, RevisionSelector::Latest).await;
-    let (base_revision, ops) = match latest {
-        Ok(latest) => {
-            let current = state.store.version_files(latest.version.id).await?;
-            let mut ops = Vec::new();
-            for (path, bytes) in &files {
-                let unchanged = current
-                    .iter()
-                    .any(|f| f.path == *path && f.sha256 == cairn_skill::Sha256Hash::of(bytes).to_hex());
-                if unchanged {
-                    continue;
-                }
-                ops.push(if path == "SKILL.md" {
-                    json!({"op": "edit", "content": skill_md})
-                } else {
-                    write(path, bytes)
-                });
-            }
-            for gone in current.iter().filter(|f| !files.contains_key(&f.path)) {
-                ops.push(json!({"op": "remove_file", "file": gone.path}));
-            }
-            (Some(latest.version.revision), ops)
-        }
-        Err(CatalogError::NotFound(_)) => {
-            let mut ops = vec![json!({"op": "create", "content": skill_md})];
-            ops.extend(files.iter().filter(|(p, _)| *p != "SKILL.md").map(|(p, b)| write(p, b)));
-            (None, ops)
-        }
-        Err(other) => return Err(other.into()),
-    };
-    let changelog = body.changelog.clone().unwrap_or_default();
-    let submission = crate::app::patches::Submission {
-        skill: body.slug.clone(),
-        base_revision,
-        ops: Value::Array(ops),
-        summary: if changelog.trim().is_empty() {
-            format!(
-                "Published with clawhub{}",
-                body.version.as_deref().map(|v| format!(" as {v}")).unwrap_or_default()
-            )
-        } else {
-            changelog.lines().next().unwrap_or_default().chars().take(200).collect()
-        },
-        rationale: changelog,
-        supersedes: None,
-        agent: crate::app::patches::AgentInfo {
-            name: Some("clawhub".to_owned()),
-            model: None,
-            session: None,
-        },
-        category: None,
-    };
-    let record = crate::app::patches::submit(&state, principal, &caller.actor(), submission).await?;
+    let record = publish::publish(&state, &caller.principal, &caller.actor(), request).await?;
     let published = record.status == "approved";
     Ok(axum::Json(json!({
         "ok": true,

@@ -10,6 +10,7 @@ use crate::app::accounts::AccountError;
 use crate::app::audit::AuditError;
 use crate::app::blobs::BlobsError;
 use crate::app::catalog::CatalogError;
+use crate::app::clawhub::publish::ClawhubError;
 use crate::app::discovery::DiscoveryError;
 use crate::app::index::IndexError;
 use crate::app::live::WatchError;
@@ -180,6 +181,18 @@ impl From<AuditError> for ApiError {
         match error {
             AuditError::Invalid(message) => ApiError::bad_request(message),
             AuditError::Store(e) => e.into(),
+        }
+    }
+}
+
+impl From<ClawhubError> for ApiError {
+    fn from(error: ClawhubError) -> Self {
+        match error {
+            ClawhubError::Invalid(message) => ApiError::bad_request(message),
+            ClawhubError::Catalog(e) => e.into(),
+            ClawhubError::Patch(e) => e.into(),
+            ClawhubError::Blob(e) => e.into(),
+            ClawhubError::Store(e) => e.into(),
         }
     }
 }

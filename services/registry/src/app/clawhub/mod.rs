@@ -4,11 +4,66 @@
 //! (JavaScript `localeCompare`, i.e. ICU collation — not byte order); archives are zips
 //! with the files at the root, built deterministically.
 
+pub mod publish;
+
+use std::collections::BTreeMap;
 use std::io::Write;
 use std::sync::LazyLock;
 
-use cairn_store::FileEntry;
+use cairn_store::{FileEntry, SkillSummary, Store, VersionInfo};
 use sha2::{Digest, Sha256};
+
+use crate::app::catalog::{self, CatalogError};
+
+/// Versions considered per skill (newest first) for listings and [`resolve`].
+pub const VERSIONS: i64 = 200;
+
+/// The non-yanked versions of a skill, newest first (at most [`VERSIONS`]).
+pub async fn versions(store: &Store, skill: &SkillSummary) -> Result<Vec<VersionInfo>, CatalogError> {
+    let all = store.list_versions(skill.id, None, VERSIONS).await?;
+    Ok(all.into_iter().filter(|v| !v.yanked).collect())
+}
+
+/// What `clawhub` asks before installing or publishing: which served version has exactly
+/// the files of `fingerprint`, and the latest. Both `None` for a skill that does not exist
+/// yet (what `clawhub publish` asks before a first version).
+#[derive(Clone, Debug, Default, PartialEq, Eq)]
+pub struct Resolved {
+    /// The revision whose files match the fingerprint.
+    pub matched: Option<i32>,
+    /// The latest served revision.
+    pub latest: Option<i32>,
+}
+
+/// Finds the version whose files match `fingerprint` (the CLI's hash of the local copy),
+/// reading every candidate version's files in one query.
+pub async fn resolve(store: &Store, org_id: i64, slug: &str, fingerprint: &str) -> Result<Resolved, CatalogError> {
+    let skill = match catalog::find_skill(store, org_id, slug).await {
+        Ok(skill) => skill,
+        Err(CatalogError::NotFound(_)) => return Ok(Resolved::default()),
+        Err(e) => return Err(e),
+    };
+    let served = versions(store, &skill).await?;
+    let Some(latest) = served.first() else {
+        return Err(CatalogError::NotFound(format!(
+            "skill '{slug}' has no published version"
+        )));
+    };
+    let ids: Vec<i64> = served.iter().map(|v| v.id).collect();
+    let mut files: BTreeMap<i64, Vec<FileEntry>> = BTreeMap::new();
+    for (version_id, file) in store.files_of_versions(&ids).await? {
+        files.entry(version_id).or_default().push(file);
+    }
+    let fingerprint = fingerprint.to_lowercase();
+    let matched = served
+        .iter()
+        .find(|v| files.get(&v.id).is_some_and(|f| manifest_fingerprint(f) == fingerprint))
+        .map(|v| v.revision);
+    Ok(Resolved {
+        matched,
+        latest: Some(latest.revision),
+    })
+}
 
 /// A revision as ClawHub writes versions.
 pub fn version_of(revision: i32) -> String {
@@ -46,6 +101,21 @@ pub fn fingerprint<'a>(files: impl IntoIterator<Item = (&'a str, &'a str)>) -> S
 /// The fingerprint of a version's manifest.
 pub fn manifest_fingerprint(files: &[FileEntry]) -> String {
     fingerprint(files.iter().map(|f| (f.path.as_str(), f.sha256.as_str())))
+}
+
+/// A version as ClawHub downloads it: a zip of its files, built under the process's
+/// archive permits (each holds a whole bundle in memory).
+pub async fn zip_of(services: &crate::Services, resolved: &catalog::ResolvedVersion) -> Result<Vec<u8>, CatalogError> {
+    let files = {
+        let _permit = services
+            .archive_permits
+            .acquire()
+            .await
+            .map_err(|_| CatalogError::ShuttingDown)?;
+        catalog::read_files(&services.store, services.blobs.as_ref(), resolved).await?
+    };
+    zip(files.iter().map(|(e, b)| (e.path.as_str(), b.as_ref(), e.executable)))
+        .map_err(|e| CatalogError::Corrupt(format!("building a zip: {e}")))
 }
 
 /// A zip of the files (path, bytes, executable) at the root: entries sorted by path, a
