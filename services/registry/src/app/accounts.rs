@@ -246,7 +246,7 @@ pub async fn issue(
     }
     if store.active_token_count(owner.id).await? >= MAX_ACTIVE_TOKENS_PER_USER {
         return Err(AccountError::Conflict(format!(
-            "'{}' already has {MAX_ACTIVE_TOKENS_PER_USER} active tokens: revoke unused ones (GET /v1/tokens, DELETE /v1/tokens/{{id}}) first",
+            "'{}' already has {MAX_ACTIVE_TOKENS_PER_USER} active tokens: revoke unused ones first",
             owner.handle
         )));
     }

@@ -51,7 +51,7 @@ pub struct ResolvedVersion {
 pub async fn find_skill(store: &Store, org_id: i64, name: &str) -> Result<SkillSummary, CatalogError> {
     store.skill(org_id, name).await.map_err(|e| match e {
         StoreError::NotFound(_) => CatalogError::NotFound(format!(
-            "skill '{name}' does not exist: list skills with GET /v1/skills"
+            "skill '{name}' does not exist: check the name against the list of skills"
         )),
         other => other.into(),
     })
@@ -70,7 +70,7 @@ pub async fn resolve(
         .await
         .map_err(|e| match (e, selector) {
             (StoreError::NotFound(_), RevisionSelector::Exact(rev)) => CatalogError::NotFound(format!(
-                "skill '{name}' has no revision {rev}: list them with GET /v1/skills/{name}/versions"
+                "skill '{name}' has no revision {rev}: pick one from its list of versions"
             )),
             (StoreError::NotFound(_), RevisionSelector::Latest) => {
                 CatalogError::NotFound(format!("skill '{name}' has no version that is not yanked"))
@@ -107,8 +107,8 @@ pub async fn find_file(store: &Store, resolved: &ResolvedVersion, path: &str) ->
     let files = store.version_files(resolved.version.id).await?;
     let entry = files.into_iter().find(|f| f.path == path).ok_or_else(|| {
         CatalogError::NotFound(format!(
-            "skill '{}' revision {} has no file '{path}': see its manifest at GET /v1/skills/{}/versions/{}",
-            resolved.skill.name, resolved.version.revision, resolved.skill.name, resolved.version.revision
+            "skill '{}' revision {} has no file '{path}': pick one from the version's manifest",
+            resolved.skill.name, resolved.version.revision
         ))
     })?;
     Ok(entry)

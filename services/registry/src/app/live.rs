@@ -145,8 +145,8 @@ pub enum WatchError {
     },
     /// The cursor is so far behind that replaying is costlier than reading the index.
     #[error(
-        "cursor {since} is more than {limit} changes behind: fetch the index (GetIndex or GET /v1/index) \
-         and watch from its cursor"
+        "cursor {since} is more than {limit} changes behind: fetch the whole index and watch from \
+         its cursor"
     )]
     TooFarBehind {
         /// The client's cursor.

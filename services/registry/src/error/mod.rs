@@ -166,12 +166,12 @@ impl ApiError {
         )
     }
 
-    /// Adds what to do next to a not-found error (`… does not exist: <hint>`); other
-    /// errors keep their own message. Transports add their own hints (a REST path, a
-    /// gRPC method) at their boundary.
+    /// Adds where to look to a not-found error (`… does not exist (<hint>)`); other
+    /// errors keep their own message. The application layer's messages name no
+    /// transport's paths: each transport adds its own (a REST path) at its boundary.
     pub fn hint(mut self, hint: &str) -> Self {
         if self.kind == ErrorKind::NotFound {
-            self.message = format!("{}: {hint}", self.message);
+            self.message = format!("{} ({hint})", self.message);
         }
         self
     }

@@ -58,7 +58,9 @@ pub async fn get_skill(
     ApiPath(name): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
-    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str()).await?;
+    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str())
+        .await
+        .map_err(|e| where_to_look(e, &name))?;
     Ok(json_ok(SkillItem::from(skill)))
 }
 
@@ -86,7 +88,9 @@ pub async fn list_versions(
             ))
         })?),
     };
-    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str()).await?;
+    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str())
+        .await
+        .map_err(|e| where_to_look(e, &name))?;
     let mut rows = state.store.list_versions(skill.id, before, limit + 1).await?;
     let next_cursor = extract::cut_page(&mut rows, limit, |v| v.revision.to_string());
     let items = rows
@@ -104,8 +108,9 @@ pub async fn get_version(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
-    let (resolved, files) =
-        catalog::version_with_files(&state.store, principal.org_id, name.as_str(), selector).await?;
+    let (resolved, files) = catalog::version_with_files(&state.store, principal.org_id, name.as_str(), selector)
+        .await
+        .map_err(|e| where_to_look(e, &name))?;
     Ok(json_ok(VersionItem::new(name.as_str(), resolved.version, Some(files))))
 }
 
@@ -118,8 +123,15 @@ pub async fn get_file(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
-    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
-    let entry = catalog::find_file(&state.store, &resolved, &path).await?;
+    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector)
+        .await
+        .map_err(|e| where_to_look(e, &name))?;
+    let entry = catalog::find_file(&state.store, &resolved, &path).await.map_err(|e| {
+        ApiError::from(e).hint(&format!(
+            "its manifest: GET /v1/skills/{name}/versions/{}",
+            resolved.version.revision
+        ))
+    })?;
     let etag = format!("\"{}\"", entry.sha256);
     let cache = cache_policy(selector);
     if if_none_match(&headers, &etag) {
@@ -159,7 +171,9 @@ pub async fn get_bundle(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
-    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
+    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector)
+        .await
+        .map_err(|e| where_to_look(e, &name))?;
     // The digest covers paths and contents, not modes: the revision tells apart two
     // versions that differ only in an executable bit.
     let etag = format!("\"{}-r{}\"", resolved.version.digest, resolved.version.revision);
@@ -286,4 +300,11 @@ pub async fn publish(
         "scan": published.scan,
     });
     Ok((status, axum::Json(body)).into_response())
+}
+
+/// A skill or version that does not exist, with where REST lists them.
+fn where_to_look(error: catalog::CatalogError, name: &cairn_skill::SkillName) -> ApiError {
+    ApiError::from(error).hint(&format!(
+        "GET /v1/skills lists skills, GET /v1/skills/{name}/versions its versions"
+    ))
 }

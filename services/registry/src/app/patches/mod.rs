@@ -186,10 +186,18 @@ async fn submit_as(
     let latest = load_revision(services, org_id, &name, RevisionSelector::Latest).await?;
     let base = match submission.base_revision {
         // The usual case: the agent read the latest revision; it is read once.
-        Some(revision) if latest.as_ref().is_some_and(|(r, _)| *r == revision) => latest.as_ref().map(|(_, b)| b.clone()),
-        Some(revision) => Some(load(services, org_id, &name, RevisionSelector::Exact(revision)).await?.ok_or_else(
-            || PatchError::NotFound(format!("skill '{name}' has no revision {revision}: send the revision your agent read (GET /v1/skills/{name}/versions)")),
-        )?),
+        Some(revision) if latest.as_ref().is_some_and(|(r, _)| *r == revision) => {
+            latest.as_ref().map(|(_, b)| b.clone())
+        }
+        Some(revision) => Some(
+            load(services, org_id, &name, RevisionSelector::Exact(revision))
+                .await?
+                .ok_or_else(|| {
+                    PatchError::NotFound(format!(
+                        "skill '{name}' has no revision {revision}: send the revision your agent read"
+                    ))
+                })?,
+        ),
         None => None,
     };
     if let (None, Some((_, latest))) = (submission.base_revision, &latest) {
@@ -507,9 +515,9 @@ fn check_text(field: &str, text: &str, max: usize) -> Result<(), PatchError> {
 
 fn not_found(error: StoreError) -> PatchError {
     match error {
-        StoreError::NotFound(what) => {
-            PatchError::NotFound(format!("{what} does not exist: list patches with GET /v1/patches"))
-        }
+        StoreError::NotFound(what) => PatchError::NotFound(format!(
+            "{what} does not exist: check the id against the list of patches"
+        )),
         other => other.into(),
     }
 }
