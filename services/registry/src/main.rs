@@ -1,7 +1,6 @@
 //! `cairn-registry`: the registry server and its admin commands.
 
-mod admin;
-mod scan_cmd;
+mod cli;
 
 use std::net::SocketAddr;
 use std::path::PathBuf;
@@ -90,19 +89,19 @@ enum RegistryCommand {
     /// Copy blobs out of and into the blob store (backup and restore), and check that
     /// every blob the database references is there.
     #[command(subcommand)]
-    Blobs(admin::BlobsCommand),
+    Blobs(cli::admin::BlobsCommand),
     /// Manage organisations.
     #[command(subcommand)]
-    Org(admin::OrgCommand),
+    Org(cli::admin::OrgCommand),
     /// Manage users and roles.
     #[command(subcommand)]
-    User(admin::UserCommand),
+    User(cli::admin::UserCommand),
     /// Issue, list and revoke API tokens.
     #[command(subcommand)]
-    Token(admin::TokenCommand),
+    Token(cli::admin::TokenCommand),
     /// Manage the token signing key.
     #[command(subcommand)]
-    Key(admin::KeyCommand),
+    Key(cli::admin::KeyCommand),
 }
 
 fn main() -> std::process::ExitCode {
@@ -110,7 +109,7 @@ fn main() -> std::process::ExitCode {
     let cli = Cli::parse();
     let command = match cli.command {
         // Scanning needs no configuration, database or async runtime.
-        Command::Scan { dir, json, explain } => return scan_cmd::run(&dir, json, explain),
+        Command::Scan { dir, json, explain } => return cli::scan::run(&dir, json, explain),
         Command::Probe { listen } => return probe(listen),
         Command::Registry(command) => command,
     };
@@ -141,12 +140,12 @@ async fn run(data_dir: PathBuf, command: RegistryCommand) -> Result<()> {
             Ok(())
         }
         RegistryCommand::Import { dir, org, json } => run_import(&config, &dir, &org, json).await,
-        RegistryCommand::Gc { grace, dry_run, json } => admin::run_gc(&config, grace, dry_run, json).await,
-        RegistryCommand::Blobs(command) => admin::run_blobs(&config, command).await,
-        RegistryCommand::Org(command) => admin::run_org(&config, command).await,
-        RegistryCommand::User(command) => admin::run_user(&config, command).await,
-        RegistryCommand::Token(command) => admin::run_token(&config, command).await,
-        RegistryCommand::Key(command) => admin::run_key(&config, command).await,
+        RegistryCommand::Gc { grace, dry_run, json } => cli::admin::run_gc(&config, grace, dry_run, json).await,
+        RegistryCommand::Blobs(command) => cli::admin::run_blobs(&config, command).await,
+        RegistryCommand::Org(command) => cli::admin::run_org(&config, command).await,
+        RegistryCommand::User(command) => cli::admin::run_user(&config, command).await,
+        RegistryCommand::Token(command) => cli::admin::run_token(&config, command).await,
+        RegistryCommand::Key(command) => cli::admin::run_key(&config, command).await,
     }
 }
 
@@ -217,8 +216,8 @@ async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
 }
 
 async fn run_import(config: &Config, dir: &std::path::Path, org: &str, json: bool) -> Result<()> {
-    let (report, elapsed) = admin::with_runtime(config, async |rt| {
-        let org = admin::org(rt, org).await?;
+    let (report, elapsed) = cli::admin::with_runtime(config, async |rt| {
+        let org = cli::admin::org(rt, org).await?;
         let started = std::time::Instant::now();
         // Recorded like the server's writes, so blobs of a failed import are collected.
         let blobs = cairn_registry::tracked(&rt.store, rt.blobs.clone(), &Default::default());

@@ -1,10 +1,14 @@
-//! Reading the audit log (rows are written by each mutation, in its own transaction).
+//! The audit log: the writer every mutation calls inside its own transaction
+//! ([`record_audit`]), events that write nothing else, and reading the log.
 
 use chrono::{DateTime, Utc};
 use tracing::instrument;
 
+use sqlx::{Postgres, Transaction};
+
+use crate::notify::ACTIVITY_CHANNEL;
 use crate::skills::escape_like;
-use crate::{AuditEntry, Store, StoreError};
+use crate::{Actor, AuditEntry, Store, StoreError};
 
 /// Filters and paging for [`Store::list_audit`].
 #[derive(Clone, Debug, Default)]
@@ -57,4 +61,98 @@ impl Store {
         .fetch_all(&self.pool)
         .await?)
     }
+}
+
+impl Store {
+    /// Records an operator action that concerns every organisation (a signing-key
+    /// rotation ends or keeps every organisation's tokens): one audit row in each
+    /// organisation's log, in one transaction, so each organisation's admins see it.
+    #[instrument(skip_all)]
+    pub async fn audit_every_org(
+        &self,
+        actor: &Actor,
+        action: &str,
+        target: &str,
+        details: serde_json::Value,
+    ) -> Result<usize, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let orgs: Vec<i64> = sqlx::query_scalar("SELECT id FROM organizations ORDER BY id")
+            .fetch_all(&mut *tx)
+            .await?;
+        for org in &orgs {
+            record_audit(&mut tx, Some(*org), actor, action, target, details.clone()).await?;
+        }
+        tx.commit().await?;
+        Ok(orgs.len())
+    }
+
+    /// Records an action that wrote nothing else (an admin's rescan): one audit row.
+    #[instrument(skip_all)]
+    pub async fn record_event(
+        &self,
+        org_id: i64,
+        actor: &Actor,
+        action: &str,
+        target: &str,
+        details: serde_json::Value,
+    ) -> Result<(), StoreError> {
+        let mut tx = self.pool.begin().await?;
+        record_audit(&mut tx, Some(org_id), actor, action, target, details).await?;
+        tx.commit().await?;
+        Ok(())
+    }
+
+    /// Counts audit rows of an organisation (used by tests and by operators' checks).
+    #[instrument(skip_all)]
+    pub async fn audit_count(&self, org_id: i64) -> Result<i64, StoreError> {
+        Ok(sqlx::query_scalar("SELECT count(*) FROM audit_log WHERE org_id = $1")
+            .bind(org_id)
+            .fetch_one(&self.pool)
+            .await?)
+    }
+}
+
+impl Store {
+    /// Subscribes to the audited changes of every organisation ([`ACTIVITY_CHANNEL`]),
+    /// committed by any process on this database.
+    #[instrument(skip_all)]
+    pub async fn activity_notifications(&self) -> Result<crate::notify::Notifications, StoreError> {
+        crate::notify::Notifications::subscribe(&self.pool, ACTIVITY_CHANNEL).await
+    }
+}
+
+/// Appends one audit row inside the caller's transaction, so the record commits (or
+/// rolls back) together with the mutation it describes.
+pub(crate) async fn record_audit(
+    tx: &mut Transaction<'_, Postgres>,
+    org_id: Option<i64>,
+    actor: &Actor,
+    action: &str,
+    target: &str,
+    details: serde_json::Value,
+) -> Result<(), StoreError> {
+    sqlx::query(
+        "INSERT INTO audit_log (org_id, actor_id, actor, action, target, request_id, client_addr, details) \
+         VALUES ($1, $2, $3, $4, $5, $6, $7, $8)",
+    )
+    .bind(org_id)
+    .bind(actor.user_id)
+    .bind(&actor.name)
+    .bind(action)
+    .bind(target)
+    .bind(&actor.request_id)
+    .bind(&actor.client_addr)
+    .bind(sqlx::types::Json(details))
+    .execute(&mut **tx)
+    .await?;
+    if let Some(org_id) = org_id {
+        // Delivered at commit, to every process listening (the review queue's live view).
+        let payload = serde_json::json!({ "org": org_id, "action": action, "target": target }).to_string();
+        sqlx::query("SELECT pg_notify($1, $2)")
+            .bind(ACTIVITY_CHANNEL)
+            .bind(payload)
+            .execute(&mut **tx)
+            .await?;
+    }
+    Ok(())
 }

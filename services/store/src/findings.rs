@@ -5,7 +5,7 @@ use chrono::{DateTime, Utc};
 use sqlx::types::Json;
 use uuid::Uuid;
 
-use crate::orgs::record_audit;
+use crate::audit::record_audit;
 use crate::skills::{NewVersion, lock_org_index, publish_in};
 use crate::{Actor, PublishOutcome, Store, StoreError};
 

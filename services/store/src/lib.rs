@@ -7,6 +7,7 @@
 
 mod audit;
 pub mod blob;
+mod bootstrap;
 pub mod embedded;
 mod error;
 mod findings;
@@ -25,21 +26,21 @@ use sqlx::PgPool;
 use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 pub use audit::AuditQuery;
+pub use bootstrap::AdminToken;
 pub use error::StoreError;
 pub use findings::{DismissOutcome, DismissalRecord, NewDismissal, NewQuarantined, QuarantinedRecord, ReleaseOutcome};
 pub use index::IndexChangeRecord;
 pub use models::*;
-pub use orgs::{ACTIVITY_CHANNEL, AdminToken};
+pub use notify::{ACTIVITY_CHANNEL, AUTH_CHANNEL, INDEX_CHANNEL};
 pub use patches::{
     Approval, ApproveOutcome, CloseDuplicates, Decision, DuplicateMark, NewPatch, OPEN_PATCH_STATUSES, Onto,
     OpenLesson, PATCH_STATUSES, PatchQuery, PatchRecord,
 };
 pub use skills::{
-    ArchiveDigest, CategoryUpdate, INDEX_CHANNEL, NewVersion, RevisionSelector, SkillQuery, VersionProvenance,
-    YankOutcome,
+    ArchiveDigest, CategoryUpdate, NewVersion, RevisionSelector, SkillQuery, VersionProvenance, YankOutcome,
 };
 pub use tokens::{NewToken, TokenQuery};
-pub use users::{AUTH_CHANNEL, AuthChange, AuthChanges, UserUpdate};
+pub use users::{AuthChange, AuthChanges, UserUpdate};
 pub use webhooks::{ClaimedDelivery, DeliveryInfo, WEBHOOK_EVENTS, WebhookInfo};
 
 /// The forward-only schema migrations in `migrations/`, embedded at build time.

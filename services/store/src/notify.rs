@@ -1,7 +1,21 @@
-//! Subscriptions to PostgreSQL `NOTIFY` channels: how every registry process hears of
-//! changes committed by any other (access changes, index changes).
+//! PostgreSQL `NOTIFY` channels and subscriptions to them: how every registry process
+//! hears of changes committed by any other (audited activity, access changes, index
+//! changes).
 
 use crate::StoreError;
+
+/// The PostgreSQL `NOTIFY` channel told of every audited change of an organisation, at
+/// commit: the payload is `{"org": id, "action": "patch.submit", "target": "patch:…"}`.
+pub const ACTIVITY_CHANNEL: &str = "cairn_activity";
+
+/// The PostgreSQL `NOTIFY` channel on which role changes, disabled users and revoked
+/// tokens are announced to every registry process.
+pub const AUTH_CHANNEL: &str = "cairn_auth";
+
+/// The PostgreSQL `NOTIFY` channel told of every index change (a published version, a
+/// yank, a recategorisation), in the same transaction, with the organisation's id as
+/// the payload: replicas and live-sync streams follow it instead of polling.
+pub const INDEX_CHANNEL: &str = "cairn_index";
 
 /// One event of a [`Notifications`] subscription.
 #[derive(Clone, Debug, PartialEq, Eq)]

@@ -6,7 +6,7 @@ use sqlx::types::Json;
 use tracing::instrument;
 use uuid::Uuid;
 
-use crate::orgs::record_audit;
+use crate::audit::record_audit;
 use crate::skills::{NewVersion, VersionProvenance, lock_org_index, publish_in, yank_all_in};
 use crate::webhooks::enqueue;
 use crate::{Actor, PublishOutcome, Store, StoreError};

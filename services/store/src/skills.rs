@@ -4,12 +4,8 @@ use cairn_skill::{Bundle, Category, SkillName};
 use sqlx::{Postgres, Transaction};
 use tracing::instrument;
 
+use crate::notify::INDEX_CHANNEL;
 use crate::{Actor, FileEntry, PublishOutcome, SkillSummary, Store, StoreError, VersionInfo, VersionSource};
-
-/// The PostgreSQL `NOTIFY` channel told of every index change (a published version, a
-/// yank, a recategorisation), in the same transaction, with the organisation's id as
-/// the payload: replicas and live-sync streams follow it instead of polling.
-pub const INDEX_CHANNEL: &str = "cairn_index";
 
 /// Advisory-lock namespace for per-organisation index writes (see `index_changes`).
 pub(crate) const INDEX_LOCK_NAMESPACE: i32 = 0x6361_6972;

@@ -4,7 +4,7 @@ use chrono::{DateTime, Utc};
 use tracing::instrument;
 use uuid::Uuid;
 
-use crate::orgs::record_audit;
+use crate::audit::record_audit;
 use crate::users::notify_auth_change;
 use crate::{Actor, Store, StoreError, TokenInfo, TokenPrincipal};
 

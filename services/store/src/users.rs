@@ -5,12 +5,63 @@
 use sqlx::{Postgres, Transaction};
 use tracing::instrument;
 
-use crate::orgs::record_audit;
+use crate::audit::record_audit;
+use crate::notify::AUTH_CHANNEL;
 use crate::{Actor, Role, Store, StoreError, User};
 
-/// The PostgreSQL `NOTIFY` channel on which role changes, disabled users and revoked
-/// tokens are announced to every registry process.
-pub const AUTH_CHANNEL: &str = "cairn_auth";
+impl Store {
+    /// Adds a user to an organisation. A taken handle is a [`StoreError::Conflict`].
+    #[instrument(skip_all)]
+    pub async fn create_user(&self, org_id: i64, handle: &str, role: Role, actor: &Actor) -> Result<User, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let user = insert_user(&mut tx, org_id, handle, role).await?;
+        record_audit(
+            &mut tx,
+            Some(org_id),
+            actor,
+            "user.create",
+            &format!("user:{handle}"),
+            serde_json::json!({ "role": role.as_str() }),
+        )
+        .await?;
+        tx.commit().await?;
+        Ok(user)
+    }
+
+    /// Looks a user up by handle within an organisation.
+    #[instrument(skip_all)]
+    pub async fn user_by_handle(&self, org_id: i64, handle: &str) -> Result<User, StoreError> {
+        sqlx::query_as::<_, User>(
+            "SELECT id, org_id, handle, role, disabled, created_at FROM users WHERE org_id = $1 AND handle = $2",
+        )
+        .bind(org_id)
+        .bind(handle)
+        .fetch_optional(&self.pool)
+        .await?
+        .ok_or_else(|| StoreError::NotFound(format!("user '{handle}'")))
+    }
+}
+
+pub(crate) async fn insert_user(
+    tx: &mut Transaction<'_, Postgres>,
+    org_id: i64,
+    handle: &str,
+    role: Role,
+) -> Result<User, StoreError> {
+    sqlx::query_as::<_, User>(
+        "INSERT INTO users (org_id, handle, role) VALUES ($1, $2, $3) \
+         RETURNING id, org_id, handle, role, disabled, created_at",
+    )
+    .bind(org_id)
+    .bind(handle)
+    .bind(role.as_str())
+    .fetch_one(&mut **tx)
+    .await
+    .map_err(|e| match StoreError::from(e) {
+        StoreError::Conflict(_) => StoreError::Conflict(format!("user '{handle}' already exists")),
+        other => other,
+    })
+}
 
 /// What [`Store::update_user`] changes; `None` leaves a field as it is.
 #[derive(Clone, Copy, Debug, Default)]

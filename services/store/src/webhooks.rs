@@ -6,7 +6,7 @@ use sqlx::types::Json;
 use sqlx::{Postgres, Transaction};
 use uuid::Uuid;
 
-use crate::orgs::record_audit;
+use crate::audit::record_audit;
 use crate::{Actor, Store, StoreError};
 
 /// The events a webhook can subscribe to.

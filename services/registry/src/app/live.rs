@@ -417,7 +417,7 @@ impl Drop for WatchSlot {
 }
 
 /// Who is watching: the caller, re-checked while the stream lasts.
-pub struct Viewer {
+pub struct Watcher {
     /// Checks the caller's token again.
     pub auth: Arc<Authenticator>,
     /// The caller.
@@ -431,11 +431,11 @@ pub struct Viewer {
 pub async fn watch(
     store: &Store,
     feed: &Arc<LiveFeed>,
-    viewer: Viewer,
+    watcher: Watcher,
     since: Option<i64>,
 ) -> Result<impl Stream<Item = Result<WatchEvent, WatchError>> + Send + 'static, WatchError> {
-    let org_id = viewer.principal.org_id;
-    let slot = WatchSlot::take(feed, viewer.principal.token_id)?;
+    let org_id = watcher.principal.org_id;
+    let slot = WatchSlot::take(feed, watcher.principal.token_id)?;
     // Subscribe before reading the database: whatever commits after the read is then
     // in the broadcast, and the overlap is dropped by cursor.
     let receiver = feed.subscribe(store, org_id).await?;
@@ -449,7 +449,7 @@ pub async fn watch(
             return Err(WatchError::TooFarBehind { since, limit });
         }
     }
-    let watcher = Watcher {
+    let watcher = WatchStream {
         store: store.clone(),
         org_id,
         receiver,
@@ -463,7 +463,7 @@ pub async fn watch(
         closing: feed.closing.subscribe(),
         lagged: Arc::clone(&feed.lagged),
         catch_ups: Arc::clone(&feed.catch_ups),
-        viewer,
+        caller: watcher,
         next_recheck: Instant::now() + feed.settings.heartbeat,
         _slot: slot,
     };
@@ -474,7 +474,7 @@ pub async fn watch(
 }
 
 /// One watcher's state: the changes queued to send and where it stands.
-struct Watcher {
+struct WatchStream {
     store: Store,
     org_id: i64,
     receiver: broadcast::Receiver<Batch>,
@@ -491,12 +491,12 @@ struct Watcher {
     closing: tokio::sync::watch::Receiver<bool>,
     lagged: Arc<std::sync::atomic::AtomicU64>,
     catch_ups: Arc<Semaphore>,
-    viewer: Viewer,
+    caller: Watcher,
     next_recheck: Instant,
     _slot: WatchSlot,
 }
 
-impl Watcher {
+impl WatchStream {
     fn queue(&mut self, change: Arc<Change>) {
         if change.cursor > self.queued_upto {
             self.queued_upto = change.cursor;
@@ -511,8 +511,8 @@ impl Watcher {
         loop {
             if Instant::now() >= self.next_recheck {
                 self.next_recheck = Instant::now() + self.heartbeat;
-                let viewer = &self.viewer;
-                match viewer.auth.recheck(&self.store, &viewer.principal, Scope::Read).await {
+                let caller = &self.caller;
+                match caller.auth.recheck(&self.store, &caller.principal, Scope::Read).await {
                     Ok(()) => {}
                     // The database is down: keep streaming what is known, check again later.
                     Err(AuthError::Unavailable(e)) => {

@@ -168,7 +168,9 @@ impl ApiError {
 
     /// Adds where to look to a not-found error (`… does not exist (<hint>)`); other
     /// errors keep their own message. The application layer's messages name no
-    /// transport's paths: each transport adds its own (a REST path) at its boundary.
+    /// transport's paths: a transport adds its own at its boundary, on routes no other
+    /// transport serves (every transport answers a shared use case's failure with the
+    /// same message).
     pub fn hint(mut self, hint: &str) -> Self {
         if self.kind == ErrorKind::NotFound {
             self.message = format!("{} ({hint})", self.message);

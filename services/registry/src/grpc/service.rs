@@ -14,7 +14,7 @@ use tonic::{Request, Response, Status};
 use super::convert;
 use crate::AppState;
 use crate::access::{Caller, RequestContext};
-use crate::app::live::{Viewer, WatchError, WatchEvent};
+use crate::app::live::{WatchError, WatchEvent, Watcher};
 use crate::app::patches::{self, Listing, Submission};
 use crate::app::{blobs, catalog, index, live};
 use crate::auth::Principal;
@@ -99,11 +99,11 @@ impl Registry for RegistryService {
     ) -> Result<Response<Self::WatchIndexStream>, Status> {
         let caller = caller(&request)?;
         let since = cursor(request.into_inner().since)?;
-        let viewer = Viewer {
+        let watcher = Watcher {
             auth: self.state.auth.clone(),
             principal: caller.principal,
         };
-        let changes = live::watch(&self.state.store, &self.state.live, viewer, since)
+        let changes = live::watch(&self.state.store, &self.state.live, watcher, since)
             .await
             .map_err(fail)?;
         let stream = changes.map(|event| match event {

@@ -19,7 +19,7 @@ use serde::{Deserialize, Serialize};
 use super::index::parse_cursor;
 use super::wire::IndexEntryBody;
 use crate::AppState;
-use crate::app::live::{self, ChangeKind, Viewer, WatchError, WatchEvent};
+use crate::app::live::{self, ChangeKind, WatchError, WatchEvent, Watcher};
 use crate::auth::Principal;
 use crate::error::ApiError;
 use crate::error::parse::ApiQuery;
@@ -60,11 +60,11 @@ pub async fn events(
         Some(raw) => parse_cursor(Some(raw.trim()), "Last-Event-ID")?,
         None => parse_cursor(query.since.as_deref(), "since")?,
     };
-    let viewer = Viewer {
+    let watcher = Watcher {
         auth: state.auth.clone(),
         principal,
     };
-    let changes = live::watch(&state.store, &state.live, viewer, since).await?;
+    let changes = live::watch(&state.store, &state.live, watcher, since).await?;
     let events = changes.map(|event| {
         Ok::<_, Infallible>(match event {
             Ok(WatchEvent::Change(change)) => {

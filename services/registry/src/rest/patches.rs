@@ -103,9 +103,7 @@ pub async fn get(
     caller: Caller,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
-    let record = patches::get(&state, &caller.principal, patches::parse_id(&id)?)
-        .await
-        .map_err(|e| ApiError::from(e).hint("GET /v1/patches lists them"))?;
+    let record = patches::get(&state, &caller.principal, patches::parse_id(&id)?).await?;
     Ok(json_ok(PatchBody::from(record)))
 }
 

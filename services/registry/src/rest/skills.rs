@@ -58,9 +58,7 @@ pub async fn get_skill(
     ApiPath(name): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
-    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str())
-        .await
-        .map_err(|e| where_to_look(e, &name))?;
+    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str()).await?;
     Ok(json_ok(SkillItem::from(skill)))
 }
 
@@ -88,9 +86,7 @@ pub async fn list_versions(
             ))
         })?),
     };
-    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str())
-        .await
-        .map_err(|e| where_to_look(e, &name))?;
+    let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str()).await?;
     let mut rows = state.store.list_versions(skill.id, before, limit + 1).await?;
     let next_cursor = extract::cut_page(&mut rows, limit, |v| v.revision.to_string());
     let items = rows
@@ -108,9 +104,8 @@ pub async fn get_version(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
-    let (resolved, files) = catalog::version_with_files(&state.store, principal.org_id, name.as_str(), selector)
-        .await
-        .map_err(|e| where_to_look(e, &name))?;
+    let (resolved, files) =
+        catalog::version_with_files(&state.store, principal.org_id, name.as_str(), selector).await?;
     Ok(json_ok(VersionItem::new(name.as_str(), resolved.version, Some(files))))
 }
 
@@ -123,15 +118,8 @@ pub async fn get_file(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
-    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector)
-        .await
-        .map_err(|e| where_to_look(e, &name))?;
-    let entry = catalog::find_file(&state.store, &resolved, &path).await.map_err(|e| {
-        ApiError::from(e).hint(&format!(
-            "its manifest: GET /v1/skills/{name}/versions/{}",
-            resolved.version.revision
-        ))
-    })?;
+    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
+    let entry = catalog::find_file(&state.store, &resolved, &path).await?;
     let etag = format!("\"{}\"", entry.sha256);
     let cache = cache_policy(selector);
     if if_none_match(&headers, &etag) {
@@ -171,9 +159,7 @@ pub async fn get_bundle(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let selector = extract::revision(&rev)?;
-    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector)
-        .await
-        .map_err(|e| where_to_look(e, &name))?;
+    let resolved = catalog::resolve(&state.store, principal.org_id, name.as_str(), selector).await?;
     // The digest covers paths and contents, not modes: the revision tells apart two
     // versions that differ only in an executable bit.
     let etag = format!("\"{}-r{}\"", resolved.version.digest, resolved.version.revision);
@@ -300,11 +286,4 @@ pub async fn publish(
         "scan": published.scan,
     });
     Ok((status, axum::Json(body)).into_response())
-}
-
-/// A skill or version that does not exist, with where REST lists them.
-fn where_to_look(error: catalog::CatalogError, name: &cairn_skill::SkillName) -> ApiError {
-    ApiError::from(error).hint(&format!(
-        "GET /v1/skills lists skills, GET /v1/skills/{name}/versions its versions"
-    ))
 }
