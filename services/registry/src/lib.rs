@@ -79,7 +79,7 @@ pub struct Services {
     /// Audited changes as they commit (the review queue's live view).
     pub activity: Arc<app::activity::ActivityFeed>,
     /// Encrypts the admin pages' session and CSRF cookies.
-    pub session_key: web::session::SessionKey,
+    pub session_key: auth::SessionKey,
     /// The discovery indexes (`/.well-known/…`) as last encoded.
     pub discovery_indexes: Arc<app::discovery::EncodedIndexes>,
     /// Prometheus metrics of this process.
@@ -105,7 +105,7 @@ impl AppState {
     /// [`TrackedBlobStore`] (recorded in the database first, so garbage collection can
     /// find blobs no commit referenced) and are counted in the metrics.
     pub fn new(store: Store, blobs: Arc<dyn BlobStore>, keys: auth::TokenKeys, access: config::AccessSettings) -> Self {
-        let session_key = web::session::SessionKey::derive(keys.session_key_material());
+        let session_key = auth::SessionKey::derive(keys.session_key_material());
         let metrics = Arc::new(metrics::Metrics::new());
         let blobs = tracked(&store, blobs, &metrics);
         AppState(Arc::new(Services {

@@ -6,8 +6,11 @@
 //!
 //! Transports never import one another; only the server knows them; the shared edge
 //! imports no transport; the application layer imports neither transports nor the edge.
-//! Every `use` and every path in code is read with `syn` and resolved to the top-level
-//! module it names (`crate::…`, `super::…`, `self::…`), inline modules included.
+//! Shared services below the edge (`auth`, `config`, …) import neither. Every `use`,
+//! every path in code and every `crate::`/`super::` path inside a macro call is read with
+//! `syn` and resolved to the top-level module it names (`crate::…`, `super::…`,
+//! `self::…`, the crate root's re-exports), inline modules included. Not seen: a type
+//! reached only through a field of `AppState` (the composition root holds them all).
 
 use std::collections::BTreeSet;
 use std::path::{Path, PathBuf};
@@ -18,6 +21,17 @@ use syn::visit::Visit;
 const TRANSPORTS: [&str; 4] = ["rest", "compat", "grpc", "web"];
 /// The edge every transport shares.
 const EDGE: [&str; 3] = ["access", "error", "serving"];
+/// Shared services below the edge, which the application layer may use too.
+const BELOW_EDGE: [&str; 8] = [
+    "auth",
+    "bootstrap",
+    "config",
+    "metrics",
+    "private_file",
+    "ratelimit",
+    "runtime",
+    "telemetry",
+];
 
 /// One reference from a file to a top-level module of the crate.
 #[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord)]
@@ -34,6 +48,8 @@ struct Collector<'a> {
     module: Vec<String>,
     file: &'a str,
     found: BTreeSet<Reference>,
+    /// Items the crate root re-exports (`crate::serve` is `server::serve`), by name.
+    reexports: &'a std::collections::BTreeMap<String, String>,
 }
 
 impl Collector<'_> {
@@ -59,6 +75,7 @@ impl Collector<'_> {
             }
             _ => None,
         };
+        let target = target.map(|t| self.reexports.get(&t).cloned().unwrap_or(t));
         let (Some(from), Some(to)) = (self.module.first().cloned(), target) else {
             return;
         };
@@ -109,6 +126,32 @@ impl<'ast> Visit<'ast> for Collector<'_> {
         syn::visit::visit_path(self, path);
     }
 
+    /// Paths inside macro calls (`tokio::join!(crate::rest::…)`) are tokens, not syntax:
+    /// read them as text.
+    fn visit_macro(&mut self, mac: &'ast syn::Macro) {
+        let text = mac.tokens.to_string();
+        let words: Vec<&str> = text.split_whitespace().collect();
+        for (i, word) in words.iter().enumerate() {
+            if matches!(*word, "crate" | "super" | "self") && words.get(i + 1) == Some(&"::") {
+                let mut segments = vec![(*word).to_owned()];
+                let mut j = i + 2;
+                while let Some(next) = words.get(j) {
+                    segments.push(
+                        (*next)
+                            .trim_matches(|c: char| !c.is_alphanumeric() && c != '_')
+                            .to_owned(),
+                    );
+                    if words.get(j + 1) != Some(&"::") {
+                        break;
+                    }
+                    j += 2;
+                }
+                self.resolve(&segments);
+            }
+        }
+        syn::visit::visit_macro(self, mac);
+    }
+
     fn visit_item_mod(&mut self, item: &'ast syn::ItemMod) {
         if item.content.is_some() {
             self.module.push(item.ident.to_string());
@@ -135,15 +178,48 @@ fn module_of(relative: &Path) -> Vec<String> {
 }
 
 /// Every reference of `source` (a file of module `module`) to another top-level module.
-fn references(module: Vec<String>, file: &str, source: &str) -> BTreeSet<Reference> {
+fn references(
+    module: Vec<String>,
+    file: &str,
+    source: &str,
+    reexports: &std::collections::BTreeMap<String, String>,
+) -> BTreeSet<Reference> {
     let parsed = syn::parse_file(source).unwrap_or_else(|e| panic!("{file} does not parse: {e}"));
     let mut collector = Collector {
         module,
         file,
         found: BTreeSet::new(),
+        reexports,
     };
     collector.visit_file(&parsed);
     collector.found
+}
+
+/// What the crate root (`lib.rs`) re-exports with `pub use module::…`: name → module.
+fn root_reexports(lib_rs: &str) -> std::collections::BTreeMap<String, String> {
+    fn leaves(tree: &syn::UseTree, module: &str, out: &mut std::collections::BTreeMap<String, String>) {
+        match tree {
+            syn::UseTree::Path(p) => leaves(&p.tree, module, out),
+            syn::UseTree::Name(n) => {
+                out.insert(n.ident.to_string(), module.to_owned());
+            }
+            syn::UseTree::Rename(r) => {
+                out.insert(r.rename.to_string(), module.to_owned());
+            }
+            syn::UseTree::Group(g) => g.items.iter().for_each(|t| leaves(t, module, out)),
+            syn::UseTree::Glob(_) => {}
+        }
+    }
+    let mut out = std::collections::BTreeMap::new();
+    for item in syn::parse_file(lib_rs).expect("lib.rs parses").items {
+        if let syn::Item::Use(u) = item
+            && matches!(u.vis, syn::Visibility::Public(_))
+            && let syn::UseTree::Path(p) = &u.tree
+        {
+            leaves(&p.tree, &p.ident.to_string(), &mut out);
+        }
+    }
+    out
 }
 
 fn rust_files(dir: &Path, out: &mut Vec<PathBuf>) {
@@ -174,6 +250,9 @@ fn violation(reference: &Reference) -> Option<&'static str> {
     if from == "app" && (transport(to) || edge(to)) {
         return Some("the application layer imports a transport or the edge");
     }
+    if BELOW_EDGE.contains(&from) && (transport(to) || edge(to)) {
+        return Some("a shared service below the edge imports a transport or the edge");
+    }
     if transport(to) && from != "server" {
         return Some("only the server assembles the transports");
     }
@@ -191,6 +270,8 @@ fn the_registry_follows_its_dependency_rule() {
     let src = Path::new(env!("CARGO_MANIFEST_DIR")).join("src");
     let mut files = Vec::new();
     rust_files(&src, &mut files);
+    let reexports = root_reexports(&std::fs::read_to_string(src.join("lib.rs")).unwrap());
+    assert_eq!(reexports.get("serve").map(String::as_str), Some("server"));
     let mut all = BTreeSet::new();
     for path in &files {
         let relative = path.strip_prefix(&src).unwrap();
@@ -199,6 +280,7 @@ fn the_registry_follows_its_dependency_rule() {
             module_of(relative),
             &relative.display().to_string(),
             &source,
+            &reexports,
         ));
     }
     // The walk really reads the tree: the server uses every transport, and each
@@ -238,10 +320,17 @@ fn the_check_sees_imports_in_every_form() {
         (vec!["access", "gate"], "fn f() -> crate::grpc::HEALTH { todo!() }"),
         (vec!["app", "patches"], "use crate::error::ApiError;"),
         (vec!["web"], "use crate::server::rules;"),
+        (vec!["web"], "fn f() { crate::serve(); }"),
+        (
+            vec!["app", "live"],
+            "fn f() { tokio::join!(crate::rest::index::warm(), g()); }",
+        ),
+        (vec!["auth"], "use crate::access::Caller;"),
     ];
+    let reexports = [("serve".to_owned(), "server".to_owned())].into_iter().collect();
     for (module, source) in cases {
         let module: Vec<String> = module.into_iter().map(str::to_owned).collect();
-        let found = references(module, "case.rs", source);
+        let found = references(module, "case.rs", source, &reexports);
         assert!(!violations(&found).is_empty(), "not caught: {source} ({found:?})");
     }
     // Allowed: a transport using the edge and the application layer, and its own
@@ -250,6 +339,7 @@ fn the_check_sees_imports_in_every_form() {
         vec!["rest".into(), "skills".into()],
         "case.rs",
         "use super::wire::Page; use crate::error::ApiError; use crate::app::catalog; use crate::access::Caller;",
+        &reexports,
     );
     assert!(violations(&fine).is_empty(), "{fine:?}");
 }

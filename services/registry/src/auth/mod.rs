@@ -25,6 +25,33 @@ pub use keys::{PREVIOUS_FILE, SECRET_FILE, TokenKeys, rotate};
 
 use scopes::{Scope, ScopeSet};
 
+/// The key derived from the token-signing secret for what the registry hands out and
+/// must recognise later: the review web's session and CSRF cookies (AES-256-GCM, through
+/// `cookie`'s private jar), messages carried through redirects, ClawHub upload tickets.
+#[derive(Clone)]
+pub struct SessionKey(axum_extra::extract::cookie::Key);
+
+impl SessionKey {
+    /// The key for `material` (64 bytes derived from the token-signing secret).
+    pub fn derive(material: &[u8; 64]) -> Self {
+        SessionKey(axum_extra::extract::cookie::Key::from(material))
+    }
+
+    /// The key of the encrypted cookie jar.
+    pub fn cookie_key(&self) -> &axum_extra::extract::cookie::Key {
+        &self.0
+    }
+
+    /// An HMAC-SHA256 of `text` (hex), for values the server hands out and must
+    /// recognise later (messages carried through redirects).
+    pub fn sign(&self, text: &str) -> String {
+        use hmac::Mac;
+        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(self.0.signing()).expect("HMAC takes any key length");
+        mac.update(text.as_bytes());
+        hex::encode(mac.finalize().into_bytes())
+    }
+}
+
 /// Compares two secrets (CSRF tokens, signed tickets) in time independent of where they differ.
 pub fn same_secret(a: &str, b: &str) -> bool {
     a.len() == b.len() && a.bytes().zip(b.bytes()).fold(0u8, |acc, (x, y)| acc | (x ^ y)) == 0

@@ -168,7 +168,6 @@ impl From<BlobsError> for ApiError {
 impl From<PolicyError> for ApiError {
     fn from(error: PolicyError) -> Self {
         match error {
-            PolicyError::Invalid(message) => ApiError::bad_request(message),
             e @ PolicyError::NotMember(_) => ApiError::not_found(e.to_string()),
             PolicyError::Store(e) => e.into(),
             e @ PolicyError::Encode(_) => ApiError::internal("saving a policy", &e),

@@ -10,7 +10,7 @@
 use axum::extract::{FromRequest, FromRequestParts, Request};
 use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, header};
-use axum_extra::extract::cookie::{Cookie, Key, PrivateCookieJar, SameSite};
+use axum_extra::extract::cookie::{Cookie, PrivateCookieJar, SameSite};
 use chrono::{DateTime, Utc};
 use serde::de::DeserializeOwned;
 use serde::{Deserialize, Serialize};
@@ -31,27 +31,6 @@ const COOKIE_PATH: &str = "/admin";
 /// The form field carrying the CSRF token.
 pub const CSRF_FIELD: &str = "csrf";
 
-/// The key the session and CSRF cookies are encrypted with (AES-256-GCM, through
-/// `cookie`'s private jar).
-#[derive(Clone)]
-pub struct SessionKey(Key);
-
-impl SessionKey {
-    /// The key for `material` (64 bytes derived from the token-signing secret).
-    pub fn derive(material: &[u8; 64]) -> Self {
-        SessionKey(Key::from(material))
-    }
-
-    /// An HMAC-SHA256 of `text` (hex), for values the server hands out and must
-    /// recognise later (messages carried through redirects).
-    pub fn sign(&self, text: &str) -> String {
-        use hmac::Mac;
-        let mut mac = hmac::Hmac::<sha2::Sha256>::new_from_slice(self.0.signing()).expect("HMAC takes any key length");
-        mac.update(text.as_bytes());
-        hex::encode(mac.finalize().into_bytes())
-    }
-}
-
 /// What the session cookie holds.
 #[derive(Debug, Serialize, Deserialize)]
 struct Stored {
@@ -71,7 +50,7 @@ fn is_https(headers: &HeaderMap, trusted_proxy_hops: usize, always: bool) -> boo
 
 /// The request's encrypted cookies.
 pub fn jar(state: &AppState, headers: &HeaderMap) -> PrivateCookieJar {
-    PrivateCookieJar::from_headers(headers, state.session_key.0.clone())
+    PrivateCookieJar::from_headers(headers, state.session_key.cookie_key().clone())
 }
 
 /// A cookie with the attributes both of ours share.

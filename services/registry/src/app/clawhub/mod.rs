@@ -43,12 +43,14 @@ pub async fn resolve(store: &Store, org_id: i64, slug: &str, fingerprint: &str) 
         Err(CatalogError::NotFound(_)) => return Ok(Resolved::default()),
         Err(e) => return Err(e),
     };
+    let latest = catalog::resolve(store, org_id, slug, cairn_store::RevisionSelector::Latest)
+        .await
+        .map_err(|e| match e {
+            CatalogError::NotFound(_) => CatalogError::NotFound(format!("skill '{slug}' has no published version")),
+            other => other,
+        })?
+        .version;
     let served = versions(store, &skill).await?;
-    let Some(latest) = served.first() else {
-        return Err(CatalogError::NotFound(format!(
-            "skill '{slug}' has no published version"
-        )));
-    };
     let ids: Vec<i64> = served.iter().map(|v| v.id).collect();
     let mut files: BTreeMap<i64, Vec<FileEntry>> = BTreeMap::new();
     for (version_id, file) in store.files_of_versions(&ids).await? {
