@@ -11,7 +11,8 @@ use std::path::{Path, PathBuf};
 use std::process::Output;
 use std::time::{Duration, Instant};
 
-use common::{TestDb, registry, serve_until_listening, terminate};
+use cairn_e2e::db::TestDb;
+use common::{registry, serve_until_listening, terminate};
 use serde_json::Value;
 use tokio::process::Command;
 
@@ -29,7 +30,7 @@ struct Registry {
 
 impl Registry {
     async fn new() -> Self {
-        let db = TestDb::new().await;
+        let db = TestDb::unmigrated().await.unwrap();
         let tmp = tempfile::tempdir().unwrap();
         let data_dir = tmp.path().join("data");
         let mut migrate = admin_command(&data_dir, &db.url);
@@ -39,7 +40,7 @@ impl Registry {
             "first migrate failed: {}",
             String::from_utf8_lossy(&output.stderr)
         );
-        let pool = db.pool().await;
+        let pool = db.store().await.unwrap().pool().clone();
         Registry {
             pool,
             db,

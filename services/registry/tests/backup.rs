@@ -8,10 +8,11 @@ mod common;
 
 use std::path::{Path, PathBuf};
 
+use cairn_e2e::db::TestDb;
 use cairn_e2e::garage::Garage;
 use cairn_skill::Sha256Hash;
 use cairn_store::blob::{BlobStore, S3BlobStore};
-use common::{TestDb, registry, serve_until_listening, terminate};
+use common::{registry, serve_until_listening, terminate};
 use serde_json::{Value, json};
 
 const JWT_SECRET: &str = "backup-test-signing-secret-0123456789";
@@ -105,7 +106,7 @@ fn write_skill(tree: &Path, name: &str, step: &str) {
 
 #[tokio::test(flavor = "multi_thread", worker_threads = 2)]
 async fn a_backup_restores_into_a_new_database_and_bucket_exactly_as_it_was() {
-    let source_db = TestDb::new().await;
+    let source_db = TestDb::unmigrated().await.unwrap();
     let source = tempfile::tempdir().unwrap();
     let tree = tempfile::tempdir().unwrap();
     write_skill(tree.path(), "deploy", "Roll out.");
@@ -168,7 +169,7 @@ async fn a_backup_restores_into_a_new_database_and_bucket_exactly_as_it_was() {
 
     // The original is lost; restore into a new database and an S3 bucket.
     drop(source_db);
-    let target_db = TestDb::new().await;
+    let target_db = TestDb::unmigrated().await.unwrap();
     let garage = Garage::start().await.unwrap();
     let target = tempfile::tempdir().unwrap();
     run(

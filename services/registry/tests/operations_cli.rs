@@ -3,7 +3,8 @@
 
 mod common;
 
-use common::{TestDb, registry, serve_until_listening, terminate};
+use cairn_e2e::db::TestDb;
+use common::{registry, serve_until_listening, terminate};
 
 fn on(data_dir: &std::path::Path, db: &TestDb) -> tokio::process::Command {
     let mut command = registry(data_dir);
@@ -13,7 +14,7 @@ fn on(data_dir: &std::path::Path, db: &TestDb) -> tokio::process::Command {
 
 #[tokio::test]
 async fn probe_gc_and_metrics_work_against_a_running_registry() {
-    let db = TestDb::new().await;
+    let db = TestDb::unmigrated().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let metrics_port = std::net::TcpListener::bind("127.0.0.1:0")
         .unwrap()
@@ -87,7 +88,7 @@ async fn probe_gc_and_metrics_work_against_a_running_registry() {
 #[tokio::test]
 async fn managed_postgresql_over_tls_is_reached_and_an_unverifiable_certificate_is_refused() {
     // The test server has TLS on with a self-signed certificate (Debian's default).
-    let db = TestDb::new().await;
+    let db = TestDb::unmigrated().await.unwrap();
     let dir = tempfile::tempdir().unwrap();
     let separator = if db.url.contains('?') { '&' } else { '?' };
     let over_tls = registry(dir.path())

@@ -1,5 +1,6 @@
 //! Helpers shared by the binary tests: running `cairn-registry` with a clean environment,
-//! starting `serve` on a random port, and a fresh PostgreSQL database per test.
+//! starting `serve` on a random port. A fresh PostgreSQL database per test is the test
+//! harness's (`cairn_e2e::db::TestDb`, unmigrated: the registry migrates it on its first command).
 
 // Each test file compiles this module on its own and uses only part of it.
 #![allow(dead_code)]
@@ -9,7 +10,6 @@ use std::path::Path;
 use std::process::Stdio;
 use std::time::Duration;
 
-use sqlx::Connection;
 use tokio::io::{AsyncBufReadExt, BufReader};
 use tokio::process::{Child, Command};
 
@@ -80,83 +80,4 @@ pub async fn terminate(mut child: Child) -> std::process::ExitStatus {
         .await
         .expect("serve did not stop")
         .unwrap()
-}
-
-/// The PostgreSQL server the test databases are created on (`DATABASE_URL`).
-pub fn server_url() -> String {
-    std::env::var("DATABASE_URL").unwrap_or_else(|_| "postgres://postgres@127.0.0.1:5432/postgres".to_owned())
-}
-
-/// An empty database on the [`server_url`] server, dropped when this value is dropped.
-/// The registry migrates it on its first command.
-#[derive(Debug)]
-pub struct TestDb {
-    /// URL of the test database.
-    pub url: String,
-    /// Its name.
-    pub name: String,
-    server: String,
-}
-
-impl TestDb {
-    /// Creates `cairn_test_<random>`.
-    pub async fn new() -> Self {
-        let server = server_url();
-        let name = format!("cairn_test_{}", uuid::Uuid::new_v4().simple());
-        let mut conn = sqlx::PgConnection::connect(&server)
-            .await
-            .unwrap_or_else(|e| panic!("connecting to the test PostgreSQL at DATABASE_URL failed: {e}"));
-        sqlx::raw_sql(sqlx::AssertSqlSafe(format!("CREATE DATABASE {name}")))
-            .execute(&mut conn)
-            .await
-            .unwrap();
-        conn.close().await.unwrap();
-        let url = with_database(&server, &name);
-        TestDb { url, name, server }
-    }
-
-    /// A small connection pool on this database.
-    pub async fn pool(&self) -> sqlx::PgPool {
-        sqlx::postgres::PgPoolOptions::new()
-            .max_connections(2)
-            .connect(&self.url)
-            .await
-            .unwrap()
-    }
-}
-
-impl Drop for TestDb {
-    fn drop(&mut self) {
-        let server = self.server.clone();
-        let name = self.name.clone();
-        // Drop runs inside the test's runtime; use a thread with its own runtime.
-        let _ = std::thread::spawn(move || {
-            let Ok(rt) = tokio::runtime::Builder::new_current_thread().enable_all().build() else {
-                return;
-            };
-            rt.block_on(async {
-                if let Ok(mut conn) = sqlx::PgConnection::connect(&server).await {
-                    let _ = sqlx::raw_sql(sqlx::AssertSqlSafe(format!(
-                        "DROP DATABASE IF EXISTS {name} WITH (FORCE)"
-                    )))
-                    .execute(&mut conn)
-                    .await;
-                    let _ = conn.close().await;
-                }
-            });
-        })
-        .join();
-    }
-}
-
-/// `server` (`scheme://authority/db?query`) with its database replaced by `database`.
-fn with_database(server: &str, database: &str) -> String {
-    let scheme_end = server
-        .find("://")
-        .expect("DATABASE_URL must look like postgres://user@host:port/db")
-        + 3;
-    let (head, rest) = server.split_at(scheme_end);
-    let (authority, path) = rest.split_once('/').unwrap_or((rest, ""));
-    let query = path.split_once('?').map(|(_, q)| format!("?{q}")).unwrap_or_default();
-    format!("{head}{authority}/{database}{query}")
 }
