@@ -494,11 +494,6 @@ pub async fn duplicate_group_sizes(
         .collect())
 }
 
-/// The organisation's patch policy as it applies now.
-pub async fn current_policy(services: &Services, caller: &Principal) -> Result<Policy, PatchError> {
-    policy(services, caller.org_id).await
-}
-
 /// One patch of the caller's organisation.
 pub async fn get(services: &Services, caller: &Principal, id: Uuid) -> Result<PatchRecord, PatchError> {
     services.store.patch(caller.org_id, id).await.map_err(not_found)

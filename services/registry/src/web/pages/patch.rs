@@ -379,7 +379,7 @@ pub async fn page(
         superseded_by: record.superseded_by.map(|id| id.to_string()),
         duplicate_of: record.duplicate_of.map(|id| id.to_string()),
         resolved_by: record.resolved_by.clone(),
-        resolve_can_approve: patches::current_policy(&state, &viewer.principal)
+        resolve_can_approve: crate::app::policy::read(&state.store, viewer.principal.org_id)
             .await?
             .authors_may_approve_own,
         can_resolve: record.status == "conflict"

@@ -3,7 +3,7 @@
 
 use askama::Template;
 use axum::extract::{Path, Query, State};
-use axum::http::{HeaderValue, header};
+use axum::http::header;
 use axum::response::{IntoResponse, Response};
 use cairn_skill::SkillName;
 use cairn_store::{FileEntry, RevisionSelector, SkillQuery, VersionInfo};
@@ -465,7 +465,7 @@ pub async fn file(
     let bytes = catalog::read_blob(state.blobs.as_ref(), &entry.sha256).await?;
     if query.raw.is_some() {
         let file_name = entry.path.rsplit('/').next().unwrap_or("file");
-        let mut response = (
+        let response = (
             [
                 (header::CONTENT_TYPE, "application/octet-stream".to_owned()),
                 (header::CONTENT_DISPOSITION, attachment(file_name)),
@@ -473,10 +473,7 @@ pub async fn file(
             bytes,
         )
             .into_response();
-        response
-            .headers_mut()
-            .insert(header::CONTENT_SECURITY_POLICY, HeaderValue::from_static("sandbox"));
-        return Ok(response);
+        return Ok(crate::serving::untrusted_file(response));
     }
     let text = String::from_utf8(bytes.to_vec()).ok();
     let markdown_html = text.as_deref().filter(|_| entry.path.ends_with(".md")).map(|t| {
