@@ -9,8 +9,7 @@ use cairn_skill::path::RelPath;
 use cairn_skill::{Bundle, BundleFile};
 
 fn corpus_skill(id: &str) -> String {
-    let root = std::path::PathBuf::from(std::env::var("CARGO_MANIFEST_DIR").unwrap())
-        .join("../../../shared/corpus/edits/hermes");
+    let root = cairn_test_support::corpus().join("edits/hermes");
     std::fs::read_to_string(root.join(format!("{id}_before.md"))).unwrap()
 }
 

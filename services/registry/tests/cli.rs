@@ -11,7 +11,7 @@ use std::time::Duration;
 use common::{registry, start_serve, terminate, traversable_tempdir};
 
 fn corpus_skill() -> PathBuf {
-    manifest_dir().join("../../../shared/corpus/skills/anthropic/skills/mcp-builder")
+    cairn_e2e::corpus().join("skills/anthropic/skills/mcp-builder")
 }
 
 #[tokio::test]
@@ -185,11 +185,4 @@ async fn bad_configuration_and_arguments_fail_clearly() {
         !data_dir.join("postgres/postmaster.pid").exists(),
         "failed commands leave no server running"
     );
-}
-
-/// The package directory, read when the test runs: cargo and nextest set it for test
-/// processes, and a binary reused from a shared target directory may have been compiled
-/// in another checkout (the compile-time value would point there).
-fn manifest_dir() -> PathBuf {
-    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
 }

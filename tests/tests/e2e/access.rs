@@ -479,7 +479,11 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
     let app = &world.app;
     // The gRPC methods are walked by the gRPC access test (tests/tests/e2e/grpc.rs).
     let grpc = cairn_registry::grpc::rules();
-    let table: Vec<_> = rules().into_iter().filter(|rule| !grpc.contains(rule)).collect();
+    // The pages are walked with sessions below.
+    let table: Vec<_> = rules()
+        .into_iter()
+        .filter(|rule| !grpc.contains(rule) && !rule.path.starts_with("/admin"))
+        .collect();
     assert!(table.len() >= 20, "the table lost routes: {}", table.len());
     let mut n = 0;
     for rule in &table {
@@ -508,6 +512,7 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
                     Access::Public => true,
                     Access::Scope(scope) => ScopeSet::of_role(role).contains(scope),
                     Access::Discovery => ScopeSet::of_role(role).contains(Scope::Read),
+                    Access::Session(_) => panic!("{label}: a session rule outside the pages"),
                 };
                 let before = app.state_snapshot().await.unwrap();
                 let response = request.send().await.unwrap();
@@ -554,6 +559,292 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
             }
         }
     }
+}
+
+/// A request for every page of the table (path, form fields, rule); `Public` pages are
+/// sent without a session. A page added without a sample here fails the walk below.
+async fn page_sample(
+    world: &World,
+    rule: &Rule,
+    n: usize,
+    token: &str,
+) -> (String, Vec<(&'static str, String)>, Access) {
+    const OPEN: Access = Access::Public;
+    const READ: Access = Access::Session(Scope::Read);
+    const SUBMIT: Access = Access::Session(Scope::Submit);
+    const REVIEW: Access = Access::Session(Scope::Review);
+    const ADMIN: Access = Access::Session(Scope::Admin);
+    let at = |path: &str, access| (path.to_owned(), Vec::new(), access);
+    let fresh = || async { submit_patch(world, &world.target_token, 1000 + n).await.unwrap() };
+    let nowhere = uuid::Uuid::new_v4();
+    let patch = &world.patch_id;
+    let comment = ("comment", "sampled".to_owned());
+    match (rule.method.as_str(), rule.path) {
+        ("GET", "/admin" | "/admin/" | "/admin/login") => at(rule.path, OPEN),
+        ("POST", "/admin/login") => (
+            "/admin/login".to_owned(),
+            vec![("token", "not-a-token".to_owned())],
+            OPEN,
+        ),
+        ("POST", "/admin/logout") => at("/admin/logout", OPEN),
+        ("GET", "/admin/assets/{file}") => at("/admin/assets/cairn.css", OPEN),
+        ("GET" | "POST", "/admin/{*rest}") => at("/admin/no-such-page", OPEN),
+        ("GET", "/admin/queue") => at("/admin/queue", READ),
+        ("GET", "/admin/queue/events") => at("/admin/queue/events", READ),
+        ("POST", "/admin/queue/batch") => {
+            let ids = fresh().await;
+            (
+                "/admin/queue/batch".to_owned(),
+                vec![("action", "reject".to_owned()), ("ids", ids), comment],
+                REVIEW,
+            )
+        }
+        ("GET", "/admin/patches/{id}") => at(&format!("/admin/patches/{patch}"), READ),
+        ("POST", "/admin/patches/{id}/approve" | "/admin/patches/{id}/reject") => {
+            let verb = rule.path.rsplit('/').next().unwrap();
+            (
+                format!("/admin/patches/{}/{verb}", fresh().await),
+                vec![comment],
+                REVIEW,
+            )
+        }
+        ("POST", "/admin/patches/{id}/duplicate") => (
+            format!("/admin/patches/{}/duplicate", fresh().await),
+            vec![("of", patch.clone())],
+            REVIEW,
+        ),
+        ("POST", "/admin/patches/{id}/withdraw") => {
+            let id = match submit_patch(world, token, 1000 + n).await {
+                Some(id) => id,
+                None => submit_patch(world, &world.own["admin"], 1000 + n).await.unwrap(),
+            };
+            at(&format!("/admin/patches/{id}/withdraw"), SUBMIT)
+        }
+        ("POST", "/admin/patches/{id}/resolve") => (
+            format!("/admin/patches/{patch}/resolve"),
+            vec![("SKILL.md", "x".to_owned())],
+            REVIEW,
+        ),
+        ("POST", "/admin/patches/{id}/findings/dismiss") => (
+            format!("/admin/patches/{patch}/findings/dismiss"),
+            vec![
+                ("rule", "no.such-rule".to_owned()),
+                ("file", "SKILL.md".to_owned()),
+                ("line", "1".to_owned()),
+                ("reason", "sampled".to_owned()),
+            ],
+            REVIEW,
+        ),
+        ("GET", "/admin/skills") => at("/admin/skills", READ),
+        ("GET", "/admin/skills/{name}") => at("/admin/skills/askill", READ),
+        ("GET", "/admin/skills/{name}/diff") => at("/admin/skills/askill/diff?from=1&to=2", READ),
+        ("GET", "/admin/skills/{name}/versions/{rev}/bundle") => at("/admin/skills/askill/versions/1/bundle", READ),
+        ("GET", "/admin/skills/{name}/versions/{rev}/files/{*path}") => {
+            at("/admin/skills/askill/versions/1/files/references/a.md", READ)
+        }
+        ("POST", "/admin/skills/{name}/versions/{rev}/yank") => at("/admin/skills/askill/versions/1/yank", REVIEW),
+        ("POST", "/admin/skills/{name}/versions/{rev}/unyank") => at("/admin/skills/askill/versions/1/unyank", REVIEW),
+        ("GET", "/admin/members") => at("/admin/members", ADMIN),
+        ("POST", "/admin/members") => (
+            "/admin/members".to_owned(),
+            vec![("handle", format!("walked-{n}")), ("role", "reader".to_owned())],
+            ADMIN,
+        ),
+        ("POST", "/admin/members/{handle}") => (
+            "/admin/members/nobody".to_owned(),
+            vec![("role", "member".to_owned())],
+            ADMIN,
+        ),
+        ("GET", "/admin/tokens") => at("/admin/tokens", READ),
+        ("POST", "/admin/tokens") => ("/admin/tokens".to_owned(), vec![("name", format!("walked-{n}"))], READ),
+        ("POST", "/admin/tokens/{id}/revoke") => at(&format!("/admin/tokens/{nowhere}/revoke"), READ),
+        ("GET", "/admin/webhooks") => at("/admin/webhooks", ADMIN),
+        ("POST", "/admin/webhooks") => (
+            "/admin/webhooks".to_owned(),
+            vec![
+                ("url", format!("http://127.0.0.1:9/walked-{n}")),
+                ("events", "version.published".to_owned()),
+            ],
+            ADMIN,
+        ),
+        ("GET", "/admin/webhooks/{id}") => at(&format!("/admin/webhooks/{}", world.webhook_id), ADMIN),
+        ("POST", "/admin/webhooks/{id}/delete") => at(&format!("/admin/webhooks/{nowhere}/delete"), ADMIN),
+        ("GET", "/admin/policy") => at("/admin/policy", ADMIN),
+        ("POST", "/admin/policy") => ("/admin/policy".to_owned(), vec![("trusted", String::new())], ADMIN),
+        ("POST", "/admin/policy/access") => at("/admin/policy/access", ADMIN),
+        ("GET", "/admin/audit") => at("/admin/audit", ADMIN),
+        ("GET", "/admin/security") => at("/admin/security", ADMIN),
+        ("POST", "/admin/security/rescan") => (
+            "/admin/security/rescan".to_owned(),
+            vec![("skill", "askill".to_owned())],
+            ADMIN,
+        ),
+        ("POST", "/admin/security/quarantine/{id}/release") => (
+            format!("/admin/security/quarantine/{nowhere}/release"),
+            vec![("reason", "sampled".to_owned())],
+            ADMIN,
+        ),
+        ("POST", "/admin/security/quarantine/{id}/delete") => {
+            at(&format!("/admin/security/quarantine/{nowhere}/delete"), ADMIN)
+        }
+        (method, path) => {
+            panic!("no sample request for the page {method} {path}: add one to tests/tests/e2e/access.rs")
+        }
+    }
+}
+
+/// Sends a page request with the session's cookies (none for `Public` pages) and the CSRF
+/// token of the session's last page; the status, where it redirects, and the body (not
+/// read from the live queue's stream).
+async fn send_page(
+    world: &World,
+    web: &cairn_e2e::web::WebSession,
+    method: &Method,
+    path: &str,
+    fields: &[(&'static str, String)],
+) -> (StatusCode, Option<String>, String) {
+    let app = &world.app;
+    let cookies = web
+        .cookies()
+        .iter()
+        .map(|(k, v)| format!("{k}={v}"))
+        .collect::<Vec<_>>()
+        .join("; ");
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
+    let mut request = client.request(method.clone(), app.url(path)).header("cookie", cookies);
+    if method == Method::POST {
+        let mut form = vec![("csrf", web.csrf().unwrap_or_default().to_owned())];
+        form.extend(fields.iter().cloned());
+        request = request.form(&form);
+    }
+    let response = request.send().await.unwrap();
+    let status = response.status();
+    let location = response
+        .headers()
+        .get("location")
+        .and_then(|v| v.to_str().ok())
+        .map(str::to_owned);
+    let streaming = response
+        .headers()
+        .get("content-type")
+        .is_some_and(|v| v.as_bytes() == b"text/event-stream");
+    let body = if streaming {
+        String::new()
+    } else {
+        response.text().await.unwrap()
+    };
+    (status, location, body)
+}
+
+#[tokio::test]
+async fn every_page_answers_every_role_of_both_organisations_as_the_table_says() {
+    use cairn_e2e::web::WebSession;
+    let world = world().await;
+    let app = &world.app;
+    let pages: Vec<Rule> = rules()
+        .into_iter()
+        .filter(|rule| rule.path.starts_with("/admin"))
+        .collect();
+    assert!(pages.len() >= 40, "the table lost pages: {}", pages.len());
+    // Every role of both organisations logged in, with a page's CSRF token in hand.
+    let mut sessions = Vec::new();
+    for role in ROLES {
+        for (org, tokens) in [("own", &world.own), ("other", &world.other)] {
+            let token = &tokens[role.as_str()];
+            let mut web = WebSession::login(&app.base_url, token).await.unwrap();
+            web.get("/admin/tokens").await.unwrap();
+            assert!(web.csrf().is_some(), "{org} {role}: the tokens page has no form");
+            sessions.push((role, org, token.clone(), web));
+        }
+    }
+    let mut anonymous = WebSession::new(&app.base_url).unwrap();
+    anonymous.get("/admin/login").await.unwrap();
+    let mut n = 0;
+    for rule in &pages {
+        for (role, org, token, web) in &sessions {
+            n += 1;
+            let (path, fields, access) = page_sample(&world, rule, n, token).await;
+            assert_eq!(
+                rule.access, access,
+                "{} {} requires {:?} in the table but {:?} here: change both, deliberately",
+                rule.method, rule.path, rule.access, access
+            );
+            let method = Method::from_bytes(rule.method.as_str().as_bytes()).unwrap();
+            let label = format!("{method} {path} as {org} {role}");
+            let Access::Session(scope) = access else {
+                // Open pages need no session: sent without one.
+                let (status, _, body) = send_page(&world, &anonymous, &method, &path, &fields).await;
+                assert!(!status.is_server_error(), "{label}: {status} {body}");
+                continue;
+            };
+            // Without a session: the login page, and nothing changes.
+            let before = app.state_snapshot().await.unwrap();
+            let (status, location, _) = send_page(&world, &anonymous, &method, &path, &fields).await;
+            assert_eq!(status, StatusCode::SEE_OTHER, "{label} without a session");
+            assert!(
+                location
+                    .as_deref()
+                    .unwrap_or_default()
+                    .starts_with("/admin/login?next="),
+                "{label} without a session went to {location:?}"
+            );
+            assert_eq!(
+                app.state_snapshot().await.unwrap(),
+                before,
+                "{label} without a session changed something"
+            );
+            let (status, location, body) = send_page(&world, web, &method, &path, &fields).await;
+            if !ScopeSet::of_role(*role).contains(scope) {
+                assert_eq!(status, StatusCode::FORBIDDEN, "{label}: {body}");
+                assert!(
+                    body.contains("<html") && body.contains(role.as_str()),
+                    "{label}: {body}"
+                );
+                assert_eq!(app.state_snapshot().await.unwrap(), before, "{label} changed something");
+                continue;
+            }
+            assert!(
+                ![StatusCode::UNAUTHORIZED, StatusCode::FORBIDDEN].contains(&status) && !status.is_server_error(),
+                "{label}: {status} {body}"
+            );
+            assert!(
+                !location.as_deref().unwrap_or_default().starts_with("/admin/login"),
+                "{label} was sent to log in: {location:?}"
+            );
+        }
+    }
+}
+
+#[tokio::test]
+async fn pages_and_api_calls_share_the_tokens_rate_limit() {
+    use cairn_e2e::web::WebSession;
+    let mut settings = cairn_e2e::app::no_rate_limits();
+    settings.rate_limits.per_token = cairn_registry::ratelimit::Limit::parse("4/hour").unwrap();
+    let data_dir = tempfile::tempdir().unwrap();
+    let blobs = std::sync::Arc::new(cairn_store::blob::FsBlobStore::new(data_dir.path().join("blobs")).unwrap());
+    let app = TestApp::spawn_with_settings(data_dir, blobs, settings).await.unwrap();
+    // Logging in verifies the token without spending its budget.
+    let mut web = WebSession::login(&app.base_url, &app.admin_token).await.unwrap();
+    for _ in 0..2 {
+        let page = web.get("/admin/queue").await.unwrap();
+        assert_eq!(page.status, StatusCode::OK, "{}", page.body);
+        assert_eq!(page.headers["ratelimit-limit"], "4");
+    }
+    assert_eq!(app.get("/v1/whoami").send().await.unwrap().status(), StatusCode::OK);
+    assert_eq!(web.get("/admin/skills").await.unwrap().status, StatusCode::OK);
+    // The budget is spent: the page says so (and when to retry), and so does the API.
+    let page = web.get("/admin/queue").await.unwrap();
+    assert_eq!(page.status, StatusCode::TOO_MANY_REQUESTS, "{}", page.body);
+    assert!(page.body.contains("too many requests from this token"), "{}", page.body);
+    assert!(page.headers.contains_key("retry-after"));
+    assert_eq!(page.headers["ratelimit-remaining"], "0");
+    let api = app.get("/v1/whoami").send().await.unwrap();
+    assert_eq!(api.status(), StatusCode::TOO_MANY_REQUESTS);
+    // Open pages are not counted against a token.
+    assert_eq!(web.get("/admin/assets/cairn.css").await.unwrap().status, StatusCode::OK);
 }
 
 #[tokio::test]

@@ -15,6 +15,5 @@ mod import;
 mod live;
 mod operations;
 mod patches;
-mod store;
 mod web;
 mod webhooks;

@@ -11,9 +11,12 @@ use axum::http::{HeaderMap, HeaderName, HeaderValue, Method, header};
 use axum::middleware::Next;
 use axum::response::{IntoResponse, Response};
 
+use super::prefix::{CapabilityUrl, OrgPrefix};
+use super::session::{RefusalPage, SessionCookie, SessionEnds, SessionRefusal};
 use super::{Access, AccessTable, Reader, RequestContext, authorize};
 use crate::AppState;
 use crate::auth::scopes::{Scope, ScopeSet};
+use crate::auth::{AuthError, Principal};
 use crate::error::{ApiError, ErrorKind};
 use crate::ratelimit::{Budget, Limited, tighter};
 
@@ -31,12 +34,21 @@ pub struct Gate {
     table: AccessTable,
     /// The paths never rate-limited: probes from orchestrators and load balancers.
     probes: Vec<&'static str>,
+    /// Decrypts the review web's session cookie.
+    session_key: crate::auth::SessionKey,
+    /// How a refused session request is answered (the web's pages).
+    refusal_page: RefusalPage,
 }
 
 impl Gate {
     /// The gate of `state` enforcing `table`; `probes` (public health routes) are never
-    /// rate-limited.
-    pub fn new(state: &AppState, table: AccessTable, probes: Vec<&'static str>) -> Arc<Self> {
+    /// rate-limited; `refusal_page` answers refused [`Access::Session`] requests.
+    pub fn new(
+        state: &AppState,
+        table: AccessTable,
+        probes: Vec<&'static str>,
+        refusal_page: RefusalPage,
+    ) -> Arc<Self> {
         Arc::new(Gate {
             store: state.store.clone(),
             auth: state.auth.clone(),
@@ -44,6 +56,8 @@ impl Gate {
             trusted_proxy_hops: state.access.trusted_proxy_hops,
             table,
             probes,
+            session_key: state.session_key.clone(),
+            refusal_page,
         })
     }
 }
@@ -88,8 +102,9 @@ pub async fn limit_address(State(gate): State<Arc<Gate>>, mut request: Request, 
     with_budget(response, tighter(address_budget, token_budget))
 }
 
-/// The middleware of every route: for non-public routes the token, the authorization
-/// rule and the per-token limit. Runs inside [`limit_address`].
+/// The middleware of every route: for non-public routes the credential (a token, or the
+/// review web's session), the authorization rule and the per-token limit. Runs inside
+/// [`limit_address`].
 pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Next) -> Response {
     let path = request.extensions().get::<MatchedPath>().cloned();
     let Some(access) = path
@@ -99,21 +114,16 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
         // Unreachable by construction (the router is built from the table): fail closed.
         return ApiError::internal("route without an access rule", &format!("{path:?}")).into_response();
     };
+    if let Access::Session(_) = access {
+        return session(&gate, access, request, next).await;
+    }
     if super::prefix::writes_through_capability(&request) {
-        return ApiError::new(
-            ErrorKind::Forbidden,
-            "forbidden",
-            "capability URLs (/t/<token>/…) only read: send the token in an 'Authorization: Bearer' header to change anything",
-        )
-        .into_response();
+        return capability_writes().into_response();
     }
     if access == Access::Public {
         return next.run(request).await;
     }
-    let org_prefix = request
-        .extensions()
-        .get::<super::prefix::OrgPrefix>()
-        .map(|o| o.0.clone());
+    let org_prefix = request.extensions().get::<OrgPrefix>().map(|o| o.0.clone());
     let header = request
         .headers()
         .get(header::AUTHORIZATION)
@@ -127,30 +137,17 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
         Ok(principal) => principal,
         Err(e) => return ApiError::from(e).into_response(),
     };
-    if let Err(denied) = authorize(access, principal.role, principal.scopes) {
-        return ApiError::new(ErrorKind::Forbidden, "forbidden", denied.to_string()).into_response();
+    if let Err(refused) = admit(access, &principal, org_prefix) {
+        return refused.into_response();
     }
     // A capability URL is as secret as its token and travels in places headers do not:
     // only read-only tokens may be used that way.
-    if request.extensions().get::<super::prefix::CapabilityUrl>().is_some()
-        && principal.scopes != ScopeSet::EMPTY.with(Scope::Read)
-    {
+    if request.extensions().get::<CapabilityUrl>().is_some() && principal.scopes != ScopeSet::EMPTY.with(Scope::Read) {
         return ApiError::new(
             ErrorKind::Forbidden,
             "forbidden",
             "capability URLs (/t/<token>/…) take read-only tokens: issue one with only the 'read' scope \
              (e.g. for a user with the reader role) and use that",
-        )
-        .into_response();
-    }
-    if let Some(slug) = org_prefix.filter(|slug| *slug != principal.org_slug) {
-        return ApiError::new(
-            ErrorKind::Forbidden,
-            "forbidden",
-            format!(
-                "this token belongs to the organisation '{}', not '{slug}': leave out the /o/{slug} prefix",
-                principal.org_slug
-            ),
         )
         .into_response();
     }
@@ -164,6 +161,80 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
             principal: Some(principal.clone()),
         });
     }
+    request.extensions_mut().insert(principal);
+    let mut response = next.run(request).await;
+    response.extensions_mut().insert(TokenBudget(token_budget));
+    response
+}
+
+/// Whether an authenticated caller may use a route requiring `access`: the authorization
+/// rule, then the organisation of a `/o/<slug>/` prefix.
+fn admit(access: Access, principal: &Principal, org_prefix: Option<String>) -> Result<(), ApiError> {
+    authorize(access, principal.role, principal.scopes)
+        .map_err(|denied| ApiError::new(ErrorKind::Forbidden, "forbidden", denied.to_string()))?;
+    match org_prefix {
+        Some(slug) if slug != principal.org_slug => Err(ApiError::new(
+            ErrorKind::Forbidden,
+            "forbidden",
+            format!(
+                "this token belongs to the organisation '{}', not '{slug}': leave out the /o/{slug} prefix",
+                principal.org_slug
+            ),
+        )),
+        _ => Ok(()),
+    }
+}
+
+/// The refusal of a write through a capability URL.
+fn capability_writes() -> ApiError {
+    ApiError::new(
+        ErrorKind::Forbidden,
+        "forbidden",
+        "capability URLs (/t/<token>/…) only read: send the token in an 'Authorization: Bearer' header to change anything",
+    )
+}
+
+/// A review-web request: the session cookie stands for the token it holds (the
+/// `Authorization` header is not read), then the same rule and per-token limit as the
+/// API. Refusals are the web's pages.
+async fn session(gate: &Gate, access: Access, mut request: Request, next: Next) -> Response {
+    let refuse = |request: &Request, refusal| (gate.refusal_page)(request, refusal);
+    if super::prefix::writes_through_capability(&request) {
+        return refuse(&request, SessionRefusal::Failed(capability_writes()));
+    }
+    let Some(cookie) = SessionCookie::read(request.headers(), &gate.session_key) else {
+        return refuse(&request, SessionRefusal::LoginRequired(None));
+    };
+    if cookie.expires_at <= chrono::Utc::now() {
+        return refuse(&request, SessionRefusal::LoginRequired(Some("expired")));
+    }
+    let bearer = format!("Bearer {}", cookie.token);
+    let principal = match gate.auth.authenticate(&gate.store, Some(&bearer)).await {
+        Ok(principal) => principal,
+        Err(e @ AuthError::Unavailable(_)) => return refuse(&request, SessionRefusal::Failed(e.into())),
+        Err(e) => {
+            let reason = match e {
+                AuthError::Revoked => "revoked",
+                AuthError::Disabled => "disabled",
+                AuthError::Expired => "token-expired",
+                _ => "invalid",
+            };
+            return refuse(&request, SessionRefusal::LoginRequired(Some(reason)));
+        }
+    };
+    let org_prefix = request.extensions().get::<OrgPrefix>().map(|o| o.0.clone());
+    if let Err(refused) = admit(access, &principal, org_prefix) {
+        return refuse(&request, SessionRefusal::Failed(refused));
+    }
+    let token_budget = match gate.limiters.check_token(principal.token_id) {
+        Ok(budget) => budget,
+        Err(limited) => {
+            let mut response = refuse(&request, SessionRefusal::Failed(rate_limited(&limited)));
+            limit_headers(&mut response, &limited);
+            return response;
+        }
+    };
+    request.extensions_mut().insert(SessionEnds(cookie.expires_at));
     request.extensions_mut().insert(principal);
     let mut response = next.run(request).await;
     response.extensions_mut().insert(TokenBudget(token_budget));
@@ -257,19 +328,37 @@ fn forwarded_for(headers: &HeaderMap, hops: usize) -> Option<IpAddr> {
 
 /// A 429 with `Retry-After` and the exhausted budget.
 fn too_many_requests(limited: Limited) -> Response {
-    let seconds = limited.retry_after.as_secs_f64().ceil().max(1.0) as u64;
-    let full = limited.full_after.as_secs_f64().ceil().max(1.0) as u64;
+    let mut response = rate_limited(&limited).into_response();
+    limit_headers(&mut response, &limited);
+    response
+}
+
+/// The error of an exhausted budget.
+fn rate_limited(limited: &Limited) -> ApiError {
     let message = format!(
-        "too many requests from this {} (limit {}): retry after {seconds} s",
-        limited.key, limited.limit
+        "too many requests from this {} (limit {}): retry after {} s",
+        limited.key,
+        limited.limit,
+        retry_seconds(limited.retry_after)
     );
-    let mut response = ApiError::new(ErrorKind::RateLimited, "rate_limited", message).into_response();
+    ApiError::new(ErrorKind::RateLimited, "rate_limited", message)
+}
+
+/// Whole seconds to wait, at least one.
+fn retry_seconds(wait: std::time::Duration) -> u64 {
+    wait.as_secs_f64().ceil().max(1.0) as u64
+}
+
+/// `Retry-After` and the exhausted budget's `RateLimit-*` headers.
+fn limit_headers(response: &mut Response, limited: &Limited) {
     let headers = response.headers_mut();
-    headers.insert(header::RETRY_AFTER, HeaderValue::from(seconds));
+    headers.insert(
+        header::RETRY_AFTER,
+        HeaderValue::from(retry_seconds(limited.retry_after)),
+    );
     headers.insert("ratelimit-limit", HeaderValue::from(limited.limit.count.get()));
     headers.insert("ratelimit-remaining", HeaderValue::from(0));
-    headers.insert("ratelimit-reset", HeaderValue::from(full));
-    response
+    headers.insert("ratelimit-reset", HeaderValue::from(retry_seconds(limited.full_after)));
 }
 
 /// Adds `RateLimit-Limit`, `RateLimit-Remaining` and `RateLimit-Reset` (seconds), unless

@@ -2,7 +2,9 @@
 //! where ([`Caller`], [`RequestContext`], [`Reader`]), what each route requires
 //! ([`Access`], [`Rule`]: one table, which every transport contributes its rows to), the
 //! decision ([`authorize`]) and the middleware that enforces it ([`gate`]). Transports
-//! declare their routes; none of them checks permissions in a handler.
+//! declare their routes; none of them checks permissions in a handler. Two credentials
+//! reach the gate: an API token in the `Authorization` header, and the review web's
+//! session cookie ([`session`]), which holds one.
 //!
 //! A request is allowed when the route's scope is in the caller's *effective* scopes:
 //! the token's scopes intersected with what the user's role grants **now** (so a demoted
@@ -10,6 +12,7 @@
 
 pub mod gate;
 pub mod prefix;
+pub mod session;
 
 use std::collections::HashMap;
 use std::net::IpAddr;
@@ -48,6 +51,9 @@ pub enum Access {
     /// (`/.well-known/…`): a token with `read`, or no token at all when the organisation
     /// opened them to anonymous clients.
     Discovery,
+    /// A review-web page: a logged-in session ([`session`]) whose token carries this
+    /// scope (after the role has capped it). Refusals are pages, not JSON.
+    Session(Scope),
 }
 
 /// Why an authenticated caller may not use a route.
@@ -80,7 +86,7 @@ pub enum Denied {
 pub fn authorize(access: Access, role: Role, token_scopes: ScopeSet) -> Result<(), Denied> {
     let needed = match access {
         Access::Public => return Ok(()),
-        Access::Scope(needed) => needed,
+        Access::Scope(needed) | Access::Session(needed) => needed,
         Access::Discovery => Scope::Read,
     };
     let by_role = ScopeSet::of_role(role);

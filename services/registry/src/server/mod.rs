@@ -36,21 +36,27 @@ const DRAIN_TIMEOUT: Duration = Duration::from_secs(30);
 /// Builds the whole HTTP application: the routes of the authorization table behind the
 /// gate, and the layers every response passes through.
 pub fn router(state: AppState) -> Router {
-    let mut routes = Router::new();
+    let http = http_routes();
+    let pages = web::routes();
     let mut table = AccessTable::new();
-    for (rule, handler) in http_routes() {
-        routes = routes.route(rule.path, handler);
+    let every_rule = http
+        .iter()
+        .chain(&pages)
+        .map(|(rule, _)| rule.clone())
+        .chain(grpc::rules());
+    for rule in every_rule {
         table.entry(rule.path).or_default().push((rule.method, rule.access));
     }
-    for rule in grpc::rules() {
-        table.entry(rule.path).or_default().push((rule.method, rule.access));
-    }
-    let gate = Gate::new(&state, table, health::probes());
-    routes
-        .merge(grpc::router(&state))
-        .route_layer(middleware::from_fn_with_state(gate.clone(), gate::gate))
-        // The review pages authenticate with their session cookie, not the API's gate.
-        .merge(web::router())
+    let gate = Gate::new(&state, table, health::probes(), web::refusal_page);
+    let behind_gate = |routes: Vec<Route>, router: Router<AppState>| {
+        routes
+            .into_iter()
+            .fold(router, |router, (rule, handler)| router.route(rule.path, handler))
+            .route_layer(middleware::from_fn_with_state(gate.clone(), gate::gate))
+    };
+    behind_gate(http, grpc::router(&state))
+        // The review pages pass the same gate, inside their own layers.
+        .merge(web::layers(behind_gate(pages, Router::new())))
         .fallback(not_found)
         .method_not_allowed_fallback(method_not_allowed)
         // Outside the routes, so unknown paths are counted against the address too.
@@ -283,10 +289,11 @@ fn http_routes() -> Vec<Route> {
     routes
 }
 
-/// Every rule of every transport but the review web (which checks its session itself):
-/// for the tests that walk every route, and for the documentation.
+/// Every rule of every transport: for the tests that walk every route, and for the
+/// documentation.
 pub fn rules() -> Vec<Rule> {
     let mut rules: Vec<Rule> = http_routes().into_iter().map(|(rule, _)| rule).collect();
+    rules.extend(web::routes().into_iter().map(|(rule, _)| rule));
     rules.extend(grpc::rules());
     rules
 }

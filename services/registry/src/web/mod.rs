@@ -3,8 +3,9 @@
 //!
 //! Every page works without JavaScript (forms post, links navigate); `assets/cairn.js`
 //! adds live queue updates, keyboard shortcuts and the diff-view switch where it runs.
-//! Pages authenticate with an encrypted session cookie ([`session`]), check the viewer's
-//! scopes like the API's gate does, and call the same application services as the API.
+//! Pages authenticate with an encrypted session cookie ([`session`]); the same gate as the
+//! API's authorizes and rate-limits them from the route table ([`routes`]), and they call
+//! the same application services as the API.
 
 pub mod assets;
 pub mod error;
@@ -14,60 +15,128 @@ pub mod session;
 
 use axum::Router;
 use axum::extract::Request;
-use axum::http::{HeaderValue, header};
+use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing::{get, post};
+use axum::routing;
 
 use crate::AppState;
+use crate::access::session::SessionRefusal;
+use crate::access::{Access, Route, Rule};
 use crate::auth::scopes::Scope;
 use error::WebError;
 use session::Viewer;
 
-/// The pages' routes (mounted beside the API, outside its bearer-token gate: pages
-/// authenticate with the session cookie).
-pub fn router() -> Router<AppState> {
+/// The pages' routes, each with its rule: pages need a logged-in session with a scope
+/// ([`Access::Session`]); the gate authenticates the session cookie, authorizes and
+/// rate-limits them like API requests. Login, logout, the assets and the redirects are
+/// open to everyone.
+pub fn routes() -> Vec<Route> {
     use pages::{audit, login, members, patch, policy, queue, security, skills, tokens, webhooks};
-    Router::new()
-        .route("/admin", get(home))
-        .route("/admin/", get(home))
-        .route("/admin/login", get(login::form).post(login::submit))
-        .route("/admin/logout", post(login::logout))
-        .route("/admin/queue", get(queue::page))
-        .route("/admin/queue/events", get(queue::events))
-        .route("/admin/patches/{id}", get(patch::page))
-        .route("/admin/patches/{id}/approve", post(patch::approve))
-        .route("/admin/patches/{id}/reject", post(patch::reject))
-        .route("/admin/patches/{id}/withdraw", post(patch::withdraw))
-        .route("/admin/patches/{id}/resolve", post(patch::resolve))
-        .route("/admin/patches/{id}/duplicate", post(patch::duplicate))
-        .route("/admin/patches/{id}/findings/dismiss", post(patch::dismiss))
-        .route("/admin/queue/batch", post(queue::batch))
-        .route("/admin/skills", get(skills::list))
-        .route("/admin/skills/{name}", get(skills::page))
-        .route("/admin/skills/{name}/diff", get(skills::diff))
-        .route("/admin/skills/{name}/versions/{rev}/bundle", get(skills::download))
-        .route("/admin/skills/{name}/versions/{rev}/files/{*path}", get(skills::file))
-        .route("/admin/skills/{name}/versions/{rev}/yank", post(skills::yank))
-        .route("/admin/skills/{name}/versions/{rev}/unyank", post(skills::unyank))
-        .route("/admin/members", get(members::page).post(members::add))
-        .route("/admin/members/{handle}", post(members::update))
-        .route("/admin/tokens", get(tokens::page).post(tokens::issue))
-        .route("/admin/tokens/{id}/revoke", post(tokens::revoke))
-        .route("/admin/webhooks", get(webhooks::page).post(webhooks::create))
-        .route("/admin/webhooks/{id}", get(webhooks::deliveries))
-        .route("/admin/webhooks/{id}/delete", post(webhooks::delete))
-        .route("/admin/policy", get(policy::page).post(policy::save))
-        .route("/admin/policy/access", post(policy::save_access))
-        .route("/admin/audit", get(audit::page))
-        .route("/admin/security", get(security::page))
-        .route("/admin/security/rescan", post(security::rescan))
-        .route("/admin/security/quarantine/{id}/release", post(security::release))
-        .route("/admin/security/quarantine/{id}/delete", post(security::delete))
-        .route("/admin/assets/{file}", get(assets::serve))
-        .route("/admin/{*rest}", get(missing).post(missing))
+    const OPEN: Access = Access::Public;
+    const READ: Access = Access::Session(Scope::Read);
+    const SUBMIT: Access = Access::Session(Scope::Submit);
+    const REVIEW: Access = Access::Session(Scope::Review);
+    const ADMIN: Access = Access::Session(Scope::Admin);
+    let get = |path, access, handler| (Rule::new(Method::GET, path, access), handler);
+    let post = |path, access, handler| (Rule::new(Method::POST, path, access), handler);
+    vec![
+        get("/admin", OPEN, routing::get(home)),
+        get("/admin/", OPEN, routing::get(home)),
+        get("/admin/login", OPEN, routing::get(login::form)),
+        post("/admin/login", OPEN, routing::post(login::submit)),
+        post("/admin/logout", OPEN, routing::post(login::logout)),
+        get("/admin/assets/{file}", OPEN, routing::get(assets::serve)),
+        get("/admin/queue", READ, routing::get(queue::page)),
+        get("/admin/queue/events", READ, routing::get(queue::events)),
+        post("/admin/queue/batch", REVIEW, routing::post(queue::batch)),
+        get("/admin/patches/{id}", READ, routing::get(patch::page)),
+        post("/admin/patches/{id}/approve", REVIEW, routing::post(patch::approve)),
+        post("/admin/patches/{id}/reject", REVIEW, routing::post(patch::reject)),
+        post("/admin/patches/{id}/withdraw", SUBMIT, routing::post(patch::withdraw)),
+        post("/admin/patches/{id}/resolve", REVIEW, routing::post(patch::resolve)),
+        post("/admin/patches/{id}/duplicate", REVIEW, routing::post(patch::duplicate)),
+        post(
+            "/admin/patches/{id}/findings/dismiss",
+            REVIEW,
+            routing::post(patch::dismiss),
+        ),
+        get("/admin/skills", READ, routing::get(skills::list)),
+        get("/admin/skills/{name}", READ, routing::get(skills::page)),
+        get("/admin/skills/{name}/diff", READ, routing::get(skills::diff)),
+        get(
+            "/admin/skills/{name}/versions/{rev}/bundle",
+            READ,
+            routing::get(skills::download),
+        ),
+        get(
+            "/admin/skills/{name}/versions/{rev}/files/{*path}",
+            READ,
+            routing::get(skills::file),
+        ),
+        post(
+            "/admin/skills/{name}/versions/{rev}/yank",
+            REVIEW,
+            routing::post(skills::yank),
+        ),
+        post(
+            "/admin/skills/{name}/versions/{rev}/unyank",
+            REVIEW,
+            routing::post(skills::unyank),
+        ),
+        get("/admin/members", ADMIN, routing::get(members::page)),
+        post("/admin/members", ADMIN, routing::post(members::add)),
+        post("/admin/members/{handle}", ADMIN, routing::post(members::update)),
+        // Every user manages their own tokens; admins everyone's (checked by the use case).
+        get("/admin/tokens", READ, routing::get(tokens::page)),
+        post("/admin/tokens", READ, routing::post(tokens::issue)),
+        post("/admin/tokens/{id}/revoke", READ, routing::post(tokens::revoke)),
+        get("/admin/webhooks", ADMIN, routing::get(webhooks::page)),
+        post("/admin/webhooks", ADMIN, routing::post(webhooks::create)),
+        get("/admin/webhooks/{id}", ADMIN, routing::get(webhooks::deliveries)),
+        post("/admin/webhooks/{id}/delete", ADMIN, routing::post(webhooks::delete)),
+        get("/admin/policy", ADMIN, routing::get(policy::page)),
+        post("/admin/policy", ADMIN, routing::post(policy::save)),
+        post("/admin/policy/access", ADMIN, routing::post(policy::save_access)),
+        get("/admin/audit", ADMIN, routing::get(audit::page)),
+        get("/admin/security", ADMIN, routing::get(security::page)),
+        post("/admin/security/rescan", ADMIN, routing::post(security::rescan)),
+        post(
+            "/admin/security/quarantine/{id}/release",
+            ADMIN,
+            routing::post(security::release),
+        ),
+        post(
+            "/admin/security/quarantine/{id}/delete",
+            ADMIN,
+            routing::post(security::delete),
+        ),
+        get("/admin/{*rest}", OPEN, routing::get(missing)),
+        post("/admin/{*rest}", OPEN, routing::post(missing)),
+    ]
+}
+
+/// What every page passes through besides the gate (which `pages`, the router of
+/// [`routes`] behind the gate, already has): links from other sites re-arrive with the
+/// session, and every response carries the pages' security headers.
+pub fn layers(pages: Router<AppState>) -> Router<AppState> {
+    pages
         .layer(middleware::from_fn(arrive_same_site))
         .layer(middleware::from_fn(security_headers))
+}
+
+/// How the gate answers a refused page request: the login page (the queue's live
+/// refresh gets a bare 401), or an error page saying what is needed.
+pub fn refusal_page(request: &Request, refusal: SessionRefusal) -> Response {
+    match refusal {
+        SessionRefusal::LoginRequired(reason) => WebError::LoginRequired {
+            next: session::return_path(request.method(), request.uri()),
+            reason,
+            fragment: session::wants_fragment(request.headers()),
+        },
+        SessionRefusal::Failed(error) => WebError::Failed(error),
+    }
+    .into_response()
 }
 
 /// `/admin`: the review queue.
@@ -94,7 +163,7 @@ async fn arrive_same_site(request: Request, next: Next) -> Response {
 /// The address of a `GET` navigation from another site, if this is one.
 fn cross_site_navigation(request: &Request) -> Option<String> {
     let header = |name: &str| request.headers().get(name).and_then(|v| v.to_str().ok());
-    (request.method() == axum::http::Method::GET
+    (request.method() == Method::GET
         && header("sec-fetch-site") == Some("cross-site")
         && header("sec-fetch-mode") == Some("navigate"))
     .then(|| {

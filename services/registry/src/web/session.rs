@@ -1,9 +1,11 @@
 //! Admin-page sessions and CSRF protection.
 //!
 //! Logging in with an API token stores that token in an encrypted, authenticated cookie
-//! (`cairn_session`: HttpOnly, SameSite=Strict, path `/admin`, Secure behind TLS). Every
-//! request re-verifies the token exactly as the API does, so revoking the token, disabling
-//! the user or lowering their role ends or narrows the session at once, on every replica.
+//! (`cairn_session`: HttpOnly, SameSite=Strict, path `/admin`, Secure behind TLS). The gate
+//! re-verifies the token on every request exactly as for the API
+//! ([`crate::access::session`]), so revoking the token, disabling the user or lowering
+//! their role ends or narrows the session at once, on every replica, and a page's requests
+//! count against the token's rate limit.
 //! A second encrypted cookie (`cairn_csrf`) holds a random value that every form must send
 //! back (the synchronizer-token pattern); a cross-site page can neither read nor set it.
 
@@ -12,33 +14,21 @@ use axum::http::request::Parts;
 use axum::http::{HeaderMap, Method, header};
 use axum_extra::extract::cookie::{Cookie, PrivateCookieJar, SameSite};
 use chrono::{DateTime, Utc};
+use serde::Deserialize;
 use serde::de::DeserializeOwned;
-use serde::{Deserialize, Serialize};
 
 use super::error::WebError;
 use crate::AppState;
 use crate::access::RequestContext;
+use crate::access::session::{COOKIE_PATH, SESSION_COOKIE, SessionCookie, SessionEnds};
 use crate::auth::Principal;
 use crate::auth::scopes::Scope;
 use cairn_store::Actor;
 
-/// The session cookie's name.
-pub const SESSION_COOKIE: &str = "cairn_session";
 /// The CSRF cookie's name.
 pub const CSRF_COOKIE: &str = "cairn_csrf";
-/// The path both cookies are scoped to.
-const COOKIE_PATH: &str = "/admin";
 /// The form field carrying the CSRF token.
 pub const CSRF_FIELD: &str = "csrf";
-
-/// What the session cookie holds.
-#[derive(Debug, Serialize, Deserialize)]
-struct Stored {
-    /// The API token the user logged in with.
-    token: String,
-    /// When the session ends.
-    expires_at: DateTime<Utc>,
-}
 
 /// Whether cookies must be `Secure`: always when the operator says the registry is only
 /// reached over TLS (`CAIRN_COOKIE_SECURE=always`), else when the request reached us over
@@ -96,13 +86,12 @@ pub fn csrf_token(state: &AppState, headers: &HeaderMap) -> (String, PrivateCook
 /// and a new CSRF token so one planted before login is worthless after it.
 pub fn start(state: &AppState, headers: &HeaderMap, token: &str, principal: &Principal) -> PrivateCookieJar {
     let ttl = chrono::Duration::from_std(state.access.admin_session_ttl).unwrap_or(chrono::Duration::hours(12));
-    let stored = Stored {
+    let session = SessionCookie {
         token: token.to_owned(),
         expires_at: (Utc::now() + ttl).min(principal.expires_at),
     };
-    let value = serde_json::to_string(&stored).unwrap_or_default();
     jar(state, headers)
-        .add(cookie(SESSION_COOKIE, value, headers, state))
+        .add(cookie(SESSION_COOKIE, session.value(), headers, state))
         .add(cookie(CSRF_COOKIE, new_csrf(), headers, state))
 }
 
@@ -113,8 +102,8 @@ pub fn end(state: &AppState, headers: &HeaderMap) -> PrivateCookieJar {
         .remove(removal(CSRF_COOKIE))
 }
 
-/// The logged-in user of an admin page: who they are (verified on this request, like an
-/// API token) and the CSRF token their forms carry.
+/// The logged-in user of an admin page: who they are (verified by the gate on this
+/// request, like an API token) and the CSRF token their forms carry.
 #[derive(Clone, Debug)]
 pub struct Viewer {
     /// Who, with their current role and scopes.
@@ -138,17 +127,6 @@ impl Viewer {
         }
     }
 
-    /// `Ok` when the viewer's current scopes include `scope`; otherwise a 403 page saying
-    /// what is needed.
-    pub fn require(&self, scope: Scope) -> Result<(), WebError> {
-        crate::access::authorize(
-            crate::access::Access::Scope(scope),
-            self.principal.role,
-            self.principal.scopes,
-        )
-        .map_err(|denied| WebError::forbidden(denied.to_string()))
-    }
-
     /// Whether the viewer may do what `scope` allows (to show or hide controls).
     pub fn can(&self, scope: Scope) -> bool {
         self.principal.scopes.contains(scope)
@@ -157,70 +135,46 @@ impl Viewer {
 
 /// Where to return after logging in: the page asked for (path and query), if it is one
 /// of ours.
-fn return_path(parts: &Parts) -> String {
-    if parts.method != Method::GET {
+pub fn return_path(method: &Method, uri: &axum::http::Uri) -> String {
+    if method != Method::GET {
         return "/admin/queue".to_owned();
     }
-    parts
-        .uri
-        .path_and_query()
-        .map_or("/admin/queue", |p| p.as_str())
-        .to_owned()
+    uri.path_and_query().map_or("/admin/queue", |p| p.as_str()).to_owned()
+}
+
+/// Whether the request wants a part of a page (the queue's live refresh), which gets a
+/// 401 rather than the login page when the session ended.
+pub fn wants_fragment(headers: &HeaderMap) -> bool {
+    headers.contains_key("x-cairn-fragment")
 }
 
 impl FromRequestParts<AppState> for Viewer {
     type Rejection = WebError;
 
     async fn from_request_parts(parts: &mut Parts, state: &AppState) -> Result<Self, Self::Rejection> {
-        let jar = jar(state, &parts.headers);
-        let next = return_path(parts);
-        // The queue's script asks for its list alone: it gets a 401, not a login page.
-        let fragment = parts.headers.contains_key("x-cairn-fragment");
-        let Some(stored) = jar
-            .get(SESSION_COOKIE)
-            .and_then(|c| serde_json::from_str::<Stored>(c.value()).ok())
+        let (Some(principal), Some(SessionEnds(expires_at))) = (
+            parts.extensions.get::<Principal>().cloned(),
+            parts.extensions.get::<SessionEnds>().copied(),
+        ) else {
+            return Err(WebError::Failed(crate::error::ApiError::internal(
+                "a page needing a viewer is routed without a session rule",
+                &"missing session",
+            )));
+        };
+        let Some(csrf) = jar(state, &parts.headers)
+            .get(CSRF_COOKIE)
+            .map(|c| c.value().to_owned())
         else {
             return Err(WebError::LoginRequired {
-                next,
+                next: return_path(&parts.method, &parts.uri),
                 reason: None,
-                fragment,
+                fragment: wants_fragment(&parts.headers),
             });
         };
-        if stored.expires_at <= Utc::now() {
-            return Err(WebError::LoginRequired {
-                next,
-                reason: Some("expired"),
-                fragment,
-            });
-        }
-        let Some(csrf) = jar.get(CSRF_COOKIE).map(|c| c.value().to_owned()) else {
-            return Err(WebError::LoginRequired {
-                next,
-                reason: None,
-                fragment,
-            });
-        };
-        let principal = state
-            .auth
-            .authenticate(&state.store, Some(&format!("Bearer {}", stored.token)))
-            .await
-            .map_err(|e| match e {
-                crate::auth::AuthError::Unavailable(_) => WebError::from(e),
-                other => WebError::LoginRequired {
-                    next: next.clone(),
-                    reason: Some(match other {
-                        crate::auth::AuthError::Revoked => "revoked",
-                        crate::auth::AuthError::Disabled => "disabled",
-                        crate::auth::AuthError::Expired => "token-expired",
-                        _ => "invalid",
-                    }),
-                    fragment,
-                },
-            })?;
         Ok(Viewer {
             principal,
             csrf,
-            expires_at: stored.expires_at,
+            expires_at,
             context: parts.extensions.get::<RequestContext>().cloned(),
         })
     }

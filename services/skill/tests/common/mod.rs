@@ -9,9 +9,9 @@ use std::path::{Path, PathBuf};
 use cairn_skill::path::normalize_nfc;
 use cairn_skill::{BundleFile, RelPath};
 
-/// `shared/corpus/skills`, resolved from the crate directory.
+/// `shared/corpus/skills`.
 pub fn corpus_root() -> PathBuf {
-    manifest_dir().join("../../../shared/corpus/skills")
+    cairn_test_support::corpus().join("skills")
 }
 
 /// Every file named `SKILL.md` under `dir` (dot-folders skipped), sorted.
@@ -68,11 +68,4 @@ pub fn read_skill_dir(dir: &Path) -> Vec<(RelPath, BundleFile)> {
         out.push((rel, BundleFile::new(fs::read(p).unwrap(), executable)));
     });
     out
-}
-
-/// The package directory, read when the test runs: cargo and nextest set it for test
-/// processes, and a binary reused from a shared target directory may have been compiled
-/// in another checkout (the compile-time value would point there).
-fn manifest_dir() -> PathBuf {
-    std::env::var_os("CARGO_MANIFEST_DIR").map_or_else(|| PathBuf::from(env!("CARGO_MANIFEST_DIR")), PathBuf::from)
 }

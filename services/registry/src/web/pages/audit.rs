@@ -9,7 +9,6 @@ use serde::Deserialize;
 use super::{given, when};
 use crate::AppState;
 use crate::app::audit::{self, AuditFilter};
-use crate::auth::scopes::Scope;
 use crate::web::Chrome;
 use crate::web::error::{WebError, encode};
 use crate::web::session::Viewer;
@@ -61,7 +60,6 @@ pub async fn page(
     viewer: Viewer,
     Query(query): Query<AuditQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let (actor, action, target) = (given(query.actor), given(query.action), given(query.target));
     let (since_raw, until_raw) = (given(query.since), given(query.until));
     let filter = AuditFilter {

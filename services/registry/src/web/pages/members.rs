@@ -9,7 +9,6 @@ use serde::Deserialize;
 use super::{back_with, given, when};
 use crate::AppState;
 use crate::app::accounts;
-use crate::auth::scopes::Scope;
 use crate::web::error::{WebError, encode};
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};
@@ -55,7 +54,6 @@ pub async fn page(
     viewer: Viewer,
     Query(query): Query<MembersQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let mut rows = state
         .store
         .list_users(viewer.principal.org_id, given(query.cursor).as_deref(), PAGE + 1)
@@ -101,7 +99,6 @@ pub async fn add(
     viewer: Viewer,
     Verified(form): Verified<AddForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let role = match role(&form.role) {
         Ok(role) => role,
         Err(e) => return back_with(&state, "/admin/members", e),
@@ -135,7 +132,6 @@ pub async fn update(
     Path(handle): Path<String>,
     Verified(form): Verified<UpdateForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let update = UserUpdate {
         role: match given(form.role).as_deref().map(role).transpose() {
             Ok(role) => role,

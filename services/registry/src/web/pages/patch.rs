@@ -261,7 +261,6 @@ pub async fn page(
     Path(id): Path<String>,
     Query(query): Query<PatchQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     let record: PatchRecord = patches::get(&state, &viewer.principal, patches::parse_id(&id)?)
         .await
         .map_err(|e| match e {
@@ -434,7 +433,6 @@ pub async fn approve(
     Path(id): Path<String>,
     Verified(form): Verified<DecisionForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Review)?;
     let patch_id = patches::parse_id(&id)?;
     let comment = given(Some(form.comment));
     let shown = form
@@ -471,7 +469,6 @@ pub async fn reject(
     Path(id): Path<String>,
     Verified(form): Verified<DecisionForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Review)?;
     let patch_id = patches::parse_id(&id)?;
     match patches::reject(&state, &viewer.principal, &viewer.actor(), patch_id, &form.comment).await {
         Ok(_) => Ok(done(
@@ -499,7 +496,6 @@ pub async fn dismiss(
     Path(id): Path<String>,
     Verified(form): Verified<DismissForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Review)?;
     let patch_id = patches::parse_id(&id)?;
     let how = patches::findings::Dismiss {
         rule: &form.rule,
@@ -531,7 +527,6 @@ pub async fn withdraw(
     Path(id): Path<String>,
     Verified(_): Verified<WithdrawForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Submit)?;
     let patch_id = patches::parse_id(&id)?;
     match patches::withdraw(&state, &viewer.principal, &viewer.actor(), patch_id).await {
         Ok(_) => Ok(done(&state, &format!("/admin/patches/{patch_id}"), "Withdrawn.")),
@@ -547,7 +542,6 @@ pub async fn resolve(
     Path(id): Path<String>,
     Verified(fields): Verified<Vec<(String, String)>>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Review)?;
     let patch_id = patches::parse_id(&id)?;
     let mut resolution = patches::Resolution::default();
     for (key, value) in fields {
@@ -594,7 +588,6 @@ pub async fn duplicate(
     Path(id): Path<String>,
     Verified(form): Verified<DuplicateForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Review)?;
     let patch_id = patches::parse_id(&id)?;
     let of = match given(Some(form.of)) {
         Some(of) => Some(patches::parse_id(&of)?),

@@ -9,7 +9,6 @@ use serde::Deserialize;
 
 use super::back_with;
 use crate::AppState;
-use crate::auth::scopes::Scope;
 use crate::web::error::WebError;
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};
@@ -40,7 +39,6 @@ pub async fn page(
     viewer: Viewer,
     Query(query): Query<PolicyQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let policy = crate::app::policy::read(&state.store, viewer.principal.org_id).await?;
     let org = state.store.org_by_slug(&viewer.principal.org_slug).await?;
     let page = PolicyPage {
@@ -69,7 +67,6 @@ pub async fn save(
     viewer: Viewer,
     Verified(form): Verified<PolicyForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let trusted: Vec<String> = form
         .trusted
         .split(|c: char| c == ',' || c.is_whitespace())
@@ -103,7 +100,6 @@ pub async fn save_access(
     viewer: Viewer,
     Verified(form): Verified<AccessForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let on = form.anonymous_read.is_some();
     state
         .store

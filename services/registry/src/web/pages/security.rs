@@ -12,7 +12,6 @@ use super::{back_with, given, when};
 use crate::AppState;
 use crate::app::patches::findings::{self, RescanReport};
 use crate::app::quarantine;
-use crate::auth::scopes::Scope;
 use crate::web::error::WebError;
 use crate::web::render::diff::Finding;
 use crate::web::session::{Verified, Viewer};
@@ -107,7 +106,6 @@ pub async fn page(
     viewer: Viewer,
     Query(query): Query<SecurityQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     render(&state, &viewer, query, None).await
 }
 
@@ -124,7 +122,6 @@ pub async fn rescan(
     viewer: Viewer,
     Verified(form): Verified<RescanForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let skill = match given(form.skill) {
         Some(raw) => match cairn_skill::SkillName::parse(raw.trim()) {
             Ok(name) => Some(name),
@@ -195,7 +192,6 @@ pub async fn release(
     Path(id): Path<String>,
     Verified(form): Verified<ReleaseForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let id = quarantine_id(&id)?;
     match quarantine::release(&state, &viewer.principal, &viewer.actor(), id, &form.reason).await {
         Ok((record, outcome)) => {
@@ -229,7 +225,6 @@ pub async fn delete(
     Path(id): Path<String>,
     Verified(_): Verified<DeleteForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let id = quarantine_id(&id)?;
     match quarantine::delete(&state, &viewer.principal, &viewer.actor(), id).await {
         Ok(record) => Ok(done(

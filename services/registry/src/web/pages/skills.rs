@@ -12,7 +12,6 @@ use serde::Deserialize;
 use super::{attachment, given, path_href, when};
 use crate::AppState;
 use crate::app::catalog::{self, CatalogError};
-use crate::auth::scopes::Scope;
 use crate::web::error::{WebError, encode};
 use crate::web::render::diff::{self, FileView};
 use crate::web::render::markdown::{render_markdown, split_frontmatter};
@@ -82,7 +81,6 @@ pub async fn list(
     viewer: Viewer,
     Query(query): Query<ListQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     let (q, category) = (given(query.q), given(query.category));
     if let Some(category) = category.as_deref() {
         cairn_skill::Category::parse(category)
@@ -252,7 +250,6 @@ pub async fn page(
     Path(name): Path<String>,
     Query(query): Query<SkillQueryParams>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     let name = skill_name(&name)?;
     let org_id = viewer.principal.org_id;
     let skill = catalog::find_skill(&state.store, org_id, name.as_str())
@@ -348,7 +345,6 @@ pub async fn diff(
     Path(name): Path<String>,
     Query(query): Query<DiffQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     let name = skill_name(&name)?;
     let (Some(from), Some(to)) = (given(query.from), given(query.to)) else {
         return Err(WebError::bad_request(
@@ -397,7 +393,6 @@ pub async fn download(
     viewer: Viewer,
     Path((name, rev)): Path<(String, String)>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     let name = skill_name(&name)?;
     let revision = revision_number(&rev)?;
     let resolved = catalog::resolve(
@@ -451,7 +446,6 @@ pub async fn file(
     Path((name, rev, path)): Path<(String, String, String)>,
     Query(query): Query<FileQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     let name = skill_name(&name)?;
     let revision = revision_number(&rev)?;
     let resolved = catalog::resolve(
@@ -516,7 +510,6 @@ async fn set_yanked(
     rev: &str,
     yanked: bool,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Review)?;
     let name = skill_name(name)?;
     let revision = revision_number(rev)?;
     let outcome = catalog::set_yanked(

@@ -11,7 +11,6 @@ use uuid::Uuid;
 use super::{back_with, given, when};
 use crate::AppState;
 use crate::app::accounts::{self, Issuer, TokenSpec};
-use crate::auth::scopes::Scope;
 use crate::web::error::{WebError, encode};
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};
@@ -140,7 +139,6 @@ pub async fn page(
     viewer: Viewer,
     Query(query): Query<TokensQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     render(&state, &viewer, query, None).await
 }
 
@@ -166,7 +164,6 @@ pub async fn issue(
     viewer: Viewer,
     Verified(form): Verified<IssueForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     let principal = &viewer.principal;
     let ttl = match given(form.ttl).as_deref().map(crate::config::parse_ttl).transpose() {
         Ok(ttl) => ttl,
@@ -221,7 +218,6 @@ pub async fn revoke(
     Path(id): Path<String>,
     Verified(_): Verified<RevokeForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Read)?;
     let Ok(id) = Uuid::parse_str(&id) else {
         return back_with(
             &state,

@@ -9,7 +9,6 @@ use uuid::Uuid;
 use super::{back_with, given, when};
 use crate::AppState;
 use crate::app::webhooks;
-use crate::auth::scopes::Scope;
 use crate::web::error::WebError;
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};
@@ -76,7 +75,6 @@ pub async fn page(
     viewer: Viewer,
     Query(query): Query<WebhooksQuery>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     render(&state, &viewer, query, None).await
 }
 
@@ -104,7 +102,6 @@ pub async fn create(
     viewer: Viewer,
     Verified(form): Verified<CreateForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let events: Vec<String> = [
         ("patch.submitted", &form.submitted),
         ("patch.approved", &form.approved),
@@ -151,7 +148,6 @@ pub async fn delete(
     Path(id): Path<String>,
     Verified(_): Verified<DeleteForm>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let id = match hook_id(&id) {
         Ok(id) => id,
         Err(e) => return back_with(&state, "/admin/webhooks", e),
@@ -193,7 +189,6 @@ pub async fn deliveries(
     viewer: Viewer,
     Path(id): Path<String>,
 ) -> Result<Response, WebError> {
-    viewer.require(Scope::Admin)?;
     let id = hook_id(&id)?;
     let org_id = viewer.principal.org_id;
     let hook = state

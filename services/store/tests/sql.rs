@@ -1,14 +1,14 @@
 //! `cairn-store` against a real PostgreSQL: every query is exercised here.
 
-use cairn_e2e::db::{TestDb, table_counts};
 use cairn_skill::{Category, SkillName};
 use cairn_store::{
     Actor, AdminToken, CategoryUpdate, NewToken, NewVersion, PublishOutcome, RevisionSelector, Role, SkillQuery, Store,
     StoreError, VersionSource,
 };
+use cairn_test_support::db::{TestDb, table_counts};
 use uuid::Uuid;
 
-use crate::fixtures::bundle;
+use cairn_test_support::skills::bundle;
 
 async fn setup() -> (TestDb, Store, i64) {
     let db = TestDb::new().await.unwrap();
