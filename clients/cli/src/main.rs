@@ -857,7 +857,10 @@ fn fail(error: cairn::ci::CiError) -> Result<u8> {
 fn describe(me: &WhoAmI) -> String {
     format!(
         "{} ({}) in organisation {}; the token expires {}",
-        me.user, me.role, me.org, me.expires_at
+        me.user,
+        me.role,
+        me.org,
+        me.expires_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true)
     )
 }
 

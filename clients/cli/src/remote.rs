@@ -2,8 +2,6 @@
 
 use std::time::Duration;
 
-use serde::{Deserialize, Serialize};
-
 use crate::config::Profile;
 
 /// Why a registry call failed.
@@ -62,65 +60,11 @@ pub enum RemoteError {
     },
 }
 
-/// Who the token belongs to (`GET /v1/whoami`).
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
-pub struct WhoAmI {
-    /// The user's handle.
-    pub user: String,
-    /// The organisation's slug.
-    pub org: String,
-    /// The user's role.
-    pub role: String,
-    /// What the token may do now.
-    pub scopes: Vec<String>,
-    /// The token's id.
-    pub token_id: String,
-    /// When it expires (RFC 3339).
-    pub expires_at: String,
-}
+pub use cairn_wire::{FileEntry, Index, IndexEntry, WhoAmI};
 
-/// One file of a manifest.
-#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq, PartialOrd, Ord)]
-pub struct FileEntry {
-    /// Path in the skill folder.
-    pub path: String,
-    /// Hex sha256 of the contents.
-    pub sha256: String,
-    /// Size in bytes.
-    pub size: i64,
-    /// Whether it is executable.
-    pub executable: bool,
-}
-
-/// The team index (`GET /v1/index`).
-#[derive(Clone, Debug, Deserialize)]
-pub struct Index {
-    /// The newest change included.
-    pub cursor: i64,
-    /// Every skill's latest non-yanked version (a delta: those changed).
-    pub skills: Vec<IndexEntry>,
-    /// A delta only: changed skills with no non-yanked version left.
-    #[serde(default)]
-    pub removed: Vec<String>,
-}
-
-/// One skill of the index.
-#[derive(Clone, Debug, Deserialize)]
-pub struct IndexEntry {
-    /// The skill.
-    pub name: String,
-    /// Its category path.
-    pub category: Option<String>,
-    /// The revision.
-    pub revision: i32,
-    /// The version digest.
-    pub digest: String,
-    /// The manifest.
-    pub files: Vec<FileEntry>,
-}
-
-/// One version (`GET /v1/skills/{name}/versions/{rev}`).
-#[derive(Clone, Debug, Deserialize)]
+/// One version and its manifest (`GET /v1/skills/{name}/versions/{rev}`, whose answer
+/// always carries the files).
+#[derive(Clone, Debug)]
 pub struct Version {
     /// The revision.
     pub revision: i32,
@@ -185,7 +129,20 @@ impl Registry {
 
     /// `GET /v1/skills/{name}/versions/{revision}`: one version with its manifest.
     pub async fn version(&self, name: &str, revision: i32) -> Result<Version, RemoteError> {
-        self.get_json(&format!("/v1/skills/{name}/versions/{revision}")).await
+        let path = format!("/v1/skills/{name}/versions/{revision}");
+        let version: cairn_wire::VersionItem = self.get_json(&path).await?;
+        let Some(files) = version.files else {
+            return Err(RemoteError::NotARegistry {
+                url: format!("{}{path}", self.profile.server),
+                reason: "a version without its files".to_owned(),
+            });
+        };
+        Ok(Version {
+            revision: version.revision,
+            digest: version.digest,
+            yanked: version.yanked,
+            files,
+        })
     }
 
     /// `POST /v1/blobs/batch`: the blobs' bytes (at most 1,000 ids per call), each checked
@@ -307,8 +264,8 @@ impl Registry {
         if status.is_success() {
             return Ok(body);
         }
-        let error: Option<ApiErrorBody> = serde_json::from_slice(&body).ok();
-        let Some(ApiErrorBody { error }) = error else {
+        let error: Option<cairn_wire::ErrorBody> = serde_json::from_slice(&body).ok();
+        let Some(cairn_wire::ErrorBody { error }) = error else {
             return Err(RemoteError::NotARegistry {
                 url,
                 reason: format!("status {status} without the registry's error body"),
@@ -327,17 +284,6 @@ impl Registry {
             message: error.message,
         })
     }
-}
-
-#[derive(Deserialize)]
-struct ApiErrorBody {
-    error: ApiErrorDetail,
-}
-
-#[derive(Deserialize)]
-struct ApiErrorDetail {
-    code: String,
-    message: String,
 }
 
 /// A transport error in words, with its causes (reqwest's own message is terse).

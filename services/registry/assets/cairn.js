@@ -12,7 +12,15 @@
   // --- Review queue: live updates over Server-Sent Events -----------------------------
   var region = document.getElementById("queue-region");
   var status = document.getElementById("live-status");
+  // A burst of events (a batch decision, many agents submitting) costs at most two
+  // requests: one refresh in flight and one more after it. Each request counts against
+  // the session token's rate limit, like an API call.
+  var refreshing = false;
+  var again = false;
   function refreshQueue() {
+    if (refreshing) { again = true; return; }
+    refreshing = true;
+    again = false;
     fetch(window.location.href, { headers: { "X-Cairn-Fragment": "queue" }, credentials: "same-origin", redirect: "error" })
       .then(function (r) { return r.ok ? r.text() : Promise.reject(r.status); })
       .then(function (html) {
@@ -29,8 +37,14 @@
       })
       .catch(function (code) {
         if (status) {
-          status.textContent = code === 401 ? "Your session ended: reload the page to log in again." : "Could not refresh: reload the page.";
+          status.textContent = code === 401 ? "Your session ended: reload the page to log in again."
+            : code === 429 ? "Too many requests with your token for now: the list refreshes with the next change, or reload in a minute."
+            : "Could not refresh: reload the page.";
         }
+      })
+      .then(function () {
+        refreshing = false;
+        if (again) { refreshQueue(); }
       });
   }
   if (region && window.EventSource) {

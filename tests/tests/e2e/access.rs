@@ -561,9 +561,35 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
     }
 }
 
-/// A request for every page of the table (path, form fields, rule); `Public` pages are
+/// A request for every page of the table (path, form fields, rule, and whether it names
+/// one thing of `default` or works on the caller's own organisation); `Public` pages are
 /// sent without a session. A page added without a sample here fails the walk below.
 async fn page_sample(
+    world: &World,
+    rule: &Rule,
+    n: usize,
+    token: &str,
+) -> (String, Vec<(&'static str, String)>, Access, Kind) {
+    let (path, fields, access) = page_request(world, rule, n, token).await;
+    let names_one_thing = [
+        "/admin/patches/",
+        "/admin/skills/{name}",
+        "/admin/webhooks/{id}",
+        "/admin/queue/batch",
+    ]
+    .iter()
+    .any(|prefix| rule.path.starts_with(prefix))
+        && !rule.path.ends_with("/delete");
+    let kind = if names_one_thing {
+        Kind::Resource
+    } else {
+        Kind::Collection
+    };
+    (path, fields, access, kind)
+}
+
+/// The request of [`page_sample`].
+async fn page_request(
     world: &World,
     rule: &Rule,
     n: usize,
@@ -766,7 +792,7 @@ async fn every_page_answers_every_role_of_both_organisations_as_the_table_says()
     for rule in &pages {
         for (role, org, token, web) in &sessions {
             n += 1;
-            let (path, fields, access) = page_sample(&world, rule, n, token).await;
+            let (path, fields, access, kind) = page_sample(&world, rule, n, token).await;
             assert_eq!(
                 rule.access, access,
                 "{} {} requires {:?} in the table but {:?} here: change both, deliberately",
@@ -814,8 +840,71 @@ async fn every_page_answers_every_role_of_both_organisations_as_the_table_says()
                 !location.as_deref().unwrap_or_default().starts_with("/admin/login"),
                 "{label} was sent to log in: {location:?}"
             );
+            if *org == "other" {
+                match (kind, method == Method::GET) {
+                    // One thing of `default`: as if it did not exist, and untouched.
+                    (Kind::Resource, true) => assert_eq!(status, StatusCode::NOT_FOUND, "{label}: {body}"),
+                    (Kind::Resource, false) => {
+                        assert_eq!(app.state_snapshot().await.unwrap(), before, "{label} changed something")
+                    }
+                    // A page of the caller's own organisation shows nothing of `default`.
+                    (Kind::Collection, _) => assert!(
+                        !body.contains("askill") && !body.contains("ahandle"),
+                        "{label} revealed the other organisation: {body}"
+                    ),
+                }
+            }
         }
     }
+}
+
+#[tokio::test]
+async fn pages_take_only_the_session_and_honour_prefixes_and_token_scopes() {
+    use cairn_e2e::web::WebSession;
+    let app = TestApp::spawn().await.unwrap();
+    // A bearer token is not a session: the page asks to log in.
+    let bearer = format!("Bearer {}", app.admin_token);
+    let page = WebSession::new(&app.base_url)
+        .unwrap()
+        .get_with("/admin/queue", &[("authorization", &bearer)])
+        .await
+        .unwrap();
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert!(page.location.unwrap().starts_with("/admin/login"));
+    // A session used under another organisation's prefix is refused with a page.
+    let actor = Actor::cli("test");
+    app.store.create_org("borg", "B", &actor).await.unwrap();
+    let mut admin = WebSession::login(&app.base_url, &app.admin_token).await.unwrap();
+    assert_eq!(
+        admin.get("/o/default/admin/queue").await.unwrap().status,
+        StatusCode::OK
+    );
+    let page = admin.get("/o/borg/admin/queue").await.unwrap();
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(
+        page.body.contains("belongs to the organisation &#39;default&#39;"),
+        "{}",
+        page.body
+    );
+    // A read-only token of an admin logs in, but its session only reads.
+    let issued: Value = app
+        .client
+        .post(app.url("/v1/tokens"))
+        .bearer_auth(&app.admin_token)
+        .json(&json!({"name": "read-only", "scopes": ["read"]}))
+        .send()
+        .await
+        .unwrap()
+        .json()
+        .await
+        .unwrap();
+    let mut reader = WebSession::login(&app.base_url, issued["token"].as_str().unwrap())
+        .await
+        .unwrap();
+    assert_eq!(reader.get("/admin/queue").await.unwrap().status, StatusCode::OK);
+    let page = reader.get("/admin/members").await.unwrap();
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(page.body.contains("this token only has: read"), "{}", page.body);
 }
 
 #[tokio::test]

@@ -7,7 +7,7 @@ use std::time::Duration;
 use cairn_e2e::app::TestApp;
 use cairn_e2e::corpus;
 use cairn_registry::auth::TokenKeys;
-use cairn_registry::rest::wire::IndexBody;
+use cairn_registry::rest::wire::ToWire;
 use cairn_skill::{Limits, Sha256Hash};
 use cairn_store::{Actor, Role};
 use reqwest::StatusCode;
@@ -195,7 +195,7 @@ async fn index_supports_etag_and_deltas_after_reimport() {
 
     // The full index after the change (patched from the cached one) equals one built
     // from scratch; so it does after a skill loses its last version (yanked).
-    let from_scratch = |snapshot| serde_json::to_value(IndexBody::from(snapshot)).unwrap();
+    let from_scratch = |snapshot| serde_json::to_value(ToWire::to_wire(snapshot)).unwrap();
     let (_, patched) = json(app.get("/v1/index").send().await.unwrap()).await;
     assert_eq!(patched, from_scratch(app.store.index(app.org_id, None).await.unwrap()));
     assert_eq!(patched["skills"].as_array().unwrap().len(), count);
@@ -819,4 +819,122 @@ async fn concurrent_first_reads_build_the_index_once() {
     let built = futures::future::join_all(reads).await;
     assert!(built.iter().all(|b| b.as_ref().is_ok_and(|i| i.entries.len() == 1)));
     assert_eq!(state.metrics.index_builds(BuildTrigger::Request), 1);
+}
+
+/// Reads `path` as the wire type `T` and writes it back: the same JSON, so the shared
+/// shapes the client reads with lose and invent nothing of what the registry sends.
+async fn reads_back_as<T: serde::de::DeserializeOwned + serde::Serialize>(app: &TestApp, path: &str) -> T {
+    let (status, sent) = json(app.get(path).send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::OK, "{path}: {sent}");
+    let read: T = serde_json::from_value(sent.clone())
+        .unwrap_or_else(|e| panic!("{path} does not read as its wire type: {e}\n{sent}"));
+    assert_eq!(
+        serde_json::to_value(&read).unwrap(),
+        sent,
+        "{path} changed on the way through its wire type"
+    );
+    read
+}
+
+#[tokio::test]
+async fn every_shared_answer_reads_back_through_its_wire_type() {
+    use cairn_wire::{AuditItem, Index, Page, Patch, PatchItem, SkillItem, TokenItem, UserItem, VersionItem, WhoAmI};
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write_skill(
+        tree.path(),
+        "ops/demo",
+        "demo",
+        "## Steps\n\n1. Run it.\n",
+        &[("references/a.md", "notes\n")],
+    );
+    app.import(tree.path()).await.unwrap();
+    let (_, author) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let submitted = app
+        .client
+        .post(app.url("/v1/patches"))
+        .bearer_auth(&author)
+        .json(&serde_json::json!({
+            "skill": "demo", "base_revision": 1, "summary": "Say when",
+            "agent": {"name": "hermes", "model": "m", "session": "s"},
+            "ops": [{"op": "patch", "old": "1. Run it.", "new": "1. Run it.\n2. Check the output."}],
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(submitted.status(), StatusCode::CREATED);
+    let id = submitted.json::<Patch>().await.unwrap().id;
+
+    let me: WhoAmI = reads_back_as(&app, "/v1/whoami").await;
+    assert_eq!(me.user, "admin");
+    let index: Index = reads_back_as(&app, "/v1/index").await;
+    assert_eq!(index.skills[0].files.len(), 2);
+    let delta: Index = reads_back_as(&app, &format!("/v1/index?since={}", index.cursor)).await;
+    assert_eq!(delta.removed, Some(Vec::new()));
+    reads_back_as::<Page<SkillItem>>(&app, "/v1/skills").await;
+    reads_back_as::<SkillItem>(&app, "/v1/skills/demo").await;
+    reads_back_as::<Page<VersionItem>>(&app, "/v1/skills/demo/versions").await;
+    let version: VersionItem = reads_back_as(&app, "/v1/skills/demo/versions/1").await;
+    assert_eq!(version.files.as_ref().map(Vec::len), Some(2));
+    reads_back_as::<Page<TokenItem>>(&app, "/v1/tokens").await;
+    reads_back_as::<Page<UserItem>>(&app, "/v1/users").await;
+    reads_back_as::<Page<AuditItem>>(&app, "/v1/audit").await;
+    reads_back_as::<Page<PatchItem>>(&app, "/v1/patches").await;
+    let patch: Patch = reads_back_as(&app, &format!("/v1/patches/{id}")).await;
+    assert_eq!(
+        (patch.status.as_str(), patch.author.as_str()),
+        ("pending_review", "mia")
+    );
+    assert!(!patch.match_report.is_empty() && !patch.diff.is_empty());
+    let hook = app
+        .client
+        .post(app.url("/v1/webhooks"))
+        .bearer_auth(&app.admin_token)
+        .json(&serde_json::json!({"url": "http://127.0.0.1:9/hook", "events": ["version.published"]}))
+        .send()
+        .await
+        .unwrap()
+        .json::<cairn_wire::Webhook>()
+        .await
+        .unwrap();
+    assert!(hook.secret.is_some());
+    reads_back_as::<Page<cairn_wire::Webhook>>(&app, "/v1/webhooks").await;
+    reads_back_as::<Page<cairn_wire::Delivery>>(&app, &format!("/v1/webhooks/{}/deliveries", hook.id)).await;
+    reads_back_as::<cairn_wire::Items<cairn_wire::Dismissal>>(&app, "/v1/skills/demo/dismissals").await;
+    reads_back_as::<cairn_wire::Items<cairn_wire::Quarantined>>(&app, "/v1/admin/quarantine").await;
+    for (path, body) in [
+        ("/v1/admin/rescan", serde_json::json!({"skill": "demo"})),
+        (
+            "/v1/patches/review",
+            serde_json::json!({"action": "approve", "ids": [id, uuid::Uuid::new_v4().to_string()]}),
+        ),
+    ] {
+        let sent: Value = app
+            .client
+            .post(app.url(path))
+            .bearer_auth(&app.admin_token)
+            .json(&body)
+            .send()
+            .await
+            .unwrap()
+            .json()
+            .await
+            .unwrap();
+        let through = if path.ends_with("rescan") {
+            serde_json::to_value(serde_json::from_value::<cairn_wire::Rescan>(sent.clone()).unwrap()).unwrap()
+        } else {
+            let batch: cairn_wire::BatchResults = serde_json::from_value(sent.clone()).unwrap();
+            assert!(
+                batch.results[0].patch.is_some() && batch.results[1].error.is_some(),
+                "{sent}"
+            );
+            serde_json::to_value(batch).unwrap()
+        };
+        assert_eq!(through, sent, "{path} changed on the way through its wire type");
+    }
+    // Errors have one shape too.
+    let (status, missing) = json(app.get("/v1/skills/nothing-here").send().await.unwrap()).await;
+    assert_eq!(status, StatusCode::NOT_FOUND);
+    let error: cairn_wire::ErrorBody = serde_json::from_value(missing).unwrap();
+    assert_eq!(error.error.code, "not_found");
 }

@@ -167,7 +167,7 @@ pub async fn pull_with(
     }
     let (index, full) = registry.index_since(head.cursor).await?;
     // Nothing new and nothing to settle: the state is not even read whole.
-    let nothing_new = !full && index.skills.is_empty() && index.removed.is_empty();
+    let nothing_new = !full && index.skills.is_empty() && index.removed.as_deref().unwrap_or_default().is_empty();
     if nothing_new
         && !head.removed_upstream
         && head.cursor == Some(index.cursor)
@@ -197,7 +197,7 @@ pub async fn pull_with(
             state.skills.entry(entry.name.clone()).or_insert(base);
         }
     }
-    let mut removed: Vec<String> = index.removed.clone();
+    let mut removed: Vec<String> = index.removed.clone().unwrap_or_default();
     if full {
         removed.extend(
             state
@@ -728,8 +728,10 @@ mod tests {
         IndexEntry {
             name: name.to_owned(),
             category: category.map(str::to_owned),
+            description: String::new(),
             revision: 1,
             digest: String::new(),
+            updated_at: chrono::Utc::now(),
             files: Vec::new(),
         }
     }

@@ -12,7 +12,6 @@ pub mod parse;
 use axum::Json;
 use axum::http::{HeaderValue, StatusCode, header};
 use axum::response::{IntoResponse, Response};
-use serde_json::json;
 
 /// What kind of failure an error is: both its HTTP status and its gRPC code derive from
 /// this, so neither transport translates the other's vocabulary.
@@ -217,7 +216,12 @@ pub fn retry_after_on_503(mut response: Response) -> Response {
 
 impl IntoResponse for ApiError {
     fn into_response(self) -> Response {
-        let body = Json(json!({ "error": { "code": self.code, "message": self.message } }));
+        let body = Json(cairn_wire::ErrorBody {
+            error: cairn_wire::ErrorDetail {
+                code: self.code.to_owned(),
+                message: self.message,
+            },
+        });
         let mut response = (self.kind.http_status(), body).into_response();
         if self.kind == ErrorKind::Unauthenticated {
             response.headers_mut().insert(

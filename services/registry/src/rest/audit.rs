@@ -5,12 +5,13 @@ use axum::response::Response;
 use serde::Deserialize;
 
 use super::json_ok;
-use super::wire::{AuditItem, Page};
+use super::wire::ToWire;
 use crate::AppState;
 use crate::access::Caller;
 use crate::app::audit::{self, AuditFilter};
 use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiQuery};
+use cairn_wire::Page;
 
 /// Query of `GET /v1/audit`.
 #[derive(Debug, Deserialize)]
@@ -46,7 +47,7 @@ pub async fn list(
     };
     let page = audit::list(&state.store, caller.principal.org_id, filter, limit).await?;
     Ok(json_ok(Page {
-        items: page.entries.into_iter().map(AuditItem::from).collect(),
+        items: page.entries.into_iter().map(ToWire::to_wire).collect(),
         next_cursor: page.next_cursor,
     }))
 }

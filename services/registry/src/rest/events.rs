@@ -14,12 +14,12 @@ use axum::http::{HeaderMap, HeaderValue};
 use axum::response::sse::{Event, Sse};
 use axum::response::{IntoResponse, Response};
 use futures::StreamExt;
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 
 use super::index::parse_cursor;
-use super::wire::IndexEntryBody;
+use super::wire::ToWire;
 use crate::AppState;
-use crate::app::live::{self, ChangeKind, WatchError, WatchEvent, Watcher};
+use crate::app::live::{self, WatchError, WatchEvent, Watcher};
 use crate::auth::Principal;
 use crate::error::ApiError;
 use crate::error::parse::ApiQuery;
@@ -31,17 +31,6 @@ const RECONNECT_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
 #[derive(Debug, Deserialize)]
 pub struct EventsQuery {
     since: Option<String>,
-}
-
-/// The `data` of a `change` event.
-#[derive(Debug, Serialize)]
-struct ChangeData<'a> {
-    cursor: i64,
-    kind: ChangeKind,
-    name: &'a str,
-    revision: Option<i32>,
-    /// The skill's index entry; `null` when it has no non-yanked version left.
-    entry: Option<IndexEntryBody>,
 }
 
 /// `GET /v1/events[?since=<cursor>]` (or `Last-Event-ID: <cursor>`).
@@ -68,12 +57,12 @@ pub async fn events(
     let events = changes.map(|event| {
         Ok::<_, Infallible>(match event {
             Ok(WatchEvent::Change(change)) => {
-                let data = ChangeData {
+                let data = cairn_wire::Change {
                     cursor: change.cursor,
-                    kind: change.kind,
-                    name: &change.name,
+                    kind: change.kind.to_wire(),
+                    name: change.name.clone(),
                     revision: change.revision,
-                    entry: change.entry.as_deref().map(IndexEntryBody::from),
+                    entry: change.entry.as_deref().map(ToWire::to_wire),
                 };
                 match Event::default().event("change").id(change.cursor.to_string()).json_data(&data) {
                     Ok(event) => event,
@@ -108,6 +97,13 @@ pub async fn events(
 }
 
 fn error_event(code: &str, message: &str) -> Event {
-    let data = serde_json::json!({ "error": { "code": code, "message": message } });
-    Event::default().event("error").data(data.to_string())
+    let body = cairn_wire::ErrorBody {
+        error: cairn_wire::ErrorDetail {
+            code: code.to_owned(),
+            message: message.to_owned(),
+        },
+    };
+    Event::default()
+        .event("error")
+        .data(serde_json::to_string(&body).unwrap_or_default())
 }

@@ -4,10 +4,11 @@
 
 use axum::extract::State;
 use axum::response::Response;
-use serde::{Deserialize, Serialize};
+use cairn_wire::{Dismissed, Items, Released};
+use serde::Deserialize;
 
 use super::json_ok;
-use super::wire::PatchBody;
+use super::wire::ToWire;
 use crate::AppState;
 use crate::access::Caller;
 use crate::app::patches::{self, findings};
@@ -24,52 +25,6 @@ pub struct DismissBody {
     file: String,
     line: usize,
     reason: String,
-}
-
-/// A dismissal on the wire.
-#[derive(Debug, Serialize)]
-pub struct DismissalBody {
-    id: i64,
-    skill: String,
-    rule: String,
-    file: String,
-    excerpt: String,
-    severity: String,
-    reason: String,
-    dismissed_by: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    patch: Option<uuid::Uuid>,
-    created_at: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    revoked_at: Option<String>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    revoked_by: Option<String>,
-}
-
-impl From<cairn_store::DismissalRecord> for DismissalBody {
-    fn from(d: cairn_store::DismissalRecord) -> Self {
-        let time = |t: chrono::DateTime<chrono::Utc>| t.to_rfc3339_opts(chrono::SecondsFormat::Secs, true);
-        DismissalBody {
-            id: d.id,
-            skill: d.skill_name,
-            rule: d.rule,
-            file: d.file,
-            excerpt: d.excerpt,
-            severity: d.severity,
-            reason: d.reason,
-            dismissed_by: d.dismissed_by,
-            patch: d.patch_id,
-            created_at: time(d.created_at),
-            revoked_at: d.revoked_at.map(time),
-            revoked_by: d.revoked_by,
-        }
-    }
-}
-
-#[derive(Debug, Serialize)]
-struct DismissedBody {
-    dismissal: DismissalBody,
-    patch: PatchBody,
 }
 
 /// `POST /v1/patches/{id}/findings/dismiss`: dismisses one finding (reviewers; high and
@@ -89,15 +44,10 @@ pub async fn dismiss(
         reason: &body.reason,
     };
     let (dismissal, record) = findings::dismiss_finding(&state, &caller.principal, &caller.actor(), id, how).await?;
-    Ok(json_ok(DismissedBody {
-        dismissal: dismissal.into(),
-        patch: PatchBody::from(record),
+    Ok(json_ok(Dismissed {
+        dismissal: dismissal.to_wire(),
+        patch: record.to_wire(),
     }))
-}
-
-#[derive(Debug, Serialize)]
-struct DismissalList {
-    items: Vec<DismissalBody>,
 }
 
 /// `GET /v1/skills/{name}/dismissals`: the skill's dismissals, revoked ones included,
@@ -109,8 +59,8 @@ pub async fn list(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let items = findings::dismissals(&state, &caller.principal, &name).await?;
-    Ok(json_ok(DismissalList {
-        items: items.into_iter().map(DismissalBody::from).collect(),
+    Ok(json_ok(Items {
+        items: items.into_iter().map(ToWire::to_wire).collect::<Vec<_>>(),
     }))
 }
 
@@ -126,7 +76,7 @@ pub async fn revoke(
         .parse()
         .map_err(|_| ApiError::bad_request(format!("'{id}' is not a dismissal id: ids are numbers")))?;
     let revoked = findings::revoke_dismissal(&state, &caller.principal, &caller.actor(), &name, id).await?;
-    Ok(json_ok(DismissalBody::from(revoked)))
+    Ok(json_ok(revoked.to_wire()))
 }
 
 /// Body of `POST /v1/admin/rescan`.
@@ -157,50 +107,14 @@ pub async fn rescan(
     };
     let skill = body.skill.as_deref().map(extract::skill_name).transpose()?;
     let report = findings::rescan(&state, &caller.principal, &caller.actor(), skill.as_ref()).await?;
-    Ok(json_ok(report))
-}
-
-/// A quarantined import on the wire.
-#[derive(Debug, Serialize)]
-pub struct QuarantinedBody {
-    id: uuid::Uuid,
-    name: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    category: Option<String>,
-    digest: String,
-    files: serde_json::Value,
-    scan: cairn_scanner::Report,
-    source_path: String,
-    imported_by: String,
-    created_at: String,
-}
-
-impl From<cairn_store::QuarantinedRecord> for QuarantinedBody {
-    fn from(q: cairn_store::QuarantinedRecord) -> Self {
-        QuarantinedBody {
-            scan: quarantine::scan_of(&q),
-            id: q.id,
-            name: q.name,
-            category: q.category,
-            digest: q.digest,
-            files: q.manifest.0,
-            source_path: q.source_path,
-            imported_by: q.imported_by,
-            created_at: q.created_at.to_rfc3339_opts(chrono::SecondsFormat::Secs, true),
-        }
-    }
-}
-
-#[derive(Debug, Serialize)]
-struct QuarantineList {
-    items: Vec<QuarantinedBody>,
+    Ok(json_ok(report.to_wire()))
 }
 
 /// `GET /v1/admin/quarantine`: imported skills held back as dangerous, oldest first.
 pub async fn quarantine_list(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {
     let items = quarantine::list(&state, &caller.principal).await?;
-    Ok(json_ok(QuarantineList {
-        items: items.into_iter().map(QuarantinedBody::from).collect(),
+    Ok(json_ok(Items {
+        items: items.into_iter().map(ToWire::to_wire).collect::<Vec<_>>(),
     }))
 }
 
@@ -211,9 +125,7 @@ pub async fn quarantine_get(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let id = quarantine_id(&id)?;
-    Ok(json_ok(QuarantinedBody::from(
-        quarantine::get(&state, &caller.principal, id).await?,
-    )))
+    Ok(json_ok(quarantine::get(&state, &caller.principal, id).await?.to_wire()))
 }
 
 /// Body of `POST /v1/admin/quarantine/{id}/release`.
@@ -221,14 +133,6 @@ pub async fn quarantine_get(
 #[serde(deny_unknown_fields)]
 pub struct ReleaseBody {
     reason: String,
-}
-
-#[derive(Debug, Serialize)]
-struct ReleasedBody {
-    name: String,
-    revision: i32,
-    /// `false`: the released content already was the latest version.
-    created: bool,
 }
 
 /// `POST /v1/admin/quarantine/{id}/release`: publishes a quarantined import; its
@@ -245,7 +149,7 @@ pub async fn quarantine_release(
         cairn_store::PublishOutcome::Created { revision, .. } => (revision, true),
         cairn_store::PublishOutcome::Unchanged { revision, .. } => (revision, false),
     };
-    Ok(json_ok(ReleasedBody {
+    Ok(json_ok(Released {
         name: record.name,
         revision,
         created,
@@ -260,7 +164,7 @@ pub async fn quarantine_delete(
 ) -> Result<Response, ApiError> {
     let id = quarantine_id(&id)?;
     let deleted = quarantine::delete(&state, &caller.principal, &caller.actor(), id).await?;
-    Ok(json_ok(QuarantinedBody::from(deleted)))
+    Ok(json_ok(deleted.to_wire()))
 }
 
 fn quarantine_id(raw: &str) -> Result<uuid::Uuid, ApiError> {

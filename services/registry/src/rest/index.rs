@@ -13,7 +13,7 @@ use axum::response::{IntoResponse, Response};
 use bytes::Bytes;
 use serde::Deserialize;
 
-use super::wire::{IndexBody, IndexEntryBody};
+use super::wire::ToWire;
 use crate::AppState;
 use crate::app::index::{self, FullIndex};
 use crate::auth::Principal;
@@ -30,7 +30,7 @@ fn render(state: &AppState, org_id: i64, index: &FullIndex) -> Result<Bytes, Api
         org_id,
         index,
         |entry| {
-            serde_json::to_vec(&IndexEntryBody::from(entry))
+            serde_json::to_vec(&entry.to_wire())
                 .map(Bytes::from)
                 .map_err(|e| ApiError::internal("serializing the index", &e))
         },
@@ -46,7 +46,7 @@ pub fn warm(state: &AppState, org_id: i64, index: &FullIndex) {
     }
 }
 
-/// `{"cursor":N,"skills":[entry,…]}` from serialized entries (the shape of [`IndexBody`]).
+/// `{"cursor":N,"skills":[entry,…]}` from serialized entries (the shape of [`cairn_wire::Index`]).
 fn assemble(cursor: i64, entries: &[&Bytes]) -> Bytes {
     let size: usize = entries.iter().map(|e| e.len()).sum::<usize>() + entries.len() + 64;
     let mut body = Vec::with_capacity(size);
@@ -108,7 +108,7 @@ pub async fn get_index(
     let snapshot = index::delta(&state, org_id, since).await?;
     let cursor = snapshot.cursor;
     let removed = snapshot.removed.clone();
-    let mut body = IndexBody::from(snapshot);
+    let mut body = snapshot.to_wire();
     body.removed = Some(removed);
     let bytes = Bytes::from(serde_json::to_vec(&body).map_err(|e| ApiError::internal("serializing the index", &e))?);
     Ok(index_response(&etag(Some(since), cursor), bytes))

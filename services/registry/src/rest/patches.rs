@@ -8,13 +8,14 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::json_ok;
-use super::wire::{Page, PatchBody, PatchItem};
+use super::wire::{self, ToWire};
 use crate::AppState;
 use crate::access::Caller;
 use crate::app::patches::{self, AgentInfo, Submission};
 use crate::app::policy;
 use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
+use cairn_wire::Page;
 
 /// Body of `POST /v1/patches`.
 #[derive(Debug, Deserialize)]
@@ -60,7 +61,7 @@ pub async fn submit(
         supersedes: body.supersedes.as_deref().map(patches::parse_id).transpose()?,
     };
     let record = patches::submit(&state, &caller.principal, &caller.actor(), submission).await?;
-    Ok((StatusCode::CREATED, axum::Json(PatchBody::from(record))).into_response())
+    Ok((StatusCode::CREATED, axum::Json(record.to_wire())).into_response())
 }
 
 /// Query of `GET /v1/patches`.
@@ -92,7 +93,7 @@ pub async fn list(
     };
     let (rows, next_cursor) = patches::list(&state, &caller.principal, listing).await?;
     Ok(json_ok(Page {
-        items: rows.into_iter().map(PatchItem::from).collect(),
+        items: rows.into_iter().map(wire::patch_item).collect(),
         next_cursor,
     }))
 }
@@ -104,7 +105,7 @@ pub async fn get(
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
     let record = patches::get(&state, &caller.principal, patches::parse_id(&id)?).await?;
-    Ok(json_ok(PatchBody::from(record)))
+    Ok(json_ok(record.to_wire()))
 }
 
 /// Body of approve, reject and duplicate.
@@ -153,7 +154,7 @@ pub async fn approve(
         },
     };
     let record = patches::approve(&state, &caller.principal, &caller.actor(), id, how).await?;
-    Ok(json_ok(PatchBody::from(record)))
+    Ok(json_ok(record.to_wire()))
 }
 
 /// `POST /v1/patches/{id}/duplicate`: closes the patch as a duplicate of another patch of
@@ -176,7 +177,7 @@ pub async fn close_duplicate(
         body.comment.as_deref(),
     )
     .await?;
-    Ok(json_ok(PatchBody::from(record)))
+    Ok(json_ok(record.to_wire()))
 }
 
 /// Body of `POST /v1/patches/{id}/resolve`.
@@ -207,7 +208,7 @@ pub async fn resolve(
         approve: body.approve,
     };
     let record = patches::resolve(&state, &caller.principal, &caller.actor(), id, resolution).await?;
-    Ok((StatusCode::CREATED, axum::Json(PatchBody::from(record))).into_response())
+    Ok((StatusCode::CREATED, axum::Json(record.to_wire())).into_response())
 }
 
 /// Body of `POST /v1/patches/review`.
@@ -222,16 +223,6 @@ pub struct BatchBody {
     comment: Option<String>,
     #[serde(default)]
     close_duplicates: bool,
-}
-
-/// One result of a batch.
-#[derive(Debug, serde::Serialize)]
-struct BatchResult {
-    id: String,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    patch: Option<PatchBody>,
-    #[serde(skip_serializing_if = "Option::is_none")]
-    error: Option<serde_json::Value>,
 }
 
 /// `POST /v1/patches/review`: approves or rejects several patches, one after another in
@@ -269,25 +260,28 @@ pub async fn review_batch(
         }
     };
     let outcomes = patches::review_batch(&state, &caller.principal, &caller.actor(), &ids, &action).await?;
-    let results: Vec<BatchResult> = outcomes
+    let results = outcomes
         .into_iter()
         .map(|o| match o.result {
-            Ok(record) => BatchResult {
+            Ok(record) => cairn_wire::BatchResult {
                 id: o.id.to_string(),
-                patch: Some(PatchBody::from(record)),
+                patch: Some(record.to_wire()),
                 error: None,
             },
             Err(e) => {
                 let e = ApiError::from(e);
-                BatchResult {
+                cairn_wire::BatchResult {
                     id: o.id.to_string(),
                     patch: None,
-                    error: Some(serde_json::json!({"code": e.code(), "message": e.message()})),
+                    error: Some(cairn_wire::ErrorDetail {
+                        code: e.code().to_owned(),
+                        message: e.message().to_owned(),
+                    }),
                 }
             }
         })
         .collect();
-    Ok(json_ok(serde_json::json!({ "results": results })))
+    Ok(json_ok(cairn_wire::BatchResults { results }))
 }
 
 /// `POST /v1/patches/{id}/reject`: closes the patch; the comment is required.
@@ -306,7 +300,7 @@ pub async fn reject(
     }
     let comment = body.comment.unwrap_or_default();
     let record = patches::reject(&state, &caller.principal, &caller.actor(), id, &comment).await?;
-    Ok(json_ok(PatchBody::from(record)))
+    Ok(json_ok(record.to_wire()))
 }
 
 /// `POST /v1/patches/{id}/withdraw`: the author takes the patch back.
@@ -317,7 +311,7 @@ pub async fn withdraw(
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
     let record = patches::withdraw(&state, &caller.principal, &caller.actor(), id).await?;
-    Ok(json_ok(PatchBody::from(record)))
+    Ok(json_ok(record.to_wire()))
 }
 
 /// `GET /v1/patch-policy`: who may approve what in this organisation.

@@ -7,7 +7,7 @@ use axum::response::{IntoResponse, Response};
 use serde::Deserialize;
 
 use super::json_ok;
-use super::wire::{Page, SkillItem, VersionItem, YankBody};
+use super::wire::{self, ToWire};
 use crate::AppState;
 use crate::access::Caller;
 use crate::app::archives;
@@ -17,6 +17,7 @@ use crate::error::parse as extract;
 use crate::error::parse::{ApiPath, ApiQuery};
 use crate::error::{ApiError, ErrorKind};
 use crate::serving::{IMMUTABLE, file_content_type, if_none_match, not_modified, untrusted_file};
+use cairn_wire::{Page, Yank};
 
 /// Query of `GET /v1/skills`.
 #[derive(Debug, Deserialize)]
@@ -46,7 +47,7 @@ pub async fn list_skills(
     let mut rows = state.store.list_skills(principal.org_id, &skill_query).await?;
     let next_cursor = extract::cut_page(&mut rows, limit, |s| s.name.clone());
     Ok(json_ok(Page {
-        items: rows.into_iter().map(SkillItem::from).collect(),
+        items: rows.into_iter().map(ToWire::to_wire).collect(),
         next_cursor,
     }))
 }
@@ -59,7 +60,7 @@ pub async fn get_skill(
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let skill = catalog::find_skill(&state.store, principal.org_id, name.as_str()).await?;
-    Ok(json_ok(SkillItem::from(skill)))
+    Ok(json_ok(skill.to_wire()))
 }
 
 /// Query of `GET /v1/skills/{name}/versions`.
@@ -91,7 +92,7 @@ pub async fn list_versions(
     let next_cursor = extract::cut_page(&mut rows, limit, |v| v.revision.to_string());
     let items = rows
         .into_iter()
-        .map(|v| VersionItem::new(name.as_str(), v, None))
+        .map(|v| wire::version(name.as_str(), v, None))
         .collect();
     Ok(json_ok(Page { items, next_cursor }))
 }
@@ -106,7 +107,7 @@ pub async fn get_version(
     let selector = extract::revision(&rev)?;
     let (resolved, files) =
         catalog::version_with_files(&state.store, principal.org_id, name.as_str(), selector).await?;
-    Ok(json_ok(VersionItem::new(name.as_str(), resolved.version, Some(files))))
+    Ok(json_ok(wire::version(name.as_str(), resolved.version, Some(&files))))
 }
 
 /// `GET /v1/skills/{name}/versions/{rev|latest}/files/{*path}`: one file's bytes.
@@ -226,7 +227,7 @@ async fn set_yanked(
         &caller.actor(),
     )
     .await?;
-    Ok(json_ok(YankBody {
+    Ok(json_ok(Yank {
         name: name.as_str().to_owned(),
         revision,
         yanked,
@@ -279,11 +280,11 @@ pub async fn publish(
     } else {
         StatusCode::OK
     };
-    let body = serde_json::json!({
-        "name": name.as_str(),
-        "revision": published.revision,
-        "created": published.created,
-        "scan": published.scan,
-    });
+    let body = cairn_wire::Published {
+        name: name.as_str().to_owned(),
+        revision: published.revision,
+        created: published.created,
+        scan: published.scan,
+    };
     Ok((status, axum::Json(body)).into_response())
 }

@@ -8,7 +8,7 @@ use serde::Deserialize;
 use uuid::Uuid;
 
 use super::json_ok;
-use super::wire::{IssuedTokenBody, Page, TokenItem, WhoAmI};
+use super::wire::ToWire;
 use crate::AppState;
 use crate::access::Caller;
 use crate::app::accounts::{self, Issuer, TokenSpec};
@@ -16,6 +16,7 @@ use crate::auth::Principal;
 use crate::config::parse_ttl;
 use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
+use cairn_wire::{IssuedToken, Page, WhoAmI};
 
 /// `GET /v1/whoami`: who the token belongs to and what it may do now.
 pub async fn whoami(Extension(principal): Extension<Principal>) -> Response {
@@ -73,7 +74,7 @@ pub async fn list(
         format!("{}_{}", t.created_at.timestamp_micros(), t.id)
     });
     Ok(json_ok(Page {
-        items: rows.into_iter().map(TokenItem::from).collect(),
+        items: rows.into_iter().map(ToWire::to_wire).collect(),
         next_cursor,
     }))
 }
@@ -120,9 +121,9 @@ pub async fn issue(
     let issued = accounts::issue(&state.store, state.auth.keys(), &state.access, spec, &caller.actor()).await?;
     let mut response = (
         StatusCode::CREATED,
-        axum::Json(IssuedTokenBody {
+        axum::Json(IssuedToken {
             token: issued.token,
-            item: TokenItem::from(issued.info),
+            item: issued.info.to_wire(),
         }),
     )
         .into_response();
@@ -152,7 +153,7 @@ pub async fn get(
         .token(principal.org_id, accounts::token_owner_scope(&principal), id)
         .await
         .map_err(|e| ApiError::from(e).hint("list your tokens with GET /v1/tokens"))?;
-    Ok(json_ok(TokenItem::from(token)))
+    Ok(json_ok(token.to_wire()))
 }
 
 /// `DELETE /v1/tokens/{id}`: revokes a token at once (everywhere). Revoking a revoked
@@ -166,5 +167,5 @@ pub async fn revoke(
     let token = accounts::revoke_token(&state, &caller.principal, id, &caller.actor())
         .await
         .map_err(|e| ApiError::from(e).hint("list your tokens with GET /v1/tokens"))?;
-    Ok(json_ok(TokenItem::from(token)))
+    Ok(json_ok(token.to_wire()))
 }

@@ -7,12 +7,13 @@ use cairn_store::{Role, UserUpdate};
 use serde::Deserialize;
 
 use super::json_ok;
-use super::wire::{Page, UserItem};
+use super::wire::ToWire;
 use crate::AppState;
 use crate::access::Caller;
 use crate::app::accounts::{self, AccountError};
 use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
+use cairn_wire::Page;
 
 /// Query of `GET /v1/users`.
 #[derive(Debug, Deserialize)]
@@ -35,7 +36,7 @@ pub async fn list(
         .await?;
     let next_cursor = extract::cut_page(&mut rows, limit, |u| u.handle.clone());
     Ok(json_ok(Page {
-        items: rows.into_iter().map(UserItem::from).collect(),
+        items: rows.into_iter().map(ToWire::to_wire).collect(),
         next_cursor,
     }))
 }
@@ -73,7 +74,7 @@ pub async fn create(
         )),
         other => other,
     })?;
-    Ok((StatusCode::CREATED, axum::Json(UserItem::from(user))).into_response())
+    Ok((StatusCode::CREATED, axum::Json(user.to_wire())).into_response())
 }
 
 /// `GET /v1/users/{handle}`.
@@ -88,7 +89,7 @@ pub async fn get(
         .user_by_handle(caller.principal.org_id, &handle)
         .await
         .map_err(|e| ApiError::from(e).hint("list users with GET /v1/users"))?;
-    Ok(json_ok(UserItem::from(user)))
+    Ok(json_ok(user.to_wire()))
 }
 
 /// Body of `PATCH /v1/users/{handle}`.
@@ -114,5 +115,5 @@ pub async fn update(
     let user = accounts::change_user(&state, caller.principal.org_id, &handle, update, &caller.actor())
         .await
         .map_err(|e| ApiError::from(e).hint("list users with GET /v1/users"))?;
-    Ok(json_ok(UserItem::from(user)))
+    Ok(json_ok(user.to_wire()))
 }

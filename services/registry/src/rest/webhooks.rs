@@ -4,16 +4,17 @@
 use axum::extract::State;
 use axum::http::StatusCode;
 use axum::response::{IntoResponse, Response};
-use serde::{Deserialize, Serialize};
+use serde::Deserialize;
 use uuid::Uuid;
 
 use super::json_ok;
-use super::wire::Page;
+use super::wire::ToWire;
 use crate::AppState;
 use crate::access::Caller;
 use crate::app::webhooks::{self};
 use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
+use cairn_wire::{Delivery, Page};
 
 /// Body of `POST /v1/webhooks`.
 #[derive(Debug, Deserialize)]
@@ -23,32 +24,6 @@ pub struct CreateBody {
     events: Vec<String>,
     #[serde(default)]
     secret: Option<String>,
-}
-
-/// A webhook on the wire.
-#[derive(Debug, Serialize)]
-pub struct WebhookBody {
-    id: String,
-    url: String,
-    events: Vec<String>,
-    active: bool,
-    created_at: chrono::DateTime<chrono::Utc>,
-    /// Only in the answer to its creation.
-    #[serde(skip_serializing_if = "Option::is_none")]
-    secret: Option<String>,
-}
-
-impl From<cairn_store::WebhookInfo> for WebhookBody {
-    fn from(w: cairn_store::WebhookInfo) -> Self {
-        WebhookBody {
-            id: w.id.to_string(),
-            url: w.url,
-            events: w.events,
-            active: w.active,
-            created_at: w.created_at,
-            secret: None,
-        }
-    }
 }
 
 /// `POST /v1/webhooks`: subscribes a URL to events; the answer shows the signing secret
@@ -68,7 +43,7 @@ pub async fn create(
         &caller.actor(),
     )
     .await?;
-    let mut out = WebhookBody::from(created.info);
+    let mut out = created.info.to_wire();
     out.secret = Some(created.secret);
     Ok((StatusCode::CREATED, axum::Json(out)).into_response())
 }
@@ -77,7 +52,7 @@ pub async fn create(
 pub async fn list(State(state): State<AppState>, caller: Caller) -> Result<Response, ApiError> {
     let hooks = state.store.list_webhooks(caller.principal.org_id).await?;
     Ok(json_ok(Page {
-        items: hooks.into_iter().map(WebhookBody::from).collect(),
+        items: hooks.into_iter().map(ToWire::to_wire).collect(),
         next_cursor: None,
     }))
 }
@@ -103,20 +78,6 @@ pub struct DeliveriesQuery {
     limit: Option<String>,
 }
 
-/// A delivery on the wire.
-#[derive(Debug, Serialize)]
-pub struct DeliveryBody {
-    id: i64,
-    event: String,
-    status: String,
-    attempts: i32,
-    next_attempt_at: Option<chrono::DateTime<chrono::Utc>>,
-    last_status_code: Option<i32>,
-    last_error: Option<String>,
-    created_at: chrono::DateTime<chrono::Utc>,
-    delivered_at: Option<chrono::DateTime<chrono::Utc>>,
-}
-
 /// `GET /v1/webhooks/{id}/deliveries`: the newest deliveries and how they went.
 pub async fn deliveries(
     State(state): State<AppState>,
@@ -134,7 +95,7 @@ pub async fn deliveries(
     Ok(json_ok(Page {
         items: rows
             .into_iter()
-            .map(|d| DeliveryBody {
+            .map(|d| Delivery {
                 next_attempt_at: (d.status == "pending").then_some(d.next_attempt_at),
                 id: d.id,
                 event: d.event,

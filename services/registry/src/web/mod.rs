@@ -29,8 +29,8 @@ use session::Viewer;
 
 /// The pages' routes, each with its rule: pages need a logged-in session with a scope
 /// ([`Access::Session`]); the gate authenticates the session cookie, authorizes and
-/// rate-limits them like API requests. Login, logout, the assets and the redirects are
-/// open to everyone.
+/// rate-limits them like API requests. Login, logout, the assets, the `/admin` redirect
+/// and the not-found page are open to everyone.
 pub fn routes() -> Vec<Route> {
     use pages::{audit, login, members, patch, policy, queue, security, skills, tokens, webhooks};
     const OPEN: Access = Access::Public;

@@ -1,0 +1,160 @@
+//! Patches: `POST /v1/patches`, `GET /v1/patches…` and the decisions on them.
+
+use chrono::{DateTime, Utc};
+use serde::{Deserialize, Serialize};
+
+pub use cairn_pipeline::apply::OpReport;
+pub use cairn_pipeline::diff::FileDiff;
+pub use cairn_pipeline::policy::Decision;
+pub use cairn_pipeline::report::RebaseReport;
+pub use cairn_scanner::Report as ScanReport;
+
+/// A patch (`GET /v1/patches/{id}`, and the answers of submit, approve, reject and
+/// withdraw): what was proposed, what each stage found, and the decision.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Patch {
+    /// Its id.
+    pub id: String,
+    /// The skill.
+    pub skill: String,
+    /// The revision it was made against (`null`: a new skill).
+    pub base_revision: Option<i32>,
+    /// `pending_review`, `approved`, `rejected`, `blocked`, `conflict`, `withdrawn` or
+    /// `superseded`.
+    pub status: String,
+    /// Who submitted it.
+    pub author: String,
+    /// The agent that wrote it (`{name, model, session}`).
+    pub agent: serde_json::Value,
+    /// One line.
+    pub summary: String,
+    /// Why.
+    pub rationale: String,
+    /// The ops as sent.
+    pub ops: serde_json::Value,
+    /// How each op applied (strategy, similarity, lines).
+    pub match_report: Vec<OpReport>,
+    /// How the patch was placed onto the latest revision: per file and op (applied,
+    /// merged, structural insertion, replayed, conflict), conflicts with their hunks.
+    pub rebase: RebaseReport,
+    /// The scan of the candidate (findings `introduced` or pre-existing).
+    pub scan: Option<ScanReport>,
+    /// The change against the latest revision, per file.
+    pub diff: Vec<FileDiff>,
+    /// The change its author made against the revision they based it on (when that is
+    /// not the latest).
+    #[serde(default, skip_serializing_if = "Vec::is_empty")]
+    pub authored_diff: Vec<FileDiff>,
+    /// The policy's decision.
+    pub decision: Option<Decision>,
+    /// The candidate's digest.
+    pub candidate_digest: Option<String>,
+    /// The revision approval published.
+    pub result_revision: Option<i32>,
+    /// Submitted at.
+    pub created_at: DateTime<Utc>,
+    /// Who decided.
+    pub decided_by: Option<String>,
+    /// When.
+    pub decided_at: Option<DateTime<Utc>>,
+    /// The reviewer's comment.
+    pub comment: Option<String>,
+    /// The patch this one carries on (a resubmission after a conflict, or a reviewer's
+    /// resolution).
+    pub supersedes: Option<String>,
+    /// The patch that carries this one on.
+    pub superseded_by: Option<String>,
+    /// Who resolved a conflict by hand to make this patch.
+    pub resolved_by: Option<String>,
+    /// What it likely duplicates (advice; nothing closes by itself).
+    pub duplicate: Option<DuplicateMark>,
+    /// The group of open patches reporting the same lesson (the first one's id).
+    pub duplicate_group: Option<String>,
+    /// Closed as a duplicate of this patch.
+    pub duplicate_of: Option<String>,
+}
+
+/// A patch in `GET /v1/patches`: the summary, without ops and reports.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct PatchItem {
+    /// Its id.
+    pub id: String,
+    /// The skill.
+    pub skill: String,
+    /// The revision it was made against.
+    pub base_revision: Option<i32>,
+    /// Its state.
+    pub status: String,
+    /// Who submitted it.
+    pub author: String,
+    /// One line.
+    pub summary: String,
+    /// The scan verdict of its candidate (`null` on conflict).
+    pub verdict: Option<String>,
+    /// The revision approval published.
+    pub result_revision: Option<i32>,
+    /// Submitted at.
+    pub created_at: DateTime<Utc>,
+    /// The group of open patches reporting the same lesson.
+    pub duplicate_group: Option<String>,
+    /// What it likely duplicates.
+    pub duplicate: Option<DuplicateMark>,
+    /// The patch this one carries on.
+    pub supersedes: Option<String>,
+    /// The patch carrying this one on.
+    pub superseded_by: Option<String>,
+}
+
+/// What a patch likely repeats: an open patch's lesson or text already published.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct DuplicateMark {
+    /// The open patch it repeats (absent: it repeats text already published).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<String>,
+    /// The revision whose text it repeats.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revision: Option<i32>,
+    /// The file of the revision's repeated text.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Its first line (1-based).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<usize>,
+    /// The repeated text (the other patch's lesson, or the revision's), shortened.
+    pub excerpt: String,
+    /// How alike the two are, 0–1.
+    pub similarity: f64,
+}
+
+/// One result of `POST /v1/patches/review`: the patch decided, or why not.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BatchResult {
+    /// The patch named.
+    pub id: String,
+    /// The patch as decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub patch: Option<Patch>,
+    /// Why it was not decided.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub error: Option<crate::ErrorDetail>,
+}
+
+/// The answer to `POST /v1/patches/review`, in the order the ids were given.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct BatchResults {
+    /// One result per id.
+    pub results: Vec<BatchResult>,
+}
+
+/// The answer to a direct publish (`POST /v1/skills/{name}/versions`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Published {
+    /// The skill.
+    pub name: String,
+    /// The revision published (or the latest, unchanged).
+    pub revision: i32,
+    /// `false`: the content already was the latest version.
+    pub created: bool,
+    /// The scan of what was published.
+    pub scan: ScanReport,
+}
