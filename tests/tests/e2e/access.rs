@@ -512,7 +512,7 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
                     Access::Public => true,
                     Access::Scope(scope) => ScopeSet::of_role(role).contains(scope),
                     Access::Discovery => ScopeSet::of_role(role).contains(Scope::Read),
-                    Access::Session(_) => panic!("{label}: a session rule outside the pages"),
+                    Access::Session(_) | Access::OpenPage => panic!("{label}: a page rule outside the pages"),
                 };
                 let before = app.state_snapshot().await.unwrap();
                 let response = request.send().await.unwrap();
@@ -595,7 +595,7 @@ async fn page_request(
     n: usize,
     token: &str,
 ) -> (String, Vec<(&'static str, String)>, Access) {
-    const OPEN: Access = Access::Public;
+    const OPEN: Access = Access::OpenPage;
     const READ: Access = Access::Session(Scope::Read);
     const SUBMIT: Access = Access::Session(Scope::Submit);
     const REVIEW: Access = Access::Session(Scope::Review);
@@ -871,6 +871,18 @@ async fn pages_take_only_the_session_and_honour_prefixes_and_token_scopes() {
         .unwrap();
     assert_eq!(page.status, StatusCode::SEE_OTHER);
     assert!(page.location.unwrap().starts_with("/admin/login"));
+    // Capability URLs only read: a form posted through one gets a page saying so.
+    let mut visitor = WebSession::new(&app.base_url).unwrap();
+    let page = visitor
+        .post_exactly(&format!("/t/{}/admin/login", app.admin_token), &[("token", "x")], &[])
+        .await
+        .unwrap();
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+    assert!(
+        page.body.contains("<html") && page.body.contains("capability URLs"),
+        "{}",
+        page.body
+    );
     // A session used under another organisation's prefix is refused with a page.
     let actor = Actor::cli("test");
     app.store.create_org("borg", "B", &actor).await.unwrap();

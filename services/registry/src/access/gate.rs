@@ -117,6 +117,12 @@ pub async fn gate(State(gate): State<Arc<Gate>>, mut request: Request, next: Nex
     if let Access::Session(_) = access {
         return session(&gate, access, request, next).await;
     }
+    if access == Access::OpenPage {
+        if super::prefix::writes_through_capability(&request) {
+            return (gate.refusal_page)(&request, SessionRefusal::Failed(capability_writes()));
+        }
+        return next.run(request).await;
+    }
     if super::prefix::writes_through_capability(&request) {
         return capability_writes().into_response();
     }

@@ -51,6 +51,9 @@ pub enum Access {
     /// (`/.well-known/…`): a token with `read`, or no token at all when the organisation
     /// opened them to anonymous clients.
     Discovery,
+    /// A review-web page anyone may open (login, logout, assets, the not-found page):
+    /// like `Public`, but its refusals are pages.
+    OpenPage,
     /// A review-web page: a logged-in session ([`session`]) whose token carries this
     /// scope (after the role has capped it). Refusals are pages, not JSON.
     Session(Scope),
@@ -85,7 +88,7 @@ pub enum Denied {
 /// requiring `access`. Pure and allocation-free: it runs on every request.
 pub fn authorize(access: Access, role: Role, token_scopes: ScopeSet) -> Result<(), Denied> {
     let needed = match access {
-        Access::Public => return Ok(()),
+        Access::Public | Access::OpenPage => return Ok(()),
         Access::Scope(needed) | Access::Session(needed) => needed,
         Access::Discovery => Scope::Read,
     };

@@ -33,7 +33,7 @@ use session::Viewer;
 /// and the not-found page are open to everyone.
 pub fn routes() -> Vec<Route> {
     use pages::{audit, login, members, patch, policy, queue, security, skills, tokens, webhooks};
-    const OPEN: Access = Access::Public;
+    const OPEN: Access = Access::OpenPage;
     const READ: Access = Access::Session(Scope::Read);
     const SUBMIT: Access = Access::Session(Scope::Submit);
     const REVIEW: Access = Access::Session(Scope::Review);
