@@ -719,11 +719,12 @@ async fn page_request(
     }
 }
 
-/// Sends a page request with the session's cookies (none for `Public` pages) and the CSRF
-/// token of the session's last page; the status, where it redirects, and the body (not
-/// read from the live queue's stream).
+/// Sends a page request with `client` (which must not follow redirects), the session's
+/// cookies (none for open pages) and the CSRF token of the session's last page; the
+/// status, where it redirects, and the body (not read from the live queue's stream).
 async fn send_page(
     world: &World,
+    client: &reqwest::Client,
     web: &cairn_e2e::web::WebSession,
     method: &Method,
     path: &str,
@@ -736,10 +737,6 @@ async fn send_page(
         .map(|(k, v)| format!("{k}={v}"))
         .collect::<Vec<_>>()
         .join("; ");
-    let client = reqwest::Client::builder()
-        .redirect(reqwest::redirect::Policy::none())
-        .build()
-        .unwrap();
     let mut request = client.request(method.clone(), app.url(path)).header("cookie", cookies);
     if method == Method::POST {
         let mut form = vec![("csrf", web.csrf().unwrap_or_default().to_owned())];
@@ -788,6 +785,10 @@ async fn every_page_answers_every_role_of_both_organisations_as_the_table_says()
     }
     let mut anonymous = WebSession::new(&app.base_url).unwrap();
     anonymous.get("/admin/login").await.unwrap();
+    let client = reqwest::Client::builder()
+        .redirect(reqwest::redirect::Policy::none())
+        .build()
+        .unwrap();
     let mut n = 0;
     for rule in &pages {
         for (role, org, token, web) in &sessions {
@@ -802,13 +803,13 @@ async fn every_page_answers_every_role_of_both_organisations_as_the_table_says()
             let label = format!("{method} {path} as {org} {role}");
             let Access::Session(scope) = access else {
                 // Open pages need no session: sent without one.
-                let (status, _, body) = send_page(&world, &anonymous, &method, &path, &fields).await;
+                let (status, _, body) = send_page(&world, &client, &anonymous, &method, &path, &fields).await;
                 assert!(!status.is_server_error(), "{label}: {status} {body}");
                 continue;
             };
             // Without a session: the login page, and nothing changes.
             let before = app.state_snapshot().await.unwrap();
-            let (status, location, _) = send_page(&world, &anonymous, &method, &path, &fields).await;
+            let (status, location, _) = send_page(&world, &client, &anonymous, &method, &path, &fields).await;
             assert_eq!(status, StatusCode::SEE_OTHER, "{label} without a session");
             assert!(
                 location
@@ -822,7 +823,7 @@ async fn every_page_answers_every_role_of_both_organisations_as_the_table_says()
                 before,
                 "{label} without a session changed something"
             );
-            let (status, location, body) = send_page(&world, web, &method, &path, &fields).await;
+            let (status, location, body) = send_page(&world, &client, web, &method, &path, &fields).await;
             if !ScopeSet::of_role(*role).contains(scope) {
                 assert_eq!(status, StatusCode::FORBIDDEN, "{label}: {body}");
                 assert!(

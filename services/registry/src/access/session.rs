@@ -46,7 +46,7 @@ impl SessionCookie {
 }
 
 /// When the session of a request ends: the gate hands it to the pages with the
-/// [`Principal`](crate::auth::Principal) (the logout form and the session notice use it).
+/// [`Principal`](crate::auth::Principal) (the live queue's stream ends with the session).
 #[derive(Clone, Copy, Debug)]
 pub struct SessionEnds(pub DateTime<Utc>);
 
