@@ -1,10 +1,11 @@
 //! Who is calling, tokens, users and the audit log.
 
 use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// `GET /v1/whoami`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct WhoAmI {
     /// The user's handle.
     pub user: String,
@@ -21,7 +22,7 @@ pub struct WhoAmI {
 }
 
 /// A token in `GET /v1/tokens` (the secret itself is never shown again).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct TokenItem {
     /// The token's id (its `jti`).
     pub id: String,
@@ -42,7 +43,7 @@ pub struct TokenItem {
 }
 
 /// The answer to `POST /v1/tokens`: the token (shown this once) and its row.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct IssuedToken {
     /// The bearer token. It is not stored and cannot be shown again.
     pub token: String,
@@ -52,7 +53,7 @@ pub struct IssuedToken {
 }
 
 /// A user in `GET /v1/users`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct UserItem {
     /// Handle.
     pub handle: String,
@@ -65,7 +66,7 @@ pub struct UserItem {
 }
 
 /// An entry in `GET /v1/audit`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct AuditItem {
     /// Increasing id.
     pub id: i64,

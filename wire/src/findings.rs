@@ -1,12 +1,13 @@
 //! The scanner's false positives and the import quarantine: dismissals, rescans,
 //! quarantined imports.
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::patches::ScanReport;
 
 /// A reviewer's dismissal of a finding (`GET /v1/skills/{name}/dismissals`).
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Dismissal {
     /// Its id.
     pub id: i64,
@@ -39,7 +40,7 @@ pub struct Dismissal {
 
 /// The answer to `POST /v1/patches/{id}/findings/dismiss`: the dismissal, and the patch
 /// scanned again.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Dismissed {
     /// The dismissal recorded.
     pub dismissal: Dismissal,
@@ -48,14 +49,15 @@ pub struct Dismissed {
 }
 
 /// A list answered whole, without paging: `{"items": [...]}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "{T}List")]
 pub struct Items<T> {
     /// Every item.
     pub items: Vec<T>,
 }
 
 /// What `POST /v1/admin/rescan` found.
-#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, Default, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Rescan {
     /// Skills rescanned.
     pub skills: usize,
@@ -76,7 +78,7 @@ pub struct Rescan {
 }
 
 /// A latest version's scan with today's rules (and the skill's dismissals).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VersionScan {
     /// The skill.
     pub skill: String,
@@ -89,7 +91,7 @@ pub struct VersionScan {
 }
 
 /// An open patch whose state a rescan changed.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct PatchChange {
     /// The patch.
     pub id: String,
@@ -102,7 +104,7 @@ pub struct PatchChange {
 }
 
 /// An imported skill held back as dangerous (`GET /v1/admin/quarantine…`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Quarantined {
     /// Its id.
     pub id: String,
@@ -126,7 +128,7 @@ pub struct Quarantined {
 }
 
 /// The answer to `POST /v1/admin/quarantine/{id}/release`.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Released {
     /// The skill published.
     pub name: String,

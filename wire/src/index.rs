@@ -1,12 +1,13 @@
 //! The team index: `GET /v1/index` and the live change feed's entries.
 
 use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 use crate::FileEntry;
 
 /// `GET /v1/index`: `{"cursor", "skills": [entry…], "removed": [...]}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Index {
     /// The newest change included: pass it as `since` to get only later changes.
     pub cursor: i64,
@@ -18,7 +19,7 @@ pub struct Index {
 }
 
 /// One skill of the index: its latest non-yanked version.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct IndexEntry {
     /// Name.
     pub name: String,
@@ -37,7 +38,7 @@ pub struct IndexEntry {
 }
 
 /// The `data` of a `change` event on `GET /v1/events`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Change {
     /// The index cursor of this change (also the event's id).
     pub cursor: i64,
@@ -52,7 +53,7 @@ pub struct Change {
 }
 
 /// The kinds of index change.
-#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 #[serde(rename_all = "snake_case")]
 pub enum ChangeKind {
     /// A new revision.

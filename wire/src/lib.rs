@@ -22,10 +22,12 @@ pub use patches::{BatchResult, BatchResults, DuplicateMark, Patch, PatchItem, Pu
 pub use skills::{FileEntry, SkillItem, VersionItem, Yank};
 pub use webhooks::{Delivery, Webhook};
 
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A page of a list: `{"items": [...], "next_cursor": "..." | null}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+#[schemars(rename = "{T}Page")]
 pub struct Page<T> {
     /// The items of this page.
     pub items: Vec<T>,
@@ -34,14 +36,14 @@ pub struct Page<T> {
 }
 
 /// Every error answer: `{"error": {"code", "message"}}`, the same for every endpoint.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorBody {
     /// What went wrong.
     pub error: ErrorDetail,
 }
 
 /// The error itself.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct ErrorDetail {
     /// A stable, machine-readable code (`not_found`, `patch_refused`, `rate_limited`, …).
     pub code: String,

@@ -1,6 +1,7 @@
 //! Patches: `POST /v1/patches`, `GET /v1/patches…` and the decisions on them.
 
 use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 pub use cairn_pipeline::apply::OpReport;
@@ -11,7 +12,7 @@ pub use cairn_scanner::Report as ScanReport;
 
 /// A patch (`GET /v1/patches/{id}`, and the answers of submit, approve, reject and
 /// withdraw): what was proposed, what each stage found, and the decision.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Patch {
     /// Its id.
     pub id: String,
@@ -75,7 +76,7 @@ pub struct Patch {
 }
 
 /// A patch in `GET /v1/patches`: the summary, without ops and reports.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct PatchItem {
     /// Its id.
     pub id: String,
@@ -106,7 +107,7 @@ pub struct PatchItem {
 }
 
 /// What a patch likely repeats: an open patch's lesson or text already published.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct DuplicateMark {
     /// The open patch it repeats (absent: it repeats text already published).
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -127,7 +128,7 @@ pub struct DuplicateMark {
 }
 
 /// One result of `POST /v1/patches/review`: the patch decided, or why not.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BatchResult {
     /// The patch named.
     pub id: String,
@@ -140,14 +141,14 @@ pub struct BatchResult {
 }
 
 /// The answer to `POST /v1/patches/review`, in the order the ids were given.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct BatchResults {
     /// One result per id.
     pub results: Vec<BatchResult>,
 }
 
 /// The answer to a direct publish (`POST /v1/skills/{name}/versions`).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct Published {
     /// The skill.
     pub name: String,

@@ -1,10 +1,11 @@
 //! Skills and their versions: `GET /v1/skills…`.
 
 use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A skill in `GET /v1/skills` and `GET /v1/skills/{name}`.
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct SkillItem {
     /// Name (the folder name).
     pub name: String,
@@ -25,7 +26,7 @@ pub struct SkillItem {
 }
 
 /// One file of a version's manifest.
-#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize, JsonSchema)]
 pub struct FileEntry {
     /// Path in the skill folder.
     pub path: String,
@@ -38,7 +39,7 @@ pub struct FileEntry {
 }
 
 /// A version in `GET /v1/skills/{name}/versions` (and, with `files`, a single version).
-#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VersionItem {
     /// Skill name.
     pub name: String,
@@ -73,7 +74,7 @@ pub struct VersionItem {
 }
 
 /// The answer to a yank or unyank.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Yank {
     /// Skill name.
     pub name: String,

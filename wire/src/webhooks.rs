@@ -1,10 +1,11 @@
 //! Webhooks and their delivery log (`/v1/webhooks…`).
 
 use chrono::{DateTime, Utc};
+use schemars::JsonSchema;
 use serde::{Deserialize, Serialize};
 
 /// A webhook.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Webhook {
     /// Its id.
     pub id: String,
@@ -22,7 +23,7 @@ pub struct Webhook {
 }
 
 /// One delivery of an event to a webhook.
-#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct Delivery {
     /// Its id.
     pub id: i64,

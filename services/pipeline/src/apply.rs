@@ -13,6 +13,7 @@ use crate::ops::ValidOp;
 
 /// How one op applied (stored on the patch: the match report).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OpReport {
     /// The op's position in the patch (0-based).
     pub index: usize,

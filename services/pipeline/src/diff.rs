@@ -8,6 +8,7 @@ use std::collections::{BTreeMap, BTreeSet};
 
 /// How a file changes.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Change {
     /// New file.
@@ -20,6 +21,7 @@ pub enum Change {
 
 /// One changed file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FileDiff {
     /// The file.
     pub file: String,

@@ -11,6 +11,7 @@ pub const MAX_OPS: usize = 64;
 
 /// One op as an agent sends it.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(tag = "op", rename_all = "snake_case", deny_unknown_fields)]
 pub enum Op {
     /// Create a new skill from its SKILL.md.

@@ -7,6 +7,7 @@ use serde::{Deserialize, Serialize};
 
 /// An organisation's patch policy.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default, deny_unknown_fields)]
 pub struct Policy {
     /// Whether an author may approve their own patch (default: no).
@@ -17,6 +18,7 @@ pub struct Policy {
 
 /// What the policy stage decides.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Decision {
     /// `dangerous`: never published.

@@ -88,6 +88,7 @@ impl PatchReport {
 
 /// How a patch was placed onto the latest revision.
 #[derive(Clone, Debug, Default, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(default)]
 pub struct RebaseReport {
     /// The revision the patch was made against.
@@ -109,6 +110,7 @@ pub struct RebaseReport {
 
 /// How a change was placed onto the latest revision.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "snake_case")]
 pub enum Placement {
     /// The latest revision left the file as the base had it: the patch's version is
@@ -146,6 +148,7 @@ impl Placement {
 
 /// How one file of the patch was placed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FilePlacement {
     /// The file.
     pub file: String,
@@ -157,6 +160,7 @@ pub struct FilePlacement {
 
 /// How one op of the patch was placed.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct OpPlacement {
     /// The op's position in the patch (0-based).
     pub index: usize,
@@ -178,6 +182,7 @@ pub struct OpPlacement {
 
 /// A file the patch and the latest revision both changed incompatibly.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct FileConflict {
     /// The file.
     pub file: String,

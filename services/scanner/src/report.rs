@@ -4,6 +4,7 @@ use serde::{Deserialize, Serialize};
 
 /// How bad a finding is. Ordered: `Info < Low < Medium < High < Critical`.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Severity {
     /// Worth knowing; never changes the verdict.
@@ -43,6 +44,7 @@ impl Severity {
 
 /// The overall judgement of a bundle (docs/SECURITY-SCANNER.md).
 #[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "lowercase")]
 pub enum Verdict {
     /// No finding of medium severity or above.
@@ -81,6 +83,7 @@ impl Verdict {
 
 /// One thing the scanner found, with the evidence a reviewer needs.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct Finding {
     /// The rule's id, e.g. `rce.pipe-to-shell`.
     pub rule: String,
@@ -170,6 +173,11 @@ pub fn message_key(message: &str) -> String {
 /// skill so later scans of it (new patches, rescans) show the finding as dismissed
 /// instead of raising it again.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "FindingDismissal")
+)]
 pub struct Dismissal {
     /// The rule of the dismissed finding.
     pub rule: String,
@@ -189,6 +197,11 @@ pub struct Dismissal {
 
 /// Who dismissed a finding, why and when (shown beside the finding on every surface).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(
+    feature = "schema",
+    derive(schemars::JsonSchema),
+    schemars(rename = "FindingDismissed")
+)]
 pub struct Dismissed {
     /// The dismissal's id (for revoking it).
     pub id: i64,
@@ -202,6 +215,7 @@ pub struct Dismissed {
 
 /// A scan's result.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema), schemars(rename = "ScanReport"))]
 pub struct Report {
     /// The verdict over every finding.
     pub verdict: Verdict,

@@ -631,3 +631,21 @@ async fn the_access_migration_normalises_foundation_tokens() {
     assert_eq!(rows[2].0.len(), 100);
     store.pool().close().await;
 }
+
+#[tokio::test]
+async fn text_the_database_cannot_hold_is_the_callers_error_and_changes_nothing() {
+    let (_db, store, org) = setup().await;
+    let before = table_counts(&store).await.unwrap();
+    // PostgreSQL refuses NUL in text (SQLSTATE 22021): input to correct, not a fault.
+    for handle in ["nul\0here", "\0"] {
+        match store.list_users(org, Some(handle), 10).await {
+            Err(StoreError::Invalid(message)) => assert!(message.contains("NUL"), "{message}"),
+            other => panic!("{handle:?}: expected Invalid, got {other:?}"),
+        }
+        assert!(matches!(
+            store.user_by_handle(org, handle).await,
+            Err(StoreError::Invalid(_))
+        ));
+    }
+    assert_eq!(table_counts(&store).await.unwrap(), before);
+}

@@ -234,6 +234,7 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
     match (rule.method.as_str(), rule.path) {
         ("GET", "/healthz") => s("/healthz", Collection, PUBLIC),
         ("GET", "/readyz") => s("/readyz", Collection, PUBLIC),
+        ("GET", "/openapi.json") => s("/openapi.json", Collection, PUBLIC),
         ("GET", "/v1/whoami") => s("/v1/whoami", Collection, READ),
         ("GET", "/v1/skills") => s("/v1/skills", Collection, READ),
         ("GET", "/v1/skills/{name}") => s("/v1/skills/askill", Resource, READ),

@@ -13,6 +13,7 @@ mod fixtures;
 mod grpc;
 mod import;
 mod live;
+mod openapi;
 mod operations;
 mod patches;
 mod web;

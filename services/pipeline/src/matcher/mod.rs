@@ -47,6 +47,7 @@ pub struct Edit<'a> {
 
 /// How `old` was found: shown to reviewers and returned to agents.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Hash, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 #[serde(rename_all = "kebab-case")]
 pub enum Strategy {
     /// `old` occurs exactly.

@@ -25,6 +25,7 @@ use weave::{Piece, weave};
 
 /// One conflicting region of a file.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[cfg_attr(feature = "schema", derive(schemars::JsonSchema))]
 pub struct ConflictHunk {
     /// The lines as the patch has them.
     pub patch: String,

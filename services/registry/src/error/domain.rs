@@ -25,6 +25,7 @@ impl From<StoreError> for ApiError {
         match error {
             StoreError::NotFound(what) => ApiError::not_found(format!("{what} does not exist")),
             StoreError::Conflict(message) => ApiError::new(ErrorKind::Conflict, "conflict", message),
+            StoreError::Invalid(message) => ApiError::bad_request(message),
             e @ StoreError::Unavailable(_) => ApiError::unavailable("database", &e),
             other => ApiError::internal("database error", &other),
         }

@@ -14,7 +14,7 @@ use crate::error::parse::{self as extract, ApiQuery};
 use cairn_wire::Page;
 
 /// Query of `GET /v1/audit`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct AuditParams {
     /// Exactly this actor.
     actor: Option<String>,
@@ -26,7 +26,10 @@ pub struct AuditParams {
     since: Option<String>,
     /// RFC 3339 time: before.
     until: Option<String>,
+    /// Where the previous page ended: its `next_cursor`.
     cursor: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
     limit: Option<String>,
 }
 

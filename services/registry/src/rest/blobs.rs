@@ -44,7 +44,7 @@ pub async fn get_blob(
 }
 
 /// Body of `POST /v1/blobs/batch`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BatchRequest {
     /// Blob ids (hex sha256), at most `app::blobs::MAX_BATCH`; duplicates are sent once.

@@ -28,8 +28,9 @@ use crate::error::parse::ApiQuery;
 const RECONNECT_AFTER: std::time::Duration = std::time::Duration::from_secs(3);
 
 /// Query of `GET /v1/events`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct EventsQuery {
+    /// A cursor: replay what changed since, then follow.
     since: Option<String>,
 }
 

@@ -18,7 +18,7 @@ use crate::error::parse::{self as extract, ApiJson, ApiPath};
 
 /// Body of `POST /v1/patches/{id}/findings/dismiss`: the finding, as the patch's scan
 /// names it, and why it is a false positive.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DismissBody {
     rule: String,
@@ -80,7 +80,7 @@ pub async fn revoke(
 }
 
 /// Body of `POST /v1/admin/rescan`.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct RescanBody {
     /// One skill; omitted: every skill.
@@ -129,7 +129,7 @@ pub async fn quarantine_get(
 }
 
 /// Body of `POST /v1/admin/quarantine/{id}/release`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ReleaseBody {
     reason: String,

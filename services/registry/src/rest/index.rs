@@ -62,8 +62,9 @@ fn assemble(cursor: i64, entries: &[&Bytes]) -> Bytes {
 }
 
 /// Query of `GET /v1/index`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct IndexQuery {
+    /// A cursor from an earlier answer: only what changed since.
     since: Option<String>,
 }
 

@@ -8,6 +8,7 @@ mod blobs;
 mod events;
 mod findings;
 pub(crate) mod index;
+pub mod openapi;
 mod patches;
 mod skills;
 mod tokens;
@@ -19,7 +20,15 @@ use axum::Json;
 use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{delete, get, patch, post, put};
+use axum::routing::{MethodRouter, delete, get, patch, post, put};
+use cairn_pipeline::policy::Policy;
+use cairn_wire::{
+    AuditItem, BatchResults, Delivery, Dismissal, Dismissed, Index, IssuedToken, Items, Page, Patch, PatchItem,
+    Published, Quarantined, Released, Rescan, SkillItem, TokenItem, UserItem, VersionItem, Webhook, WhoAmI, Yank,
+};
+
+use self::openapi::Operation;
+use crate::AppState;
 
 use crate::access::{Access, MAX_BUNDLE_BODY_BYTES, Route, Rule};
 use crate::auth::scopes::Scope;
@@ -29,118 +38,451 @@ const SUBMIT: Access = Access::Scope(Scope::Submit);
 const REVIEW: Access = Access::Scope(Scope::Review);
 const ADMIN: Access = Access::Scope(Scope::Admin);
 
+/// A REST endpoint: its rule, its handler and what the OpenAPI document says about it,
+/// declared together so that no route is served without its rule or its documentation.
+pub struct Endpoint {
+    /// Method, path and the access it requires.
+    pub rule: Rule,
+    /// The handler.
+    pub handler: MethodRouter<AppState>,
+    /// Its entry in `GET /openapi.json`.
+    pub doc: Operation,
+}
+
 /// Every REST route with its rule and handler.
 pub fn routes() -> Vec<Route> {
+    endpoints().into_iter().map(|e| (e.rule, e.handler)).collect()
+}
+
+/// Every REST endpoint, documented.
+pub fn endpoints() -> Vec<Endpoint> {
     use Method as M;
-    let rule = Rule::new;
+    use Operation as Op;
+    let at = |method: Method, path: &'static str, access: Access, handler: MethodRouter<AppState>, doc: Operation| {
+        Endpoint {
+            rule: Rule::new(method, path, access),
+            handler,
+            doc,
+        }
+    };
+    const GZIP: &str = "application/gzip";
     vec![
-        (rule(M::GET, "/v1/whoami", READ), get(tokens::whoami)),
-        (rule(M::GET, "/v1/skills", READ), get(skills::list_skills)),
-        (rule(M::GET, "/v1/skills/{name}", READ), get(skills::get_skill)),
-        (
-            rule(M::GET, "/v1/skills/{name}/versions", READ),
+        at(
+            M::GET,
+            "/openapi.json",
+            Access::Public,
+            get(serve_openapi),
+            Op::json::<serde_json::Value>("This document: the REST API in OpenAPI 3.1"),
+        ),
+        at(
+            M::GET,
+            "/v1/whoami",
+            READ,
+            get(tokens::whoami),
+            Op::json::<WhoAmI>("Who the token belongs to and what it may do"),
+        ),
+        at(
+            M::GET,
+            "/v1/skills",
+            READ,
+            get(skills::list_skills),
+            Op::json::<Page<SkillItem>>("The organisation's skills, by name; `q` searches names and descriptions")
+                .query::<skills::ListSkillsQuery>()
+                .links("name", "$response.body#/items/0/name", SKILL_ROUTES),
+        ),
+        at(
+            M::GET,
+            "/v1/skills/{name}",
+            READ,
+            get(skills::get_skill),
+            Op::json::<SkillItem>("One skill and its latest revision"),
+        ),
+        at(
+            M::GET,
+            "/v1/skills/{name}/versions",
+            READ,
             get(skills::list_versions),
+            Op::json::<Page<VersionItem>>("A skill's versions, newest first").query::<skills::ListVersionsQuery>(),
         ),
         // Direct publishing: reviewers, with a bundle as large as the limits allow.
-        (
-            rule(M::POST, "/v1/skills/{name}/versions", REVIEW),
+        at(
+            M::POST,
+            "/v1/skills/{name}/versions",
+            REVIEW,
             post(skills::publish).layer(DefaultBodyLimit::max(MAX_BUNDLE_BODY_BYTES)),
+            Op::created::<Published>(
+                "Publishes a bundle (tar.gz) as the next revision, validated and scanned like a patch",
+            )
+            .or_unchanged()
+            .query::<skills::PublishQuery>()
+            .bytes_body(&[GZIP, "application/octet-stream"]),
         ),
-        (
-            rule(M::GET, "/v1/skills/{name}/versions/{rev}", READ),
+        at(
+            M::GET,
+            "/v1/skills/{name}/versions/{rev}",
+            READ,
             get(skills::get_version),
+            Op::json::<VersionItem>("One version with its files"),
         ),
-        (
-            rule(M::GET, "/v1/skills/{name}/versions/{rev}/files/{*path}", READ),
+        at(
+            M::GET,
+            "/v1/skills/{name}/versions/{rev}/files/{*path}",
+            READ,
             get(skills::get_file),
+            Op::bytes("One file of a version, as stored (served as untrusted content)", "*/*").conditional(),
         ),
-        (
-            rule(M::GET, "/v1/skills/{name}/versions/{rev}/bundle", READ),
+        at(
+            M::GET,
+            "/v1/skills/{name}/versions/{rev}/bundle",
+            READ,
             get(skills::get_bundle),
+            Op::bytes("The whole version as a tar.gz (digest-stable)", GZIP).conditional(),
         ),
-        (
-            rule(M::POST, "/v1/skills/{name}/versions/{rev}/yank", REVIEW),
+        at(
+            M::POST,
+            "/v1/skills/{name}/versions/{rev}/yank",
+            REVIEW,
             post(skills::yank),
+            Op::json::<Yank>("Yanks a version: kept for pinned installs, gone from the index"),
         ),
-        (
-            rule(M::POST, "/v1/skills/{name}/versions/{rev}/unyank", REVIEW),
+        at(
+            M::POST,
+            "/v1/skills/{name}/versions/{rev}/unyank",
+            REVIEW,
             post(skills::unyank),
+            Op::json::<Yank>("Takes a yank back"),
         ),
-        (rule(M::POST, "/v1/patches", SUBMIT), post(patches::submit)),
-        (rule(M::GET, "/v1/patches", READ), get(patches::list)),
-        (rule(M::GET, "/v1/patches/{id}", READ), get(patches::get)),
-        (
-            rule(M::POST, "/v1/patches/{id}/approve", REVIEW),
+        at(
+            M::POST,
+            "/v1/patches",
+            SUBMIT,
+            post(patches::submit),
+            Op::created::<Patch>("Submits a patch: validated, applied, rebased, scanned and judged by the policy")
+                .body::<patches::SubmitBody>()
+                .links("id", "$response.body#/id", PATCH_ROUTES),
+        ),
+        at(
+            M::GET,
+            "/v1/patches",
+            READ,
+            get(patches::list),
+            Op::json::<Page<PatchItem>>("Patches, newest first, filtered by state, skill, author or verdict")
+                .query::<patches::ListQuery>()
+                .links("id", "$response.body#/items/0/id", PATCH_ROUTES),
+        ),
+        at(
+            M::GET,
+            "/v1/patches/{id}",
+            READ,
+            get(patches::get),
+            Op::json::<Patch>("One patch with its reports"),
+        ),
+        at(
+            M::POST,
+            "/v1/patches/{id}/approve",
+            REVIEW,
             post(patches::approve),
+            Op::json::<Patch>("Approves a patch: its candidate becomes the next revision")
+                .optional_body::<patches::DecisionBody>(),
         ),
-        (rule(M::POST, "/v1/patches/{id}/reject", REVIEW), post(patches::reject)),
-        (
-            rule(M::POST, "/v1/patches/{id}/duplicate", REVIEW),
+        at(
+            M::POST,
+            "/v1/patches/{id}/reject",
+            REVIEW,
+            post(patches::reject),
+            Op::json::<Patch>("Rejects a patch").optional_body::<patches::DecisionBody>(),
+        ),
+        at(
+            M::POST,
+            "/v1/patches/{id}/duplicate",
+            REVIEW,
             post(patches::close_duplicate),
+            Op::json::<Patch>("Closes a patch as a duplicate of another").optional_body::<patches::DecisionBody>(),
         ),
-        (
-            rule(M::POST, "/v1/patches/{id}/resolve", REVIEW),
+        at(
+            M::POST,
+            "/v1/patches/{id}/resolve",
+            REVIEW,
             post(patches::resolve),
+            Op::created::<Patch>("Resolves a conflict by hand: a new patch with the files as given")
+                .body::<patches::ResolveBody>(),
         ),
-        (rule(M::POST, "/v1/patches/review", REVIEW), post(patches::review_batch)),
+        at(
+            M::POST,
+            "/v1/patches/review",
+            REVIEW,
+            post(patches::review_batch),
+            Op::json::<BatchResults>("Approves or rejects several patches, each on its own")
+                .body::<patches::BatchBody>(),
+        ),
         // False positives: reviewers dismiss medium findings, admins high and critical
         // ones (the service checks the severity).
-        (
-            rule(M::POST, "/v1/patches/{id}/findings/dismiss", REVIEW),
+        at(
+            M::POST,
+            "/v1/patches/{id}/findings/dismiss",
+            REVIEW,
             post(findings::dismiss),
+            Op::json::<Dismissed>("Dismisses a finding as a false positive for this skill")
+                .body::<findings::DismissBody>(),
         ),
-        (rule(M::GET, "/v1/skills/{name}/dismissals", READ), get(findings::list)),
-        (
-            rule(M::DELETE, "/v1/skills/{name}/dismissals/{id}", REVIEW),
+        at(
+            M::GET,
+            "/v1/skills/{name}/dismissals",
+            READ,
+            get(findings::list),
+            Op::json::<Items<Dismissal>>("A skill's dismissed findings"),
+        ),
+        at(
+            M::DELETE,
+            "/v1/skills/{name}/dismissals/{id}",
+            REVIEW,
             delete(findings::revoke),
+            Op::json::<Dismissal>("Revokes a dismissal: the finding counts again"),
         ),
-        (rule(M::POST, "/v1/admin/rescan", ADMIN), post(findings::rescan)),
-        (
-            rule(M::GET, "/v1/admin/quarantine", ADMIN),
+        at(
+            M::POST,
+            "/v1/admin/rescan",
+            ADMIN,
+            post(findings::rescan),
+            Op::json::<Rescan>("Scans one skill or all again with the current rules")
+                .optional_body::<findings::RescanBody>(),
+        ),
+        at(
+            M::GET,
+            "/v1/admin/quarantine",
+            ADMIN,
             get(findings::quarantine_list),
+            Op::json::<Items<Quarantined>>("Skills an import held back as dangerous").links(
+                "id",
+                "$response.body#/items/0/id",
+                &[
+                    (M::GET, "/v1/admin/quarantine/{id}"),
+                    (M::POST, "/v1/admin/quarantine/{id}/release"),
+                    (M::DELETE, "/v1/admin/quarantine/{id}"),
+                ],
+            ),
         ),
-        (
-            rule(M::GET, "/v1/admin/quarantine/{id}", ADMIN),
+        at(
+            M::GET,
+            "/v1/admin/quarantine/{id}",
+            ADMIN,
             get(findings::quarantine_get),
+            Op::json::<Quarantined>("One quarantined skill with its findings"),
         ),
-        (
-            rule(M::POST, "/v1/admin/quarantine/{id}/release", ADMIN),
+        at(
+            M::POST,
+            "/v1/admin/quarantine/{id}/release",
+            ADMIN,
             post(findings::quarantine_release),
+            Op::json::<Released>("Publishes a quarantined skill after all, with a reason")
+                .body::<findings::ReleaseBody>(),
         ),
-        (
-            rule(M::DELETE, "/v1/admin/quarantine/{id}", ADMIN),
+        at(
+            M::DELETE,
+            "/v1/admin/quarantine/{id}",
+            ADMIN,
             delete(findings::quarantine_delete),
+            Op::json::<Quarantined>("Deletes a quarantined skill"),
         ),
         // The author withdraws their own patch (the service checks who): `submit`.
-        (
-            rule(M::POST, "/v1/patches/{id}/withdraw", SUBMIT),
+        at(
+            M::POST,
+            "/v1/patches/{id}/withdraw",
+            SUBMIT,
             post(patches::withdraw),
+            Op::json::<Patch>("Withdraws your own open patch"),
         ),
-        (rule(M::GET, "/v1/patch-policy", READ), get(patches::get_policy)),
-        (rule(M::PUT, "/v1/patch-policy", ADMIN), put(patches::put_policy)),
-        (rule(M::GET, "/v1/index", READ), get(index::get_index)),
-        (rule(M::GET, "/v1/events", READ), get(events::events)),
-        (rule(M::GET, "/v1/blobs/{sha256}", READ), get(blobs::get_blob)),
-        (rule(M::POST, "/v1/blobs/batch", READ), post(blobs::batch)),
+        at(
+            M::GET,
+            "/v1/patch-policy",
+            READ,
+            get(patches::get_policy),
+            Op::json::<Policy>("The organisation's patch policy"),
+        ),
+        at(
+            M::PUT,
+            "/v1/patch-policy",
+            ADMIN,
+            put(patches::put_policy),
+            Op::json::<Policy>("Replaces the patch policy").body::<Policy>(),
+        ),
+        at(
+            M::GET,
+            "/v1/index",
+            READ,
+            get(index::get_index),
+            Op::json::<Index>("The team index: every skill's latest approved revision, or the changes since a cursor")
+                .query::<index::IndexQuery>()
+                .conditional(),
+        ),
+        at(
+            M::GET,
+            "/v1/events",
+            READ,
+            get(events::events),
+            Op::events("Index changes as they happen (server-sent events; resumes from Last-Event-ID)")
+                .query::<events::EventsQuery>(),
+        ),
+        at(
+            M::GET,
+            "/v1/blobs/{sha256}",
+            READ,
+            get(blobs::get_blob),
+            Op::bytes("One file content by its SHA-256", "application/octet-stream").conditional(),
+        ),
+        at(
+            M::POST,
+            "/v1/blobs/batch",
+            READ,
+            post(blobs::batch),
+            Op::bytes(
+                "Several file contents as one tar stream, in request order",
+                "application/x-tar",
+            )
+            .body::<blobs::BatchRequest>(),
+        ),
         // Token routes need only `read`: everyone manages their own tokens; admins see
         // and revoke everyone's (the service scopes the query by the caller).
-        (rule(M::GET, "/v1/tokens", READ), get(tokens::list)),
-        (rule(M::POST, "/v1/tokens", READ), post(tokens::issue)),
-        (rule(M::GET, "/v1/tokens/{id}", READ), get(tokens::get)),
-        (rule(M::DELETE, "/v1/tokens/{id}", READ), delete(tokens::revoke)),
-        (rule(M::GET, "/v1/users", ADMIN), get(users::list)),
-        (rule(M::POST, "/v1/users", ADMIN), post(users::create)),
-        (rule(M::GET, "/v1/users/{handle}", ADMIN), get(users::get)),
-        (rule(M::PATCH, "/v1/users/{handle}", ADMIN), patch(users::update)),
-        (rule(M::GET, "/v1/audit", ADMIN), get(audit::list)),
-        (rule(M::GET, "/v1/webhooks", ADMIN), get(webhooks::list)),
-        (rule(M::POST, "/v1/webhooks", ADMIN), post(webhooks::create)),
-        (rule(M::DELETE, "/v1/webhooks/{id}", ADMIN), delete(webhooks::delete)),
-        (
-            rule(M::GET, "/v1/webhooks/{id}/deliveries", ADMIN),
+        at(
+            M::GET,
+            "/v1/tokens",
+            READ,
+            get(tokens::list),
+            Op::json::<Page<TokenItem>>("Your tokens (admins: anyone's)").query::<tokens::ListQuery>(),
+        ),
+        at(
+            M::POST,
+            "/v1/tokens",
+            READ,
+            post(tokens::issue),
+            Op::created::<IssuedToken>("Issues a token (shown once)")
+                .body::<tokens::IssueBody>()
+                .links(
+                    "id",
+                    "$response.body#/id",
+                    &[(M::GET, "/v1/tokens/{id}"), (M::DELETE, "/v1/tokens/{id}")],
+                ),
+        ),
+        at(
+            M::GET,
+            "/v1/tokens/{id}",
+            READ,
+            get(tokens::get),
+            Op::json::<TokenItem>("One token"),
+        ),
+        at(
+            M::DELETE,
+            "/v1/tokens/{id}",
+            READ,
+            delete(tokens::revoke),
+            Op::json::<TokenItem>("Revokes a token at once"),
+        ),
+        at(
+            M::GET,
+            "/v1/users",
+            ADMIN,
+            get(users::list),
+            Op::json::<Page<UserItem>>("The organisation's members").query::<users::ListQuery>(),
+        ),
+        at(
+            M::POST,
+            "/v1/users",
+            ADMIN,
+            post(users::create),
+            Op::created::<UserItem>("Adds a member")
+                .body::<users::CreateBody>()
+                .links(
+                    "handle",
+                    "$response.body#/handle",
+                    &[(M::GET, "/v1/users/{handle}"), (M::PATCH, "/v1/users/{handle}")],
+                ),
+        ),
+        at(
+            M::GET,
+            "/v1/users/{handle}",
+            ADMIN,
+            get(users::get),
+            Op::json::<UserItem>("One member"),
+        ),
+        at(
+            M::PATCH,
+            "/v1/users/{handle}",
+            ADMIN,
+            patch(users::update),
+            Op::json::<UserItem>("Changes a member's role or disables them").body::<users::UpdateBody>(),
+        ),
+        at(
+            M::GET,
+            "/v1/audit",
+            ADMIN,
+            get(audit::list),
+            Op::json::<Page<AuditItem>>("The audit log, newest first").query::<audit::AuditParams>(),
+        ),
+        at(
+            M::GET,
+            "/v1/webhooks",
+            ADMIN,
+            get(webhooks::list),
+            Op::json::<Page<Webhook>>("The organisation's webhooks"),
+        ),
+        at(
+            M::POST,
+            "/v1/webhooks",
+            ADMIN,
+            post(webhooks::create),
+            Op::created::<Webhook>("Adds a webhook (its secret is shown once)")
+                .body::<webhooks::CreateBody>()
+                .links(
+                    "id",
+                    "$response.body#/id",
+                    &[
+                        (M::DELETE, "/v1/webhooks/{id}"),
+                        (M::GET, "/v1/webhooks/{id}/deliveries"),
+                    ],
+                ),
+        ),
+        at(
+            M::DELETE,
+            "/v1/webhooks/{id}",
+            ADMIN,
+            delete(webhooks::delete),
+            Op::no_content("Deletes a webhook"),
+        ),
+        at(
+            M::GET,
+            "/v1/webhooks/{id}/deliveries",
+            ADMIN,
             get(webhooks::deliveries),
+            Op::json::<Page<Delivery>>("A webhook's newest deliveries").query::<webhooks::DeliveriesQuery>(),
         ),
     ]
+}
+
+/// The routes that take a skill's name alone (OpenAPI links from the skill list).
+const SKILL_ROUTES: &[(Method, &str)] = &[
+    (Method::GET, "/v1/skills/{name}"),
+    (Method::GET, "/v1/skills/{name}/versions"),
+    (Method::GET, "/v1/skills/{name}/dismissals"),
+];
+
+/// The routes that take a patch id (OpenAPI links from a submitted or listed patch).
+const PATCH_ROUTES: &[(Method, &str)] = &[
+    (Method::GET, "/v1/patches/{id}"),
+    (Method::POST, "/v1/patches/{id}/approve"),
+    (Method::POST, "/v1/patches/{id}/reject"),
+    (Method::POST, "/v1/patches/{id}/duplicate"),
+    (Method::POST, "/v1/patches/{id}/resolve"),
+    (Method::POST, "/v1/patches/{id}/withdraw"),
+    (Method::POST, "/v1/patches/{id}/findings/dismiss"),
+];
+
+/// `GET /openapi.json`: the document, built once.
+async fn serve_openapi() -> Response {
+    (
+        [(axum::http::header::CONTENT_TYPE, "application/json")],
+        openapi::DOCUMENT.as_str(),
+    )
+        .into_response()
 }
 
 /// `Json` as a response, for handlers that return either.

@@ -18,7 +18,7 @@ use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 use cairn_wire::Page;
 
 /// Body of `POST /v1/patches`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct SubmitBody {
     /// The skill to change (or create).
@@ -26,12 +26,17 @@ pub struct SubmitBody {
     /// The revision the ops were made against; omit (or `null`) to create a skill.
     #[serde(default)]
     base_revision: Option<i32>,
-    /// The ops (docs/PATCHING.md).
+    /// The ops (docs/PATCHING.md), checked by the pipeline's validate stage (which
+    /// names the op and field at fault).
+    #[schemars(with = "Vec<cairn_pipeline::ops::Op>")]
     ops: serde_json::Value,
+    /// One line: what the lesson is.
     #[serde(default)]
     summary: String,
+    /// Why: what went wrong without it.
     #[serde(default)]
     rationale: String,
+    /// The agent that wrote it (self-reported).
     #[serde(default)]
     agent: AgentInfo,
     /// For a new skill: its category.
@@ -65,15 +70,21 @@ pub async fn submit(
 }
 
 /// Query of `GET /v1/patches`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct ListQuery {
     /// One state, several separated by commas, or `open` (pending_review, blocked,
     /// conflict).
     status: Option<String>,
+    /// Only patches to this skill.
     skill: Option<String>,
+    /// Only patches by this member (handle).
     author: Option<String>,
+    /// Only patches whose scan reached this verdict (`safe`, `caution`, `dangerous`).
     verdict: Option<String>,
+    /// Where the previous page ended: its `next_cursor`.
     cursor: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
     limit: Option<String>,
 }
 
@@ -109,7 +120,7 @@ pub async fn get(
 }
 
 /// Body of approve, reject and duplicate.
-#[derive(Debug, Default, Deserialize)]
+#[derive(Debug, Default, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct DecisionBody {
     #[serde(default)]
@@ -181,7 +192,7 @@ pub async fn close_duplicate(
 }
 
 /// Body of `POST /v1/patches/{id}/resolve`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct ResolveBody {
     /// Path → the resolved text of every file in conflict.
@@ -212,7 +223,7 @@ pub async fn resolve(
 }
 
 /// Body of `POST /v1/patches/review`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct BatchBody {
     /// `approve` or `reject`.

@@ -20,11 +20,16 @@ use crate::serving::{IMMUTABLE, file_content_type, if_none_match, not_modified, 
 use cairn_wire::{Page, Yank};
 
 /// Query of `GET /v1/skills`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct ListSkillsQuery {
+    /// Words to find in names and descriptions.
     q: Option<String>,
+    /// Only skills of this category.
     category: Option<String>,
+    /// Where the previous page ended: its `next_cursor`.
     cursor: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
     limit: Option<String>,
 }
 
@@ -64,9 +69,12 @@ pub async fn get_skill(
 }
 
 /// Query of `GET /v1/skills/{name}/versions`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct ListVersionsQuery {
+    /// Where the previous page ended: its `next_cursor`.
     cursor: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
     limit: Option<String>,
 }
 
@@ -237,7 +245,7 @@ async fn set_yanked(
 }
 
 /// Query of `POST /v1/skills/{name}/versions`.
-#[derive(Debug, serde::Deserialize)]
+#[derive(Debug, serde::Deserialize, schemars::JsonSchema)]
 pub struct PublishQuery {
     /// For a new skill: its category.
     category: Option<String>,

@@ -31,13 +31,16 @@ pub async fn whoami(Extension(principal): Extension<Principal>) -> Response {
 }
 
 /// Query of `GET /v1/tokens`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct ListQuery {
     /// Admins: only this user's tokens.
     user: Option<String>,
     /// `true`: include revoked and expired tokens.
     all: Option<bool>,
+    /// Where the previous page ended: its `next_cursor`.
     cursor: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
     limit: Option<String>,
 }
 
@@ -80,7 +83,7 @@ pub async fn list(
 }
 
 /// Body of `POST /v1/tokens`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct IssueBody {
     /// A label, e.g. `laptop` or `ci`.

@@ -16,9 +16,12 @@ use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 use cairn_wire::Page;
 
 /// Query of `GET /v1/users`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct ListQuery {
+    /// Where the previous page ended: its `next_cursor`.
     cursor: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
     limit: Option<String>,
 }
 
@@ -46,7 +49,7 @@ fn role(raw: &str) -> Result<Role, ApiError> {
 }
 
 /// Body of `POST /v1/users`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateBody {
     handle: String,
@@ -93,7 +96,7 @@ pub async fn get(
 }
 
 /// Body of `PATCH /v1/users/{handle}`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateBody {
     role: Option<String>,

@@ -17,7 +17,7 @@ use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 use cairn_wire::{Delivery, Page};
 
 /// Body of `POST /v1/webhooks`.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateBody {
     url: String,
@@ -73,8 +73,10 @@ pub async fn delete(
 }
 
 /// Query of the delivery log.
-#[derive(Debug, Deserialize)]
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
 pub struct DeliveriesQuery {
+    /// Items per page, 1 to 200 (default 50).
+    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
     limit: Option<String>,
 }
 

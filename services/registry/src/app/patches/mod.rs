@@ -43,7 +43,7 @@ pub const MAX_TEXT: usize = 10_000;
 const MAX_APPROVE_ATTEMPTS: usize = 64;
 
 /// Who or what wrote a patch.
-#[derive(Clone, Debug, Default, Deserialize, serde::Serialize, PartialEq, Eq)]
+#[derive(Clone, Debug, Default, Deserialize, serde::Serialize, PartialEq, Eq, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct AgentInfo {
     /// The agent, e.g. `hermes`.
