@@ -25,6 +25,29 @@ pub fn revision(raw: &str) -> Result<RevisionSelector, ApiError> {
     }
 }
 
+/// The paging half of a list's query string (`cursor`, `limit`): one definition for every
+/// paged REST list, flattened into its query.
+#[derive(Debug, Default, serde::Deserialize, schemars::JsonSchema)]
+pub struct PageQuery {
+    /// Where the previous page ended: its `next_cursor`.
+    pub cursor: Option<String>,
+    /// Items per page, 1 to 200 (default 50).
+    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
+    pub limit: Option<String>,
+}
+
+impl PageQuery {
+    /// The page size asked for (or the default).
+    pub fn limit(&self) -> Result<i64, ApiError> {
+        limit(self.limit.as_deref())
+    }
+
+    /// The cursor, when one was given (an empty one is none).
+    pub fn cursor(&self) -> Option<&str> {
+        self.cursor.as_deref().filter(|c| !c.is_empty())
+    }
+}
+
 /// Parses `limit` from a query string.
 pub fn limit(raw: Option<&str>) -> Result<i64, ApiError> {
     use crate::app::paging::{self, MAX_LIMIT};

@@ -26,11 +26,9 @@ pub struct AuditParams {
     since: Option<String>,
     /// RFC 3339 time: before.
     until: Option<String>,
-    /// Where the previous page ended: its `next_cursor`.
-    cursor: Option<String>,
-    /// Items per page, 1 to 200 (default 50).
-    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
-    limit: Option<String>,
+    /// Paging.
+    #[serde(flatten)]
+    page: extract::PageQuery,
 }
 
 /// `GET /v1/audit`: newest first, filtered, paged by `next_cursor`.
@@ -39,14 +37,14 @@ pub async fn list(
     caller: Caller,
     ApiQuery(params): ApiQuery<AuditParams>,
 ) -> Result<Response, ApiError> {
-    let limit = extract::limit(params.limit.as_deref())?;
+    let limit = params.page.limit()?;
     let filter = AuditFilter {
         actor: params.actor,
         action: params.action,
         target: params.target,
         since: params.since,
         until: params.until,
-        cursor: params.cursor,
+        cursor: params.page.cursor,
     };
     let page = audit::list(&state.store, caller.principal.org_id, filter, limit).await?;
     Ok(json_ok(Page {

@@ -32,6 +32,7 @@ use crate::AppState;
 
 use crate::access::{Access, MAX_BUNDLE_BODY_BYTES, Route, Rule};
 use crate::auth::scopes::Scope;
+use crate::error::parse::PageQuery;
 
 const READ: Access = Access::Scope(Scope::Read);
 const SUBMIT: Access = Access::Scope(Scope::Submit);
@@ -102,7 +103,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/v1/skills/{name}/versions",
             READ,
             get(skills::list_versions),
-            Op::json::<Page<VersionItem>>("A skill's versions, newest first").query::<skills::ListVersionsQuery>(),
+            Op::json::<Page<VersionItem>>("A skill's versions, newest first").query::<PageQuery>(),
         ),
         // Direct publishing: reviewers, with a bundle as large as the limits allow.
         at(
@@ -382,7 +383,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/v1/users",
             ADMIN,
             get(users::list),
-            Op::json::<Page<UserItem>>("The organisation's members").query::<users::ListQuery>(),
+            Op::json::<Page<UserItem>>("The organisation's members").query::<PageQuery>(),
         ),
         at(
             M::POST,

@@ -81,11 +81,9 @@ pub struct ListQuery {
     author: Option<String>,
     /// Only patches whose scan reached this verdict (`safe`, `caution`, `dangerous`).
     verdict: Option<String>,
-    /// Where the previous page ended: its `next_cursor`.
-    cursor: Option<String>,
-    /// Items per page, 1 to 200 (default 50).
-    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
-    limit: Option<String>,
+    /// Paging.
+    #[serde(flatten)]
+    page: extract::PageQuery,
 }
 
 /// `GET /v1/patches`: the organisation's patches, newest first, by state and skill.
@@ -95,12 +93,12 @@ pub async fn list(
     ApiQuery(query): ApiQuery<ListQuery>,
 ) -> Result<Response, ApiError> {
     let listing = patches::Listing {
-        limit: Some(extract::limit(query.limit.as_deref())?),
+        limit: Some(query.page.limit()?),
         statuses: patches::status_filter(query.status.as_deref()),
         skill: query.skill.filter(|s| !s.is_empty()),
         author: query.author.filter(|s| !s.is_empty()),
         verdict: query.verdict.filter(|s| !s.is_empty()),
-        cursor: query.cursor,
+        cursor: query.page.cursor,
     };
     let (rows, next_cursor) = patches::list(&state, &caller.principal, listing).await?;
     Ok(json_ok(Page {

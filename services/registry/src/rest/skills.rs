@@ -26,11 +26,9 @@ pub struct ListSkillsQuery {
     q: Option<String>,
     /// Only skills of this category.
     category: Option<String>,
-    /// Where the previous page ended: its `next_cursor`.
-    cursor: Option<String>,
-    /// Items per page, 1 to 200 (default 50).
-    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
-    limit: Option<String>,
+    /// Paging.
+    #[serde(flatten)]
+    page: extract::PageQuery,
 }
 
 /// `GET /v1/skills`: search and page through skills by name.
@@ -39,14 +37,14 @@ pub async fn list_skills(
     Extension(principal): Extension<Principal>,
     ApiQuery(query): ApiQuery<ListSkillsQuery>,
 ) -> Result<Response, ApiError> {
-    let limit = extract::limit(query.limit.as_deref())?;
+    let limit = query.page.limit()?;
     if let Some(category) = query.category.as_deref() {
         cairn_skill::Category::parse(category).map_err(|e| ApiError::bad_request(e.to_string()))?;
     }
     let skill_query = cairn_store::SkillQuery {
         text: query.q.filter(|q| !q.trim().is_empty()),
         category: query.category,
-        after: query.cursor.filter(|c| !c.is_empty()),
+        after: query.page.cursor().map(str::to_owned),
         limit: limit + 1,
     };
     let mut rows = state.store.list_skills(principal.org_id, &skill_query).await?;
@@ -68,26 +66,16 @@ pub async fn get_skill(
     Ok(json_ok(skill.to_wire()))
 }
 
-/// Query of `GET /v1/skills/{name}/versions`.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ListVersionsQuery {
-    /// Where the previous page ended: its `next_cursor`.
-    cursor: Option<String>,
-    /// Items per page, 1 to 200 (default 50).
-    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
-    limit: Option<String>,
-}
-
 /// `GET /v1/skills/{name}/versions`: newest first.
 pub async fn list_versions(
     State(state): State<AppState>,
     Extension(principal): Extension<Principal>,
     ApiPath(name): ApiPath<String>,
-    ApiQuery(query): ApiQuery<ListVersionsQuery>,
+    ApiQuery(page): ApiQuery<extract::PageQuery>,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
-    let limit = extract::limit(query.limit.as_deref())?;
-    let before = match query.cursor.as_deref().filter(|c| !c.is_empty()) {
+    let limit = page.limit()?;
+    let before = match page.cursor() {
         None => None,
         Some(c) => Some(c.parse::<i32>().map_err(|_| {
             ApiError::bad_request(format!(

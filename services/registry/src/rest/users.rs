@@ -15,24 +15,14 @@ use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
 use cairn_wire::Page;
 
-/// Query of `GET /v1/users`.
-#[derive(Debug, Deserialize, schemars::JsonSchema)]
-pub struct ListQuery {
-    /// Where the previous page ended: its `next_cursor`.
-    cursor: Option<String>,
-    /// Items per page, 1 to 200 (default 50).
-    #[schemars(with = "Option<u32>", range(min = 1, max = 200))]
-    limit: Option<String>,
-}
-
 /// `GET /v1/users`: the organisation's users by handle.
 pub async fn list(
     State(state): State<AppState>,
     caller: Caller,
-    ApiQuery(query): ApiQuery<ListQuery>,
+    ApiQuery(page): ApiQuery<extract::PageQuery>,
 ) -> Result<Response, ApiError> {
-    let limit = extract::limit(query.limit.as_deref())?;
-    let after = query.cursor.as_deref().filter(|c| !c.is_empty());
+    let limit = page.limit()?;
+    let after = page.cursor();
     let mut rows = state
         .store
         .list_users(caller.principal.org_id, after, limit + 1)
