@@ -6,8 +6,9 @@ pub enum StoreError {
     /// The thing asked for does not exist (in this organisation).
     #[error("{0} not found")]
     NotFound(String),
-    /// A value the database cannot hold (PostgreSQL's data exceptions, such as a NUL
-    /// character in text): the caller's input, not a fault of the store.
+    /// Text the database cannot hold (a NUL character, in text or in JSON): the caller's
+    /// input, not a fault of the store. Other data exceptions stay `Database` errors, so
+    /// a fault of ours is never answered as the caller's.
     #[error("{0}")]
     Invalid(String),
     /// The write would break a uniqueness rule (e.g. a name already taken).
@@ -61,14 +62,11 @@ impl From<sqlx::Error> for StoreError {
         match &error {
             sqlx::Error::RowNotFound => StoreError::NotFound("row".to_owned()),
             sqlx::Error::Database(db) if db.is_unique_violation() => StoreError::Conflict(db.message().to_owned()),
-            sqlx::Error::Database(db) if db.code().is_some_and(|code| code.as_ref() == "22021") => StoreError::Invalid(
-                "text may not contain the NUL character (U+0000): remove it and send again".to_owned(),
-            ),
-            sqlx::Error::Database(db) if db.code().is_some_and(|code| code.starts_with("22")) => {
-                StoreError::Invalid(format!(
-                    "a value is out of what it can be: {}: correct it and send again",
-                    db.message()
-                ))
+            // 22021: a NUL byte in text; 22P05: `\u0000` in JSON stored as jsonb.
+            sqlx::Error::Database(db) if db.code().is_some_and(|code| matches!(code.as_ref(), "22021" | "22P05")) => {
+                StoreError::Invalid(
+                    "text may not contain the NUL character (U+0000): remove it and send again".to_owned(),
+                )
             }
             _ if is_transient(&error) => StoreError::Unavailable(error),
             _ => StoreError::Database(error),

@@ -647,5 +647,23 @@ async fn text_the_database_cannot_hold_is_the_callers_error_and_changes_nothing(
             Err(StoreError::Invalid(_))
         ));
     }
+    // `\u0000` inside JSON stored as jsonb (SQLSTATE 22P05): the same.
+    let details = serde_json::json!({"agent": "nul\u{0}here"});
+    match store
+        .record_event(org, &Actor::system("test"), "test.nul", "t", details)
+        .await
+    {
+        Err(StoreError::Invalid(message)) => assert!(message.contains("NUL"), "{message}"),
+        other => panic!("expected Invalid, got {other:?}"),
+    }
     assert_eq!(table_counts(&store).await.unwrap(), before);
+    // Another data exception is a fault of the query, not the caller's input: it stays
+    // a database error (a 500 that is logged), never a 400.
+    let overflow = sqlx::query_scalar::<_, i32>("SELECT 2147483647::int4 + 1")
+        .fetch_one(store.pool())
+        .await;
+    assert!(matches!(
+        StoreError::from(overflow.unwrap_err()),
+        StoreError::Database(_)
+    ));
 }

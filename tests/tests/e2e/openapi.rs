@@ -133,6 +133,28 @@ async fn schemathesis_finds_no_server_error_and_no_answer_off_its_schema() {
     }
 }
 
+#[tokio::test]
+async fn raw_body_routes_refuse_an_oversize_body_with_the_documented_error_and_change_nothing() {
+    let app = TestApp::spawn().await.unwrap();
+    app.import(&corpus().join("skills/openai")).await.unwrap();
+    let before = app.state_snapshot().await.unwrap();
+    let id = uuid::Uuid::new_v4();
+    let huge = vec![b'x'; 300 * 1024];
+    for path in [
+        format!("/v1/patches/{id}/approve"),
+        format!("/v1/patches/{id}/reject"),
+        format!("/v1/patches/{id}/duplicate"),
+        "/v1/admin/rescan".to_owned(),
+    ] {
+        let response = app.post(&path).body(huge.clone()).send().await.unwrap();
+        assert_eq!(response.status(), StatusCode::PAYLOAD_TOO_LARGE, "{path}");
+        assert_eq!(response.headers()["content-type"], "application/json", "{path}");
+        let body: Value = response.json().await.unwrap();
+        assert_eq!(body["error"]["code"], "payload_too_large", "{path}: {body}");
+    }
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+}
+
 /// Runs `command`, killing it after `limit`: (succeeded, everything it printed).
 fn run_bounded(mut command: Command, limit: Duration) -> (bool, String) {
     let out = tempfile::NamedTempFile::new().unwrap();

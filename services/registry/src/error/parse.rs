@@ -133,6 +133,32 @@ where
     }
 }
 
+/// The raw body, whose rejections (over the route's size limit, a broken upload) answer in
+/// the API's JSON shape like every other error.
+pub struct ApiBytes(pub axum::body::Bytes);
+
+impl<S> axum::extract::FromRequest<S> for ApiBytes
+where
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
+        match axum::body::Bytes::from_request(request, state).await {
+            Ok(bytes) => Ok(ApiBytes(bytes)),
+            Err(e) if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
+                ErrorKind::TooLarge,
+                "payload_too_large",
+                "the request body is larger than this endpoint takes: send less (docs/API.md gives each limit)",
+            )),
+            Err(e) => Err(ApiError::bad_request(format!(
+                "the request body could not be read: {}",
+                e.body_text()
+            ))),
+        }
+    }
+}
+
 /// Parses a `<micros>_<uuid>` keyset cursor (newest-first lists of tokens and patches).
 pub fn time_id_cursor(raw: &str) -> Result<(chrono::DateTime<chrono::Utc>, uuid::Uuid), ApiError> {
     crate::app::paging::time_id_cursor(raw).map_err(ApiError::bad_request)

@@ -14,7 +14,7 @@ use crate::access::Caller;
 use crate::app::patches::{self, findings};
 use crate::app::quarantine;
 use crate::error::ApiError;
-use crate::error::parse::{self as extract, ApiJson, ApiPath};
+use crate::error::parse::{self as extract, ApiBytes, ApiJson, ApiPath};
 
 /// Body of `POST /v1/patches/{id}/findings/dismiss`: the finding, as the patch's scan
 /// names it, and why it is a false positive.
@@ -93,7 +93,7 @@ pub struct RescanBody {
 pub async fn rescan(
     State(state): State<AppState>,
     caller: Caller,
-    body: axum::body::Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Response, ApiError> {
     // An empty body rescans every skill.
     let body: RescanBody = if body.iter().all(u8::is_ascii_whitespace) {

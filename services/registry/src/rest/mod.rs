@@ -191,7 +191,8 @@ pub fn endpoints() -> Vec<Endpoint> {
             "/v1/patches/{id}/reject",
             REVIEW,
             post(patches::reject),
-            Op::json::<Patch>("Rejects a patch").optional_body::<patches::DecisionBody>(),
+            Op::json::<Patch>("Rejects a patch, with a comment that tells the author why")
+                .body::<patches::DecisionBody>(),
         ),
         at(
             M::POST,

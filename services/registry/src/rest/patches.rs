@@ -14,7 +14,7 @@ use crate::access::Caller;
 use crate::app::patches::{self, AgentInfo, Submission};
 use crate::app::policy;
 use crate::error::ApiError;
-use crate::error::parse::{self as extract, ApiJson, ApiPath, ApiQuery};
+use crate::error::parse::{self as extract, ApiBytes, ApiJson, ApiPath, ApiQuery};
 use cairn_wire::Page;
 
 /// Body of `POST /v1/patches`.
@@ -139,7 +139,7 @@ pub async fn approve(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(id): ApiPath<String>,
-    body: axum::body::Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
     let body = decision(&body)?;
@@ -172,7 +172,7 @@ pub async fn close_duplicate(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(id): ApiPath<String>,
-    body: axum::body::Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
     let body = decision(&body)?;
@@ -298,7 +298,7 @@ pub async fn reject(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(id): ApiPath<String>,
-    body: axum::body::Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
     let body = decision(&body)?;

@@ -14,7 +14,7 @@ use crate::app::archives;
 use crate::app::catalog;
 use crate::auth::Principal;
 use crate::error::parse as extract;
-use crate::error::parse::{ApiPath, ApiQuery};
+use crate::error::parse::{ApiBytes, ApiPath, ApiQuery};
 use crate::error::{ApiError, ErrorKind};
 use crate::serving::{IMMUTABLE, file_content_type, if_none_match, not_modified, untrusted_file};
 use cairn_wire::{Page, Yank};
@@ -248,7 +248,7 @@ pub async fn publish(
     caller: Caller,
     ApiPath(name): ApiPath<String>,
     ApiQuery(query): ApiQuery<PublishQuery>,
-    body: axum::body::Bytes,
+    ApiBytes(body): ApiBytes,
 ) -> Result<Response, ApiError> {
     let name = extract::skill_name(&name)?;
     let category = query
