@@ -90,6 +90,17 @@ async fn schemathesis_finds_no_server_error_and_no_answer_off_its_schema() {
         submitted.text().await.unwrap()
     );
 
+    // The registry's own request counter says which operations the fuzzer got a success
+    // from (a run that only ever hears 4xx proves little).
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let metrics_url = format!("http://{}/metrics", listener.local_addr().unwrap());
+    tokio::spawn(cairn_registry::metrics::serve(
+        listener,
+        app.state.clone(),
+        std::future::pending(),
+    ));
+    let seeded = successes(&reqwest::get(&metrics_url).await.unwrap().text().await.unwrap());
+
     let st = tokio::task::spawn_blocking(schemathesis).await.unwrap();
     let scratch = tempfile::tempdir().unwrap();
     let schema = app.url("/openapi.json");
@@ -131,6 +142,38 @@ async fn schemathesis_finds_no_server_error_and_no_answer_off_its_schema() {
             tail(&run.1, 4_000)
         );
     }
+
+    let after = successes(&reqwest::get(&metrics_url).await.unwrap().text().await.unwrap());
+    let succeeded: BTreeSet<String> = after
+        .into_iter()
+        .filter(|(operation, count)| seeded.get(operation).is_none_or(|before| count > before))
+        .map(|(operation, _)| operation)
+        .collect();
+    eprintln!(
+        "operations the fuzzer got a success from ({}): {succeeded:#?}",
+        succeeded.len()
+    );
+    for core in [
+        "GET /v1/skills",
+        "GET /v1/skills/{name}",
+        "GET /v1/skills/{name}/versions",
+        "GET /v1/index",
+        "GET /v1/patches",
+        "GET /v1/audit",
+        "POST /v1/tokens",
+        "POST /v1/users",
+        "POST /v1/skills/{name}/versions/{rev}/yank",
+    ] {
+        assert!(
+            succeeded.contains(core),
+            "the fuzzer never got a success from {core}: {succeeded:#?}"
+        );
+    }
+    assert!(
+        succeeded.len() >= 20,
+        "the fuzzer got a success from only {} operations: {succeeded:#?}",
+        succeeded.len()
+    );
 }
 
 #[tokio::test]
@@ -153,6 +196,35 @@ async fn raw_body_routes_refuse_an_oversize_body_with_the_documented_error_and_c
         assert_eq!(body["error"]["code"], "payload_too_large", "{path}: {body}");
     }
     assert_eq!(app.state_snapshot().await.unwrap(), before);
+}
+
+/// Per operation (`METHOD /route`), how many answers were a success (2xx or 304), read
+/// from the registry's request counter.
+fn successes(metrics: &str) -> std::collections::BTreeMap<String, f64> {
+    let mut out = std::collections::BTreeMap::new();
+    for line in metrics.lines() {
+        let Some((labels, value)) = line
+            .strip_prefix("cairn_http_requests_total{")
+            .and_then(|rest| rest.split_once("} "))
+        else {
+            continue;
+        };
+        let label = |name: &str| {
+            labels
+                .split(&format!("{name}=\""))
+                .nth(1)
+                .and_then(|v| v.split('"').next())
+                .unwrap_or_default()
+                .to_owned()
+        };
+        let status = label("status");
+        if status.starts_with('2') || status == "304" {
+            let count: f64 = value.trim().parse().unwrap_or(0.0);
+            *out.entry(format!("{} {}", label("method"), label("route")))
+                .or_insert(0.0) += count;
+        }
+    }
+    out
 }
 
 /// Runs `command`, killing it after `limit`: (succeeded, everything it printed).

@@ -367,7 +367,11 @@ fn path_parameter<'a>(path: &str, name: &'a str) -> (&'a str, &'static str, Valu
             "The content's SHA-256, in lowercase hex",
             json!({"type": "string", "pattern": "^[0-9a-f]{64}$"}),
         ),
-        "handle" => (name, "The member's handle", json!({"type": "string", "minLength": 1})),
+        "handle" => (
+            name,
+            "The member's handle",
+            json!({"type": "string", "pattern": "^[a-z0-9][a-z0-9._-]{0,63}$"}),
+        ),
         "id" if path.contains("/dismissals/") => (
             name,
             "The dismissal's id",

@@ -42,7 +42,11 @@ fn role(raw: &str) -> Result<Role, ApiError> {
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct CreateBody {
+    /// Lowercase letters, digits, `.`, `_` and `-`, starting with a letter or digit.
+    #[schemars(regex(pattern = r"^[a-z0-9][a-z0-9._-]{0,63}$"))]
     handle: String,
+    /// `admin`, `reviewer`, `member` or `reader`.
+    #[schemars(extend("enum" = ["admin", "reviewer", "member", "reader"]))]
     role: String,
 }
 
@@ -89,6 +93,8 @@ pub async fn get(
 #[derive(Debug, Deserialize, schemars::JsonSchema)]
 #[serde(deny_unknown_fields)]
 pub struct UpdateBody {
+    /// The new role: `admin`, `reviewer`, `member` or `reader`.
+    #[schemars(extend("enum" = ["admin", "reviewer", "member", "reader", null]))]
     role: Option<String>,
     disabled: Option<bool>,
 }
