@@ -490,6 +490,16 @@ mod tests {
                 responses.keys().any(|status| status.starts_with('2')),
                 "{method} {path} documents no success"
             );
+            for parameter in operation["parameters"].as_array().into_iter().flatten() {
+                if parameter["in"] == "path" {
+                    assert!(
+                        parameter["description"].as_str().is_some_and(|d| !d.is_empty())
+                            && parameter["schema"].as_object().is_some_and(|s| s.len() > 1),
+                        "{method} {path}: path parameter {} has no rule of its own (add it to path_parameter)",
+                        parameter["name"]
+                    );
+                }
+            }
             let id = operation["operationId"].as_str().expect("operationId").to_owned();
             assert!(ids.insert(id.clone()), "operationId {id} is used twice");
         }
