@@ -25,7 +25,7 @@ use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, text_of};
 use cairn_store::Role;
 use serde_json::{Value, json};
 
@@ -428,14 +428,7 @@ async fn run_one(n: usize, skills: &[Skill], bank: &[Vec<String>]) -> Tally {
             }
         }
         tally.landed += landed.iter().filter(|l| !l.duplicate).count();
-        let final_text = app
-            .get(&format!("/v1/skills/{}/versions/latest/files/SKILL.md", skill.name))
-            .send()
-            .await
-            .unwrap()
-            .text()
-            .await
-            .unwrap();
+        let final_text = text_of(app.get(&format!("/v1/skills/{}/versions/latest/files/SKILL.md", skill.name))).await;
         if line_counts(&final_text) != expected_lines(skill, &landed) {
             tally.wrong += 1;
         }

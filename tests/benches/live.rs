@@ -19,7 +19,7 @@ use std::path::PathBuf;
 use std::process::{Child, Command, Stdio};
 use std::time::{Duration, Instant};
 
-use cairn_e2e::app::grpc_client;
+use cairn_e2e::app::{bytes_of, grpc_client};
 use cairn_e2e::db::TestDb;
 use cairn_proto::v1 as pb;
 use futures::StreamExt;
@@ -125,15 +125,7 @@ async fn run() {
         .to_owned();
 
     // 1. Index throughput.
-    let rest_body = http
-        .get(format!("{}/v1/index", server.base_url))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let rest_body = bytes_of(http.get(format!("{}/v1/index", server.base_url)).bearer_auth(&token)).await;
     let index: serde_json::Value = serde_json::from_slice(&rest_body).unwrap();
     let skills = index["skills"].as_array().unwrap().len();
     let probe = grpc_client(&server.base_url, Some(&token)).await.unwrap();
@@ -157,15 +149,7 @@ async fn run() {
                     let until = Instant::now() + THROUGHPUT_FOR;
                     let mut n = 0u64;
                     while Instant::now() < until {
-                        let body = http
-                            .get(&url)
-                            .bearer_auth(&token)
-                            .send()
-                            .await
-                            .unwrap()
-                            .bytes()
-                            .await
-                            .unwrap();
+                        let body = bytes_of(http.get(&url).bearer_auth(&token)).await;
                         assert!(body.len() > 1000);
                         n += 1;
                     }

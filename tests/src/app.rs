@@ -16,12 +16,17 @@ use cairn_registry::{AppState, bootstrap};
 use cairn_skill::Limits;
 use cairn_store::blob::{BlobStore, FsBlobStore};
 use cairn_store::{Actor, Role, Store, User};
+use cairn_test_support::skills::write_skill;
+use serde_json::Value;
 use tokio::sync::oneshot;
 
 /// HTTP statuses, as the harness's helpers return them.
 pub use reqwest::StatusCode;
 
 use crate::db::{TestDb, table_counts};
+
+/// A skill folder as [`write_skill`] takes it: `(rel, name, body, extra files)`.
+pub type SkillFolder<'a> = (&'a str, &'a str, &'a str, &'a [(&'a str, &'a str)]);
 
 /// A running registry with its own database, blob store and admin token.
 pub struct TestApp {
@@ -189,6 +194,32 @@ impl TestApp {
         self.client.post(self.url(path)).bearer_auth(&self.admin_token)
     }
 
+    /// A GET with `token`: tests act as many users, not only the admin.
+    pub fn get_as(&self, token: &str, path: &str) -> reqwest::RequestBuilder {
+        self.client.get(self.url(path)).bearer_auth(token)
+    }
+
+    /// A POST with `token`: tests act as many users, not only the admin.
+    pub fn post_as(&self, token: &str, path: &str) -> reqwest::RequestBuilder {
+        self.client.post(self.url(path)).bearer_auth(token)
+    }
+
+    /// GETs `path` as the admin and parses the JSON answer: the read-back most assertions start from.
+    pub async fn get_json(&self, path: &str) -> Value {
+        self.get_json_as(&self.admin_token, path).await
+    }
+
+    /// GETs `path` with `token` and parses the JSON answer: the read-back as another user.
+    pub async fn get_json_as(&self, token: &str, path: &str) -> Value {
+        self.get_as(token, path).send().await.unwrap().json().await.unwrap()
+    }
+
+    /// POSTs `body` to `path` with `token`; the status and the JSON answer (must be JSON).
+    pub async fn post_json(&self, token: &str, path: &str, body: &Value) -> (StatusCode, Value) {
+        let response = self.post_as(token, path).json(body).send().await.unwrap();
+        (response.status(), response.json().await.unwrap())
+    }
+
     /// Imports a tree into the default organisation through the same service the
     /// `cairn-registry import` command uses.
     pub async fn import(&self, dir: &Path) -> Result<ImportReport> {
@@ -201,6 +232,43 @@ impl TestApp {
             &Actor::cli("import"),
         )
         .await?)
+    }
+
+    /// Imports one [`write_skill`] folder from a fresh temporary tree: how most tests start.
+    pub async fn import_skill(&self, rel: &str, name: &str, body: &str, extra: &[(&str, &str)]) -> ImportReport {
+        self.import_skills(&[(rel, name, body, extra)]).await
+    }
+
+    /// Imports several [`write_skill`] folders from one fresh temporary tree, in one import.
+    pub async fn import_skills(&self, skills: &[SkillFolder<'_>]) -> ImportReport {
+        let tree = tempfile::tempdir().unwrap();
+        for (rel, name, body, extra) in skills {
+            write_skill(tree.path(), rel, name, body, extra);
+        }
+        self.import(tree.path()).await.unwrap()
+    }
+
+    /// Imports `(path, content)` files from a fresh temporary tree: for tests with their own SKILL.md.
+    pub async fn import_files(&self, files: &[(&str, &str)]) -> ImportReport {
+        let tree = tempfile::tempdir().unwrap();
+        for (rel, content) in files {
+            let path = tree.path().join(rel);
+            std::fs::create_dir_all(path.parent().unwrap()).unwrap();
+            std::fs::write(path, content).unwrap();
+        }
+        self.import(tree.path()).await.unwrap()
+    }
+
+    /// Serves the metrics listener on a random loopback port; its `/metrics` URL to scrape.
+    pub async fn serve_metrics(&self) -> String {
+        let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+        let metrics_url = format!("http://{}/metrics", listener.local_addr().unwrap());
+        tokio::spawn(cairn_registry::metrics::serve(
+            listener,
+            self.state.clone(),
+            std::future::pending(),
+        ));
+        metrics_url
     }
 
     /// Adds a user to the default organisation and issues a token for them.
@@ -367,6 +435,48 @@ pub async fn grpc_client(base_url: &str, token: Option<&str>) -> Result<GrpcClie
         cairn_proto::v1::registry_client::RegistryClient::with_interceptor(channel, bearer)
             .max_decoding_message_size(64 << 20),
     )
+}
+
+/// Sends `request`; the status and the JSON answer (`Null` when not JSON): every REST test's step.
+pub async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
+    json_of(request.send().await.unwrap()).await
+}
+
+/// Sends `request` and reads the whole answer: for archives and files compared byte for byte.
+pub async fn bytes_of(request: reqwest::RequestBuilder) -> bytes::Bytes {
+    request.send().await.unwrap().bytes().await.unwrap()
+}
+
+/// Sends `request` and reads the whole answer as text: for files read back.
+pub async fn text_of(request: reqwest::RequestBuilder) -> String {
+    request.send().await.unwrap().text().await.unwrap()
+}
+
+/// A response's status and JSON answer (`Null` when not JSON), once its headers were checked.
+pub async fn json_of(response: reqwest::Response) -> (StatusCode, Value) {
+    let status = response.status();
+    let body = response.json::<Value>().await.unwrap_or(Value::Null);
+    (status, body)
+}
+
+/// An error answer's `error.code` (`<none>` when absent), which refusals are asserted by.
+pub fn error_code(body: &Value) -> &str {
+    body["error"]["code"].as_str().unwrap_or("<none>")
+}
+
+/// An error answer's `error.message` (`<none>` when absent), which refusals are asserted by.
+pub fn error_message(body: &Value) -> &str {
+    body["error"]["message"].as_str().unwrap_or("<none>")
+}
+
+/// The string `field` of every item of a listing (`{"items": [...]}`): what paging tests compare.
+pub fn item_strs<'a>(listing: &'a Value, field: &str) -> Vec<&'a str> {
+    listing["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|item| item[field].as_str().unwrap())
+        .collect()
 }
 
 fn list_files(dir: &Path, out: &mut Vec<PathBuf>) {

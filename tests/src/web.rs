@@ -141,6 +141,19 @@ impl WebSession {
         self.post_exactly(path, &all, &[]).await
     }
 
+    /// Posts a form that must redirect (303) and follows it: the page that shows the outcome.
+    pub async fn post_and_follow(&mut self, path: &str, fields: &[(&str, &str)]) -> Result<Page> {
+        let page = self.post(path, fields).await?;
+        anyhow::ensure!(
+            page.status == StatusCode::SEE_OTHER,
+            "POST {path} answered {} instead of a redirect: {}",
+            page.status,
+            page.body
+        );
+        let location = page.location.context("a redirect without a location")?;
+        self.get(&location).await
+    }
+
     /// Posts exactly these fields (no CSRF token added) with extra headers.
     pub async fn post_exactly(
         &mut self,

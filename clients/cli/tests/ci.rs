@@ -38,6 +38,15 @@ fn write(root: &Path, rel: &str, content: &str) {
     std::fs::write(path, content).unwrap();
 }
 
+/// Asserts `cairn` exited with `code` and said every one of `needles` on stderr (each refusal).
+fn assert_refused(out: &Output, code: i32, needles: &[&str]) {
+    let stderr = text(&out.stderr);
+    assert_eq!(out.status.code(), Some(code), "{stderr}");
+    for needle in needles {
+        assert!(stderr.contains(needle), "{needle:?} not in: {stderr}");
+    }
+}
+
 fn skill(name: &str, body: &str) -> String {
     format!("---\nname: {name}\ndescription: The {name} skill.\n---\n# {name}\n\n{body}\n")
 }
@@ -152,12 +161,7 @@ async fn ci_pulls_exactly_the_locked_versions_and_refuses_every_mismatch() {
         &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg, "--frozen"],
     )
     .await;
-    assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
-    let stderr = text(&out.stderr);
-    assert!(
-        stderr.contains("alpha/SKILL.md has sha256") && stderr.contains("--frozen"),
-        "{stderr}"
-    );
+    assert_refused(&out, 4, &["alpha/SKILL.md has sha256", "--frozen"]);
     assert_eq!(snapshot(&dest), tampered, "a refused pull writes nothing");
     std::fs::write(dest.join("beta/extra.md"), "extra\n").unwrap();
     // What an interrupted pull leaves behind is cleared by the next one.
@@ -191,12 +195,7 @@ async fn ci_pulls_exactly_the_locked_versions_and_refuses_every_mismatch() {
         ],
     )
     .await;
-    assert_eq!(out.status.code(), Some(4));
-    assert!(
-        text(&out.stderr).contains("the lock was edited"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_refused(&out, 4, &["the lock was edited"]);
     assert!(!fresh.exists());
 
     // Bad lock files and arguments: exit 2, naming the file.
@@ -206,35 +205,20 @@ async fn ci_pulls_exactly_the_locked_versions_and_refuses_every_mismatch() {
         &["ci", "pull", "--lock", missing.to_str().unwrap(), "--dest", dest_arg],
     )
     .await;
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("nope.lock") && text(&out.stderr).contains("cairn ci lock"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_refused(&out, 2, &["nope.lock", "cairn ci lock"]);
     std::fs::write(&edited, "{not json").unwrap();
     let out = cairn(
         &env,
         &["ci", "pull", "--lock", edited.to_str().unwrap(), "--dest", dest_arg],
     )
     .await;
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("not a Cairn lock file"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_refused(&out, 2, &["not a Cairn lock file"]);
     let out = cairn(
         &env,
         &["ci", "lock", "--out", edited.to_str().unwrap(), "--skill", "gamma"],
     )
     .await;
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("skill 'gamma' is not in the registry's index"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_refused(&out, 2, &["skill 'gamma' is not in the registry's index"]);
     assert_eq!(
         std::fs::read_to_string(&edited).unwrap(),
         "{not json",
@@ -242,23 +226,13 @@ async fn ci_pulls_exactly_the_locked_versions_and_refuses_every_mismatch() {
     );
     let elsewhere = [("CAIRN_SERVER", "http://127.0.0.1:9"), ("CAIRN_TOKEN", reader.as_str())];
     let out = cairn(&elsewhere, &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg]).await;
-    assert_eq!(out.status.code(), Some(2));
-    assert!(
-        text(&out.stderr).contains("the lock was made against"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_refused(&out, 2, &["the lock was made against"]);
 
     // A yanked version: exit 4, named.
     let yank = app.post("/v1/skills/alpha/versions/1/yank").send().await.unwrap();
     assert_eq!(yank.status(), StatusCode::OK);
     let before = snapshot(&dest);
     let out = cairn(&env, &["ci", "pull", "--lock", lock_arg, "--dest", dest_arg]).await;
-    assert_eq!(out.status.code(), Some(4));
-    assert!(
-        text(&out.stderr).contains("skill 'alpha' revision 1 is yanked"),
-        "{}",
-        text(&out.stderr)
-    );
+    assert_refused(&out, 4, &["skill 'alpha' revision 1 is yanked"]);
     assert_eq!(snapshot(&dest), before);
 }

@@ -10,20 +10,13 @@ use cairn_e2e::app::{StatusCode, TestApp};
 use cairn_store::Role;
 use serde_json::{Value, json};
 
-use common::{Member, write};
+use common::Member;
 
 const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n## Steps\n\n1. Install the tool.\n2. Run it on the data.\n\n## Pitfalls\n\n- None yet.\n";
 
 async fn decide(app: &TestApp, reviewer: &str, id: &str) -> (StatusCode, Value) {
-    let response = app
-        .client
-        .post(app.url(&format!("/v1/patches/{id}/approve")))
-        .bearer_auth(reviewer)
-        .json(&json!({}))
-        .send()
+    app.post_json(reviewer, &format!("/v1/patches/{id}/approve"), &json!({}))
         .await
-        .unwrap();
-    (response.status(), response.json().await.unwrap())
 }
 
 fn pushed_patch(pushed: &Value, skill: &str) -> String {
@@ -40,9 +33,7 @@ fn pushed_patch(pushed: &Value, skill: &str) -> String {
 #[tokio::test]
 async fn a_conflicting_lesson_is_kept_resolved_and_resubmitted_superseding_the_old_patch() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "ops/demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
+    app.import_files(&[("ops/demo/SKILL.md", DEMO)]).await;
     let (_, token_a) = app.user_with_token("ana", Role::Member).await.unwrap();
     let (_, token_b) = app.user_with_token("ben", Role::Member).await.unwrap();
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
@@ -95,27 +86,13 @@ async fn a_conflicting_lesson_is_kept_resolved_and_resubmitted_superseding_the_o
     let c = pushed_patch(&pushed, "demo");
     assert_ne!(c, b);
     assert!(pushed[0]["message"].as_str().unwrap().contains(&b), "{pushed}");
-    let new: Value = app
-        .get(&format!("/v1/patches/{c}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let new = app.get_json(&format!("/v1/patches/{c}")).await;
     assert_eq!(
         (new["supersedes"].as_str(), new["status"].as_str()),
         (Some(b.as_str()), Some("pending_review"))
     );
     assert_eq!(new["base_revision"], 2, "made against the revision he now has");
-    let old: Value = app
-        .get(&format!("/v1/patches/{b}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let old = app.get_json(&format!("/v1/patches/{b}")).await;
     assert_eq!(
         (old["status"].as_str(), old["superseded_by"].as_str()),
         (Some("superseded"), Some(c.as_str()))
@@ -132,14 +109,11 @@ async fn a_conflicting_lesson_is_kept_resolved_and_resubmitted_superseding_the_o
 #[tokio::test]
 async fn lessons_on_different_lines_from_one_revision_all_land() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "ops/demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
+    app.import_files(&[("ops/demo/SKILL.md", DEMO)]).await;
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
     let mut members = Vec::new();
     for n in 0..4 {
-        let (_, token) = app.user_with_token(&format!("m{n}"), Role::Member).await.unwrap();
-        let member = Member::new(&app.base_url, &token);
+        let member = Member::joining(&app, &format!("m{n}"), Role::Member).await;
         member.pull().await;
         members.push(member);
     }

@@ -10,23 +10,9 @@ use cairn_e2e::app::{StatusCode, TestApp};
 use cairn_store::Role;
 use serde_json::{Value, json};
 
-use common::{Member, write};
+use common::{Member, actions, skills_with, write};
 
 const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n## Steps\n\n1. Install the tool.\n2. Run it on the data.\n3. Check the output.\n\n## Pitfalls\n\n- None yet.\n";
-
-fn actions(report: &Value) -> Vec<(String, String)> {
-    report["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| {
-            (
-                o["name"].as_str().unwrap().to_owned(),
-                o["action"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
-}
 
 async fn skill_md(app: &TestApp, name: &str, rev: &str) -> String {
     let response = app
@@ -40,17 +26,14 @@ async fn skill_md(app: &TestApp, name: &str, rev: &str) -> String {
 
 /// A member's patch approved by the admin; the new revision.
 async fn publish_patch(app: &TestApp, member: &str, base: i64, old: &str, new: &str) -> i64 {
-    let submitted: Value = app
-        .client
-        .post(app.url("/v1/patches"))
-        .bearer_auth(member)
-        .json(&json!({"skill": "demo", "base_revision": base, "ops": [{"op": "patch", "old": old, "new": new}]}))
-        .send()
+    let submitted = app
+        .post_json(
+            member,
+            "/v1/patches",
+            &json!({"skill": "demo", "base_revision": base, "ops": [{"op": "patch", "old": old, "new": new}]}),
+        )
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .1;
     let id = submitted["id"].as_str().unwrap_or_else(|| panic!("{submitted}"));
     let approved: Value = app
         .post(&format!("/v1/patches/{id}/approve"))
@@ -68,15 +51,15 @@ async fn publish_patch(app: &TestApp, member: &str, base: i64, old: &str, new: &
 #[tokio::test]
 async fn pulls_bring_upstream_changes_and_never_lose_a_local_edit() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "ops/demo/SKILL.md", DEMO);
-    write(tree.path(), "ops/demo/references/notes.md", "notes\n");
-    write(
-        tree.path(),
-        "other/SKILL.md",
-        "---\nname: other\ndescription: Other.\n---\n# Other\n",
-    );
-    app.import(tree.path()).await.unwrap();
+    app.import_files(&[
+        ("ops/demo/SKILL.md", DEMO),
+        ("ops/demo/references/notes.md", "notes\n"),
+        (
+            "other/SKILL.md",
+            "---\nname: other\ndescription: Other.\n---\n# Other\n",
+        ),
+    ])
+    .await;
     let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
     let mia = Member::new(&app.base_url, &token);
     // The agent's own things, which a pull must never touch.
@@ -173,13 +156,11 @@ async fn pulls_bring_upstream_changes_and_never_lose_a_local_edit() {
 
     // A skill published upstream under the name of a folder never synced: left alone.
     write(&mia.skills(), "fresh/SKILL.md", "mine\n");
-    let more = tempfile::tempdir().unwrap();
-    write(
-        more.path(),
+    app.import_files(&[(
         "fresh/SKILL.md",
         "---\nname: fresh\ndescription: Fresh.\n---\n# Fresh\n",
-    );
-    app.import(more.path()).await.unwrap();
+    )])
+    .await;
     let report = mia.pull().await;
     assert_eq!(actions(&report), vec![("fresh".into(), "kept_local_only".into())]);
     assert_eq!(
@@ -229,9 +210,7 @@ async fn pulls_bring_upstream_changes_and_never_lose_a_local_edit() {
 #[tokio::test]
 async fn pull_refusals_say_what_to_do_and_change_nothing() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
+    app.import_files(&[("demo/SKILL.md", DEMO)]).await;
     let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
     let mut mia = Member::new(&app.base_url, &token);
 
@@ -271,17 +250,7 @@ async fn pull_refusals_say_what_to_do_and_change_nothing() {
 }
 
 fn standings(report: &Value) -> Vec<(String, String)> {
-    report[0]["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| {
-            (
-                s["name"].as_str().unwrap().to_owned(),
-                s["standing"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect()
+    skills_with(&report[0], "standing")
 }
 
 #[tokio::test]
@@ -300,8 +269,7 @@ async fn status_and_diff_tell_local_edits_and_work_offline() {
         "---\nname: third\ndescription: Third.\n---\n# Third\n",
     );
     app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
-    let mia = Member::new(&app.base_url, &token);
+    let mia = Member::joining(&app, "mia", Role::Member).await;
     mia.pull().await;
 
     let demo = mia.skills().join("ops/demo");
@@ -399,8 +367,7 @@ async fn a_pull_killed_midway_leaves_every_skill_whole_and_the_next_pull_finishe
         write(tree.path(), &format!("{name}/references/b.md"), &format!("more {i}\n"));
     }
     app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
-    let mia = Member::new(&app.base_url, &token);
+    let mia = Member::joining(&app, "mia", Role::Reader).await;
     let target = mia.home.path().join("team");
 
     let mut child = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"))
@@ -490,11 +457,8 @@ async fn a_pull_killed_midway_leaves_every_skill_whole_and_the_next_pull_finishe
 #[tokio::test]
 async fn the_targets_pulled_into_are_used_when_none_is_named() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
-    let mia = Member::new(&app.base_url, &token);
+    app.import_files(&[("demo/SKILL.md", DEMO)]).await;
+    let mia = Member::joining(&app, "mia", Role::Member).await;
     mia.pull().await;
     let team = mia.home.path().join("team");
     let out = mia.cairn(&["pull", "--target", team.to_str().unwrap()]).await;
@@ -600,9 +564,7 @@ async fn finished(child: std::process::Child) -> std::process::Output {
 #[tokio::test]
 async fn two_cairns_on_one_target_take_turns_and_a_waiter_names_the_holder() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
+    app.import_files(&[("demo/SKILL.md", DEMO)]).await;
     let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
     let (proxy, gate) = gated_proxy(&app.base_url).await;
     let mia = Member::new(&proxy, &token);
@@ -677,8 +639,7 @@ async fn a_completed_pull_is_on_disk_before_the_state_records_it() {
     write(tree.path(), "ops/demo/SKILL.md", DEMO);
     write(tree.path(), "ops/demo/references/notes.md", "notes\n");
     app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
-    let mia = Member::new(&app.base_url, &token);
+    let mia = Member::joining(&app, "mia", Role::Reader).await;
     mia.pull().await;
     // Upstream changes: the next pull replaces the folder that is there.
     write(tree.path(), "ops/demo/references/notes.md", "notes, revised\n");
@@ -765,11 +726,8 @@ async fn a_completed_pull_is_on_disk_before_the_state_records_it() {
 #[tokio::test]
 async fn a_reader_that_leaves_early_ends_the_command_quietly() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "ops/demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
-    let mia = Member::new(&app.base_url, &token);
+    app.import_files(&[("ops/demo/SKILL.md", DEMO)]).await;
+    let mia = Member::joining(&app, "mia", Role::Member).await;
     mia.pull().await;
     // `cairn status | head -0`: the reading end is closed before anything is printed.
     let (reader, writer) = std::io::pipe().unwrap();
@@ -838,8 +796,7 @@ async fn a_pull_that_finds_nothing_new_looks_at_no_skill_folder() {
         write(tree.path(), &format!("cat-{}/{name}/SKILL.md", i % 4), &body);
     }
     app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
-    let mia = Member::new(&app.base_url, &token);
+    let mia = Member::joining(&app, "mia", Role::Reader).await;
     assert_eq!(mia.pull().await["skills"].as_array().unwrap().len(), 120);
 
     let (report, log) = traced_pull(&mia, &["-e", "trace=%file,%desc"]).await;
@@ -858,11 +815,8 @@ async fn a_pull_that_finds_nothing_new_looks_at_no_skill_folder() {
 #[tokio::test]
 async fn a_pull_interrupted_midway_is_cleaned_up_by_the_next() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "ops/demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("mia", Role::Reader).await.unwrap();
-    let mia = Member::new(&app.base_url, &token);
+    app.import_files(&[("ops/demo/SKILL.md", DEMO)]).await;
+    let mia = Member::joining(&app, "mia", Role::Reader).await;
     mia.pull().await;
     let targets = mia.home.path().join("state/cairn/targets");
     let marker = std::fs::read_dir(&targets)

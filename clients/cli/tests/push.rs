@@ -11,7 +11,7 @@ use cairn_e2e::app::{StatusCode, TestApp};
 use cairn_store::Role;
 use serde_json::Value;
 
-use common::{Member, write};
+use common::{Member, actions, write};
 
 const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n## Steps\n\n1. Install the tool.\n2. Run it on the data.\n\n## Pitfalls\n\n- None yet.\n";
 const SECRETS: [&str; 4] = [
@@ -87,9 +87,7 @@ fn request_lines(seen: &Recorded) -> Vec<String> {
 
 async fn approve(app: &TestApp, reviewer: &str, id: &str) -> Value {
     let response = app
-        .client
-        .post(app.url(&format!("/v1/patches/{id}/approve")))
-        .bearer_auth(reviewer)
+        .post_as(reviewer, &format!("/v1/patches/{id}/approve"))
         .send()
         .await
         .unwrap();
@@ -100,9 +98,7 @@ async fn approve(app: &TestApp, reviewer: &str, id: &str) -> Value {
 #[tokio::test]
 async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "ops/demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
+    app.import_files(&[("ops/demo/SKILL.md", DEMO)]).await;
     let (_, token_a) = app.user_with_token("ana", Role::Member).await.unwrap();
     let (_, token_b) = app.user_with_token("ben", Role::Member).await.unwrap();
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
@@ -183,14 +179,9 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
         create["ops"],
         serde_json::json!(["create", "write_file references/signals.md"])
     );
-    let patch: Value = app
-        .get(&format!("/v1/patches/{}", edit["patch"].as_str().unwrap()))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let patch = app
+        .get_json(&format!("/v1/patches/{}", edit["patch"].as_str().unwrap()))
+        .await;
     assert_eq!(patch["author"], "ana");
     assert_eq!(patch["base_revision"], 1);
     assert_eq!(patch["summary"], "Check the disk first");
@@ -211,17 +202,7 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
     assert_eq!(approved["result_revision"], 2);
     approve(&app, &reviewer, create["patch"].as_str().unwrap()).await;
     let report = ben.json(&["pull", "--target", "hermes", "--json"]).await;
-    let actions: Vec<(String, String)> = report[0]["skills"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|o| {
-            (
-                o["name"].as_str().unwrap().to_owned(),
-                o["action"].as_str().unwrap().to_owned(),
-            )
-        })
-        .collect();
+    let actions = actions(&report[0]);
     assert_eq!(
         actions,
         vec![("demo".into(), "updated".into()), ("triage".into(), "added".into())]
@@ -307,11 +288,8 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
 #[tokio::test]
 async fn pushes_that_cannot_be_sent_say_why_and_send_nothing() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("ana", Role::Member).await.unwrap();
-    let ana = Member::new(&app.base_url, &token);
+    app.import_files(&[("demo/SKILL.md", DEMO)]).await;
+    let ana = Member::joining(&app, "ana", Role::Member).await;
     let folder = ana.home.path().join("team");
     let target = folder.to_str().unwrap();
     ana.json(&["pull", "--target", target, "--json"]).await;
@@ -366,11 +344,8 @@ async fn pushes_that_cannot_be_sent_say_why_and_send_nothing() {
 #[tokio::test]
 async fn a_skill_removed_upstream_while_edited_here_is_pushed_only_when_asked() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "ops/demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
-    let (_, token) = app.user_with_token("mia", Role::Member).await.unwrap();
-    let mia = Member::new(&app.base_url, &token);
+    app.import_files(&[("ops/demo/SKILL.md", DEMO)]).await;
+    let mia = Member::joining(&app, "mia", Role::Member).await;
     mia.pull().await;
     let skill_md = mia.skills().join("ops/demo/SKILL.md");
     std::fs::write(&skill_md, DEMO.replace("- None yet.", "- Check the disk first.")).unwrap();
@@ -406,7 +381,7 @@ async fn a_skill_removed_upstream_while_edited_here_is_pushed_only_when_asked() 
     assert_eq!(out.status.code(), Some(2));
     let stderr = String::from_utf8_lossy(&out.stderr).into_owned();
     assert!(stderr.contains("'nope' is not a skill removed upstream"), "{stderr}");
-    let page: Value = app.get("/v1/patches").send().await.unwrap().json().await.unwrap();
+    let page = app.get_json("/v1/patches").await;
     assert_eq!(page["items"], serde_json::json!([]), "{page}");
 
     // Asked for: proposed again as a new skill, in its category.
@@ -417,13 +392,6 @@ async fn a_skill_removed_upstream_while_edited_here_is_pushed_only_when_asked() 
     assert_eq!(pushed[0]["ops"][0], "create", "{pushed}");
     assert_eq!(pushed[0]["action"], "submitted", "{pushed}");
     let id = pushed[0]["patch"].as_str().unwrap();
-    let patch: Value = app
-        .get(&format!("/v1/patches/{id}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let patch = app.get_json(&format!("/v1/patches/{id}")).await;
     assert_eq!(patch["ops"][0]["category"], "ops", "{patch}");
 }

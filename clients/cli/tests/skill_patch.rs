@@ -143,27 +143,27 @@ fn texts_can_come_from_files() {
     assert!(skill_md(dir.path()).contains("\n@Steps\n"));
 }
 
-#[test]
-fn batch_answers_one_line_per_line() {
+/// Runs `cairn skill patch --batch` on `input`, which must succeed; its answer lines, parsed.
+fn patch_batch(input: &[u8]) -> Vec<serde_json::Value> {
     let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
         .args(["skill", "patch", "--batch"])
         .stdin(Stdio::piped())
         .stdout(Stdio::piped())
         .spawn()
         .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"{\"content\":\"a  b\\nc\\n\",\"old\":\"a b\",\"new\":\"x\"}\nnot json\n{\"content\":\"abc\",\"old\":\"zzz\",\"new\":\"y\",\"replace_all\":true}\n")
-        .unwrap();
+    child.stdin.take().unwrap().write_all(input).unwrap();
     let out = child.wait_with_output().unwrap();
     assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
+    String::from_utf8(out.stdout)
         .unwrap()
         .lines()
         .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+        .collect()
+}
+
+#[test]
+fn batch_answers_one_line_per_line() {
+    let lines = patch_batch(b"{\"content\":\"a  b\\nc\\n\",\"old\":\"a b\",\"new\":\"x\"}\nnot json\n{\"content\":\"abc\",\"old\":\"zzz\",\"new\":\"y\",\"replace_all\":true}\n");
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["applied"], true);
     assert_eq!(lines[0]["content"], "x\nc\n");
@@ -203,25 +203,7 @@ fn symbolic_links_are_refused_and_left_alone() {
 
 #[test]
 fn batch_skips_blank_lines_and_answers_bad_bytes_in_place() {
-    let mut child = Command::new(env!("CARGO_BIN_EXE_cairn"))
-        .args(["skill", "patch", "--batch"])
-        .stdin(Stdio::piped())
-        .stdout(Stdio::piped())
-        .spawn()
-        .unwrap();
-    child
-        .stdin
-        .take()
-        .unwrap()
-        .write_all(b"\n{\"content\":\"a\",\"old\":\"a\",\"new\":\"b\"}\n\xff\xfe\n\n{\"content\":\"c\",\"old\":\"c\",\"new\":\"d\"}\n")
-        .unwrap();
-    let out = child.wait_with_output().unwrap();
-    assert!(out.status.success());
-    let lines: Vec<serde_json::Value> = String::from_utf8(out.stdout)
-        .unwrap()
-        .lines()
-        .map(|l| serde_json::from_str(l).unwrap())
-        .collect();
+    let lines = patch_batch(b"\n{\"content\":\"a\",\"old\":\"a\",\"new\":\"b\"}\n\xff\xfe\n\n{\"content\":\"c\",\"old\":\"c\",\"new\":\"d\"}\n");
     assert_eq!(lines.len(), 3);
     assert_eq!(lines[0]["content"], "b");
     assert_eq!(lines[1]["applied"], false);

@@ -6,16 +6,10 @@ use std::time::Duration;
 
 use cairn_e2e::app::{StatusCode, TestApp};
 use cairn_store::Role;
-use serde_json::{Value, json};
+use serde_json::json;
 
 const DEMO: &str = "---\nname: demo\ndescription: The demo skill.\n---\n# Demo\n\n1. Install the tool.\n2. Run it.\n";
 const WAIT: Duration = Duration::from_secs(20);
-
-fn write(root: &Path, rel: &str, content: &str) {
-    let path = root.join(rel);
-    std::fs::create_dir_all(path.parent().unwrap()).unwrap();
-    std::fs::write(path, content).unwrap();
-}
 
 /// Waits until `check` holds, polling.
 async fn eventually(what: &str, mut check: impl AsyncFnMut() -> bool) {
@@ -61,17 +55,7 @@ fn spawn_watch(app: &TestApp, token: &str, home: &Path, args: &[&str], log: &Pat
 
 /// A member's patch of `demo` (revision 1) replacing "2. Run it." — approved by the admin.
 async fn approve_run_it_twice(app: &TestApp, member: &str) {
-    let submitted: Value = app
-        .client
-        .post(app.url("/v1/patches"))
-        .bearer_auth(member)
-        .json(&json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "patch", "old": "2. Run it.", "new": "2. Run it twice."}]}))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let submitted = app.post_json(member, "/v1/patches", &json!({"skill": "demo", "base_revision": 1, "ops": [{"op": "patch", "old": "2. Run it.", "new": "2. Run it twice."}]})).await.1;
     let approve = app
         .post(&format!("/v1/patches/{}/approve", submitted["id"].as_str().unwrap()))
         .send()
@@ -83,9 +67,7 @@ async fn approve_run_it_twice(app: &TestApp, member: &str) {
 #[tokio::test]
 async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
+    app.import_files(&[("demo/SKILL.md", DEMO)]).await;
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let home = tempfile::tempdir().unwrap();
     let target = home.path().join("skills");
@@ -132,36 +114,15 @@ async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
     let edited = std::fs::read_to_string(&skill_md).unwrap() + "\n## Pitfalls\n\n- Check the disk first.\n";
     std::fs::write(&skill_md, &edited).unwrap();
     eventually("the pushed edit", async || {
-        let page: Value = app
-            .get("/v1/patches?status=pending_review")
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let page = app.get_json("/v1/patches?status=pending_review").await;
         page["items"]
             .as_array()
             .is_some_and(|items| items.iter().any(|p| p["author"] == "mia"))
     })
     .await;
-    let page: Value = app
-        .get("/v1/patches?status=pending_review")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let page = app.get_json("/v1/patches?status=pending_review").await;
     let id = page["items"][0]["id"].as_str().unwrap();
-    let patch: Value = app
-        .get(&format!("/v1/patches/{id}"))
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let patch = app.get_json(&format!("/v1/patches/{id}")).await;
     assert_eq!(patch["base_revision"], 2);
     assert_eq!(patch["agent"]["name"], "hermes");
     assert!(
@@ -175,9 +136,7 @@ async fn watch_pulls_announced_changes_and_pushes_quiet_edits() {
 #[tokio::test]
 async fn a_target_that_fails_to_pull_does_not_keep_the_others_from_changes() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write(tree.path(), "demo/SKILL.md", DEMO);
-    app.import(tree.path()).await.unwrap();
+    app.import_files(&[("demo/SKILL.md", DEMO)]).await;
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let home = tempfile::tempdir().unwrap();
     let (broken, good) = (home.path().join("broken"), home.path().join("good"));

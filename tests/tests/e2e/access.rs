@@ -5,7 +5,7 @@
 use std::collections::BTreeMap;
 use std::time::Duration;
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, error_code, error_message, json_of, send};
 use cairn_registry::access::{Access, Rule};
 use cairn_registry::auth::scopes::{Scope, ScopeSet};
 use cairn_registry::server::rules;
@@ -17,20 +17,6 @@ use serde_json::{Value, json};
 use crate::fixtures::write_skill;
 
 const ROLES: [Role; 4] = [Role::Admin, Role::Reviewer, Role::Member, Role::Reader];
-
-async fn json_of(response: reqwest::Response) -> (StatusCode, Value) {
-    let status = response.status();
-    let body = response.json::<Value>().await.unwrap_or(Value::Null);
-    (status, body)
-}
-
-fn code(body: &Value) -> &str {
-    body["error"]["code"].as_str().unwrap_or("<none>")
-}
-
-fn message(body: &Value) -> &str {
-    body["error"]["message"].as_str().unwrap_or("<none>")
-}
 
 /// Two organisations with a user of every role each; `default` has a skill with two
 /// revisions. Everything of `default` is named so that it can be recognised in an answer
@@ -96,7 +82,7 @@ async fn world() -> World {
         .token_for(&target, "default", Duration::from_secs(3600), &app.keys)
         .await
         .unwrap();
-    let (_, me) = json_of(app.get("/v1/whoami").send().await.unwrap()).await;
+    let (_, me) = send(app.get("/v1/whoami")).await;
     let mut world = World {
         file_sha: Sha256Hash::of(b"askill notes").to_hex(),
         admin_token_id: me["token_id"].as_str().unwrap().to_owned(),
@@ -531,8 +517,8 @@ async fn every_route_answers_every_role_of_both_organisations_as_the_table_says(
                 if !allowed {
                     assert_eq!(status, StatusCode::FORBIDDEN, "{label}: {text}");
                     let body: Value = serde_json::from_str(&text).unwrap();
-                    assert_eq!(code(&body), "forbidden", "{label}");
-                    assert!(message(&body).contains(role.as_str()), "{label}: {text}");
+                    assert_eq!(error_code(&body), "forbidden", "{label}");
+                    assert!(error_message(&body).contains(role.as_str()), "{label}: {text}");
                     assert_eq!(app.state_snapshot().await.unwrap(), before, "{label} changed something");
                     continue;
                 }
@@ -901,17 +887,14 @@ async fn pages_take_only_the_session_and_honour_prefixes_and_token_scopes() {
         page.body
     );
     // A read-only token of an admin logs in, but its session only reads.
-    let issued: Value = app
-        .client
-        .post(app.url("/v1/tokens"))
-        .bearer_auth(&app.admin_token)
-        .json(&json!({"name": "read-only", "scopes": ["read"]}))
-        .send()
+    let issued = app
+        .post_json(
+            &app.admin_token,
+            "/v1/tokens",
+            &json!({"name": "read-only", "scopes": ["read"]}),
+        )
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .1;
     let mut reader = WebSession::login(&app.base_url, issued["token"].as_str().unwrap())
         .await
         .unwrap();
@@ -1030,15 +1013,13 @@ async fn bad_tokens_and_missing_permissions_are_refused_and_change_nothing() {
         ),
     ] {
         let response = app
-            .client
-            .post(app.url("/v1/skills/askill/versions/1/yank"))
-            .bearer_auth(token)
+            .post_as(token, "/v1/skills/askill/versions/1/yank")
             .send()
             .await
             .unwrap();
         let (got, body) = json_of(response).await;
         assert_eq!(got, status, "{label}: {body}");
-        assert!(message(&body).contains(text), "{label}: {body}");
+        assert!(error_message(&body).contains(text), "{label}: {body}");
     }
     // A member calling a reviewer endpoint; a reader writing; a member administering.
     for (role, method, path, body, needed) in [
@@ -1079,10 +1060,10 @@ async fn bad_tokens_and_missing_permissions_are_refused_and_change_nothing() {
         if let Some(body) = body {
             request = request.json(&body);
         }
-        let (status, body) = json_of(request.send().await.unwrap()).await;
+        let (status, body) = send(request).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{role} {method} {path}");
-        assert!(message(&body).contains(&format!("'{needed}'")), "{body}");
-        assert!(message(&body).contains("ask an admin"), "{body}");
+        assert!(error_message(&body).contains(&format!("'{needed}'")), "{body}");
+        assert!(error_message(&body).contains("ask an admin"), "{body}");
     }
     assert_eq!(app.state_snapshot().await.unwrap(), before);
 }
@@ -1092,13 +1073,8 @@ async fn role_changes_disabling_and_revocation_take_effect_at_once_even_from_ano
     let world = world().await;
     let app = &world.app;
     app.wait_following().await.unwrap();
-    let whoami = |token: &str| app.client.get(app.url("/v1/whoami")).bearer_auth(token).send();
-    let yank = |token: &str| {
-        app.client
-            .post(app.url("/v1/skills/askill/versions/1/yank"))
-            .bearer_auth(token)
-            .send()
-    };
+    let whoami = |token: &str| app.get_as(token, "/v1/whoami").send();
+    let yank = |token: &str| app.post_as(token, "/v1/skills/askill/versions/1/yank").send();
     let reviewer = world.own["reviewer"].clone();
     // Warm the cache.
     assert_eq!(yank(&reviewer).await.unwrap().status(), StatusCode::OK);
@@ -1166,7 +1142,7 @@ async fn role_changes_disabling_and_revocation_take_effect_at_once_even_from_ano
     assert_eq!(response.status(), StatusCode::OK);
     let (status, body) = json_of(whoami(&reader).await.unwrap()).await;
     assert_eq!(status, StatusCode::UNAUTHORIZED);
-    assert!(message(&body).contains("disabled"), "{body}");
+    assert!(error_message(&body).contains("disabled"), "{body}");
 
     // Revoked in another process.
     let admin = world.own["admin"].clone();

@@ -1,6 +1,6 @@
 //! Token and user administration over REST, the audit log, rate limits and yanking.
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, error_code, error_message, item_strs, json_of, send};
 use cairn_registry::config::AccessSettings;
 use cairn_registry::ratelimit::{Limit, RateLimits};
 use cairn_store::Role;
@@ -9,20 +9,6 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::fixtures::write_skill;
-
-async fn json_of(response: reqwest::Response) -> (StatusCode, Value) {
-    let status = response.status();
-    let body = response.json::<Value>().await.unwrap_or(Value::Null);
-    (status, body)
-}
-
-fn message(body: &Value) -> &str {
-    body["error"]["message"].as_str().unwrap_or("<none>")
-}
-
-fn code(body: &Value) -> &str {
-    body["error"]["code"].as_str().unwrap_or("<none>")
-}
 
 #[tokio::test]
 async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
@@ -51,15 +37,7 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
     );
     let ci = issued["token"].as_str().unwrap().to_owned();
     let ci_id = issued["id"].as_str().unwrap().to_owned();
-    let (status, me) = json_of(
-        app.client
-            .get(app.url("/v1/whoami"))
-            .bearer_auth(&ci)
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, me) = send(app.get_as(&ci, "/v1/whoami")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(
         (me["user"].as_str(), me["scopes"].clone()),
@@ -80,18 +58,9 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
             "cannot grant admin: 'mia' has the role 'member', which allows at most: read, submit",
         ),
     ] {
-        let (status, body) = json_of(
-            app.client
-                .post(app.url("/v1/tokens"))
-                .bearer_auth(token)
-                .json(&body)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (status, body) = send(app.post_as(token, "/v1/tokens").json(&body)).await;
         assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
-        assert!(message(&body).contains(expected), "{body}");
+        assert!(error_message(&body).contains(expected), "{body}");
     }
     // Bad input: each a clear 4xx, nothing written.
     for (body, status, expected) in [
@@ -117,16 +86,9 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
         (json!({ "user": "olaf" }), StatusCode::FORBIDDEN, "only admins"),
         (json!(["not", "an", "object"]), StatusCode::BAD_REQUEST, "not valid"),
     ] {
-        let (got, answer) = json_of(
-            as_member(reqwest::Method::POST, "/v1/tokens")
-                .json(&body)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (got, answer) = send(as_member(reqwest::Method::POST, "/v1/tokens").json(&body)).await;
         assert_eq!(got, status, "{body}: {answer}");
-        assert!(message(&answer).contains(expected), "{body}: {answer}");
+        assert!(error_message(&answer).contains(expected), "{body}: {answer}");
     }
     let response = as_member(reqwest::Method::POST, "/v1/tokens")
         .body("{}")
@@ -137,36 +99,19 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
     assert_eq!(app.state_snapshot().await.unwrap(), before);
 
     // Listing: members see their own tokens, admins everyone's or one user's.
-    let (_, mine) = json_of(as_member(reqwest::Method::GET, "/v1/tokens").send().await.unwrap()).await;
-    let owners: Vec<&str> = mine["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|t| t["user"].as_str().unwrap())
-        .collect();
+    let (_, mine) = send(as_member(reqwest::Method::GET, "/v1/tokens")).await;
+    let owners = item_strs(&mine, "user");
     assert_eq!(owners, vec!["mia", "mia"]);
     assert!(
         !mine.to_string().contains(&ci),
         "a token listing must never contain the token"
     );
-    let (status, body) = json_of(
-        as_member(reqwest::Method::GET, "/v1/tokens?user=olaf")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, body) = send(as_member(reqwest::Method::GET, "/v1/tokens?user=olaf")).await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
-    let (_, all) = json_of(app.get("/v1/tokens?limit=2").send().await.unwrap()).await;
+    let (_, all) = send(app.get("/v1/tokens?limit=2")).await;
     assert_eq!(all["items"].as_array().unwrap().len(), 2);
     let cursor = all["next_cursor"].as_str().unwrap();
-    let (_, rest) = json_of(
-        app.get(&format!("/v1/tokens?limit=200&cursor={cursor}"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, rest) = send(app.get(&format!("/v1/tokens?limit=200&cursor={cursor}"))).await;
     // admin (bootstrap), mia ×2, olaf: four tokens over two pages, none twice.
     let mut ids: Vec<String> = all["items"]
         .as_array()
@@ -178,7 +123,7 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
     ids.sort();
     ids.dedup();
     assert_eq!(ids.len(), 4);
-    let (_, olafs) = json_of(app.get("/v1/tokens?user=olaf").send().await.unwrap()).await;
+    let (_, olafs) = send(app.get("/v1/tokens?user=olaf")).await;
     assert_eq!(olafs["items"].as_array().unwrap().len(), 1);
     let olaf_id = olafs["items"][0]["id"].as_str().unwrap().to_owned();
 
@@ -190,32 +135,14 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
             .unwrap();
         assert_eq!(response.status(), StatusCode::NOT_FOUND);
     }
-    let (status, body) = json_of(
-        as_member(reqwest::Method::DELETE, "/v1/tokens/not-a-uuid")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
-    assert_eq!((status, code(&body)), (StatusCode::BAD_REQUEST, "bad_request"));
+    let (status, body) = send(as_member(reqwest::Method::DELETE, "/v1/tokens/not-a-uuid")).await;
+    assert_eq!((status, error_code(&body)), (StatusCode::BAD_REQUEST, "bad_request"));
 
     // The owner revokes their CI token: it stops at once; revoking again is a no-op.
-    let (status, revoked) = json_of(
-        as_member(reqwest::Method::DELETE, &format!("/v1/tokens/{ci_id}"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, revoked) = send(as_member(reqwest::Method::DELETE, &format!("/v1/tokens/{ci_id}"))).await;
     assert_eq!(status, StatusCode::OK);
     assert!(revoked["revoked_at"].is_string());
-    let response = app
-        .client
-        .get(app.url("/v1/whoami"))
-        .bearer_auth(&ci)
-        .send()
-        .await
-        .unwrap();
+    let response = app.get_as(&ci, "/v1/whoami").send().await.unwrap();
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
     let audits = app.store.audit_count(app.org_id).await.unwrap();
     let response = as_member(reqwest::Method::DELETE, &format!("/v1/tokens/{ci_id}"))
@@ -225,15 +152,9 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
     assert_eq!(response.status(), StatusCode::OK);
     assert_eq!(app.store.audit_count(app.org_id).await.unwrap(), audits);
     // Revoked tokens leave the default listing but stay visible with `all=true`.
-    let (_, mine) = json_of(as_member(reqwest::Method::GET, "/v1/tokens").send().await.unwrap()).await;
+    let (_, mine) = send(as_member(reqwest::Method::GET, "/v1/tokens")).await;
     assert_eq!(mine["items"].as_array().unwrap().len(), 1);
-    let (_, mine) = json_of(
-        as_member(reqwest::Method::GET, "/v1/tokens?all=true")
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, mine) = send(as_member(reqwest::Method::GET, "/v1/tokens?all=true")).await;
     assert_eq!(mine["items"].as_array().unwrap().len(), 2);
 
     // An admin revokes Olaf's token and issues Olaf a reader-scoped one.
@@ -245,20 +166,11 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
-    let response = app
-        .client
-        .get(app.url("/v1/whoami"))
-        .bearer_auth(&other)
-        .send()
-        .await
-        .unwrap();
+    let response = app.get_as(&other, "/v1/whoami").send().await.unwrap();
     assert_eq!(response.status(), StatusCode::UNAUTHORIZED);
-    let (status, issued) = json_of(
+    let (status, issued) = send(
         app.post("/v1/tokens")
-            .json(&json!({ "user": "olaf", "name": "handed over" }))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({ "user": "olaf", "name": "handed over" })),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{issued}");
@@ -266,26 +178,16 @@ async fn tokens_are_issued_listed_and_revoked_by_their_owner_and_by_admins() {
         (issued["user"].as_str(), issued["scopes"].clone()),
         (Some("olaf"), json!(["read", "submit"]))
     );
-    let (status, body) = json_of(
-        app.post("/v1/tokens")
-            .json(&json!({ "user": "nobody" }))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, body) = send(app.post("/v1/tokens").json(&json!({ "user": "nobody" }))).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
 }
 
 #[tokio::test]
 async fn admins_manage_users_and_cannot_lock_the_organisation_out() {
     let app = TestApp::spawn().await.unwrap();
-    let (status, created) = json_of(
+    let (status, created) = send(
         app.post("/v1/users")
-            .json(&json!({ "handle": "rita", "role": "reviewer" }))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({ "handle": "rita", "role": "reviewer" })),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED);
@@ -362,18 +264,18 @@ async fn admins_manage_users_and_cannot_lock_the_organisation_out() {
         ),
     ] {
         let method = reqwest::Method::from_bytes(method.as_bytes()).unwrap();
-        let (got, answer) = json_of(
+        let (got, answer) = send(
             app.client
                 .request(method.clone(), app.url(path))
                 .bearer_auth(&app.admin_token)
-                .json(&body)
-                .send()
-                .await
-                .unwrap(),
+                .json(&body),
         )
         .await;
         assert_eq!(got, status, "{method} {path} {body}: {answer}");
-        assert!(message(&answer).contains(expected), "{method} {path} {body}: {answer}");
+        assert!(
+            error_message(&answer).contains(expected),
+            "{method} {path} {body}: {answer}"
+        );
     }
     assert_eq!(app.state_snapshot().await.unwrap(), before);
 
@@ -387,14 +289,11 @@ async fn admins_manage_users_and_cannot_lock_the_organisation_out() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK);
-    let (status, me) = json_of(
+    let (status, me) = send(
         app.client
             .patch(app.url("/v1/users/rita"))
             .bearer_auth(&app.admin_token)
-            .json(&json!({ "role": "admin" }))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({ "role": "admin" })),
     )
     .await;
     assert_eq!(
@@ -411,34 +310,19 @@ async fn admins_manage_users_and_cannot_lock_the_organisation_out() {
             .await
             .unwrap();
     }
-    let (_, page) = json_of(app.get("/v1/users?limit=2").send().await.unwrap()).await;
-    let handles: Vec<&str> = page["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|u| u["handle"].as_str().unwrap())
-        .collect();
+    let (_, page) = send(app.get("/v1/users?limit=2")).await;
+    let handles = item_strs(&page, "handle");
     assert_eq!(handles, vec!["admin", "rita"]);
-    let (_, page) = json_of(
-        app.get(&format!(
-            "/v1/users?limit=2&cursor={}",
-            page["next_cursor"].as_str().unwrap()
-        ))
-        .send()
-        .await
-        .unwrap(),
-    )
+    let (_, page) = send(app.get(&format!(
+        "/v1/users?limit=2&cursor={}",
+        page["next_cursor"].as_str().unwrap()
+    )))
     .await;
-    let handles: Vec<&str> = page["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|u| u["handle"].as_str().unwrap())
-        .collect();
+    let handles = item_strs(&page, "handle");
     assert_eq!(handles, vec!["u1", "u2"]);
-    let (status, user) = json_of(app.get("/v1/users/u3").send().await.unwrap()).await;
+    let (status, user) = send(app.get("/v1/users/u3")).await;
     assert_eq!((status, user["role"].as_str()), (StatusCode::OK, Some("reader")));
-    let (status, _) = json_of(app.get("/v1/users/BAD").send().await.unwrap()).await;
+    let (status, _) = send(app.get("/v1/users/BAD")).await;
     assert_eq!(status, StatusCode::BAD_REQUEST);
 }
 
@@ -477,7 +361,7 @@ async fn every_mutation_is_audited_with_who_what_where_and_can_be_filtered_and_p
         .await
         .unwrap();
 
-    let (status, log) = json_of(app.get("/v1/audit?actor=admin").send().await.unwrap()).await;
+    let (status, log) = send(app.get("/v1/audit?actor=admin")).await;
     assert_eq!(status, StatusCode::OK);
     let items = log["items"].as_array().unwrap();
     let actions: Vec<&str> = items.iter().map(|e| e["action"].as_str().unwrap()).collect();
@@ -506,32 +390,22 @@ async fn every_mutation_is_audited_with_who_what_where_and_can_be_filtered_and_p
     );
 
     // Filters: an action family, an exact target, a time window; paging by cursor.
-    let (_, tokens) = json_of(app.get("/v1/audit?action=token.").send().await.unwrap()).await;
-    let actions: Vec<&str> = tokens["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|e| e["action"].as_str().unwrap())
-        .collect();
+    let (_, tokens) = send(app.get("/v1/audit?action=token.")).await;
+    let actions = item_strs(&tokens, "action");
     assert_eq!(
         actions,
         vec!["token.revoke", "token.issue", "token.issue"],
         "bootstrap issued the first"
     );
-    let (_, ana) = json_of(app.get("/v1/audit?target=user:ana").send().await.unwrap()).await;
+    let (_, ana) = send(app.get("/v1/audit?target=user:ana")).await;
     assert_eq!(ana["items"].as_array().unwrap().len(), 3);
-    let (_, none) = json_of(app.get("/v1/audit?until=2000-01-01T00:00:00Z").send().await.unwrap()).await;
+    let (_, none) = send(app.get("/v1/audit?until=2000-01-01T00:00:00Z")).await;
     assert_eq!(none["items"], json!([]));
-    let (_, first) = json_of(app.get("/v1/audit?limit=3").send().await.unwrap()).await;
-    let (_, second) = json_of(
-        app.get(&format!(
-            "/v1/audit?limit=3&cursor={}",
-            first["next_cursor"].as_str().unwrap()
-        ))
-        .send()
-        .await
-        .unwrap(),
-    )
+    let (_, first) = send(app.get("/v1/audit?limit=3")).await;
+    let (_, second) = send(app.get(&format!(
+        "/v1/audit?limit=3&cursor={}",
+        first["next_cursor"].as_str().unwrap()
+    )))
     .await;
     let first_ids: Vec<i64> = first["items"]
         .as_array()
@@ -557,7 +431,7 @@ async fn every_mutation_is_audited_with_who_what_where_and_can_be_filtered_and_p
         "cursor=-4",
         "limit=0",
     ] {
-        let (status, body) = json_of(app.get(&format!("/v1/audit?{bad}")).send().await.unwrap()).await;
+        let (status, body) = send(app.get(&format!("/v1/audit?{bad}"))).await;
         assert_eq!(status, StatusCode::BAD_REQUEST, "{bad}: {body}");
     }
 }
@@ -589,9 +463,9 @@ async fn rate_limits_answer_429_with_retry_after_and_tell_the_remaining_budget()
     assert!((1..=20).contains(&retry), "{retry}");
     assert_eq!(response.headers()["ratelimit-remaining"], "0");
     let (_, body) = json_of(response).await;
-    assert_eq!(code(&body), "rate_limited");
+    assert_eq!(error_code(&body), "rate_limited");
     assert!(
-        message(&body).contains("this token (limit 3/min)") && message(&body).contains("retry after"),
+        error_message(&body).contains("this token (limit 3/min)") && error_message(&body).contains("retry after"),
         "{body}"
     );
 
@@ -600,21 +474,13 @@ async fn rate_limits_answer_429_with_retry_after_and_tell_the_remaining_budget()
     let (_, other) = app.user_with_token("second", Role::Reader).await.unwrap();
     let mut statuses = Vec::new();
     for _ in 0..5 {
-        statuses.push(
-            app.client
-                .get(app.url("/v1/whoami"))
-                .bearer_auth(&other)
-                .send()
-                .await
-                .unwrap()
-                .status(),
-        );
+        statuses.push(app.get_as(&other, "/v1/whoami").send().await.unwrap().status());
     }
     assert_eq!(statuses[..3], [StatusCode::OK; 3]);
     let response = app.client.get(app.url("/v1/whoami")).send().await.unwrap();
     assert_eq!(response.status(), StatusCode::TOO_MANY_REQUESTS);
     let (_, body) = json_of(response).await;
-    assert!(message(&body).contains("this address (limit 8/min)"), "{body}");
+    assert!(error_message(&body).contains("this address (limit 8/min)"), "{body}");
 }
 
 #[tokio::test]
@@ -625,34 +491,34 @@ async fn yanking_hides_a_version_from_latest_and_the_index_and_unyanking_restore
     app.import(tree.path()).await.unwrap();
     write_skill(tree.path(), "ops/deploy", "deploy", "Two.", &[]);
     app.import(tree.path()).await.unwrap();
-    let (_, index) = json_of(app.get("/v1/index").send().await.unwrap()).await;
+    let (_, index) = send(app.get("/v1/index")).await;
     let cursor = index["cursor"].as_i64().unwrap();
 
-    let (status, body) = json_of(app.post("/v1/skills/deploy/versions/2/yank").send().await.unwrap()).await;
+    let (status, body) = send(app.post("/v1/skills/deploy/versions/2/yank")).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(
         body,
         json!({ "name": "deploy", "revision": 2, "yanked": true, "changed": true, "latest_revision": 1 })
     );
-    let (_, latest) = json_of(app.get("/v1/skills/deploy/versions/latest").send().await.unwrap()).await;
+    let (_, latest) = send(app.get("/v1/skills/deploy/versions/latest")).await;
     assert_eq!(latest["revision"], 1);
-    let (_, pinned) = json_of(app.get("/v1/skills/deploy/versions/2").send().await.unwrap()).await;
+    let (_, pinned) = send(app.get("/v1/skills/deploy/versions/2")).await;
     assert_eq!(pinned["yanked"], true, "a yanked version stays readable by number");
-    let (_, delta) = json_of(app.get(&format!("/v1/index?since={cursor}")).send().await.unwrap()).await;
+    let (_, delta) = send(app.get(&format!("/v1/index?since={cursor}"))).await;
     assert_eq!(delta["skills"][0]["revision"], 1, "{delta}");
     // Yanking again changes nothing and writes nothing.
     let audits = app.store.audit_count(app.org_id).await.unwrap();
-    let (_, again) = json_of(app.post("/v1/skills/deploy/versions/2/yank").send().await.unwrap()).await;
+    let (_, again) = send(app.post("/v1/skills/deploy/versions/2/yank")).await;
     assert_eq!(again["changed"], false);
     assert_eq!(app.store.audit_count(app.org_id).await.unwrap(), audits);
 
     // Yanking the last one removes the skill from the index; unyanking brings it back.
     app.post("/v1/skills/deploy/versions/1/yank").send().await.unwrap();
-    let (_, delta) = json_of(app.get(&format!("/v1/index?since={cursor}")).send().await.unwrap()).await;
+    let (_, delta) = send(app.get(&format!("/v1/index?since={cursor}"))).await;
     assert_eq!(delta["removed"], json!(["deploy"]), "{delta}");
-    let (_, body) = json_of(app.post("/v1/skills/deploy/versions/2/unyank").send().await.unwrap()).await;
+    let (_, body) = send(app.post("/v1/skills/deploy/versions/2/unyank")).await;
     assert_eq!(body["latest_revision"], 2);
-    let (_, index) = json_of(app.get("/v1/index").send().await.unwrap()).await;
+    let (_, index) = send(app.get("/v1/index")).await;
     assert_eq!(index["skills"][0]["revision"], 2);
 
     let before = app.state_snapshot().await.unwrap();
@@ -663,7 +529,7 @@ async fn yanking_hides_a_version_from_latest_and_the_index_and_unyanking_restore
         ("/v1/skills/nope/versions/1/yank", StatusCode::NOT_FOUND),
         ("/v1/skills/Bad%20Name/versions/1/yank", StatusCode::BAD_REQUEST),
     ] {
-        let (got, body) = json_of(app.post(path).send().await.unwrap()).await;
+        let (got, body) = send(app.post(path)).await;
         assert_eq!(got, status, "{path}: {body}");
     }
     assert_eq!(app.state_snapshot().await.unwrap(), before);
@@ -675,22 +541,13 @@ async fn a_token_never_mints_a_stronger_or_longer_lived_one() {
     app.user_with_token("rev", Role::Reviewer).await.unwrap();
     // An admin's narrowed token (read + admin, no review) cannot hand out `review`, even to
     // a reviewer whose role would allow it.
-    let (_, narrowed) = json_of(
+    let (_, narrowed) = send(
         app.post("/v1/tokens")
-            .json(&json!({ "scopes": ["admin"], "ttl": "2h" }))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({ "scopes": ["admin"], "ttl": "2h" })),
     )
     .await;
     let narrowed = narrowed["token"].as_str().unwrap().to_owned();
-    let issue = |token: &str, body: Value| {
-        app.client
-            .post(app.url("/v1/tokens"))
-            .bearer_auth(token)
-            .json(&body)
-            .send()
-    };
+    let issue = |token: &str, body: Value| app.post_as(token, "/v1/tokens").json(&body).send();
     let before = app.state_snapshot().await.unwrap();
     let (status, body) = json_of(
         issue(&narrowed, json!({ "user": "rev", "scopes": ["review"] }))
@@ -700,14 +557,14 @@ async fn a_token_never_mints_a_stronger_or_longer_lived_one() {
     .await;
     assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
     assert!(
-        message(&body).contains("cannot grant review: the token you are using can grant at most: read"),
+        error_message(&body).contains("cannot grant review: the token you are using can grant at most: read"),
         "{body}"
     );
     // Nor outlive itself: an explicit longer ttl is refused, the default is shortened.
     let (status, body) = json_of(issue(&narrowed, json!({ "ttl": "1d" })).await.unwrap()).await;
     assert_eq!(status, StatusCode::BAD_REQUEST, "{body}");
     assert!(
-        message(&body).contains("cannot outlive the token that issues it"),
+        error_message(&body).contains("cannot outlive the token that issues it"),
         "{body}"
     );
     assert_eq!(app.state_snapshot().await.unwrap(), before);
@@ -717,12 +574,9 @@ async fn a_token_never_mints_a_stronger_or_longer_lived_one() {
     assert!(expires <= chrono::Utc::now() + chrono::Duration::hours(2), "{child}");
     // An admin issuing for someone else may give up to that user's role, for as long as
     // the settings allow.
-    let (status, body) = json_of(
+    let (status, body) = send(
         app.post("/v1/tokens")
-            .json(&json!({ "user": "rev", "scopes": ["review"], "ttl": "90d" }))
-            .send()
-            .await
-            .unwrap(),
+            .json(&json!({ "user": "rev", "scopes": ["review"], "ttl": "90d" })),
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
@@ -739,19 +593,10 @@ async fn a_user_holds_at_most_a_hundred_active_tokens() {
             .unwrap();
     }
     let before = app.state_snapshot().await.unwrap();
-    let (status, body) = json_of(
-        app.client
-            .post(app.url("/v1/tokens"))
-            .bearer_auth(&token)
-            .json(&json!({}))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (status, body) = send(app.post_as(&token, "/v1/tokens").json(&json!({}))).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     assert!(
-        message(&body).contains("100 active tokens: revoke unused ones"),
+        error_message(&body).contains("100 active tokens: revoke unused ones"),
         "{body}"
     );
     assert_eq!(app.state_snapshot().await.unwrap(), before);

@@ -4,7 +4,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::time::Duration;
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, bytes_of, error_code, item_strs, json_of, send};
 use cairn_e2e::corpus;
 use cairn_registry::auth::TokenKeys;
 use cairn_registry::rest::wire::ToWire;
@@ -14,16 +14,6 @@ use reqwest::StatusCode;
 use serde_json::Value;
 
 use crate::fixtures::{copy_tree, write_skill};
-
-async fn json(response: reqwest::Response) -> (StatusCode, Value) {
-    let status = response.status();
-    let body = response.json::<Value>().await.unwrap_or(Value::Null);
-    (status, body)
-}
-
-fn error_code(body: &Value) -> &str {
-    body["error"]["code"].as_str().unwrap_or("<none>")
-}
 
 #[tokio::test]
 async fn imported_corpus_reads_back_byte_identical() {
@@ -50,7 +40,7 @@ async fn imported_corpus_reads_back_byte_identical() {
         hermes.created.len()
     );
 
-    let (status, index) = json(app.get("/v1/index").send().await.unwrap()).await;
+    let (status, index) = send(app.get("/v1/index")).await;
     assert_eq!(status, StatusCode::OK);
     let entries = index["skills"].as_array().unwrap();
     assert_eq!(entries.len(), report.created.len() + hermes.created.len());
@@ -98,14 +88,7 @@ async fn imported_corpus_reads_back_byte_identical() {
     assert_eq!(a.status(), StatusCode::OK);
     assert_eq!(a.headers()["content-type"], "application/gzip");
     let a = a.bytes().await.unwrap();
-    let b = app
-        .get(&format!("/v1/skills/{first}/versions/1/bundle"))
-        .send()
-        .await
-        .unwrap()
-        .bytes()
-        .await
-        .unwrap();
+    let b = bytes_of(app.get(&format!("/v1/skills/{first}/versions/1/bundle"))).await;
     assert_eq!(a, b, "bundle archives are deterministic");
     let unpacked = cairn_skill::archive::unpack(&a[..], &Limits::default()).unwrap();
     assert_eq!(unpacked.digest(), entries[0]["digest"].as_str().unwrap());
@@ -165,7 +148,7 @@ async fn index_supports_etag_and_deltas_after_reimport() {
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::OK, "a changed index is not 304");
-    let (status, delta) = json(app.get(&format!("/v1/index?since={cursor}")).send().await.unwrap()).await;
+    let (status, delta) = send(app.get(&format!("/v1/index?since={cursor}"))).await;
     assert_eq!(status, StatusCode::OK);
     let skills = delta["skills"].as_array().unwrap();
     assert_eq!(skills.len(), 1);
@@ -190,13 +173,13 @@ async fn index_supports_etag_and_deltas_after_reimport() {
 
     // An empty delta from the newest cursor.
     let newest = delta["cursor"].as_i64().unwrap();
-    let (_, empty) = json(app.get(&format!("/v1/index?since={newest}")).send().await.unwrap()).await;
+    let (_, empty) = send(app.get(&format!("/v1/index?since={newest}"))).await;
     assert_eq!(empty["skills"], Value::Array(vec![]));
 
     // The full index after the change (patched from the cached one) equals one built
     // from scratch; so it does after a skill loses its last version (yanked).
     let from_scratch = |snapshot| serde_json::to_value(ToWire::to_wire(snapshot)).unwrap();
-    let (_, patched) = json(app.get("/v1/index").send().await.unwrap()).await;
+    let (_, patched) = send(app.get("/v1/index")).await;
     assert_eq!(patched, from_scratch(app.store.index(app.org_id, None).await.unwrap()));
     assert_eq!(patched["skills"].as_array().unwrap().len(), count);
     let gone = first.created[1].name.clone();
@@ -213,7 +196,7 @@ async fn index_supports_etag_and_deltas_after_reimport() {
     .await
     .unwrap();
     tokio::time::sleep(cairn_registry::app::index::CURSOR_TTL + Duration::from_millis(100)).await;
-    let (_, patched) = json(app.get("/v1/index").send().await.unwrap()).await;
+    let (_, patched) = send(app.get("/v1/index")).await;
     assert_eq!(patched, from_scratch(app.store.index(app.org_id, None).await.unwrap()));
     assert_eq!(patched["skills"].as_array().unwrap().len(), count - 1);
     assert!(
@@ -285,7 +268,7 @@ async fn bad_tokens_are_refused_and_change_nothing() {
             let response = request.send().await.unwrap();
             assert_eq!(response.status(), StatusCode::UNAUTHORIZED, "{label} {path}");
             assert!(response.headers().contains_key("www-authenticate"), "{label}");
-            let (_, body) = json(response).await;
+            let (_, body) = json_of(response).await;
             assert_eq!(error_code(&body), "unauthorized", "{label}");
             let text = body["error"]["message"].as_str().unwrap();
             assert!(text.contains(message), "{label}: {text}");
@@ -294,7 +277,7 @@ async fn bad_tokens_are_refused_and_change_nothing() {
     assert_eq!(app.state_snapshot().await.unwrap(), before);
 
     // The admin token and a member token work; whoami reports the database role.
-    let (status, me) = json(app.get("/v1/whoami").send().await.unwrap()).await;
+    let (status, me) = send(app.get("/v1/whoami")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(me["user"], "admin");
     assert_eq!(me["role"], "admin");
@@ -304,15 +287,13 @@ async fn bad_tokens_are_refused_and_change_nothing() {
 #[tokio::test]
 async fn bad_requests_get_clear_errors_and_change_nothing() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(
-        tree.path(),
+    app.import_skill(
         "devops/deploy",
         "deploy",
         "Steps.",
         &[("references/api.md", "API notes")],
-    );
-    app.import(tree.path()).await.unwrap();
+    )
+    .await;
     let before = app.state_snapshot().await.unwrap();
     let sha = Sha256Hash::of(b"API notes").to_hex();
 
@@ -457,7 +438,7 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
         ),
     ];
     for (path, status, code, message) in cases {
-        let (got, body) = json(app.get(&path).send().await.unwrap()).await;
+        let (got, body) = send(app.get(&path)).await;
         assert_eq!(got, status, "{path}: {body}");
         assert_eq!(error_code(&body), code, "{path}");
         assert!(
@@ -494,7 +475,7 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
             .send()
             .await
             .unwrap();
-        let (got, json_body) = json(response).await;
+        let (got, json_body) = json_of(response).await;
         assert_eq!(got, status, "{body}: {json_body}");
         assert!(
             json_body["error"]["message"].as_str().unwrap().contains(message),
@@ -509,7 +490,7 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
         .send()
         .await
         .unwrap();
-    let (status, body) = json(response).await;
+    let (status, body) = json_of(response).await;
     assert_eq!(status, StatusCode::PAYLOAD_TOO_LARGE, "{body}");
     assert_eq!(error_code(&body), "payload_too_large");
     let response = app
@@ -526,16 +507,16 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
 #[tokio::test]
 async fn blobs_single_and_batch() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(
-        tree.path(),
-        "a",
-        "a",
-        "Alpha.",
-        &[("references/x.md", "shared"), ("scripts/run.sh", "echo hi")],
-    );
-    write_skill(tree.path(), "b", "b", "Beta.", &[("references/y.md", "shared")]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skills(&[
+        (
+            "a",
+            "a",
+            "Alpha.",
+            &[("references/x.md", "shared"), ("scripts/run.sh", "echo hi")],
+        ),
+        ("b", "b", "Beta.", &[("references/y.md", "shared")]),
+    ])
+    .await;
 
     let shared = Sha256Hash::of(b"shared").to_hex();
     let response = app.get(&format!("/v1/blobs/{shared}")).send().await.unwrap();
@@ -556,7 +537,7 @@ async fn blobs_single_and_batch() {
         .unwrap();
     assert_eq!(cached.status(), StatusCode::NOT_MODIFIED);
 
-    let index: Value = app.get("/v1/index").send().await.unwrap().json().await.unwrap();
+    let index = app.get_json("/v1/index").await;
     let mut wanted: Vec<String> = index["skills"]
         .as_array()
         .unwrap()
@@ -613,39 +594,28 @@ async fn skills_list_search_versions_and_files_over_http() {
     }
     app.import(tree.path()).await.unwrap();
 
-    let (_, page1) = json(app.get("/v1/skills?limit=2").send().await.unwrap()).await;
-    let names: Vec<&str> = page1["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|s| s["name"].as_str().unwrap())
-        .collect();
+    let (_, page1) = send(app.get("/v1/skills?limit=2")).await;
+    let names = item_strs(&page1, "name");
     assert_eq!(names, ["alpha", "beta"]);
     let cursor = page1["next_cursor"].as_str().unwrap();
-    let (_, page2) = json(
-        app.get(&format!("/v1/skills?limit=2&cursor={cursor}"))
-            .send()
-            .await
-            .unwrap(),
-    )
-    .await;
+    let (_, page2) = send(app.get(&format!("/v1/skills?limit=2&cursor={cursor}"))).await;
     assert_eq!(page2["items"][0]["name"], "gamma");
     assert_eq!(page2["next_cursor"], Value::Null);
 
-    let (_, devops) = json(app.get("/v1/skills?category=devops").send().await.unwrap()).await;
+    let (_, devops) = send(app.get("/v1/skills?category=devops")).await;
     assert_eq!(devops["items"].as_array().unwrap().len(), 2);
-    let (_, found) = json(app.get("/v1/skills?q=gamma%20does").send().await.unwrap()).await;
+    let (_, found) = send(app.get("/v1/skills?q=gamma%20does")).await;
     assert_eq!(found["items"][0]["name"], "gamma");
 
-    let (status, skill) = json(app.get("/v1/skills/beta").send().await.unwrap()).await;
+    let (status, skill) = send(app.get("/v1/skills/beta")).await;
     assert_eq!(status, StatusCode::OK);
     assert_eq!(skill["category"], "devops/k8s");
     assert_eq!(skill["latest_revision"], 1);
 
-    let (_, versions) = json(app.get("/v1/skills/beta/versions").send().await.unwrap()).await;
+    let (_, versions) = send(app.get("/v1/skills/beta/versions")).await;
     assert_eq!(versions["items"][0]["revision"], 1);
     assert_eq!(versions["items"][0]["source"], "import");
-    let (_, version) = json(app.get("/v1/skills/beta/versions/latest").send().await.unwrap()).await;
+    let (_, version) = send(app.get("/v1/skills/beta/versions/latest")).await;
     assert_eq!(version["files"][0]["path"], "SKILL.md");
     assert_eq!(version["frontmatter"]["name"], "beta");
     assert_eq!(version["frontmatter"]["metadata"]["hermes"]["tags"][0], "test");
@@ -662,9 +632,9 @@ async fn skills_list_search_versions_and_files_over_http() {
 #[tokio::test]
 async fn health_and_readiness() {
     let app = TestApp::spawn().await.unwrap();
-    let (status, body) = json(app.client.get(app.url("/healthz")).send().await.unwrap()).await;
+    let (status, body) = send(app.client.get(app.url("/healthz"))).await;
     assert_eq!((status, body["status"].as_str()), (StatusCode::OK, Some("ok")));
-    let (status, body) = json(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
+    let (status, body) = send(app.client.get(app.url("/readyz"))).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["checks"]["database"], "ok");
     assert_eq!(body["checks"]["blobs"], "ok");
@@ -677,7 +647,7 @@ async fn health_and_readiness() {
     std::fs::write(&blobs, b"not a directory").unwrap();
     // Verdicts are reused for a second.
     tokio::time::sleep(Duration::from_millis(1100)).await;
-    let (status, body) = json(app.client.get(app.url("/readyz")).send().await.unwrap()).await;
+    let (status, body) = send(app.client.get(app.url("/readyz"))).await;
     assert_eq!(status, StatusCode::SERVICE_UNAVAILABLE);
     assert_eq!(body["checks"]["blobs"], "failing");
 }
@@ -685,15 +655,8 @@ async fn health_and_readiness() {
 #[tokio::test]
 async fn other_organisations_see_nothing() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(
-        tree.path(),
-        "private",
-        "private",
-        "Ours.",
-        &[("references/secret.md", "only ours")],
-    );
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("private", "private", "Ours.", &[("references/secret.md", "only ours")])
+        .await;
     let actor = Actor::cli("test");
     let other = app.store.create_org("acme", "Acme", &actor).await.unwrap();
     let outsider = app
@@ -711,28 +674,17 @@ async fn other_organisations_see_nothing() {
         "/v1/skills/private/versions/1/files/SKILL.md".to_owned(),
         format!("/v1/blobs/{sha}"),
     ] {
-        let response = app.client.get(app.url(&path)).bearer_auth(&token).send().await.unwrap();
+        let response = app.get_as(&token, &path).send().await.unwrap();
         assert_eq!(response.status(), StatusCode::NOT_FOUND, "{path}");
     }
     let response = app
-        .client
-        .post(app.url("/v1/blobs/batch"))
-        .bearer_auth(&token)
+        .post_as(&token, "/v1/blobs/batch")
         .json(&serde_json::json!({"sha256": [sha]}))
         .send()
         .await
         .unwrap();
     assert_eq!(response.status(), StatusCode::NOT_FOUND);
-    let index: Value = app
-        .client
-        .get(app.url("/v1/index"))
-        .bearer_auth(&token)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let index = app.get_json_as(&token, "/v1/index").await;
     assert_eq!(index["skills"], Value::Array(vec![]));
     assert_eq!(index["cursor"], 0);
 }
@@ -771,15 +723,7 @@ async fn no_client_waits_for_the_index_to_be_built() {
     .await;
 
     for (base, state) in [(&app.base_url, &app.state), (&replica.base_url, &replica.state)] {
-        let (status, body) = json(
-            app.client
-                .get(format!("{base}/v1/index"))
-                .bearer_auth(&app.admin_token)
-                .send()
-                .await
-                .unwrap(),
-        )
-        .await;
+        let (status, body) = send(app.client.get(format!("{base}/v1/index")).bearer_auth(&app.admin_token)).await;
         assert_eq!(status, StatusCode::OK);
         assert_eq!(body["skills"].as_array().unwrap().len(), 20);
         let mut grpc = cairn_e2e::app::grpc_client(base, Some(&app.admin_token)).await.unwrap();
@@ -791,7 +735,7 @@ async fn no_client_waits_for_the_index_to_be_built() {
         assert_eq!(index.skills.len(), 20);
         assert_eq!(state.metrics.index_builds(BuildTrigger::Request), 0, "{base}");
         assert!(state.metrics.index_builds(BuildTrigger::Background) >= 1, "{base}");
-        let (status, ready) = json(app.client.get(format!("{base}/readyz")).send().await.unwrap()).await;
+        let (status, ready) = send(app.client.get(format!("{base}/readyz"))).await;
         assert_eq!(
             (status, &ready["checks"]["index"]),
             (StatusCode::OK, &Value::from("ok"))
@@ -804,9 +748,7 @@ async fn no_client_waits_for_the_index_to_be_built() {
 async fn concurrent_first_reads_build_the_index_once() {
     use cairn_registry::app::index::{self, BuildTrigger};
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(tree.path(), "one", "one", "Body.", &[]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("one", "one", "Body.", &[]).await;
     // A process that has not built anything yet (no keeper runs for it).
     let state = cairn_registry::AppState::new(
         app.store.clone(),
@@ -824,7 +766,7 @@ async fn concurrent_first_reads_build_the_index_once() {
 /// Reads `path` as the wire type `T` and writes it back: the same JSON, so the shared
 /// shapes the client reads with lose and invent nothing of what the registry sends.
 async fn reads_back_as<T: serde::de::DeserializeOwned + serde::Serialize>(app: &TestApp, path: &str) -> T {
-    let (status, sent) = json(app.get(path).send().await.unwrap()).await;
+    let (status, sent) = send(app.get(path)).await;
     assert_eq!(status, StatusCode::OK, "{path}: {sent}");
     let read: T = serde_json::from_value(sent.clone())
         .unwrap_or_else(|e| panic!("{path} does not read as its wire type: {e}\n{sent}"));
@@ -840,20 +782,16 @@ async fn reads_back_as<T: serde::de::DeserializeOwned + serde::Serialize>(app: &
 async fn every_shared_answer_reads_back_through_its_wire_type() {
     use cairn_wire::{AuditItem, Index, Page, Patch, PatchItem, SkillItem, TokenItem, UserItem, VersionItem, WhoAmI};
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(
-        tree.path(),
+    app.import_skill(
         "ops/demo",
         "demo",
         "## Steps\n\n1. Run it.\n",
         &[("references/a.md", "notes\n")],
-    );
-    app.import(tree.path()).await.unwrap();
+    )
+    .await;
     let (_, author) = app.user_with_token("mia", Role::Member).await.unwrap();
     let submitted = app
-        .client
-        .post(app.url("/v1/patches"))
-        .bearer_auth(&author)
+        .post_as(&author, "/v1/patches")
         .json(&serde_json::json!({
             "skill": "demo", "base_revision": 1, "summary": "Say when",
             "agent": {"name": "hermes", "model": "m", "session": "s"},
@@ -887,9 +825,7 @@ async fn every_shared_answer_reads_back_through_its_wire_type() {
     );
     assert!(!patch.match_report.is_empty() && !patch.diff.is_empty());
     let hook = app
-        .client
-        .post(app.url("/v1/webhooks"))
-        .bearer_auth(&app.admin_token)
+        .post("/v1/webhooks")
         .json(&serde_json::json!({"url": "http://127.0.0.1:9/hook", "events": ["version.published"]}))
         .send()
         .await
@@ -909,17 +845,7 @@ async fn every_shared_answer_reads_back_through_its_wire_type() {
             serde_json::json!({"action": "approve", "ids": [id, uuid::Uuid::new_v4().to_string()]}),
         ),
     ] {
-        let sent: Value = app
-            .client
-            .post(app.url(path))
-            .bearer_auth(&app.admin_token)
-            .json(&body)
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let sent = app.post_json(&app.admin_token, path, &body).await.1;
         let through = if path.ends_with("rescan") {
             serde_json::to_value(serde_json::from_value::<cairn_wire::Rescan>(sent.clone()).unwrap()).unwrap()
         } else {
@@ -933,7 +859,7 @@ async fn every_shared_answer_reads_back_through_its_wire_type() {
         assert_eq!(through, sent, "{path} changed on the way through its wire type");
     }
     // Errors have one shape too.
-    let (status, missing) = json(app.get("/v1/skills/nothing-here").send().await.unwrap()).await;
+    let (status, missing) = send(app.get("/v1/skills/nothing-here")).await;
     assert_eq!(status, StatusCode::NOT_FOUND);
     let error: cairn_wire::ErrorBody = serde_json::from_value(missing).unwrap();
     assert_eq!(error.error.code, "not_found");

@@ -4,19 +4,13 @@
 //! resolved by a reviewer, duplicates are marked, grouped and closed with one approval,
 //! batches decide many patches, and every bad request changes nothing.
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, send};
 use cairn_proto::v1 as pb;
 use cairn_store::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::fixtures::{skill_md, write_skill};
-
-async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    (status, response.json::<Value>().await.unwrap_or(Value::Null))
-}
+use crate::fixtures::skill_md;
 
 const BODY: &str = "## Steps\n\n1. Install the tool.\n2. Run it on the data.\n3. Check the output.\n\n## Pitfalls\n\n- Large inputs need `--stream`.\n- The cache lives in `~/.cache/tool`.\n- Logs go to stderr.\n";
 
@@ -29,9 +23,7 @@ struct Team {
 
 async fn team(members: usize) -> Team {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(tree.path(), "ops/demo", "demo", BODY, &[]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("ops/demo", "demo", BODY, &[]).await;
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
     let mut tokens = Vec::new();
     for n in 0..members {
@@ -47,18 +39,28 @@ async fn team(members: usize) -> Team {
 
 impl Team {
     async fn submit(&self, token: &str, body: Value) -> (StatusCode, Value) {
-        send(
-            self.app
-                .client
-                .post(self.app.url("/v1/patches"))
-                .bearer_auth(token)
-                .json(&body),
-        )
-        .await
+        send(self.app.post_as(token, "/v1/patches").json(&body)).await
     }
 
     async fn post(&self, token: &str, path: &str, body: Value) -> (StatusCode, Value) {
-        send(self.app.client.post(self.app.url(path)).bearer_auth(token).json(&body)).await
+        send(self.app.post_as(token, path).json(&body)).await
+    }
+
+    /// Members 0 and 1 rewrite line `old` of r1 as `first`, then `clash` (by `agent`): two patches that conflict.
+    async fn clashing(&self, old: &str, first: &str, clash: &str, agent: &str) -> (Value, Value) {
+        let (_, first) = self
+            .submit(&self.members[0], edit(&BODY.replace(old, first), "a"))
+            .await;
+        let (_, clash) = self
+            .submit(&self.members[1], edit(&BODY.replace(old, clash), agent))
+            .await;
+        (first, clash)
+    }
+
+    /// The reviewer approves patch `id` (the step most of these tests repeat).
+    async fn approve(&self, id: &str) -> (StatusCode, Value) {
+        self.post(&self.reviewer, &format!("/v1/patches/{id}/approve"), json!({}))
+            .await
     }
 
     async fn patch(&self, id: &str) -> Value {
@@ -102,9 +104,7 @@ async fn ten_agents_add_a_pitfall_from_the_same_revision_and_every_lesson_lands_
         ids.push(id_of(&p));
     }
     for (n, id) in ids.iter().enumerate() {
-        let (status, p) = team
-            .post(&team.reviewer, &format!("/v1/patches/{id}/approve"), json!({}))
-            .await;
+        let (status, p) = team.approve(id).await;
         assert_eq!(status, StatusCode::OK, "lesson {n}: {p}");
         assert_eq!(p["result_revision"], n as i64 + 2);
         let placement = &p["rebase"]["files"][0]["placement"];
@@ -214,36 +214,17 @@ async fn approvals_racing_on_two_replicas_give_one_revision_per_lesson() {
 #[tokio::test]
 async fn a_conflict_is_audited_and_rechecked_when_the_skill_moves_on() {
     let team = team(2).await;
-    let (_, first) = team
-        .submit(
-            &team.members[0],
-            edit(
-                &BODY.replace("2. Run it on the data.", "2. Run it on a sample first."),
-                "a",
-            ),
+    let (first, clash) = team
+        .clashing(
+            "2. Run it on the data.",
+            "2. Run it on a sample first.",
+            "2. Run it twice.",
+            "b",
         )
         .await;
-    let (_, clash) = team
-        .submit(
-            &team.members[1],
-            edit(&BODY.replace("2. Run it on the data.", "2. Run it twice."), "b"),
-        )
-        .await;
-    let (status, _) = team
-        .post(
-            &team.reviewer,
-            &format!("/v1/patches/{}/approve", id_of(&first)),
-            json!({}),
-        )
-        .await;
+    let (status, _) = team.approve(&id_of(&first)).await;
     assert_eq!(status, StatusCode::OK);
-    let (status, body) = team
-        .post(
-            &team.reviewer,
-            &format!("/v1/patches/{}/approve", id_of(&clash)),
-            json!({}),
-        )
-        .await;
+    let (status, body) = team.approve(&id_of(&clash)).await;
     assert_eq!(status, StatusCode::CONFLICT, "{body}");
     let c = team.patch(&id_of(&clash)).await;
     assert_eq!(c["status"], "conflict");
@@ -270,13 +251,7 @@ async fn a_conflict_is_audited_and_rechecked_when_the_skill_moves_on() {
         "skill": "demo", "base_revision": 2, "summary": "undo", "ops": [{"op": "patch", "old": "2. Run it on a sample first.", "new": "2. Run it on the data."}],
     });
     let (_, undo) = team.submit(&team.members[0], revert).await;
-    let (status, _) = team
-        .post(
-            &team.reviewer,
-            &format!("/v1/patches/{}/approve", id_of(&undo)),
-            json!({}),
-        )
-        .await;
+    let (status, _) = team.approve(&id_of(&undo)).await;
     assert_eq!(status, StatusCode::OK);
     let mut now = Value::Null;
     for _ in 0..100 {
@@ -293,13 +268,7 @@ async fn a_conflict_is_audited_and_rechecked_when_the_skill_moves_on() {
     );
     let (_, audit) = send(team.app.get("/v1/audit?action=patch.recheck")).await;
     assert_eq!(audit["items"][0]["actor"], "system:recheck", "{audit}");
-    let (status, p) = team
-        .post(
-            &team.reviewer,
-            &format!("/v1/patches/{}/approve", id_of(&clash)),
-            json!({}),
-        )
-        .await;
+    let (status, p) = team.approve(&id_of(&clash)).await;
     assert_eq!(status, StatusCode::OK, "{p}");
     assert!(team.skill_md().await.contains("2. Run it twice."));
 }
@@ -307,33 +276,16 @@ async fn a_conflict_is_audited_and_rechecked_when_the_skill_moves_on() {
 #[tokio::test]
 async fn a_reviewer_resolves_a_conflict_and_the_resolution_supersedes_it() {
     let team = team(2).await;
-    let (_, first) = team
-        .submit(
-            &team.members[0],
-            edit(&BODY.replace("3. Check the output.", "3. Check the output twice."), "a"),
+    let (first, clash) = team
+        .clashing(
+            "3. Check the output.",
+            "3. Check the output twice.",
+            "3. Check the output and the logs.",
+            "hermes",
         )
         .await;
-    let (_, clash) = team
-        .submit(
-            &team.members[1],
-            edit(
-                &BODY.replace("3. Check the output.", "3. Check the output and the logs."),
-                "hermes",
-            ),
-        )
-        .await;
-    team.post(
-        &team.reviewer,
-        &format!("/v1/patches/{}/approve", id_of(&first)),
-        json!({}),
-    )
-    .await;
-    team.post(
-        &team.reviewer,
-        &format!("/v1/patches/{}/approve", id_of(&clash)),
-        json!({}),
-    )
-    .await;
+    team.approve(&id_of(&first)).await;
+    team.approve(&id_of(&clash)).await;
     let clash_id = id_of(&clash);
     let marked = team.patch(&clash_id).await["rebase"]["conflicts"][0]["marked"]
         .as_str()
@@ -659,30 +611,16 @@ async fn a_batch_decides_in_order_and_reports_each_patch() {
 #[tokio::test]
 async fn a_resubmission_supersedes_its_authors_conflicting_patch_and_bad_ones_change_nothing() {
     let team = team(2).await;
-    let (_, first) = team
-        .submit(
-            &team.members[0],
-            edit(&BODY.replace("2. Run it on the data.", "2. Run it on a sample."), "a"),
+    let (first, clash) = team
+        .clashing(
+            "2. Run it on the data.",
+            "2. Run it on a sample.",
+            "2. Run it twice.",
+            "b",
         )
         .await;
-    let (_, clash) = team
-        .submit(
-            &team.members[1],
-            edit(&BODY.replace("2. Run it on the data.", "2. Run it twice."), "b"),
-        )
-        .await;
-    team.post(
-        &team.reviewer,
-        &format!("/v1/patches/{}/approve", id_of(&first)),
-        json!({}),
-    )
-    .await;
-    team.post(
-        &team.reviewer,
-        &format!("/v1/patches/{}/approve", id_of(&clash)),
-        json!({}),
-    )
-    .await;
+    team.approve(&id_of(&first)).await;
+    team.approve(&id_of(&clash)).await;
     let clash_id = id_of(&clash);
     let latest_body = BODY.replace("2. Run it on the data.", "2. Run it on a sample, twice.");
     let resubmit = |supersedes: &str| {
@@ -843,9 +781,7 @@ async fn the_review_web_groups_duplicates_decides_batches_and_resolves_conflicts
         )
         .await;
     let clash = id_of(&clash);
-    let (status, _) = team
-        .post(&team.reviewer, &format!("/v1/patches/{clash}/approve"), json!({}))
-        .await;
+    let (status, _) = team.approve(&clash).await;
     assert_eq!(status, StatusCode::CONFLICT);
     let page = web.get(&format!("/admin/patches/{clash}")).await.unwrap();
     assert!(page.body.contains("id=\"resolve-form\""), "{}", page.body);
@@ -876,15 +812,13 @@ async fn the_review_web_groups_duplicates_decides_batches_and_resolves_conflicts
         .replace("from the release page.", "from the release page, with pipx.");
     // Browsers send textareas with CRLF line ends: the file keeps its own.
     let sent = resolved.replace('\n', "\r\n");
-    let page = web
-        .post(
+    let shown = web
+        .post_and_follow(
             &format!("/admin/patches/{clash}/resolve"),
             &[("file:SKILL.md", &sent), ("approve", "1")],
         )
         .await
         .unwrap();
-    assert_eq!(page.status, StatusCode::SEE_OTHER);
-    let shown = web.get(page.location.as_deref().unwrap()).await.unwrap();
     assert!(shown.body.contains("Resolved and approved"), "{}", shown.body);
     assert_eq!(team.skill_md().await, resolved);
     assert_eq!(team.patch(&clash).await["status"], "superseded");

@@ -7,7 +7,7 @@ use std::collections::BTreeMap;
 use std::io::Read;
 use std::path::{Path, PathBuf};
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, bytes_of, item_strs};
 use cairn_store::{Actor, Role};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
@@ -98,9 +98,7 @@ async fn the_skills_index_serves_the_latest_files_to_tokens_and_capability_urls_
         ]})
     );
     let again = app
-        .client
-        .get(app.url("/.well-known/skills/index.json"))
-        .bearer_auth(&reader)
+        .get_as(&reader, "/.well-known/skills/index.json")
         .header("if-none-match", &etag)
         .send()
         .await
@@ -157,9 +155,7 @@ async fn the_skills_index_serves_the_latest_files_to_tokens_and_capability_urls_
     let file = get(&app, "/.well-known/skills/demo/SKILL.md", Some(&reader)).await;
     let etag = file.headers()["etag"].to_str().unwrap().to_owned();
     let again = app
-        .client
-        .get(app.url("/.well-known/skills/demo/SKILL.md"))
-        .bearer_auth(&reader)
+        .get_as(&reader, "/.well-known/skills/demo/SKILL.md")
         .header("if-none-match", &etag)
         .send()
         .await
@@ -202,13 +198,7 @@ async fn anonymous_read_serves_only_approved_non_yanked_versions_and_can_be_clos
     assert_eq!(get(&app, "/v1/index", None).await.status(), StatusCode::UNAUTHORIZED);
 
     // Yanking the latest revision serves the previous one; its archive is gone.
-    let yank = app
-        .client
-        .post(app.url("/v1/skills/demo/versions/2/yank"))
-        .bearer_auth(&app.admin_token)
-        .send()
-        .await
-        .unwrap();
+    let yank = app.post("/v1/skills/demo/versions/2/yank").send().await.unwrap();
     assert_eq!(yank.status(), StatusCode::OK);
     let skill_md = get(&app, "/.well-known/skills/demo/SKILL.md", None)
         .await
@@ -296,16 +286,12 @@ async fn agent_skills_archives_are_deterministic_and_match_their_digests_on_ever
             "{name}"
         );
         // The same bytes from another replica, and for the conventional latest name.
-        let other = app
-            .client
-            .get(format!("{}/.well-known/agent-skills/{url}", replica.base_url))
-            .bearer_auth(&app.admin_token)
-            .send()
-            .await
-            .unwrap()
-            .bytes()
-            .await
-            .unwrap();
+        let other = bytes_of(
+            app.client
+                .get(format!("{}/.well-known/agent-skills/{url}", replica.base_url))
+                .bearer_auth(&app.admin_token),
+        )
+        .await;
         assert_eq!(other, bytes, "{name}");
         let latest = get(
             &app,
@@ -806,12 +792,7 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
         .json()
         .await
         .unwrap();
-    let listed: Vec<&str> = versions["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["version"].as_str().unwrap())
-        .collect();
+    let listed = item_strs(&versions, "version");
     assert_eq!(listed, ["1.0.2", "1.0.1"]);
     let version: Value = get(&app, "/api/v1/skills/demo/versions/1.0.1", Some(&reader))
         .await
@@ -874,13 +855,7 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
     }
 
     // Yanked versions are gone from every answer; bad requests are plain text; nothing changes.
-    let yank = app
-        .client
-        .post(app.url("/v1/skills/demo/versions/1/yank"))
-        .bearer_auth(&app.admin_token)
-        .send()
-        .await
-        .unwrap();
+    let yank = app.post("/v1/skills/demo/versions/1/yank").send().await.unwrap();
     assert_eq!(yank.status(), StatusCode::OK);
     let before = app.state_snapshot().await.unwrap();
     for (path, status, says) in [
@@ -945,11 +920,17 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
     // nothing (no blob, no patch).
     let (mia, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let (_, other_member) = app.user_with_token("ola", Role::Member).await.unwrap();
-    let post =
-        |path: &str, token: &str, body: Value| app.client.post(app.url(path)).bearer_auth(token).json(&body).send();
+    let post = |path: &str, token: &str, body: Value| app.post_as(token, path).json(&body).send();
     let md = b"---\nname: demo\ndescription: demo does things\n---\nNew.\n";
     let sha = hex::encode(sha2::Sha256::digest(md));
     let before = app.state_snapshot().await.unwrap();
+    let publish = |ticket: String| {
+        post(
+            "/api/v1/skills",
+            &member,
+            json!({"slug": "demo", "files": [{"path": "SKILL.md", "storageId": sha, "uploadTicket": ticket}]}),
+        )
+    };
     let ask = post(
         "/api/v1/skills/-/upload-url",
         &member,
@@ -966,9 +947,7 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
             .ends_with(&format!("/api/v1/skills/-/upload/{ticket}"))
     );
     let upload = |token: &str, ticket: &str, bytes: &[u8]| {
-        app.client
-            .post(app.url(&format!("/api/v1/skills/-/upload/{ticket}")))
-            .bearer_auth(token)
+        app.post_as(token, &format!("/api/v1/skills/-/upload/{ticket}"))
             .body(bytes.to_vec())
             .send()
     };
@@ -997,22 +976,10 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
         assert_eq!(response.status(), StatusCode::BAD_REQUEST);
         assert!(response.text().await.unwrap().contains(says));
     }
-    let refused = post(
-        "/api/v1/skills",
-        &member,
-        json!({"slug": "demo", "files": [{"path": "SKILL.md", "storageId": sha, "uploadTicket": ticket}]}),
-    )
-    .await
-    .unwrap();
+    let refused = publish(ticket.clone()).await.unwrap();
     assert_eq!(refused.status(), StatusCode::BAD_REQUEST);
     assert!(refused.text().await.unwrap().contains("never uploaded"));
-    let late = post(
-        "/api/v1/skills",
-        &member,
-        json!({"slug": "demo", "files": [{"path": "SKILL.md", "storageId": sha, "uploadTicket": expired}]}),
-    )
-    .await
-    .unwrap();
+    let late = publish(expired.clone()).await.unwrap();
     assert_eq!(late.status(), StatusCode::BAD_REQUEST);
     assert!(late.text().await.unwrap().contains("expired"));
     let reader_tries = post(
@@ -1023,13 +990,7 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
     .await
     .unwrap();
     assert_eq!(reader_tries.status(), StatusCode::FORBIDDEN);
-    let forged = post(
-        "/api/v1/skills",
-        &member,
-        json!({"slug": "demo", "files": [{"path": "SKILL.md", "storageId": sha, "uploadTicket": format!("{sha}.{}.00", md.len())}]}),
-    )
-    .await
-    .unwrap();
+    let forged = publish(format!("{sha}.{}.00", md.len())).await.unwrap();
     assert_eq!(forged.status(), StatusCode::BAD_REQUEST);
     assert_eq!(app.state_snapshot().await.unwrap(), before);
 }
@@ -1037,17 +998,15 @@ async fn the_clawhub_api_maps_versions_and_fingerprints_and_refuses_in_plain_tex
 #[tokio::test]
 async fn every_file_route_serves_an_agents_page_as_inert_bytes() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
     let page = "<html><script>alert(document.cookie)</script></html>\n";
     let image = "<svg xmlns=\"http://www.w3.org/2000/svg\"><script>alert(1)</script></svg>\n";
-    write_skill(
-        tree.path(),
+    app.import_skill(
         "web/pages",
         "pages",
         "## Steps\n\n1. Open `assets/page.html`.\n",
         &[("assets/page.html", page), ("assets/logo.svg", image)],
-    );
-    app.import(tree.path()).await.unwrap();
+    )
+    .await;
     let (_, reader) = app.user_with_token("viewer", Role::Reader).await.unwrap();
     for file in ["assets/page.html", "assets/logo.svg"] {
         for route in [

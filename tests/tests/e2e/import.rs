@@ -1,6 +1,6 @@
 //! `cairn-registry import` rules on messy trees, and bad input that must change nothing.
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, text_of};
 use cairn_e2e::corpus;
 
 use crate::fixtures::{copy_tree, write_skill};
@@ -83,7 +83,7 @@ async fn messy_tree_is_imported_by_the_documented_rules() {
             .any(|w| w.reason.contains("frontmatter name 'declared-name'"))
     );
 
-    let index: serde_json::Value = app.get("/v1/index").send().await.unwrap().json().await.unwrap();
+    let index = app.get_json("/v1/index").await;
     let deploy = index["skills"]
         .as_array()
         .unwrap()
@@ -135,14 +135,7 @@ async fn executable_bits_survive_import() {
     )
     .unwrap();
     app.import(tree.path()).await.unwrap();
-    let version: serde_json::Value = app
-        .get("/v1/skills/tool/versions/1")
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let version = app.get_json("/v1/skills/tool/versions/1").await;
     let script = version["files"]
         .as_array()
         .unwrap()
@@ -245,14 +238,7 @@ async fn reimporting_a_subtree_keeps_categories_and_duplicates_lose_even_when_th
     assert_eq!(report.unchanged.len(), 1);
     assert_eq!(report.updated.len(), 1);
     for (skill, category) in [("deploy", "devops"), ("rollout", "devops/k8s")] {
-        let body: serde_json::Value = app
-            .get(&format!("/v1/skills/{skill}"))
-            .send()
-            .await
-            .unwrap()
-            .json()
-            .await
-            .unwrap();
+        let body = app.get_json(&format!("/v1/skills/{skill}")).await;
         assert_eq!(body["category"], category, "{skill}");
     }
 
@@ -382,19 +368,10 @@ async fn real_skills_with_a_long_description_are_imported_with_a_warning_and_ski
 
     // A lesson about the imported skill that leaves its description alone goes through;
     // one that lengthens the description is refused and stores nothing.
-    let skill_md = app
-        .get("/v1/skills/claude-api/versions/1/files/SKILL.md")
-        .send()
-        .await
-        .unwrap()
-        .text()
-        .await
-        .unwrap();
+    let skill_md = text_of(app.get("/v1/skills/claude-api/versions/1/files/SKILL.md")).await;
     let (_, member) = app.user_with_token("mia", cairn_store::Role::Member).await.unwrap();
     let submit = |content: String| {
-        app.client
-            .post(app.url("/v1/patches"))
-            .bearer_auth(&member)
+        app.post_as(&member, "/v1/patches")
             .json(&serde_json::json!({
                 "skill": "claude-api", "base_revision": 1,
                 "ops": [{"op": "edit", "content": content}],

@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{GrpcClient, TestApp};
 use cairn_proto::v1 as pb;
 use cairn_proto::v1::index_change::Kind;
 use cairn_registry::app::live::LiveSettings;
@@ -15,8 +15,6 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tonic::Code;
 
-use crate::fixtures::write_skill;
-
 const WAIT: Duration = Duration::from_secs(15);
 
 async fn app_with(settings: Option<LiveSettings>) -> TestApp {
@@ -24,10 +22,11 @@ async fn app_with(settings: Option<LiveSettings>) -> TestApp {
         Some(settings) => TestApp::spawn_with_live(settings).await.unwrap(),
         None => TestApp::spawn().await.unwrap(),
     };
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(tree.path(), "ops/demo", "demo", "## Steps\n\n1. One.\n2. Two.\n", &[]);
-    write_skill(tree.path(), "other", "other", "## Steps\n\n1. Other.\n", &[]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skills(&[
+        ("ops/demo", "demo", "## Steps\n\n1. One.\n2. Two.\n", &[]),
+        ("other", "other", "## Steps\n\n1. Other.\n", &[]),
+    ])
+    .await;
     app
 }
 
@@ -129,6 +128,25 @@ impl Events {
     }
 }
 
+/// The cursor of `client`'s newest index change: where a watch that misses nothing starts.
+async fn newest_cursor(client: &mut GrpcClient) -> i64 {
+    client
+        .get_index(pb::GetIndexRequest { since: None })
+        .await
+        .unwrap()
+        .into_inner()
+        .cursor
+}
+
+/// Opens `client`'s index watch from `since`: every live test starts one.
+async fn watch(client: &mut GrpcClient, since: Option<i64>) -> tonic::Streaming<pb::IndexChange> {
+    client
+        .watch_index(pb::WatchIndexRequest { since })
+        .await
+        .unwrap()
+        .into_inner()
+}
+
 #[tokio::test]
 async fn an_approval_through_one_replica_reaches_watchers_on_another() {
     let app = app_with(None).await;
@@ -137,30 +155,21 @@ async fn an_approval_through_one_replica_reaches_watchers_on_another() {
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
 
     let mut watcher = replica.grpc(Some(&member)).await.unwrap();
-    let mut changes = watcher
-        .watch_index(pb::WatchIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut changes = watch(&mut watcher, None).await;
     let mut events = Events::open(&replica.base_url, &member, None, None).await.unwrap();
 
-    let submitted: Value = app
-        .client
-        .post(app.url("/v1/patches"))
-        .bearer_auth(&member)
-        .json(&json!({"skill": "demo", "base_revision": 1,
-                      "ops": [{"op": "patch", "old": "2. Two.", "new": "2. Two, carefully."}]}))
-        .send()
+    let submitted = app
+        .post_json(
+            &member,
+            "/v1/patches",
+            &json!({"skill": "demo", "base_revision": 1,
+                      "ops": [{"op": "patch", "old": "2. Two.", "new": "2. Two, carefully."}]}),
+        )
         .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+        .1;
     let id = submitted["id"].as_str().unwrap();
     let approved = app
-        .client
-        .post(app.url(&format!("/v1/patches/{id}/approve")))
-        .bearer_auth(&reviewer)
+        .post_as(&reviewer, &format!("/v1/patches/{id}/approve"))
         .send()
         .await
         .unwrap();
@@ -194,18 +203,9 @@ async fn reconnecting_with_the_last_cursor_gives_every_later_change_exactly_once
     let app = app_with(None).await;
     let token = app.admin_token.clone();
     let mut grpc = app.grpc(Some(&token)).await.unwrap();
-    let start = grpc
-        .get_index(pb::GetIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner()
-        .cursor;
+    let start = newest_cursor(&mut grpc).await;
 
-    let mut first = grpc
-        .watch_index(pb::WatchIndexRequest { since: Some(start) })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut first = watch(&mut grpc, Some(start)).await;
     toggle(&app, true).await;
     let a = next_change(&mut first).await;
     assert_eq!((a.name.as_str(), a.kind), ("other", Kind::Yanked as i32));
@@ -215,11 +215,7 @@ async fn reconnecting_with_the_last_cursor_gives_every_later_change_exactly_once
     // Changes while disconnected.
     toggle(&app, false).await;
     toggle(&app, true).await;
-    let mut second = grpc
-        .watch_index(pb::WatchIndexRequest { since: Some(a.cursor) })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut second = watch(&mut grpc, Some(a.cursor)).await;
     let b = next_change(&mut second).await;
     let c = next_change(&mut second).await;
     assert_eq!((b.kind, c.kind), (Kind::Unyanked as i32, Kind::Yanked as i32));
@@ -263,17 +259,8 @@ async fn quiet_streams_carry_heartbeats_with_the_last_cursor() {
     }))
     .await;
     let mut grpc = app.grpc(Some(&app.admin_token)).await.unwrap();
-    let cursor = grpc
-        .get_index(pb::GetIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner()
-        .cursor;
-    let mut changes = grpc
-        .watch_index(pb::WatchIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner();
+    let cursor = newest_cursor(&mut grpc).await;
+    let mut changes = watch(&mut grpc, None).await;
     for _ in 0..2 {
         let beat = tokio::time::timeout(WAIT, changes.next())
             .await
@@ -349,12 +336,7 @@ async fn bad_cursors_are_refused_before_streaming() {
 async fn a_slow_watcher_neither_stalls_the_others_nor_misses_a_change() {
     let app = app_with(None).await;
     let mut grpc = app.grpc(Some(&app.admin_token)).await.unwrap();
-    let start = grpc
-        .get_index(pb::GetIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner()
-        .cursor;
+    let start = newest_cursor(&mut grpc).await;
     // Its own connection with a small flow-control window: once full, the server cannot
     // send it more, as with a client on a slow link.
     let channel = tonic::transport::Endpoint::from_shared(app.base_url.clone())
@@ -375,11 +357,7 @@ async fn a_slow_watcher_neither_stalls_the_others_nor_misses_a_change() {
         .await
         .unwrap()
         .into_inner();
-    let mut fast = grpc
-        .watch_index(pb::WatchIndexRequest { since: Some(start) })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut fast = watch(&mut grpc, Some(start)).await;
     const CHANGES: usize = 1200;
     let reader = tokio::spawn(async move {
         let mut cursors = Vec::with_capacity(CHANGES);
@@ -424,11 +402,7 @@ async fn stopping_a_replica_ends_its_streams_and_drains() {
     let app = app_with(None).await;
     let replica = app.replica().await.unwrap();
     let mut grpc = replica.grpc(Some(&app.admin_token)).await.unwrap();
-    let mut changes = grpc
-        .watch_index(pb::WatchIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut changes = watch(&mut grpc, None).await;
     let mut events = Events::open(&replica.base_url, &app.admin_token, None, None)
         .await
         .unwrap();
@@ -454,24 +428,11 @@ async fn streams_end_when_their_token_is_revoked_or_its_user_disabled() {
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let (_, reader) = app.user_with_token("rita", Role::Reader).await.unwrap();
     let mut grpc = app.grpc(Some(&member)).await.unwrap();
-    let mut changes = grpc
-        .watch_index(pb::WatchIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner();
+    let mut changes = watch(&mut grpc, None).await;
     let mut events = Events::open(&app.base_url, &reader, None, None).await.unwrap();
     assert_eq!(events.next().await.0, "heartbeat", "the stream works before");
 
-    let whoami: Value = app
-        .client
-        .get(app.url("/v1/whoami"))
-        .bearer_auth(&member)
-        .send()
-        .await
-        .unwrap()
-        .json()
-        .await
-        .unwrap();
+    let whoami = app.get_json_as(&member, "/v1/whoami").await;
     let revoked = app.delete_token(&member, whoami["token_id"].as_str().unwrap()).await;
     assert_eq!(revoked, StatusCode::OK);
     let ended = loop {
@@ -517,17 +478,8 @@ async fn watches_per_token_and_replays_are_bounded() {
     .await;
     let token = app.admin_token.clone();
     let mut grpc = app.grpc(Some(&token)).await.unwrap();
-    let start = grpc
-        .get_index(pb::GetIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner()
-        .cursor;
-    let first = grpc
-        .watch_index(pb::WatchIndexRequest { since: None })
-        .await
-        .unwrap()
-        .into_inner();
+    let start = newest_cursor(&mut grpc).await;
+    let first = watch(&mut grpc, None).await;
     let _second = Events::open(&app.base_url, &token, None, None).await.unwrap();
     let third = grpc
         .watch_index(pb::WatchIndexRequest { since: None })

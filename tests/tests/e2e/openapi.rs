@@ -73,9 +73,7 @@ async fn schemathesis_finds_no_server_error_and_no_answer_off_its_schema() {
     app.import(&corpus().join("skills/openai")).await.unwrap();
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let submitted = app
-        .client
-        .post(app.url("/v1/patches"))
-        .bearer_auth(&member)
+        .post_as(&member, "/v1/patches")
         .json(&serde_json::json!({
             "skill": "create-plan", "base_revision": 1, "summary": "Say what to check",
             "ops": [{"op": "write_file", "file": "references/checks.md", "content": "Check the output.\n"}],
@@ -92,13 +90,7 @@ async fn schemathesis_finds_no_server_error_and_no_answer_off_its_schema() {
 
     // The registry's own request counter says which operations the fuzzer got a success
     // from (a run that only ever hears 4xx proves little).
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let metrics_url = format!("http://{}/metrics", listener.local_addr().unwrap());
-    tokio::spawn(cairn_registry::metrics::serve(
-        listener,
-        app.state.clone(),
-        std::future::pending(),
-    ));
+    let metrics_url = app.serve_metrics().await;
     let seeded = successes(&reqwest::get(&metrics_url).await.unwrap().text().await.unwrap());
 
     let st = tokio::task::spawn_blocking(schemathesis).await.unwrap();

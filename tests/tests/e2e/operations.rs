@@ -5,7 +5,7 @@ use std::sync::Arc;
 use std::time::Duration;
 
 use bytes::Bytes;
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, send};
 use cairn_registry::app::publish::upload_missing_blobs;
 use cairn_skill::digest::Sha256Hash;
 use cairn_store::blob::BlobStore;
@@ -13,26 +13,18 @@ use cairn_store::gc::{CollectSettings, collect, tracked_blobs};
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
-use crate::fixtures::{bundle, write_skill};
-
-async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    (status, response.json().await.unwrap_or(Value::Null))
-}
+use crate::fixtures::bundle;
 
 /// A registry with one imported skill, `demo` (SKILL.md and one reference).
 async fn app_with_demo() -> TestApp {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(
-        tree.path(),
+    app.import_skill(
         "ops/demo",
         "demo",
         "## Steps\n1. Do the thing.\n",
         &[("references/notes.md", "notes\n")],
-    );
-    app.import(tree.path()).await.unwrap();
+    )
+    .await;
     app
 }
 
@@ -85,13 +77,7 @@ fn sample(text: &str, series: &str) -> f64 {
 #[tokio::test]
 async fn metrics_count_requests_by_route_and_report_stages_queues_and_blobs() {
     let app = app_with_demo().await;
-    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
-    let metrics_url = format!("http://{}/metrics", listener.local_addr().unwrap());
-    tokio::spawn(cairn_registry::metrics::serve(
-        listener,
-        app.state.clone(),
-        std::future::pending(),
-    ));
+    let metrics_url = app.serve_metrics().await;
 
     submit(&app, "references/lesson.md", "a lesson learned\n").await;
     for _ in 0..2 {

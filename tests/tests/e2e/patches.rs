@@ -2,18 +2,12 @@
 //! review, approve (publishing atomically, rebased when the skill moved), reject,
 //! withdraw, policies, refusals that change nothing, and approvals racing on one skill.
 
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, item_strs, send};
 use cairn_store::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
 
 use crate::fixtures::write_skill;
-
-async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    (status, response.json::<Value>().await.unwrap_or(Value::Null))
-}
 
 /// An app with the skill `demo` at revision 1 and a member and a reviewer.
 struct Team {
@@ -25,15 +19,9 @@ struct Team {
 const BODY: &str = "## Steps\n\n1. Install the tool.\n2. Run it on the data.\n3. Check the output.\n";
 
 async fn team() -> Team {
-    let tree = tempfile::tempdir().unwrap();
-    team_with(&tree, &[("references/notes.md", "notes\n")]).await
-}
-
-/// A team whose skill `demo` was imported from `tree` with these extra files.
-async fn team_with(tree: &tempfile::TempDir, extra: &[(&str, &str)]) -> Team {
     let app = TestApp::spawn().await.unwrap();
-    write_skill(tree.path(), "ops/demo", "demo", BODY, extra);
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("ops/demo", "demo", BODY, &[("references/notes.md", "notes\n")])
+        .await;
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
     Team { app, member, reviewer }
@@ -41,25 +29,11 @@ async fn team_with(tree: &tempfile::TempDir, extra: &[(&str, &str)]) -> Team {
 
 impl Team {
     async fn submit(&self, token: &str, body: Value) -> (StatusCode, Value) {
-        send(
-            self.app
-                .client
-                .post(self.app.url("/v1/patches"))
-                .bearer_auth(token)
-                .json(&body),
-        )
-        .await
+        send(self.app.post_as(token, "/v1/patches").json(&body)).await
     }
 
     async fn decide(&self, token: &str, id: &str, verb: &str, body: Value) -> (StatusCode, Value) {
-        send(
-            self.app
-                .client
-                .post(self.app.url(&format!("/v1/patches/{id}/{verb}")))
-                .bearer_auth(token)
-                .json(&body),
-        )
-        .await
+        send(self.app.post_as(token, &format!("/v1/patches/{id}/{verb}")).json(&body)).await
     }
 
     async fn skill_md(&self, rev: &str) -> String {
@@ -500,9 +474,7 @@ async fn reviewers_publish_bundles_directly_through_the_same_scan() {
     let team = team().await;
     let post = |token: &str, name: &str, bytes: Vec<u8>| {
         team.app
-            .client
-            .post(team.app.url(&format!("/v1/skills/{name}/versions?category=ops")))
-            .bearer_auth(token)
+            .post_as(token, &format!("/v1/skills/{name}/versions?category=ops"))
             .header("content-type", "application/gzip")
             .body(bytes)
     };
@@ -579,9 +551,7 @@ async fn the_workflow_runs_on_the_s3_blob_store_too() {
     let s3 = cairn_e2e::s3::TestS3::start().await.unwrap();
     let blobs = std::sync::Arc::new(cairn_store::blob::S3BlobStore::new(s3.settings()).unwrap());
     let app = TestApp::spawn_with(tempfile::tempdir().unwrap(), blobs).await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(tree.path(), "ops/demo", "demo", BODY, &[]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("ops/demo", "demo", BODY, &[]).await;
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
     let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
     let team = Team { app, member, reviewer };
@@ -634,12 +604,7 @@ async fn a_revision_that_changed_only_file_modes_is_noticed_at_approval() {
     std::fs::set_permissions(&script, std::fs::Permissions::from_mode(0o755)).unwrap();
     team.app.import(tree.path()).await.unwrap();
     let (_, versions) = send(team.app.get("/v1/skills/demo/versions")).await;
-    let digests: Vec<&str> = versions["items"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|v| v["digest"].as_str().unwrap())
-        .collect();
+    let digests = item_strs(&versions, "digest");
     assert_eq!(digests.len(), 2);
     assert_eq!(digests[0], digests[1], "a mode-only revision keeps the digest");
 

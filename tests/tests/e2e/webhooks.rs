@@ -6,12 +6,10 @@ use std::sync::{Arc, Mutex};
 use std::time::Duration;
 
 use axum::http::{HeaderMap, StatusCode as AxumStatus};
-use cairn_e2e::app::TestApp;
+use cairn_e2e::app::{TestApp, send};
 use cairn_store::Role;
 use reqwest::StatusCode;
 use serde_json::{Value, json};
-
-use crate::fixtures::write_skill;
 
 type Received = Arc<Mutex<Vec<(HeaderMap, Vec<u8>)>>>;
 
@@ -35,12 +33,6 @@ async fn receiver() -> (String, Received) {
     let addr = listener.local_addr().unwrap();
     tokio::spawn(async move { axum::serve(listener, app).await.unwrap() });
     (format!("http://{addr}"), received)
-}
-
-async fn send(request: reqwest::RequestBuilder) -> (StatusCode, Value) {
-    let response = request.send().await.unwrap();
-    let status = response.status();
-    (status, response.json::<Value>().await.unwrap_or(Value::Null))
 }
 
 async fn wait_for(received: &Received, n: usize) -> Vec<(HeaderMap, Vec<u8>)> {
@@ -71,9 +63,7 @@ async fn first_failure(app: &TestApp, hook: &str) -> Value {
 #[tokio::test]
 async fn patch_and_version_events_arrive_signed() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(tree.path(), "ops/demo", "demo", "1. Run it.", &[]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("ops/demo", "demo", "1. Run it.", &[]).await;
     let (base, received) = receiver().await;
     let (status, hook) = send(app.post("/v1/webhooks").json(&json!({
         "url": format!("{base}/ok"),
@@ -86,7 +76,7 @@ async fn patch_and_version_events_arrive_signed() {
     assert!(listed["items"][0].get("secret").is_none(), "secrets are shown once");
 
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
-    let (status, p) = send(app.client.post(app.url("/v1/patches")).bearer_auth(&member).json(&json!({
+    let (status, p) = send(app.post_as(&member, "/v1/patches").json(&json!({
         "skill": "demo", "base_revision": 1, "ops": [{"op": "patch", "old": "1. Run it.", "new": "1. Run it twice."}],
     })))
     .await;
@@ -145,14 +135,12 @@ async fn patch_and_version_events_arrive_signed() {
 #[tokio::test]
 async fn a_failing_receiver_is_retried_and_the_log_says_why() {
     let app = TestApp::spawn().await.unwrap();
-    let tree = tempfile::tempdir().unwrap();
     let (base, received) = receiver().await;
     let (_, hook) = send(app.post("/v1/webhooks").json(&json!({
         "url": format!("{base}/fail"), "events": ["version.published"],
     })))
     .await;
-    write_skill(tree.path(), "ops/demo", "demo", "1. Run it.", &[]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("ops/demo", "demo", "1. Run it.", &[]).await;
     assert_eq!(wait_for(&received, 1).await.len(), 1);
     let path = format!("/v1/webhooks/{}/deliveries", hook["id"].as_str().unwrap());
     let mut entry = Value::Null;
@@ -210,9 +198,7 @@ async fn urls_are_stored_normalised_and_https_is_delivered_over_tls() {
     .await;
     assert_eq!(status, StatusCode::CREATED, "{hook}");
     assert_eq!(hook["url"], "https://127.0.0.1:1/Hook");
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(tree.path(), "ops/demo", "demo", "1. Run it.", &[]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("ops/demo", "demo", "1. Run it.", &[]).await;
     let entry = first_failure(&app, hook["id"].as_str().unwrap()).await;
     // Nothing listens there: a connection error, not "scheme is not http" (TLS is built in).
     let error = entry["last_error"].as_str().unwrap_or_default();
@@ -376,9 +362,7 @@ async fn a_stored_webhook_to_an_internal_address_is_not_sent_and_the_log_says_wh
         )
         .await
         .unwrap();
-    let tree = tempfile::tempdir().unwrap();
-    write_skill(tree.path(), "ops/demo", "demo", "1. Run it.", &[]);
-    app.import(tree.path()).await.unwrap();
+    app.import_skill("ops/demo", "demo", "1. Run it.", &[]).await;
     let entry = first_failure(&app, &hook.id.to_string()).await;
     let error = entry["last_error"].as_str().unwrap_or_default();
     assert!(

@@ -6,6 +6,8 @@
 use std::path::{Path, PathBuf};
 use std::process::Output;
 
+use cairn_e2e::app::TestApp;
+use cairn_store::Role;
 use serde_json::Value;
 
 /// One member's machine.
@@ -31,6 +33,12 @@ impl Member {
             ("CAIRN_TOKEN".to_owned(), token.to_owned()),
         ];
         Member { home, env }
+    }
+
+    /// A new user `handle` with `role` on `app`, on a fresh machine: how most tests bring one in.
+    pub async fn joining(app: &TestApp, handle: &str, role: Role) -> Member {
+        let (_, token) = app.user_with_token(handle, role).await.unwrap();
+        Member::new(&app.base_url, &token)
     }
 
     /// The Hermes home.
@@ -76,6 +84,26 @@ impl Member {
     pub async fn pull(&self) -> Value {
         self.json(&["pull", "--target", "hermes", "--json"]).await[0].clone()
     }
+}
+
+/// A pull report's `(skill, action)` pairs: what the pull and push tests assert on.
+pub fn actions(report: &Value) -> Vec<(String, String)> {
+    skills_with(report, "action")
+}
+
+/// Each skill of a report (`{"skills": [...]}`) with its `field`: the pairs tests compare.
+pub fn skills_with(report: &Value, field: &str) -> Vec<(String, String)> {
+    report["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|o| {
+            (
+                o["name"].as_str().unwrap().to_owned(),
+                o[field].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect()
 }
 
 /// Writes a file, creating its folders.
