@@ -29,9 +29,11 @@ pub struct Dismissal {
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub patch: Option<String>,
     /// When (RFC 3339, seconds).
+    #[schemars(extend("format" = "date-time"))]
     pub created_at: String,
     /// When it was revoked.
     #[serde(default, skip_serializing_if = "Option::is_none")]
+    #[schemars(extend("format" = "date-time"))]
     pub revoked_at: Option<String>,
     /// Who revoked it.
     #[serde(default, skip_serializing_if = "Option::is_none")]
@@ -116,6 +118,7 @@ pub struct Quarantined {
     /// The digest its version would have.
     pub digest: String,
     /// Its manifest.
+    #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
     pub files: serde_json::Value,
     /// Its scan with today's rules.
     pub scan: ScanReport,
@@ -124,6 +127,7 @@ pub struct Quarantined {
     /// Who imported it.
     pub imported_by: String,
     /// When (RFC 3339, seconds).
+    #[schemars(extend("format" = "date-time"))]
     pub created_at: String,
 }
 

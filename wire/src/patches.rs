@@ -26,12 +26,14 @@ pub struct Patch {
     /// Who submitted it.
     pub author: String,
     /// The agent that wrote it (`{name, model, session}`).
+    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
     pub agent: serde_json::Value,
     /// One line.
     pub summary: String,
     /// Why.
     pub rationale: String,
     /// The ops as sent.
+    #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
     pub ops: serde_json::Value,
     /// How each op applied (strategy, similarity, lines).
     pub match_report: Vec<OpReport>,

@@ -50,6 +50,7 @@ pub struct VersionItem {
     /// Frontmatter description.
     pub description: String,
     /// Whole frontmatter, unknown keys included.
+    #[schemars(with = "serde_json::Map<String, serde_json::Value>")]
     pub frontmatter: serde_json::Value,
     /// Number of files.
     pub file_count: i32,
@@ -63,6 +64,7 @@ pub struct VersionItem {
     pub patch: Option<String>,
     /// Everyone who reported the lesson it publishes (`[{"patch", "author", "agent"}]`):
     /// the approved patch, then the duplicates closed with it.
+    #[schemars(with = "Vec<serde_json::Map<String, serde_json::Value>>")]
     pub contributors: serde_json::Value,
     /// Whether it is yanked.
     pub yanked: bool,

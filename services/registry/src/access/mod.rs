@@ -17,10 +17,11 @@ pub mod session;
 use std::collections::HashMap;
 use std::net::IpAddr;
 
-use axum::extract::FromRequestParts;
+use axum::extract::{DefaultBodyLimit, FromRequestParts};
+use axum::handler::Handler;
 use axum::http::Method;
 use axum::http::request::Parts;
-use axum::routing::MethodRouter;
+use axum::routing::{self, MethodFilter, MethodRouter};
 use cairn_store::{Actor, Role};
 
 use crate::AppState;
@@ -127,6 +128,22 @@ impl Rule {
 /// the server builds the router and the gate's table from the same list, so a route
 /// cannot exist without a rule.
 pub type Route = (Rule, MethodRouter<AppState>);
+
+/// The route for `method` on `path`: its rule and a router that serves `handler` for that
+/// method alone, so each route names its method once.
+pub fn route<H, T>(method: Method, path: &'static str, access: Access, handler: H) -> Route
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
+    let filter = MethodFilter::try_from(method.clone()).unwrap_or_else(|_| panic!("axum routes no {method} requests"));
+    (Rule::new(method, path, access), routing::on(filter, handler))
+}
+
+/// `route` with a request body limit of its own (routes that take whole bundles).
+pub fn with_body_limit((rule, handler): Route, max_bytes: usize) -> Route {
+    (rule, handler.layer(DefaultBodyLimit::max(max_bytes)))
+}
 
 /// The authorization table as the gate consults it: route pattern → method → access.
 pub type AccessTable = HashMap<&'static str, Vec<(Method, Access)>>;

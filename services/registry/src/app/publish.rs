@@ -51,6 +51,12 @@ pub async fn publish(
     commit(store, org_id, candidates, source, published_by, actor).await
 }
 
+/// A category as stored with a patch or a quarantined import: checked when it was
+/// stored, so one that no longer parses is left unset rather than refused.
+pub(crate) fn stored_category(raw: Option<&str>) -> Option<Category> {
+    raw.and_then(|c| Category::parse(c).ok())
+}
+
 /// The database half of [`publish`]: every blob of `candidates` must already be stored.
 pub async fn commit(
     store: &Store,

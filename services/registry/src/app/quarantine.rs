@@ -4,7 +4,7 @@
 //! is already the skill's latest version is never held back again.
 
 use cairn_scanner::{Report, Severity};
-use cairn_skill::{Category, SkillName};
+use cairn_skill::SkillName;
 use cairn_store::{
     Actor, CategoryUpdate, NewDismissal, NewVersion, PublishOutcome, QuarantinedRecord, ReleaseOutcome, StoreError,
     VersionSource,
@@ -55,13 +55,7 @@ pub async fn release(
     let reason = check_reason(reason, MAX_REASON - RELEASED.chars().count())?;
     let record = get(services, caller, id).await?;
     let name = SkillName::parse(&record.name).map_err(|e| PatchError::Invalid(e.to_string()))?;
-    let category = record
-        .category
-        .as_deref()
-        .map(Category::parse)
-        .transpose()
-        .ok()
-        .flatten();
+    let category = crate::app::publish::stored_category(record.category.as_deref());
     let bundle = bundle_from_manifest(services, &record.manifest.0).await?;
     let shown = scan_of(&record);
     let now = services.scans.report(&bundle);

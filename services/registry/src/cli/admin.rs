@@ -300,48 +300,26 @@ pub async fn run_user(config: &Config, command: UserCommand) -> Result<()> {
             }
             Ok(())
         }
-        UserCommand::SetRole {
-            handle,
-            role,
-            org: slug,
-        } => {
-            update(
-                rt,
-                &slug,
-                &handle,
-                UserUpdate {
-                    role: Some(role),
-                    disabled: None,
-                },
-                "user set-role",
-            )
-            .await
+        UserCommand::SetRole { handle, role, org } => {
+            let change = UserUpdate {
+                role: Some(role),
+                disabled: None,
+            };
+            update(rt, &org, &handle, change, "user set-role").await
         }
-        UserCommand::Disable { handle, org: slug } => {
-            update(
-                rt,
-                &slug,
-                &handle,
-                UserUpdate {
-                    role: None,
-                    disabled: Some(true),
-                },
-                "user disable",
-            )
-            .await
+        UserCommand::Disable { handle, org } => {
+            let change = UserUpdate {
+                role: None,
+                disabled: Some(true),
+            };
+            update(rt, &org, &handle, change, "user disable").await
         }
-        UserCommand::Enable { handle, org: slug } => {
-            update(
-                rt,
-                &slug,
-                &handle,
-                UserUpdate {
-                    role: None,
-                    disabled: Some(false),
-                },
-                "user enable",
-            )
-            .await
+        UserCommand::Enable { handle, org } => {
+            let change = UserUpdate {
+                role: None,
+                disabled: Some(false),
+            };
+            update(rt, &org, &handle, change, "user enable").await
         }
     })
     .await

@@ -6,76 +6,44 @@
 pub mod clawhub;
 mod wellknown;
 
-use axum::extract::DefaultBodyLimit;
 use axum::http::Method;
-use axum::routing::{get, post};
 
-use crate::access::{Access, MAX_BUNDLE_BODY_BYTES, Route, Rule};
+use crate::access::{Access, MAX_BUNDLE_BODY_BYTES, Route, route, with_body_limit};
 use crate::auth::scopes::Scope;
 
 const READ: Access = Access::Scope(Scope::Read);
 const SUBMIT: Access = Access::Scope(Scope::Submit);
 const DISCOVERY: Access = Access::Discovery;
 
-/// Every route of the compatibility APIs with its rule and handler.
+/// Every route of the compatibility APIs with its rule and handler (one line a route).
+#[rustfmt::skip]
 pub fn routes() -> Vec<Route> {
     use Method as M;
-    let rule = Rule::new;
     vec![
         // What other skill clients read (docs/CLIENTS.md): a token, or anonymous when
         // the organisation allows it.
-        (
-            rule(M::GET, "/.well-known/skills/index.json", DISCOVERY),
-            get(wellknown::skills_index),
-        ),
-        (
-            rule(M::GET, "/.well-known/skills/{name}/{*path}", DISCOVERY),
-            get(wellknown::skills_file),
-        ),
-        (
-            rule(M::GET, "/.well-known/agent-skills/index.json", DISCOVERY),
-            get(wellknown::agent_skills_index),
-        ),
-        (
-            rule(M::GET, "/.well-known/agent-skills/{name}/{file}", DISCOVERY),
-            get(wellknown::agent_skills_pinned),
-        ),
-        (
-            rule(M::GET, "/.well-known/agent-skills/{file}", DISCOVERY),
-            get(wellknown::agent_skills_latest),
-        ),
+        route(M::GET, "/.well-known/skills/index.json", DISCOVERY, wellknown::skills_index),
+        route(M::GET, "/.well-known/skills/{name}/{*path}", DISCOVERY, wellknown::skills_file),
+        route(M::GET, "/.well-known/agent-skills/index.json", DISCOVERY, wellknown::agent_skills_index),
+        route(M::GET, "/.well-known/agent-skills/{name}/{file}", DISCOVERY, wellknown::agent_skills_pinned),
+        route(M::GET, "/.well-known/agent-skills/{file}", DISCOVERY, wellknown::agent_skills_latest),
         // The ClawHub CLI's API (docs/CLIENTS.md).
-        (
-            rule(M::GET, "/.well-known/clawhub.json", Access::Public),
-            get(clawhub::well_known),
-        ),
-        (rule(M::GET, "/api/v1/whoami", READ), get(clawhub::whoami)),
-        (rule(M::GET, "/api/v1/search", DISCOVERY), get(clawhub::search)),
-        (rule(M::GET, "/api/v1/skills", DISCOVERY), get(clawhub::list)),
-        (rule(M::GET, "/api/v1/skills/{slug}", DISCOVERY), get(clawhub::skill)),
-        (
-            rule(M::GET, "/api/v1/skills/{slug}/versions", DISCOVERY),
-            get(clawhub::version_list),
-        ),
-        (
-            rule(M::GET, "/api/v1/skills/{slug}/versions/{version}", DISCOVERY),
-            get(clawhub::version),
-        ),
-        (
-            rule(M::GET, "/api/v1/skills/{slug}/file", DISCOVERY),
-            get(clawhub::file),
-        ),
-        (rule(M::GET, "/api/v1/download", DISCOVERY), get(clawhub::download)),
-        (rule(M::GET, "/api/v1/resolve", DISCOVERY), get(clawhub::resolve)),
+        route(M::GET, "/.well-known/clawhub.json", Access::Public, clawhub::well_known),
+        route(M::GET, "/api/v1/whoami", READ, clawhub::whoami),
+        route(M::GET, "/api/v1/search", DISCOVERY, clawhub::search),
+        route(M::GET, "/api/v1/skills", DISCOVERY, clawhub::list),
+        route(M::GET, "/api/v1/skills/{slug}", DISCOVERY, clawhub::skill),
+        route(M::GET, "/api/v1/skills/{slug}/versions", DISCOVERY, clawhub::version_list),
+        route(M::GET, "/api/v1/skills/{slug}/versions/{version}", DISCOVERY, clawhub::version),
+        route(M::GET, "/api/v1/skills/{slug}/file", DISCOVERY, clawhub::file),
+        route(M::GET, "/api/v1/download", DISCOVERY, clawhub::download),
+        route(M::GET, "/api/v1/resolve", DISCOVERY, clawhub::resolve),
         // `clawhub publish`: uploads, then a patch (never a direct publish).
-        (
-            rule(M::POST, "/api/v1/skills/-/upload-url", SUBMIT),
-            post(clawhub::upload_url),
+        route(M::POST, "/api/v1/skills/-/upload-url", SUBMIT, clawhub::upload_url),
+        with_body_limit(
+            route(M::POST, "/api/v1/skills/-/upload/{ticket}", SUBMIT, clawhub::upload),
+            MAX_BUNDLE_BODY_BYTES,
         ),
-        (
-            rule(M::POST, "/api/v1/skills/-/upload/{ticket}", SUBMIT),
-            post(clawhub::upload).layer(DefaultBodyLimit::max(MAX_BUNDLE_BODY_BYTES)),
-        ),
-        (rule(M::POST, "/api/v1/skills", SUBMIT), post(clawhub::publish)),
+        route(M::POST, "/api/v1/skills", SUBMIT, clawhub::publish),
     ]
 }

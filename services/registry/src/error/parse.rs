@@ -2,6 +2,7 @@
 //! answering bad input in the API's error shape with what to send instead. Shared by
 //! the REST and compatibility routes.
 
+use axum::extract::rejection::{JsonRejection, PathRejection, QueryRejection};
 use cairn_skill::SkillName;
 use cairn_store::RevisionSelector;
 
@@ -64,71 +65,47 @@ pub use crate::app::paging::cut_page;
 
 /// `Path` whose rejections (e.g. invalid UTF-8 in a percent-escape) answer in the API's
 /// JSON error shape instead of axum's plain text.
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Path), rejection(ApiError))]
 pub struct ApiPath<T>(pub T);
 
-impl<S, T> axum::extract::FromRequestParts<S> for ApiPath<T>
-where
-    T: serde::de::DeserializeOwned + Send,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, Self::Rejection> {
-        axum::extract::Path::<T>::from_request_parts(parts, state)
-            .await
-            .map(|axum::extract::Path(value)| ApiPath(value))
-            .map_err(|e| ApiError::bad_request(format!("the URL path is not valid: {}", e.body_text())))
+impl From<PathRejection> for ApiError {
+    fn from(rejection: PathRejection) -> Self {
+        ApiError::bad_request(format!("the URL path is not valid: {}", rejection.body_text()))
     }
 }
 
 /// `Query` whose rejections (a malformed query string) answer in the API's JSON shape.
+#[derive(axum::extract::FromRequestParts)]
+#[from_request(via(axum::extract::Query), rejection(ApiError))]
 pub struct ApiQuery<T>(pub T);
 
-impl<S, T> axum::extract::FromRequestParts<S> for ApiQuery<T>
-where
-    T: serde::de::DeserializeOwned + Send,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, Self::Rejection> {
-        axum::extract::Query::<T>::from_request_parts(parts, state)
-            .await
-            .map(|axum::extract::Query(value)| ApiQuery(value))
-            .map_err(|e| ApiError::bad_request(format!("the query string is not valid: {}", e.body_text())))
+impl From<QueryRejection> for ApiError {
+    fn from(rejection: QueryRejection) -> Self {
+        ApiError::bad_request(format!("the query string is not valid: {}", rejection.body_text()))
     }
 }
 
 /// `Json` whose rejections (wrong content type, malformed or unknown fields, too large)
 /// answer in the API's JSON shape and say what was expected.
+#[derive(axum::extract::FromRequest)]
+#[from_request(via(axum::Json), rejection(ApiError))]
 pub struct ApiJson<T>(pub T);
 
-impl<S, T> axum::extract::FromRequest<S> for ApiJson<T>
-where
-    T: serde::de::DeserializeOwned,
-    S: Send + Sync,
-{
-    type Rejection = ApiError;
-
-    async fn from_request(request: axum::extract::Request, state: &S) -> Result<Self, Self::Rejection> {
-        use axum::extract::rejection::JsonRejection;
-        use axum::http::StatusCode;
-        match axum::Json::<T>::from_request(request, state).await {
-            Ok(axum::Json(value)) => Ok(ApiJson(value)),
-            Err(JsonRejection::MissingJsonContentType(_)) => Err(ApiError::new(
+impl From<JsonRejection> for ApiError {
+    fn from(rejection: JsonRejection) -> Self {
+        match rejection {
+            JsonRejection::MissingJsonContentType(_) => ApiError::new(
                 ErrorKind::UnsupportedMediaType,
                 "unsupported_media_type",
                 "send the body as JSON with 'Content-Type: application/json'",
-            )),
-            Err(e) if e.status() == StatusCode::PAYLOAD_TOO_LARGE => Err(ApiError::new(
+            ),
+            e if e.status() == axum::http::StatusCode::PAYLOAD_TOO_LARGE => ApiError::new(
                 ErrorKind::TooLarge,
                 "payload_too_large",
                 "the request body is over 256 KiB: send less",
-            )),
-            Err(e) => Err(ApiError::bad_request(format!(
-                "the JSON body is not valid: {}",
-                e.body_text()
-            ))),
+            ),
+            e => ApiError::bad_request(format!("the JSON body is not valid: {}", e.body_text())),
         }
     }
 }

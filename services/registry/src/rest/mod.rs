@@ -17,10 +17,10 @@ mod webhooks;
 pub mod wire;
 
 use axum::Json;
-use axum::extract::DefaultBodyLimit;
+use axum::handler::Handler;
 use axum::http::Method;
 use axum::response::{IntoResponse, Response};
-use axum::routing::{MethodRouter, delete, get, patch, post, put};
+use axum::routing::MethodRouter;
 use cairn_pipeline::policy::Policy;
 use cairn_wire::{
     AuditItem, BatchResults, Delivery, Dismissal, Dismissed, Index, IssuedToken, Items, Page, Patch, PatchItem,
@@ -30,7 +30,7 @@ use cairn_wire::{
 use self::openapi::Operation;
 use crate::AppState;
 
-use crate::access::{Access, MAX_BUNDLE_BODY_BYTES, Route, Rule};
+use crate::access::{Access, MAX_BUNDLE_BODY_BYTES, Route, Rule, route, with_body_limit};
 use crate::auth::scopes::Scope;
 use crate::error::parse::PageQuery;
 
@@ -50,6 +50,24 @@ pub struct Endpoint {
     pub doc: Operation,
 }
 
+/// The endpoint for `method` on `path`, documented by `doc`.
+fn at<H, T>(method: Method, path: &'static str, access: Access, handler: H, doc: Operation) -> Endpoint
+where
+    H: Handler<T, AppState>,
+    T: 'static,
+{
+    let (rule, handler) = route(method, path, access, handler);
+    Endpoint { rule, handler, doc }
+}
+
+impl Endpoint {
+    /// The endpoint with a request body limit of its own (routes that take whole bundles).
+    fn with_body_limit(self, max_bytes: usize) -> Self {
+        let (rule, handler) = with_body_limit((self.rule, self.handler), max_bytes);
+        Endpoint { rule, handler, ..self }
+    }
+}
+
 /// Every REST route with its rule and handler.
 pub fn routes() -> Vec<Route> {
     endpoints().into_iter().map(|e| (e.rule, e.handler)).collect()
@@ -59,34 +77,27 @@ pub fn routes() -> Vec<Route> {
 pub fn endpoints() -> Vec<Endpoint> {
     use Method as M;
     use Operation as Op;
-    let at = |method: Method, path: &'static str, access: Access, handler: MethodRouter<AppState>, doc: Operation| {
-        Endpoint {
-            rule: Rule::new(method, path, access),
-            handler,
-            doc,
-        }
-    };
     const GZIP: &str = "application/gzip";
     vec![
         at(
             M::GET,
             "/openapi.json",
             Access::Public,
-            get(serve_openapi),
+            serve_openapi,
             Op::json::<serde_json::Value>("This document: the REST API in OpenAPI 3.1"),
         ),
         at(
             M::GET,
             "/v1/whoami",
             READ,
-            get(tokens::whoami),
+            tokens::whoami,
             Op::json::<WhoAmI>("Who the token belongs to and what it may do"),
         ),
         at(
             M::GET,
             "/v1/skills",
             READ,
-            get(skills::list_skills),
+            skills::list_skills,
             Op::json::<Page<SkillItem>>("The organisation's skills, by name; `q` searches names and descriptions")
                 .query::<skills::ListSkillsQuery>()
                 .links("name", "$response.body#/items/0/name", SKILL_ROUTES),
@@ -95,14 +106,14 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/skills/{name}",
             READ,
-            get(skills::get_skill),
+            skills::get_skill,
             Op::json::<SkillItem>("One skill and its latest revision"),
         ),
         at(
             M::GET,
             "/v1/skills/{name}/versions",
             READ,
-            get(skills::list_versions),
+            skills::list_versions,
             Op::json::<Page<VersionItem>>("A skill's versions, newest first").query::<PageQuery>(),
         ),
         // Direct publishing: reviewers, with a bundle as large as the limits allow.
@@ -110,54 +121,55 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::POST,
             "/v1/skills/{name}/versions",
             REVIEW,
-            post(skills::publish).layer(DefaultBodyLimit::max(MAX_BUNDLE_BODY_BYTES)),
+            skills::publish,
             Op::created::<Published>(
                 "Publishes a bundle (tar.gz) as the next revision, validated and scanned like a patch",
             )
             .or_unchanged()
             .query::<skills::PublishQuery>()
             .bytes_body(&[GZIP, "application/octet-stream"]),
-        ),
+        )
+        .with_body_limit(MAX_BUNDLE_BODY_BYTES),
         at(
             M::GET,
             "/v1/skills/{name}/versions/{rev}",
             READ,
-            get(skills::get_version),
+            skills::get_version,
             Op::json::<VersionItem>("One version with its files"),
         ),
         at(
             M::GET,
             "/v1/skills/{name}/versions/{rev}/files/{*path}",
             READ,
-            get(skills::get_file),
+            skills::get_file,
             Op::bytes("One file of a version, as stored (served as untrusted content)", "*/*").conditional(),
         ),
         at(
             M::GET,
             "/v1/skills/{name}/versions/{rev}/bundle",
             READ,
-            get(skills::get_bundle),
+            skills::get_bundle,
             Op::bytes("The whole version as a tar.gz (digest-stable)", GZIP).conditional(),
         ),
         at(
             M::POST,
             "/v1/skills/{name}/versions/{rev}/yank",
             REVIEW,
-            post(skills::yank),
+            skills::yank,
             Op::json::<Yank>("Yanks a version: kept for pinned installs, gone from the index"),
         ),
         at(
             M::POST,
             "/v1/skills/{name}/versions/{rev}/unyank",
             REVIEW,
-            post(skills::unyank),
+            skills::unyank,
             Op::json::<Yank>("Takes a yank back"),
         ),
         at(
             M::POST,
             "/v1/patches",
             SUBMIT,
-            post(patches::submit),
+            patches::submit,
             Op::created::<Patch>("Submits a patch: validated, applied, rebased, scanned and judged by the policy")
                 .body::<patches::SubmitBody>()
                 .links("id", "$response.body#/id", PATCH_ROUTES),
@@ -166,7 +178,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/patches",
             READ,
-            get(patches::list),
+            patches::list,
             Op::json::<Page<PatchItem>>("Patches, newest first, filtered by state, skill, author or verdict")
                 .query::<patches::ListQuery>()
                 .links("id", "$response.body#/items/0/id", PATCH_ROUTES),
@@ -175,14 +187,14 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/patches/{id}",
             READ,
-            get(patches::get),
+            patches::get,
             Op::json::<Patch>("One patch with its reports"),
         ),
         at(
             M::POST,
             "/v1/patches/{id}/approve",
             REVIEW,
-            post(patches::approve),
+            patches::approve,
             Op::json::<Patch>("Approves a patch: its candidate becomes the next revision")
                 .optional_body::<patches::DecisionBody>(),
         ),
@@ -190,7 +202,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::POST,
             "/v1/patches/{id}/reject",
             REVIEW,
-            post(patches::reject),
+            patches::reject,
             Op::json::<Patch>("Rejects a patch, with a comment that tells the author why")
                 .body::<patches::DecisionBody>(),
         ),
@@ -198,14 +210,14 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::POST,
             "/v1/patches/{id}/duplicate",
             REVIEW,
-            post(patches::close_duplicate),
+            patches::close_duplicate,
             Op::json::<Patch>("Closes a patch as a duplicate of another").optional_body::<patches::DecisionBody>(),
         ),
         at(
             M::POST,
             "/v1/patches/{id}/resolve",
             REVIEW,
-            post(patches::resolve),
+            patches::resolve,
             Op::created::<Patch>("Resolves a conflict by hand: a new patch with the files as given")
                 .body::<patches::ResolveBody>(),
         ),
@@ -213,7 +225,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::POST,
             "/v1/patches/review",
             REVIEW,
-            post(patches::review_batch),
+            patches::review_batch,
             Op::json::<BatchResults>("Approves or rejects several patches, each on its own")
                 .body::<patches::BatchBody>(),
         ),
@@ -223,7 +235,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::POST,
             "/v1/patches/{id}/findings/dismiss",
             REVIEW,
-            post(findings::dismiss),
+            findings::dismiss,
             Op::json::<Dismissed>("Dismisses a finding as a false positive for this skill")
                 .body::<findings::DismissBody>(),
         ),
@@ -231,21 +243,21 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/skills/{name}/dismissals",
             READ,
-            get(findings::list),
+            findings::list,
             Op::json::<Items<Dismissal>>("A skill's dismissed findings"),
         ),
         at(
             M::DELETE,
             "/v1/skills/{name}/dismissals/{id}",
             REVIEW,
-            delete(findings::revoke),
+            findings::revoke,
             Op::json::<Dismissal>("Revokes a dismissal: the finding counts again"),
         ),
         at(
             M::POST,
             "/v1/admin/rescan",
             ADMIN,
-            post(findings::rescan),
+            findings::rescan,
             Op::json::<Rescan>("Scans one skill or all again with the current rules")
                 .optional_body::<findings::RescanBody>(),
         ),
@@ -253,7 +265,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/admin/quarantine",
             ADMIN,
-            get(findings::quarantine_list),
+            findings::quarantine_list,
             Op::json::<Items<Quarantined>>("Skills an import held back as dangerous").links(
                 "id",
                 "$response.body#/items/0/id",
@@ -268,14 +280,14 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/admin/quarantine/{id}",
             ADMIN,
-            get(findings::quarantine_get),
+            findings::quarantine_get,
             Op::json::<Quarantined>("One quarantined skill with its findings"),
         ),
         at(
             M::POST,
             "/v1/admin/quarantine/{id}/release",
             ADMIN,
-            post(findings::quarantine_release),
+            findings::quarantine_release,
             Op::json::<Released>("Publishes a quarantined skill after all, with a reason")
                 .body::<findings::ReleaseBody>(),
         ),
@@ -283,7 +295,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::DELETE,
             "/v1/admin/quarantine/{id}",
             ADMIN,
-            delete(findings::quarantine_delete),
+            findings::quarantine_delete,
             Op::json::<Quarantined>("Deletes a quarantined skill"),
         ),
         // The author withdraws their own patch (the service checks who): `submit`.
@@ -291,28 +303,28 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::POST,
             "/v1/patches/{id}/withdraw",
             SUBMIT,
-            post(patches::withdraw),
+            patches::withdraw,
             Op::json::<Patch>("Withdraws your own open patch"),
         ),
         at(
             M::GET,
             "/v1/patch-policy",
             READ,
-            get(patches::get_policy),
+            patches::get_policy,
             Op::json::<Policy>("The organisation's patch policy"),
         ),
         at(
             M::PUT,
             "/v1/patch-policy",
             ADMIN,
-            put(patches::put_policy),
+            patches::put_policy,
             Op::json::<Policy>("Replaces the patch policy").body::<Policy>(),
         ),
         at(
             M::GET,
             "/v1/index",
             READ,
-            get(index::get_index),
+            index::get_index,
             Op::json::<Index>("The team index: every skill's latest approved revision, or the changes since a cursor")
                 .query::<index::IndexQuery>()
                 .conditional(),
@@ -321,7 +333,7 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/events",
             READ,
-            get(events::events),
+            events::events,
             Op::events("Index changes as they happen (server-sent events; resumes from Last-Event-ID)")
                 .query::<events::EventsQuery>(),
         ),
@@ -329,14 +341,14 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/blobs/{sha256}",
             READ,
-            get(blobs::get_blob),
+            blobs::get_blob,
             Op::bytes("One file content by its SHA-256", "application/octet-stream").conditional(),
         ),
         at(
             M::POST,
             "/v1/blobs/batch",
             READ,
-            post(blobs::batch),
+            blobs::batch,
             Op::bytes(
                 "Several file contents as one tar stream, in request order",
                 "application/x-tar",
@@ -349,14 +361,14 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/tokens",
             READ,
-            get(tokens::list),
+            tokens::list,
             Op::json::<Page<TokenItem>>("Your tokens (admins: anyone's)").query::<tokens::ListQuery>(),
         ),
         at(
             M::POST,
             "/v1/tokens",
             READ,
-            post(tokens::issue),
+            tokens::issue,
             Op::created::<IssuedToken>("Issues a token (shown once)")
                 .body::<tokens::IssueBody>()
                 .links(
@@ -369,28 +381,28 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/tokens/{id}",
             READ,
-            get(tokens::get),
+            tokens::get,
             Op::json::<TokenItem>("One token"),
         ),
         at(
             M::DELETE,
             "/v1/tokens/{id}",
             READ,
-            delete(tokens::revoke),
+            tokens::revoke,
             Op::json::<TokenItem>("Revokes a token at once"),
         ),
         at(
             M::GET,
             "/v1/users",
             ADMIN,
-            get(users::list),
+            users::list,
             Op::json::<Page<UserItem>>("The organisation's members").query::<PageQuery>(),
         ),
         at(
             M::POST,
             "/v1/users",
             ADMIN,
-            post(users::create),
+            users::create,
             Op::created::<UserItem>("Adds a member")
                 .body::<users::CreateBody>()
                 .links(
@@ -403,35 +415,35 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::GET,
             "/v1/users/{handle}",
             ADMIN,
-            get(users::get),
+            users::get,
             Op::json::<UserItem>("One member"),
         ),
         at(
             M::PATCH,
             "/v1/users/{handle}",
             ADMIN,
-            patch(users::update),
+            users::update,
             Op::json::<UserItem>("Changes a member's role or disables them").body::<users::UpdateBody>(),
         ),
         at(
             M::GET,
             "/v1/audit",
             ADMIN,
-            get(audit::list),
+            audit::list,
             Op::json::<Page<AuditItem>>("The audit log, newest first").query::<audit::AuditParams>(),
         ),
         at(
             M::GET,
             "/v1/webhooks",
             ADMIN,
-            get(webhooks::list),
+            webhooks::list,
             Op::json::<Page<Webhook>>("The organisation's webhooks"),
         ),
         at(
             M::POST,
             "/v1/webhooks",
             ADMIN,
-            post(webhooks::create),
+            webhooks::create,
             Op::created::<Webhook>("Adds a webhook (its secret is shown once)")
                 .body::<webhooks::CreateBody>()
                 .links(
@@ -447,14 +459,14 @@ pub fn endpoints() -> Vec<Endpoint> {
             M::DELETE,
             "/v1/webhooks/{id}",
             ADMIN,
-            delete(webhooks::delete),
+            webhooks::delete,
             Op::no_content("Deletes a webhook"),
         ),
         at(
             M::GET,
             "/v1/webhooks/{id}/deliveries",
             ADMIN,
-            get(webhooks::deliveries),
+            webhooks::deliveries,
             Op::json::<Page<Delivery>>("A webhook's newest deliveries").query::<webhooks::DeliveriesQuery>(),
         ),
     ]

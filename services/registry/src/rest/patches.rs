@@ -225,6 +225,7 @@ pub async fn resolve(
 #[serde(deny_unknown_fields)]
 pub struct BatchBody {
     /// `approve` or `reject`.
+    #[schemars(extend("enum" = ["approve", "reject"]))]
     action: String,
     /// The patches, decided in this order.
     ids: Vec<String>,

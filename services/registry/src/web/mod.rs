@@ -18,11 +18,10 @@ use axum::extract::Request;
 use axum::http::{HeaderValue, Method, header};
 use axum::middleware::{self, Next};
 use axum::response::{Html, IntoResponse, Redirect, Response};
-use axum::routing;
 
 use crate::AppState;
 use crate::access::session::SessionRefusal;
-use crate::access::{Access, Route, Rule};
+use crate::access::{Access, Route, route};
 use crate::auth::scopes::Scope;
 use error::WebError;
 use session::Viewer;
@@ -31,88 +30,60 @@ use session::Viewer;
 /// ([`Access::Session`]); the gate authenticates the session cookie, authorizes and
 /// rate-limits them like API requests. Login, logout, the assets, the `/admin` redirect
 /// and the not-found page are open to everyone.
+#[rustfmt::skip]
 pub fn routes() -> Vec<Route> {
+    use Method as M;
     use pages::{audit, login, members, patch, policy, queue, security, skills, tokens, webhooks};
     const OPEN: Access = Access::OpenPage;
     const READ: Access = Access::Session(Scope::Read);
     const SUBMIT: Access = Access::Session(Scope::Submit);
     const REVIEW: Access = Access::Session(Scope::Review);
     const ADMIN: Access = Access::Session(Scope::Admin);
-    let get = |path, access, handler| (Rule::new(Method::GET, path, access), handler);
-    let post = |path, access, handler| (Rule::new(Method::POST, path, access), handler);
     vec![
-        get("/admin", OPEN, routing::get(home)),
-        get("/admin/", OPEN, routing::get(home)),
-        get("/admin/login", OPEN, routing::get(login::form)),
-        post("/admin/login", OPEN, routing::post(login::submit)),
-        post("/admin/logout", OPEN, routing::post(login::logout)),
-        get("/admin/assets/{file}", OPEN, routing::get(assets::serve)),
-        get("/admin/queue", READ, routing::get(queue::page)),
-        get("/admin/queue/events", READ, routing::get(queue::events)),
-        post("/admin/queue/batch", REVIEW, routing::post(queue::batch)),
-        get("/admin/patches/{id}", READ, routing::get(patch::page)),
-        post("/admin/patches/{id}/approve", REVIEW, routing::post(patch::approve)),
-        post("/admin/patches/{id}/reject", REVIEW, routing::post(patch::reject)),
-        post("/admin/patches/{id}/withdraw", SUBMIT, routing::post(patch::withdraw)),
-        post("/admin/patches/{id}/resolve", REVIEW, routing::post(patch::resolve)),
-        post("/admin/patches/{id}/duplicate", REVIEW, routing::post(patch::duplicate)),
-        post(
-            "/admin/patches/{id}/findings/dismiss",
-            REVIEW,
-            routing::post(patch::dismiss),
-        ),
-        get("/admin/skills", READ, routing::get(skills::list)),
-        get("/admin/skills/{name}", READ, routing::get(skills::page)),
-        get("/admin/skills/{name}/diff", READ, routing::get(skills::diff)),
-        get(
-            "/admin/skills/{name}/versions/{rev}/bundle",
-            READ,
-            routing::get(skills::download),
-        ),
-        get(
-            "/admin/skills/{name}/versions/{rev}/files/{*path}",
-            READ,
-            routing::get(skills::file),
-        ),
-        post(
-            "/admin/skills/{name}/versions/{rev}/yank",
-            REVIEW,
-            routing::post(skills::yank),
-        ),
-        post(
-            "/admin/skills/{name}/versions/{rev}/unyank",
-            REVIEW,
-            routing::post(skills::unyank),
-        ),
-        get("/admin/members", ADMIN, routing::get(members::page)),
-        post("/admin/members", ADMIN, routing::post(members::add)),
-        post("/admin/members/{handle}", ADMIN, routing::post(members::update)),
+        route(M::GET, "/admin", OPEN, home),
+        route(M::GET, "/admin/", OPEN, home),
+        route(M::GET, "/admin/login", OPEN, login::form),
+        route(M::POST, "/admin/login", OPEN, login::submit),
+        route(M::POST, "/admin/logout", OPEN, login::logout),
+        route(M::GET, "/admin/assets/{file}", OPEN, assets::serve),
+        route(M::GET, "/admin/queue", READ, queue::page),
+        route(M::GET, "/admin/queue/events", READ, queue::events),
+        route(M::POST, "/admin/queue/batch", REVIEW, queue::batch),
+        route(M::GET, "/admin/patches/{id}", READ, patch::page),
+        route(M::POST, "/admin/patches/{id}/approve", REVIEW, patch::approve),
+        route(M::POST, "/admin/patches/{id}/reject", REVIEW, patch::reject),
+        route(M::POST, "/admin/patches/{id}/withdraw", SUBMIT, patch::withdraw),
+        route(M::POST, "/admin/patches/{id}/resolve", REVIEW, patch::resolve),
+        route(M::POST, "/admin/patches/{id}/duplicate", REVIEW, patch::duplicate),
+        route(M::POST, "/admin/patches/{id}/findings/dismiss", REVIEW, patch::dismiss),
+        route(M::GET, "/admin/skills", READ, skills::list),
+        route(M::GET, "/admin/skills/{name}", READ, skills::page),
+        route(M::GET, "/admin/skills/{name}/diff", READ, skills::diff),
+        route(M::GET, "/admin/skills/{name}/versions/{rev}/bundle", READ, skills::download),
+        route(M::GET, "/admin/skills/{name}/versions/{rev}/files/{*path}", READ, skills::file),
+        route(M::POST, "/admin/skills/{name}/versions/{rev}/yank", REVIEW, skills::yank),
+        route(M::POST, "/admin/skills/{name}/versions/{rev}/unyank", REVIEW, skills::unyank),
+        route(M::GET, "/admin/members", ADMIN, members::page),
+        route(M::POST, "/admin/members", ADMIN, members::add),
+        route(M::POST, "/admin/members/{handle}", ADMIN, members::update),
         // Every user manages their own tokens; admins everyone's (checked by the use case).
-        get("/admin/tokens", READ, routing::get(tokens::page)),
-        post("/admin/tokens", READ, routing::post(tokens::issue)),
-        post("/admin/tokens/{id}/revoke", READ, routing::post(tokens::revoke)),
-        get("/admin/webhooks", ADMIN, routing::get(webhooks::page)),
-        post("/admin/webhooks", ADMIN, routing::post(webhooks::create)),
-        get("/admin/webhooks/{id}", ADMIN, routing::get(webhooks::deliveries)),
-        post("/admin/webhooks/{id}/delete", ADMIN, routing::post(webhooks::delete)),
-        get("/admin/policy", ADMIN, routing::get(policy::page)),
-        post("/admin/policy", ADMIN, routing::post(policy::save)),
-        post("/admin/policy/access", ADMIN, routing::post(policy::save_access)),
-        get("/admin/audit", ADMIN, routing::get(audit::page)),
-        get("/admin/security", ADMIN, routing::get(security::page)),
-        post("/admin/security/rescan", ADMIN, routing::post(security::rescan)),
-        post(
-            "/admin/security/quarantine/{id}/release",
-            ADMIN,
-            routing::post(security::release),
-        ),
-        post(
-            "/admin/security/quarantine/{id}/delete",
-            ADMIN,
-            routing::post(security::delete),
-        ),
-        get("/admin/{*rest}", OPEN, routing::get(missing)),
-        post("/admin/{*rest}", OPEN, routing::post(missing)),
+        route(M::GET, "/admin/tokens", READ, tokens::page),
+        route(M::POST, "/admin/tokens", READ, tokens::issue),
+        route(M::POST, "/admin/tokens/{id}/revoke", READ, tokens::revoke),
+        route(M::GET, "/admin/webhooks", ADMIN, webhooks::page),
+        route(M::POST, "/admin/webhooks", ADMIN, webhooks::create),
+        route(M::GET, "/admin/webhooks/{id}", ADMIN, webhooks::deliveries),
+        route(M::POST, "/admin/webhooks/{id}/delete", ADMIN, webhooks::delete),
+        route(M::GET, "/admin/policy", ADMIN, policy::page),
+        route(M::POST, "/admin/policy", ADMIN, policy::save),
+        route(M::POST, "/admin/policy/access", ADMIN, policy::save_access),
+        route(M::GET, "/admin/audit", ADMIN, audit::page),
+        route(M::GET, "/admin/security", ADMIN, security::page),
+        route(M::POST, "/admin/security/rescan", ADMIN, security::rescan),
+        route(M::POST, "/admin/security/quarantine/{id}/release", ADMIN, security::release),
+        route(M::POST, "/admin/security/quarantine/{id}/delete", ADMIN, security::delete),
+        route(M::GET, "/admin/{*rest}", OPEN, missing),
+        route(M::POST, "/admin/{*rest}", OPEN, missing),
     ]
 }
 

@@ -5,7 +5,7 @@ use cairn_pipeline::ops::{Op, WritableRoots};
 use cairn_pipeline::policy::may_approve;
 use cairn_pipeline::report::PatchReport;
 use cairn_pipeline::stages::{PatchInput, Processed, Refusal, StageState, process};
-use cairn_skill::{Bundle, Category, SkillName};
+use cairn_skill::{Bundle, SkillName};
 use cairn_store::{
     Actor, Approval, ApproveOutcome, CategoryUpdate, CloseDuplicates, Decision, NewVersion, Onto, PatchRecord,
     RevisionSelector, VersionSource,
@@ -144,13 +144,7 @@ pub(super) async fn publish(
             } else {
                 candidate_bundle(services, &record).await?
             };
-            category = record
-                .category
-                .as_deref()
-                .map(Category::parse)
-                .transpose()
-                .ok()
-                .flatten();
+            category = crate::app::publish::stored_category(record.category.as_deref());
             version = NewVersion {
                 name: &name,
                 category: CategoryUpdate::IfNew(category.as_ref()),

@@ -426,6 +426,23 @@ fn on_page(state: &AppState, id: &str, error: PatchError) -> Result<Response, We
     super::back_with(state, &format!("/admin/patches/{}", encode(id)), error)
 }
 
+/// Back to the patch page after an action on it: with `message` of what it did, or with
+/// the error the reviewer can act on (`id` as the request named it).
+fn back_to_patch<T>(
+    state: &AppState,
+    id: &str,
+    outcome: Result<T, PatchError>,
+    message: impl FnOnce(T) -> String,
+) -> Result<Response, WebError> {
+    match outcome {
+        Ok(value) => {
+            let patch_id = patches::parse_id(id)?;
+            Ok(done(state, &format!("/admin/patches/{patch_id}"), &message(value)))
+        }
+        Err(e) => on_page(state, id, e),
+    }
+}
+
 /// `POST /admin/patches/{id}/approve`: publishes the patch as the skill's next revision.
 pub async fn approve(
     State(state): State<AppState>,
@@ -449,17 +466,11 @@ pub async fn approve(
             patches::CloseDuplicates::None
         },
     };
-    match patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, how).await {
-        Ok(record) => Ok(done(
-            &state,
-            &format!("/admin/patches/{patch_id}"),
-            &match record.result_revision {
-                Some(revision) => format!("Approved: {} r{revision} is published.", record.skill_name),
-                None => format!("This patch is now {}.", record.status.replace('_', " ")),
-            },
-        )),
-        Err(e) => on_page(&state, &id, e),
-    }
+    let outcome = patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, how).await;
+    back_to_patch(&state, &id, outcome, |record| match record.result_revision {
+        Some(revision) => format!("Approved: {} r{revision} is published.", record.skill_name),
+        None => format!("This patch is now {}.", record.status.replace('_', " ")),
+    })
 }
 
 /// `POST /admin/patches/{id}/reject`: closes the patch; the comment is required.
@@ -470,14 +481,10 @@ pub async fn reject(
     Verified(form): Verified<DecisionForm>,
 ) -> Result<Response, WebError> {
     let patch_id = patches::parse_id(&id)?;
-    match patches::reject(&state, &viewer.principal, &viewer.actor(), patch_id, &form.comment).await {
-        Ok(_) => Ok(done(
-            &state,
-            &format!("/admin/patches/{patch_id}"),
-            "Rejected: the author sees your comment.",
-        )),
-        Err(e) => on_page(&state, &id, e),
-    }
+    let outcome = patches::reject(&state, &viewer.principal, &viewer.actor(), patch_id, &form.comment).await;
+    back_to_patch(&state, &id, outcome, |_| {
+        "Rejected: the author sees your comment.".to_owned()
+    })
 }
 
 /// The dismiss form: which finding, and why.
@@ -503,17 +510,13 @@ pub async fn dismiss(
         line: form.line,
         reason: &form.reason,
     };
-    match patches::findings::dismiss_finding(&state, &viewer.principal, &viewer.actor(), patch_id, how).await {
-        Ok((_, record)) => Ok(done(
-            &state,
-            &format!("/admin/patches/{patch_id}"),
-            &format!(
-                "Dismissed: the finding stays listed with your reason; the patch is now {}.",
-                record.status.replace('_', " ")
-            ),
-        )),
-        Err(e) => on_page(&state, &id, e),
-    }
+    let outcome = patches::findings::dismiss_finding(&state, &viewer.principal, &viewer.actor(), patch_id, how).await;
+    back_to_patch(&state, &id, outcome, |(_, record)| {
+        format!(
+            "Dismissed: the finding stays listed with your reason; the patch is now {}.",
+            record.status.replace('_', " ")
+        )
+    })
 }
 
 /// The withdraw form (only the CSRF token).
@@ -528,10 +531,8 @@ pub async fn withdraw(
     Verified(_): Verified<WithdrawForm>,
 ) -> Result<Response, WebError> {
     let patch_id = patches::parse_id(&id)?;
-    match patches::withdraw(&state, &viewer.principal, &viewer.actor(), patch_id).await {
-        Ok(_) => Ok(done(&state, &format!("/admin/patches/{patch_id}"), "Withdrawn.")),
-        Err(e) => on_page(&state, &id, e),
-    }
+    let outcome = patches::withdraw(&state, &viewer.principal, &viewer.actor(), patch_id).await;
+    back_to_patch(&state, &id, outcome, |_| "Withdrawn.".to_owned())
 }
 
 /// The resolution form: `file:<path>` fields with the resolved text, a comment, and
@@ -593,12 +594,6 @@ pub async fn duplicate(
         Some(of) => Some(patches::parse_id(&of)?),
         None => None,
     };
-    match patches::close_duplicate(&state, &viewer.principal, &viewer.actor(), patch_id, of, None).await {
-        Ok(_) => Ok(done(
-            &state,
-            &format!("/admin/patches/{patch_id}"),
-            "Closed as a duplicate.",
-        )),
-        Err(e) => on_page(&state, &id, e),
-    }
+    let outcome = patches::close_duplicate(&state, &viewer.principal, &viewer.actor(), patch_id, of, None).await;
+    back_to_patch(&state, &id, outcome, |_| "Closed as a duplicate.".to_owned())
 }

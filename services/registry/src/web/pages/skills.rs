@@ -34,6 +34,20 @@ fn revision_number(raw: &str) -> Result<i32, WebError> {
         .ok_or_else(|| WebError::bad_request(format!("'{raw}' is not a revision: revisions are numbers from 1.")))
 }
 
+/// The revision a page's path names (`{name}/versions/{rev}`), checked and resolved.
+async fn exact_revision(
+    state: &AppState,
+    viewer: &Viewer,
+    name: &str,
+    rev: &str,
+) -> Result<(SkillName, i32, catalog::ResolvedVersion), WebError> {
+    let name = skill_name(name)?;
+    let revision = revision_number(rev)?;
+    let at = RevisionSelector::Exact(revision);
+    let resolved = catalog::resolve(&state.store, viewer.principal.org_id, name.as_str(), at).await?;
+    Ok((name, revision, resolved))
+}
+
 /// Query of the skills list.
 #[derive(Debug, Default, Deserialize)]
 pub struct ListQuery {
@@ -393,15 +407,7 @@ pub async fn download(
     viewer: Viewer,
     Path((name, rev)): Path<(String, String)>,
 ) -> Result<Response, WebError> {
-    let name = skill_name(&name)?;
-    let revision = revision_number(&rev)?;
-    let resolved = catalog::resolve(
-        &state.store,
-        viewer.principal.org_id,
-        name.as_str(),
-        RevisionSelector::Exact(revision),
-    )
-    .await?;
+    let (name, revision, resolved) = exact_revision(&state, &viewer, &name, &rev).await?;
     let (_, archive) = crate::app::archives::stored(&state, &resolved).await?;
     Ok((
         [
@@ -446,15 +452,7 @@ pub async fn file(
     Path((name, rev, path)): Path<(String, String, String)>,
     Query(query): Query<FileQuery>,
 ) -> Result<Response, WebError> {
-    let name = skill_name(&name)?;
-    let revision = revision_number(&rev)?;
-    let resolved = catalog::resolve(
-        &state.store,
-        viewer.principal.org_id,
-        name.as_str(),
-        RevisionSelector::Exact(revision),
-    )
-    .await?;
+    let (name, revision, resolved) = exact_revision(&state, &viewer, &name, &rev).await?;
     let entry: FileEntry = catalog::find_file(&state.store, &resolved, &path).await?;
     let bytes = catalog::read_blob(state.blobs.as_ref(), &entry.sha256).await?;
     if query.raw.is_some() {

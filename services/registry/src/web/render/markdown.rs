@@ -93,37 +93,11 @@ fn sanitize_events<'a>(parser: Parser<'a>, link_base: Option<&str>) -> Vec<Event
                 } else {
                     dest_url.to_string()
                 };
-                let inside_link = stack.iter().any(|frame| frame.emitted);
-                let href = if inside_link { None } else { safe_href(&dest, link_base) };
-                let start = out.len();
-                let emitted = href.is_some();
-                if let Some(href) = href {
-                    out.push(link_start(href, title));
-                }
-                stack.push(Frame {
-                    emitted,
-                    start,
-                    fallback: String::new(),
-                });
+                open_link(&mut out, &mut stack, &dest, title, link_base, String::new());
             }
             Event::Start(Tag::Image { dest_url, title, .. }) => {
                 // Images are never loaded: they become a link to the image, showing the alt text.
-                let inside_link = stack.iter().any(|frame| frame.emitted);
-                let href = if inside_link {
-                    None
-                } else {
-                    safe_href(&dest_url, link_base)
-                };
-                let start = out.len();
-                let emitted = href.is_some();
-                if let Some(href) = href {
-                    out.push(link_start(href, title));
-                }
-                stack.push(Frame {
-                    emitted,
-                    start,
-                    fallback: dest_url.to_string(),
-                });
+                open_link(&mut out, &mut stack, &dest_url, title, link_base, dest_url.to_string());
             }
             Event::End(TagEnd::Link) | Event::End(TagEnd::Image) => {
                 if let Some(frame) = stack.pop()
@@ -146,6 +120,31 @@ fn sanitize_events<'a>(parser: Parser<'a>, link_base: Option<&str>) -> Vec<Event
 }
 
 /// Builds the start event of a plain inline link.
+/// Opens a link (or an image shown as one): a link to a safe target, unless it sits inside
+/// another link; its frame remembers whether it was emitted and what shows when its text
+/// is empty.
+fn open_link<'a>(
+    out: &mut Vec<Event<'a>>,
+    stack: &mut Vec<Frame>,
+    dest: &str,
+    title: CowStr<'a>,
+    link_base: Option<&str>,
+    fallback: String,
+) {
+    let inside_link = stack.iter().any(|frame| frame.emitted);
+    let href = if inside_link { None } else { safe_href(dest, link_base) };
+    let start = out.len();
+    let emitted = href.is_some();
+    if let Some(href) = href {
+        out.push(link_start(href, title));
+    }
+    stack.push(Frame {
+        emitted,
+        start,
+        fallback,
+    });
+}
+
 fn link_start<'a>(href: String, title: CowStr<'a>) -> Event<'a> {
     Event::Start(Tag::Link {
         link_type: LinkType::Inline,
