@@ -18,7 +18,9 @@ pub mod webhooks;
 pub use accounts::{AuditItem, IssuedToken, TokenItem, UserItem, WhoAmI};
 pub use findings::{Dismissal, Dismissed, Items, Quarantined, Released, Rescan};
 pub use index::{Change, ChangeKind, Index, IndexEntry};
-pub use patches::{BatchResult, BatchResults, DuplicateMark, Patch, PatchItem, Published};
+pub use patches::{
+    BatchResult, BatchResults, ChangesRequested, Comment, DuplicateMark, Patch, PatchItem, Published, ReviewThread,
+};
 pub use skills::{FileEntry, SkillItem, VersionItem, Yank};
 pub use webhooks::{Delivery, Webhook};
 

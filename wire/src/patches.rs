@@ -75,6 +75,58 @@ pub struct Patch {
     pub duplicate_group: Option<String>,
     /// Closed as a duplicate of this patch.
     pub duplicate_of: Option<String>,
+    /// The last request for changes, while the patch is open and waits for its author.
+    #[serde(default)]
+    pub changes_requested: Option<ChangesRequested>,
+    /// The conversation: threads on the patch or on lines of its diff, oldest first
+    /// (`GET /v1/patches/{id}` and request-changes fill it; other answers leave it empty).
+    #[serde(default)]
+    pub threads: Vec<ReviewThread>,
+}
+
+/// A reviewer's request for changes that the author has not answered yet.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ChangesRequested {
+    /// The reviewer.
+    pub by: String,
+    /// When.
+    pub at: DateTime<Utc>,
+}
+
+/// A thread of comments on a patch.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct ReviewThread {
+    /// The id of its first comment (answer with `reply_to` set to it).
+    pub id: i64,
+    /// The file it is about (absent: the patch as a whole).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub file: Option<String>,
+    /// Its first line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub line: Option<i32>,
+    /// Its last line.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub end_line: Option<i32>,
+    /// `new`: lines numbered as in the patch's result; `old`: as in the latest revision.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub side: Option<String>,
+    /// Its comments, oldest first.
+    pub comments: Vec<Comment>,
+}
+
+/// One comment of a thread.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct Comment {
+    /// Its id.
+    pub id: i64,
+    /// Who wrote it.
+    pub author: String,
+    /// `comment`, or `changes_requested` (a reviewer's decision).
+    pub kind: String,
+    /// The text (Markdown).
+    pub body: String,
+    /// When.
+    pub created_at: DateTime<Utc>,
 }
 
 /// A patch in `GET /v1/patches`: the summary, without ops and reports.
@@ -106,6 +158,9 @@ pub struct PatchItem {
     pub supersedes: Option<String>,
     /// The patch carrying this one on.
     pub superseded_by: Option<String>,
+    /// Who last requested changes, while the patch waits for its author.
+    #[serde(default)]
+    pub changes_requested_by: Option<String>,
 }
 
 /// What a patch likely repeats: an open patch's lesson or text already published.

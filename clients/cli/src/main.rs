@@ -452,6 +452,9 @@ async fn push(targets: &[String], options: &cairn::sync::push::PushOptions, json
                         f.status.replace('_', " "),
                         f.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
                     );
+                    for comment in &f.comments {
+                        println!("  {comment}");
+                    }
                 }
             }
         }
@@ -620,7 +623,7 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
                 )
                 .await
                 {
-                    Ok(Ok(found)) => found.into_iter().map(|f| (f.skill, f.status)).collect(),
+                    Ok(Ok(found)) => found.into_iter().map(|f| (f.skill.clone(), f)).collect(),
                     _ => std::collections::BTreeMap::new(),
                 }
             }
@@ -628,10 +631,13 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
         };
         for skill in &mut report.skills {
             if let Some(proposal) = state.proposals.get(&skill.name) {
+                let followed = live.get(&skill.name);
                 skill.proposal = Some(status::ProposalStatus {
                     patch: proposal.patch.clone(),
-                    status: live.get(&skill.name).cloned().or_else(|| proposal.status.clone()),
+                    status: followed.map(|f| f.status.clone()).or_else(|| proposal.status.clone()),
                     supersedes: proposal.supersedes.clone(),
+                    changes_requested_by: followed.and_then(|f| f.changes_requested_by.clone()),
+                    comments: followed.map(|f| f.comments.clone()).unwrap_or_default(),
                 });
             }
         }
@@ -665,6 +671,9 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
                 if let Some(p) = &skill.proposal {
                     let state = p.status.as_deref().unwrap_or("sent");
                     let advice = match state {
+                        _ if p.changes_requested_by.is_some() => {
+                            ": changes requested; edit the skill and `cairn push` sends it again"
+                        }
                         "conflict" => ": `cairn push` pulls the latest and sends the lesson again",
                         "pending_review" => ": waiting for a reviewer",
                         "blocked" => ": the registry's scan blocked it; see its review page",
@@ -680,6 +689,12 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
                             .map(|s| format!(" (carries on {s})"))
                             .unwrap_or_default()
                     );
+                    if let Some(by) = &p.changes_requested_by {
+                        println!("  {:<32} {by} requested changes", "");
+                    }
+                    for comment in &p.comments {
+                        println!("  {:<32} {comment}", "");
+                    }
                 }
             }
         }

@@ -77,6 +77,58 @@ pub fn diff(before: &BTreeMap<RelPath, BundleFile>, after: &BTreeMap<RelPath, Bu
     out
 }
 
+/// The lines one `@@` hunk of a unified diff covers on each side: comments on a patch
+/// are anchored to lines its diff shows, and the review web numbers its rows from it.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct HunkRange {
+    /// The first old line (1-based; 0 when the hunk has no old lines).
+    pub old_start: usize,
+    /// How many old lines.
+    pub old_count: usize,
+    /// The first new line.
+    pub new_start: usize,
+    /// How many new lines.
+    pub new_count: usize,
+}
+
+impl HunkRange {
+    /// Whether lines `first..=last` of one side (`new`, else old) lie in this hunk.
+    pub fn covers(&self, new: bool, first: usize, last: usize) -> bool {
+        let (start, count) = if new {
+            (self.new_start, self.new_count)
+        } else {
+            (self.old_start, self.old_count)
+        };
+        count > 0 && first >= start && last < start + count && first <= last
+    }
+}
+
+/// Parses a hunk header, `@@ -a[,b] +c[,d] @@…` (a missing count means 1).
+pub fn hunk_header(header: &str) -> Option<HunkRange> {
+    let mut parts = header.strip_prefix("@@")?.split_whitespace();
+    let (old_start, old_count) = parse_range(parts.next()?.strip_prefix('-')?)?;
+    let (new_start, new_count) = parse_range(parts.next()?.strip_prefix('+')?)?;
+    Some(HunkRange {
+        old_start,
+        old_count,
+        new_start,
+        new_count,
+    })
+}
+
+/// Every hunk of a unified diff.
+pub fn hunk_ranges(unified: &str) -> Vec<HunkRange> {
+    unified.lines().filter_map(hunk_header).collect()
+}
+
+/// Parses `start[,count]`.
+fn parse_range(range: &str) -> Option<(usize, usize)> {
+    match range.split_once(',') {
+        Some((start, count)) => Some((start.parse().ok()?, count.parse().ok()?)),
+        None => Some((range.parse().ok()?, 1)),
+    }
+}
+
 fn bytes_of(file: Option<&BundleFile>) -> &[u8] {
     file.map_or(&[][..], |f| f.bytes.as_slice())
 }
@@ -89,6 +141,33 @@ mod tests {
         list.iter()
             .map(|(p, b)| (RelPath::parse(p).unwrap(), BundleFile::new(b.to_vec(), false)))
             .collect()
+    }
+
+    #[test]
+    fn hunk_ranges_say_which_lines_a_diff_shows() {
+        let before = files(&[("SKILL.md", b"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\n")]);
+        let after = files(&[("SKILL.md", b"a\nb\nc\nd\ne\nf\ng\nh\ni\nj\nk\n")]);
+        let unified = &diff(&before, &after)[0].unified;
+        let hunks = hunk_ranges(unified);
+        assert_eq!(
+            hunks,
+            vec![HunkRange {
+                old_start: 8,
+                old_count: 3,
+                new_start: 8,
+                new_count: 4
+            }]
+        );
+        assert!(hunks[0].covers(true, 11, 11));
+        assert!(hunks[0].covers(true, 8, 11));
+        assert!(!hunks[0].covers(true, 7, 8), "line 7 is not shown");
+        assert!(!hunks[0].covers(false, 11, 11), "the old side has ten lines");
+        assert!(!hunks[0].covers(true, 10, 9), "a range ends after it starts");
+        assert_eq!(
+            hunk_header("@@ -0,0 +1 @@").map(|h| (h.new_start, h.new_count)),
+            Some((1, 1))
+        );
+        assert_eq!(hunk_header("@@ nonsense"), None);
     }
 
     #[test]

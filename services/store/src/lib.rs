@@ -8,6 +8,7 @@
 mod audit;
 pub mod blob;
 mod bootstrap;
+mod comments;
 pub mod embedded;
 mod error;
 mod findings;
@@ -27,6 +28,7 @@ use sqlx::postgres::{PgConnectOptions, PgPoolOptions};
 
 pub use audit::AuditQuery;
 pub use bootstrap::AdminToken;
+pub use comments::{CommentKind, CommentRecord, CommentRefusal, LineAnchor, NewComment};
 pub use error::StoreError;
 pub use findings::{DismissOutcome, DismissalRecord, NewDismissal, NewQuarantined, QuarantinedRecord, ReleaseOutcome};
 pub use index::IndexChangeRecord;

@@ -153,6 +153,10 @@ pub struct PatchRecord {
     pub duplicate_group: Option<Uuid>,
     /// Closed as a duplicate of this patch.
     pub duplicate_of: Option<Uuid>,
+    /// Who last requested changes (handle), while the patch waits for its author.
+    pub changes_requested_by: Option<String>,
+    /// When.
+    pub changes_requested_at: Option<DateTime<Utc>>,
 }
 
 /// A patch row as read (sqlx types stay in this module).
@@ -186,6 +190,8 @@ struct PatchRow {
     duplicate: Option<Json<serde_json::Value>>,
     duplicate_group: Option<Uuid>,
     duplicate_of: Option<Uuid>,
+    changes_requested_by: Option<String>,
+    changes_requested_at: Option<DateTime<Utc>>,
 }
 
 impl From<PatchRow> for PatchRecord {
@@ -220,6 +226,8 @@ impl From<PatchRow> for PatchRecord {
             duplicate: r.duplicate.and_then(|d| serde_json::from_value(d.0).ok()),
             duplicate_group: r.duplicate_group,
             duplicate_of: r.duplicate_of,
+            changes_requested_by: r.changes_requested_by,
+            changes_requested_at: r.changes_requested_at,
         }
     }
 }
@@ -316,9 +324,9 @@ const SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.au
      p.agent, p.summary, p.rationale, p.category, p.ops, p.report, p.onto_digest, p.onto_revision, p.candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
      p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
-     p.duplicate_group, p.duplicate_of \
+     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at \
      FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
-     LEFT JOIN users r ON r.id = p.resolved_by";
+     LEFT JOIN users r ON r.id = p.resolved_by LEFT JOIN users q ON q.id = p.changes_requested_by";
 
 /// The columns of a patch listing: the report's `scan` only, no ops and no candidate
 /// manifest, so a page of patches does not carry every patch's diff (a large edit's report
@@ -328,9 +336,9 @@ const LIST_SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status,
      jsonb_build_object('scan', p.report -> 'scan') AS report, p.onto_digest, p.onto_revision, NULL::jsonb AS candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
      p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
-     p.duplicate_group, p.duplicate_of \
+     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at \
      FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
-     LEFT JOIN users r ON r.id = p.resolved_by";
+     LEFT JOIN users r ON r.id = p.resolved_by LEFT JOIN users q ON q.id = p.changes_requested_by";
 
 impl Store {
     /// Stores a patch and its audit row.

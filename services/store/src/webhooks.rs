@@ -10,11 +10,13 @@ use crate::audit::record_audit;
 use crate::{Actor, Store, StoreError};
 
 /// The events a webhook can subscribe to.
-pub const WEBHOOK_EVENTS: [&str; 5] = [
+pub const WEBHOOK_EVENTS: [&str; 7] = [
     "patch.submitted",
     "patch.approved",
     "patch.rejected",
     "patch.blocked",
+    "patch.commented",
+    "patch.changes_requested",
     "version.published",
 ];
 

@@ -430,6 +430,22 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             Resource,
             REVIEW,
         ),
+        ("POST", "/v1/patches/{id}/comments") => with(
+            &format!("/v1/patches/{}/comments", world.patch_id),
+            json!({ "body": format!("sampled {n}") }),
+            Resource,
+            SUBMIT,
+        ),
+        ("POST", "/v1/patches/{id}/request-changes") => {
+            // A fresh patch by someone else, so every reviewer may ask its author.
+            let id = submit_patch(world, &world.target_token, n).await.unwrap();
+            with(
+                &format!("/v1/patches/{id}/request-changes"),
+                json!({ "comment": "sampled" }),
+                Resource,
+                REVIEW,
+            )
+        }
         ("GET", "/v1/skills/{name}/dismissals") => s("/v1/skills/askill/dismissals", Resource, READ),
         ("DELETE", "/v1/skills/{name}/dismissals/{id}") => s("/v1/skills/askill/dismissals/1", Resource, REVIEW),
         ("POST", "/v1/admin/rescan") => with("/v1/admin/rescan", json!({}), Collection, ADMIN),
@@ -646,6 +662,16 @@ async fn page_request(
                 ("line", "1".to_owned()),
                 ("reason", "sampled".to_owned()),
             ],
+            REVIEW,
+        ),
+        ("POST", "/admin/patches/{id}/comments") => (
+            format!("/admin/patches/{patch}/comments"),
+            vec![("body", format!("sampled {n}"))],
+            SUBMIT,
+        ),
+        ("POST", "/admin/patches/{id}/request-changes") => (
+            format!("/admin/patches/{patch}/request-changes"),
+            vec![("comment", "sampled".to_owned())],
             REVIEW,
         ),
         ("GET", "/admin/skills") => at("/admin/skills", READ),

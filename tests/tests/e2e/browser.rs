@@ -504,3 +504,135 @@ async fn a_reviewer_dismisses_a_finding_and_an_admin_releases_a_quarantined_impo
     assert_eq!(browser.text("#quarantine-empty").await, "Nothing is quarantined.");
     browser.stop().await;
 }
+
+#[tokio::test]
+async fn a_reviewer_comments_on_a_line_and_requests_changes_in_chromium() {
+    let team = review_team().await;
+    let app = &team.app;
+    let base = &app.base_url;
+    let browser = Browser::start().await;
+    browser.log_in(base, &team.reviewer).await;
+    let page = format!("/admin/patches/{}", team.patch_id);
+    browser.client.goto(&format!("{base}{page}")).await.unwrap();
+    assert!(browser.text("#conversation").await.contains("No comments yet."));
+
+    // Pick the added line's number in the diff: the comment form is for that line.
+    let line = browser
+        .js("const a = Array.from(document.querySelectorAll('tr.add')).find(r => r.textContent.includes('chmod 777 ./out')).querySelectorAll('td.no a')[0]; a.click(); return a.textContent;")
+        .await;
+    let line = line.as_str().unwrap().to_owned();
+    browser
+        .until(
+            "the line's form shows",
+            "return !!document.getElementById('new-thread-place')",
+        )
+        .await;
+    assert!(
+        browser
+            .text("#new-thread-place")
+            .await
+            .contains(&format!("SKILL.md, line {line}")),
+        "{}",
+        browser.text("#new-thread-place").await
+    );
+    let field = browser.client.find(Locator::Css("#comment-body")).await.unwrap();
+    field
+        .send_keys("Use **750**, not 777: the group needs no write access.")
+        .await
+        .unwrap();
+    browser.click("#comment-button").await;
+    browser
+        .until("the comment is added", "return !!document.querySelector('p.notice')")
+        .await;
+    assert!(browser.text("p.notice").await.contains("Comment added."));
+
+    // The thread sits right under its line, its Markdown rendered.
+    let placed = browser
+        .js("const t = document.querySelector('tr.thread-row'); let r = t.previousElementSibling; while (r.classList.contains('finding')) r = r.previousElementSibling; return [r.textContent.includes('chmod 777 ./out'), t.querySelector('.markdown strong').textContent];")
+        .await;
+    assert_eq!(placed, json!([true, "750"]));
+
+    // The author's agent answers in the thread (over the API); the reviewer answers back
+    // on the page.
+    let thread = app.get_json(&format!("/v1/patches/{}", team.patch_id)).await["threads"][0]["id"]
+        .as_i64()
+        .unwrap();
+    let (status, _) = app
+        .post_json(
+            &team.member,
+            &format!("/v1/patches/{}/comments", team.patch_id),
+            &json!({"body": "750 breaks the CI runner's group.", "reply_to": thread}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CREATED);
+    browser.client.goto(&format!("{base}{page}")).await.unwrap();
+    browser.click(&format!("#thread-{thread} details.reply summary")).await;
+    browser
+        .client
+        .find(Locator::Css(&format!("#reply-{thread}")))
+        .await
+        .unwrap()
+        .send_keys("Then 770, and say why in the step.")
+        .await
+        .unwrap();
+    browser.click(&format!("#thread-{thread} details.reply button")).await;
+    browser
+        .until("the answer is added", "return !!document.querySelector('p.notice')")
+        .await;
+    let authors = browser
+        .js(&format!(
+            "return Array.from(document.querySelectorAll('#thread-{thread} .comment-head strong')).map(e => e.textContent);"
+        ))
+        .await;
+    assert_eq!(authors, json!(["rex", "mia", "rex"]));
+
+    // Request changes: the patch stays open, waiting for its author.
+    browser
+        .client
+        .find(Locator::Css("#changes-comment"))
+        .await
+        .unwrap()
+        .send_keys("Use 770 and explain the group.")
+        .await
+        .unwrap();
+    browser.click("#request-changes-button").await;
+    browser
+        .until(
+            "the request is recorded",
+            "const n = document.querySelector('p.notice'); return !!n && n.textContent.includes('Changes requested');",
+        )
+        .await;
+    assert!(
+        browser
+            .text("p.notice")
+            .await
+            .contains("Changes requested: mia sees your comment.")
+    );
+    assert!(
+        browser
+            .text("#changes-requested")
+            .await
+            .contains("rex requested changes")
+    );
+    assert_eq!(browser.text("#patch-status").await, "pending review");
+    let api = app.get_json(&format!("/v1/patches/{}", team.patch_id)).await;
+    assert_eq!(
+        (api["status"].as_str(), api["changes_requested"]["by"].as_str()),
+        (Some("pending_review"), Some("rex"))
+    );
+    browser.check_accessibility("patch with a conversation").await;
+    browser.screenshot("patch-conversation").await;
+
+    // On a phone the threads fit the width too.
+    browser.client.set_window_size(390, 844).await.unwrap();
+    browser.client.goto(&format!("{base}{page}")).await.unwrap();
+    let overflow = browser
+        .js("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+        .await;
+    assert!(
+        overflow.as_i64().unwrap() <= 1,
+        "the conversation overflows a narrow window by {overflow} px"
+    );
+    browser.screenshot("patch-conversation-narrow").await;
+    browser.stop().await;
+}

@@ -7,6 +7,7 @@ mod api;
 mod blobs;
 mod browser;
 mod concurrent;
+mod conversation;
 mod discovery;
 mod false_positives;
 mod fixtures;

@@ -441,7 +441,7 @@ async fn the_patch_page_shows_provenance_matches_rebase_and_findings_at_their_li
         .find(&format!("data-finding-line=\"{line}\""))
         .expect("the finding is placed at its line");
     let row = body[..finding]
-        .rfind(&format!("<td class=\"no\">{line}</td>"))
+        .rfind(&format!("title=\"Comment on line {line}\">{line}</a></td>"))
         .expect("its line's row");
     assert!(
         body[row..finding].contains("chmod 777 ./out"),

@@ -5,6 +5,11 @@
 //! change again as a new patch that supersedes the old one (each links the other), so
 //! the lesson is never lost. `cairn push` and `cairn watch` do this before pushing;
 //! `cairn status` shows what it found.
+//!
+//! Reviewers answer too: a request for changes, or comments on the patch or on lines of
+//! it. Each comment by someone else is shown once (the state remembers the newest one
+//! shown), and an outstanding request for changes every time, until the lesson is sent
+//! again.
 
 use std::path::Path;
 
@@ -29,6 +34,64 @@ pub struct FollowUp {
     /// What the client did about it, in words.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub note: Option<String>,
+    /// The reviewer who requested changes, while the request is outstanding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes_requested_by: Option<String>,
+    /// Comments by others not shown here before, oldest first.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<ReviewNote>,
+}
+
+/// A reviewer's comment on a pushed patch.
+#[derive(Clone, Debug, Serialize, PartialEq, Eq)]
+pub struct ReviewNote {
+    /// Its id.
+    pub id: i64,
+    /// Who wrote it.
+    pub author: String,
+    /// Whether it requests changes.
+    pub requests_changes: bool,
+    /// Where: "the patch", or a file and line.
+    pub place: String,
+    /// The text.
+    pub body: String,
+}
+
+impl std::fmt::Display for ReviewNote {
+    fn fmt(&self, f: &mut std::fmt::Formatter<'_>) -> std::fmt::Result {
+        let what = if self.requests_changes {
+            "requested changes"
+        } else {
+            "commented"
+        };
+        write!(f, "{} {what} on {}: {}", self.author, self.place, self.body.trim())
+    }
+}
+
+/// The comments of a patch (as `GET /v1/patches/{id}` answers it) by anyone but `me`,
+/// newer than `seen`.
+fn new_comments(patch: &serde_json::Value, me: &str, seen: Option<i64>) -> Vec<ReviewNote> {
+    let threads: Vec<cairn_wire::ReviewThread> = serde_json::from_value(patch["threads"].clone()).unwrap_or_default();
+    let mut notes: Vec<ReviewNote> = threads
+        .into_iter()
+        .flat_map(|thread| {
+            let place = match (&thread.file, thread.line, thread.end_line) {
+                (Some(file), Some(line), Some(end)) if end != line => format!("{file} lines {line}-{end}"),
+                (Some(file), Some(line), _) => format!("{file} line {line}"),
+                _ => "the patch".to_owned(),
+            };
+            thread.comments.into_iter().map(move |c| ReviewNote {
+                id: c.id,
+                requests_changes: c.kind == "changes_requested",
+                author: c.author,
+                place: place.clone(),
+                body: c.body,
+            })
+        })
+        .filter(|n| n.author != me && seen.is_none_or(|seen| n.id > seen))
+        .collect();
+    notes.sort_by_key(|n| n.id);
+    notes
 }
 
 /// Why following up failed.
@@ -61,18 +124,30 @@ pub async fn follow_up(
     }
     let mut found = Vec::new();
     for (skill, proposal) in &known.proposals {
-        let status = match registry.patch(&proposal.patch).await {
-            Ok(patch) => patch["status"].as_str().unwrap_or("unknown").to_owned(),
+        let (status, changes_requested_by, comments) = match registry.patch(&proposal.patch).await {
+            Ok(patch) => (
+                patch["status"].as_str().unwrap_or("unknown").to_owned(),
+                patch["changes_requested"]["by"].as_str().map(str::to_owned),
+                new_comments(
+                    &patch,
+                    patch["author"].as_str().unwrap_or_default(),
+                    proposal.seen_comment,
+                ),
+            ),
             // Removed or from a reset registry: nothing to follow.
-            Err(RemoteError::Refused { status: 404, .. }) => "gone".to_owned(),
+            Err(RemoteError::Refused { status: 404, .. }) => ("gone".to_owned(), None, Vec::new()),
             Err(e) => return Err(e.into()),
         };
         found.push(FollowUp {
             skill: skill.clone(),
             patch: proposal.patch.clone(),
-            changed: proposal.status.as_deref() != Some(status.as_str()),
+            changed: proposal.status.as_deref() != Some(status.as_str()) || !comments.is_empty(),
             status,
-            note: None,
+            note: changes_requested_by.as_ref().map(|by| {
+                format!("{by} requested changes: edit the skill and push again; the new patch carries this one on")
+            }),
+            changes_requested_by,
+            comments,
         });
     }
     let conflicts = found.iter().any(|f| f.status == "conflict");
@@ -91,10 +166,15 @@ pub async fn follow_up(
     for f in &found {
         if let Some(proposal) = now.proposals.get_mut(&f.skill)
             && proposal.patch == f.patch
-            && proposal.status.as_deref() != Some(f.status.as_str())
         {
-            proposal.status = Some(f.status.clone());
-            dirty = true;
+            if proposal.status.as_deref() != Some(f.status.as_str()) {
+                proposal.status = Some(f.status.clone());
+                dirty = true;
+            }
+            if let Some(newest) = f.comments.last().map(|c| c.id) {
+                proposal.seen_comment = Some(newest);
+                dirty = true;
+            }
         }
     }
     if dirty {

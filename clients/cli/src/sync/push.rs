@@ -284,6 +284,7 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                         patch: id.clone(),
                         status: pushed.status.clone(),
                         supersedes: supersedes.clone(),
+                        seen_comment: None,
                     },
                 );
                 if let Some(old) = &supersedes {

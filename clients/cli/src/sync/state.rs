@@ -57,6 +57,9 @@ pub struct Proposal {
     /// The earlier patch this one carries on (a resubmission after a conflict).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub supersedes: Option<String>,
+    /// The newest comment on it already shown here (reviewers' comments are shown once).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub seen_comment: Option<i64>,
 }
 
 /// What one skill was synced from.

@@ -44,6 +44,12 @@ pub struct ProposalStatus {
     /// The earlier patch it carries on.
     #[serde(skip_serializing_if = "Option::is_none")]
     pub supersedes: Option<String>,
+    /// The reviewer who requested changes, while the request is outstanding.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub changes_requested_by: Option<String>,
+    /// Reviewers' comments not shown before.
+    #[serde(skip_serializing_if = "Vec::is_empty")]
+    pub comments: Vec<super::follow::ReviewNote>,
 }
 
 /// One skill's standing.

@@ -158,6 +158,9 @@ async fn push_all(log: Log, registry: &Registry, targets: &[Target], cache: &Pat
                         f.status,
                         f.note.as_deref().map(|n| format!(" ({n})")).unwrap_or_default()
                     ));
+                    for comment in &f.comments {
+                        log.line(&format!("  {comment}"));
+                    }
                 }
             }
             Err(e) => log.line(&format!(

@@ -356,6 +356,8 @@ pub fn patch(p: PatchRecord) -> pb::Patch {
 
 /// A patch in a list: without ops and reports, the scan reduced to its verdict.
 pub fn summary(p: PatchRecord) -> pb::Patch {
+    // A request for changes is outstanding while the patch is open.
+    let open = cairn_store::OPEN_PATCH_STATUSES.contains(&p.status.as_str());
     let verdict = PatchReport::from_stored(&p.report)
         .verdict()
         .map(|v| v.as_str().to_owned());
@@ -391,6 +393,30 @@ pub fn summary(p: PatchRecord) -> pb::Patch {
         }),
         duplicate_group: p.duplicate_group.map(|id| id.to_string()),
         duplicate_of: p.duplicate_of.map(|id| id.to_string()),
+        changes_requested_by: open.then_some(p.changes_requested_by).flatten(),
+        changes_requested_at: open.then_some(p.changes_requested_at).flatten().map(timestamp),
         ..Default::default()
+    }
+}
+
+/// A thread of a patch's conversation.
+pub fn thread(t: crate::app::patches::conversation::Thread) -> pb::ReviewThread {
+    let anchor = t.first.anchor.clone();
+    pb::ReviewThread {
+        id: t.first.id,
+        file: anchor.as_ref().map(|a| a.file.clone()),
+        line: anchor.as_ref().map(|a| a.line),
+        end_line: anchor.as_ref().map(|a| a.end_line),
+        side: anchor.map(|a| a.side),
+        comments: std::iter::once(t.first)
+            .chain(t.replies)
+            .map(|c| pb::ReviewComment {
+                id: c.id,
+                author: c.author,
+                kind: c.kind,
+                body: c.body,
+                created_at: Some(timestamp(c.created_at)),
+            })
+            .collect(),
     }
 }

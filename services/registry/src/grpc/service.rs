@@ -187,8 +187,13 @@ impl Registry for RegistryService {
     async fn get_patch(&self, request: Request<pb::GetPatchRequest>) -> Result<Response<pb::Patch>, Status> {
         let caller = caller(&request)?;
         let id = patches::parse_id(&request.get_ref().id).map_err(fail)?;
-        let record = patches::get(&self.state, &caller.principal, id).await.map_err(fail)?;
-        Ok(Response::new(convert::patch(record)))
+        let review = patches::conversation::read(&self.state, &caller.principal, id)
+            .await
+            .map_err(fail)?;
+        Ok(Response::new(pb::Patch {
+            threads: review.threads.into_iter().map(convert::thread).collect(),
+            ..convert::patch(review.patch)
+        }))
     }
 
     async fn list_patches(

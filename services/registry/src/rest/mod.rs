@@ -23,8 +23,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use cairn_pipeline::policy::Policy;
 use cairn_wire::{
-    AuditItem, BatchResults, Delivery, Dismissal, Dismissed, Index, IssuedToken, Items, Page, Patch, PatchItem,
-    Published, Quarantined, Released, Rescan, SkillItem, TokenItem, UserItem, VersionItem, Webhook, WhoAmI, Yank,
+    AuditItem, BatchResults, Comment, Delivery, Dismissal, Dismissed, Index, IssuedToken, Items, Page, Patch,
+    PatchItem, Published, Quarantined, Released, Rescan, SkillItem, TokenItem, UserItem, VersionItem, Webhook, WhoAmI,
+    Yank,
 };
 
 use self::openapi::Operation;
@@ -298,6 +299,24 @@ pub fn endpoints() -> Vec<Endpoint> {
             findings::quarantine_delete,
             Op::json::<Quarantined>("Deletes a quarantined skill"),
         ),
+        // The conversation: members who submit (authors and their agents, reviewers)
+        // comment; reviewers request changes.
+        at(
+            M::POST,
+            "/v1/patches/{id}/comments",
+            SUBMIT,
+            patches::comment,
+            Op::created::<Comment>("Comments on a patch, on lines of its diff, or answers a thread")
+                .body::<patches::CommentBody>(),
+        ),
+        at(
+            M::POST,
+            "/v1/patches/{id}/request-changes",
+            REVIEW,
+            patches::request_changes,
+            Op::json::<Patch>("Requests changes: the patch stays open and its author is told what to change")
+                .body::<patches::RequestChangesBody>(),
+        ),
         // The author withdraws their own patch (the service checks who): `submit`.
         at(
             M::POST,
@@ -488,6 +507,8 @@ const PATCH_ROUTES: &[(Method, &str)] = &[
     (Method::POST, "/v1/patches/{id}/resolve"),
     (Method::POST, "/v1/patches/{id}/withdraw"),
     (Method::POST, "/v1/patches/{id}/findings/dismiss"),
+    (Method::POST, "/v1/patches/{id}/comments"),
+    (Method::POST, "/v1/patches/{id}/request-changes"),
 ];
 
 /// `GET /openapi.json`: the document, built once.

@@ -11,7 +11,7 @@ use super::json_ok;
 use super::wire::{self, ToWire};
 use crate::AppState;
 use crate::access::Caller;
-use crate::app::patches::{self, AgentInfo, Submission};
+use crate::app::patches::{self, AgentInfo, Submission, conversation};
 use crate::app::policy;
 use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiBytes, ApiJson, ApiPath, ApiQuery};
@@ -107,14 +107,88 @@ pub async fn list(
     }))
 }
 
-/// `GET /v1/patches/{id}`: one patch with its ops, reports and diff.
+/// `GET /v1/patches/{id}`: one patch with its ops, reports, diff and conversation.
 pub async fn get(
     State(state): State<AppState>,
     caller: Caller,
     ApiPath(id): ApiPath<String>,
 ) -> Result<Response, ApiError> {
-    let record = patches::get(&state, &caller.principal, patches::parse_id(&id)?).await?;
-    Ok(json_ok(record.to_wire()))
+    let review = conversation::read(&state, &caller.principal, patches::parse_id(&id)?).await?;
+    Ok(json_ok(review.to_wire()))
+}
+
+/// Body of `POST /v1/patches/{id}/comments`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct CommentBody {
+    /// The text (Markdown, at most 10,000 characters).
+    body: String,
+    /// Answer this thread (the id of its first comment) instead of starting one.
+    #[serde(default)]
+    reply_to: Option<i64>,
+    /// Start a thread on this file of the patch's diff (with `line`).
+    #[serde(default)]
+    file: Option<String>,
+    /// Its first line, as the diff numbers it.
+    #[serde(default)]
+    line: Option<i32>,
+    /// Its last line (default: `line`).
+    #[serde(default)]
+    end_line: Option<i32>,
+    /// `new` (default: lines of the patch's result) or `old` (lines it removes).
+    #[serde(default)]
+    side: Option<String>,
+}
+
+/// `POST /v1/patches/{id}/comments`: adds a comment (201).
+pub async fn comment(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<CommentBody>,
+) -> Result<Response, ApiError> {
+    let id = patches::parse_id(&id)?;
+    let anchor = match (body.file, body.line) {
+        (Some(file), Some(line)) => Some(conversation::AnchorRequest {
+            file,
+            line,
+            end_line: body.end_line,
+            side: body.side,
+        }),
+        (None, None) if body.end_line.is_none() && body.side.is_none() => None,
+        _ => {
+            return Err(ApiError::bad_request(
+                "a comment on lines needs both \"file\" and \"line\" (and optionally \"end_line\", \"side\"); leave all four out to comment on the patch",
+            ));
+        }
+    };
+    let remark = conversation::Remark {
+        body: &body.body,
+        reply_to: body.reply_to,
+        anchor,
+    };
+    let stored = conversation::comment(&state, &caller.principal, &caller.actor(), id, remark).await?;
+    Ok((StatusCode::CREATED, axum::Json(stored.to_wire())).into_response())
+}
+
+/// Body of `POST /v1/patches/{id}/request-changes`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RequestChangesBody {
+    /// What the author should change (Markdown, required).
+    comment: String,
+}
+
+/// `POST /v1/patches/{id}/request-changes`: keeps the patch open, waiting for its author.
+pub async fn request_changes(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<RequestChangesBody>,
+) -> Result<Response, ApiError> {
+    let id = patches::parse_id(&id)?;
+    let review = conversation::request_changes(&state, &caller.principal, &caller.actor(), id, &body.comment).await?;
+    Ok(json_ok(review.to_wire()))
 }
 
 /// Body of approve, reject and duplicate.

@@ -3,8 +3,8 @@
 //! boundary, so no row reaches a client as it is stored.
 
 use cairn_wire::{
-    AuditItem, DuplicateMark, FileEntry, Index, IndexEntry, Patch, PatchItem, SkillItem, TokenItem, UserItem,
-    VersionItem,
+    AuditItem, ChangesRequested, Comment, DuplicateMark, FileEntry, Index, IndexEntry, Patch, PatchItem, ReviewThread,
+    SkillItem, TokenItem, UserItem, VersionItem,
 };
 
 /// A store row (or other record) as the API shows it.
@@ -157,6 +157,8 @@ impl ToWire for cairn_store::PatchRecord {
     fn to_wire(self) -> Patch {
         let report = cairn_pipeline::report::PatchReport::from_stored(&self.report);
         Patch {
+            changes_requested: outstanding(&self.status, self.changes_requested_by, self.changes_requested_at)
+                .map(|(by, at)| ChangesRequested { by, at }),
             id: self.id.to_string(),
             match_report: report.ops,
             rebase: report.rebase,
@@ -184,6 +186,56 @@ impl ToWire for cairn_store::PatchRecord {
             duplicate: self.duplicate.map(ToWire::to_wire),
             duplicate_group: self.duplicate_group.map(|id| id.to_string()),
             duplicate_of: self.duplicate_of.map(|id| id.to_string()),
+            threads: Vec::new(),
+        }
+    }
+}
+
+/// A request for changes is outstanding while the patch is open.
+fn outstanding<T>(status: &str, by: Option<String>, at: Option<T>) -> Option<(String, T)> {
+    if !cairn_store::OPEN_PATCH_STATUSES.contains(&status) {
+        return None;
+    }
+    by.zip(at)
+}
+
+impl ToWire for crate::app::patches::conversation::Review {
+    type Wire = Patch;
+    fn to_wire(self) -> Patch {
+        Patch {
+            threads: self.threads.into_iter().map(ToWire::to_wire).collect(),
+            ..self.patch.to_wire()
+        }
+    }
+}
+
+impl ToWire for crate::app::patches::conversation::Thread {
+    type Wire = ReviewThread;
+    fn to_wire(self) -> ReviewThread {
+        let anchor = self.first.anchor.clone();
+        ReviewThread {
+            id: self.first.id,
+            file: anchor.as_ref().map(|a| a.file.clone()),
+            line: anchor.as_ref().map(|a| a.line),
+            end_line: anchor.as_ref().map(|a| a.end_line),
+            side: anchor.map(|a| a.side),
+            comments: std::iter::once(self.first)
+                .chain(self.replies)
+                .map(ToWire::to_wire)
+                .collect(),
+        }
+    }
+}
+
+impl ToWire for cairn_store::CommentRecord {
+    type Wire = Comment;
+    fn to_wire(self) -> Comment {
+        Comment {
+            id: self.id,
+            author: self.author,
+            kind: self.kind,
+            body: self.body,
+            created_at: self.created_at,
         }
     }
 }
@@ -191,6 +243,7 @@ impl ToWire for cairn_store::PatchRecord {
 /// A patch in a list: the summary, without ops and reports.
 pub fn patch_item(p: cairn_store::PatchRecord) -> PatchItem {
     PatchItem {
+        changes_requested_by: outstanding(&p.status, p.changes_requested_by, p.changes_requested_at).map(|(by, _)| by),
         id: p.id.to_string(),
         verdict: cairn_pipeline::report::PatchReport::from_stored(&p.report)
             .verdict()

@@ -56,6 +56,8 @@ pub fn routes() -> Vec<Route> {
         route(M::POST, "/admin/patches/{id}/resolve", REVIEW, patch::resolve),
         route(M::POST, "/admin/patches/{id}/duplicate", REVIEW, patch::duplicate),
         route(M::POST, "/admin/patches/{id}/findings/dismiss", REVIEW, patch::dismiss),
+        route(M::POST, "/admin/patches/{id}/comments", SUBMIT, patch::comment),
+        route(M::POST, "/admin/patches/{id}/request-changes", REVIEW, patch::request_changes),
         route(M::GET, "/admin/skills", READ, skills::list),
         route(M::GET, "/admin/skills/{name}", READ, skills::page),
         route(M::GET, "/admin/skills/{name}/diff", READ, skills::diff),

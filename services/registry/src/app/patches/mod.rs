@@ -2,8 +2,10 @@
 //! blobs stored, the patch recorded), review (`review`: approve — re-staged if the latest
 //! revision moved, then published atomically, duplicates closed with it — reject,
 //! withdraw, close as a duplicate, many at once), conflicts re-checked when their skill
-//! moves on (`recheck`) or resolved by a reviewer (`resolve`), and direct publishing.
+//! moves on (`recheck`) or resolved by a reviewer (`resolve`), the conversation on a
+//! patch (`conversation`: comments in threads, requests for changes), and direct publishing.
 
+pub mod conversation;
 mod direct;
 mod duplicates;
 pub mod findings;

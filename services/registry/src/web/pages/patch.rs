@@ -12,9 +12,11 @@ use serde_json::Value;
 
 use super::{given, when};
 use crate::AppState;
+use crate::app::patches::conversation;
 use crate::app::patches::{self, OPEN_STATUSES, PatchError};
 use crate::auth::scopes::Scope;
 use crate::web::error::{WebError, encode};
+use crate::web::render::conversation::{ThreadView, place_threads};
 use crate::web::render::diff::{self, FileView, Finding, ScanView};
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};
@@ -24,6 +26,12 @@ use crate::web::{Chrome, done};
 pub struct PatchQuery {
     /// `split` for side by side; anything else is unified.
     view: Option<String>,
+    /// Start a thread on this file (with `line`): the comment form is filled in for it.
+    comment: Option<String>,
+    /// The line to comment on.
+    line: Option<usize>,
+    /// `old` for a line the patch removes.
+    side: Option<String>,
     #[serde(flatten)]
     flash: crate::web::Flash,
 }
@@ -140,6 +148,25 @@ struct PatchPage {
     can_dismiss: bool,
     /// Whether the viewer is an admin (high and critical findings need one).
     is_admin: bool,
+    /// Threads no diff line holds (on the patch, or on lines no longer shown).
+    threads: Vec<ThreadView>,
+    /// How many threads the patch has in all.
+    thread_count: usize,
+    /// Whether the viewer may comment.
+    can_comment: bool,
+    /// The line a new thread is for, when the viewer picked one in the diff.
+    new_thread: Option<NewThread>,
+    /// The outstanding request for changes, in words.
+    changes_requested: Option<String>,
+}
+
+/// The lines a new thread will be anchored to.
+#[derive(Debug)]
+struct NewThread {
+    file: String,
+    line: usize,
+    side: &'static str,
+    place: String,
 }
 
 fn op_rows(report: &PatchReport) -> Vec<OpRow> {
@@ -261,7 +288,7 @@ pub async fn page(
     Path(id): Path<String>,
     Query(query): Query<PatchQuery>,
 ) -> Result<Response, WebError> {
-    let record: PatchRecord = patches::get(&state, &viewer.principal, patches::parse_id(&id)?)
+    let review = conversation::read(&state, &viewer.principal, patches::parse_id(&id)?)
         .await
         .map_err(|e| match e {
             PatchError::NotFound(_) => WebError::not_found(format!(
@@ -269,6 +296,7 @@ pub async fn page(
             )),
             other => other.into(),
         })?;
+    let record: PatchRecord = review.patch;
     let report = PatchReport::from_stored(&record.report);
     let rebase = &report.rebase;
     let open = OPEN_STATUSES.contains(&record.status.as_str());
@@ -331,8 +359,69 @@ pub async fn page(
                 .map(|v| ((*k).to_owned(), v.to_owned()))
         })
         .collect();
+    let chrome = Chrome::new(&viewer, "queue");
+    let can_comment = viewer.can(Scope::Submit);
+    let thread_count = review.threads.len();
+    let threads: Vec<ThreadView> = review
+        .threads
+        .into_iter()
+        .map(|thread| {
+            let anchor = thread.first.anchor.as_ref();
+            let mut view = ThreadView::new(
+                thread.first.id,
+                anchor.map(|a| a.file.clone()),
+                anchor.map_or((0, 0), |a| (a.line as usize, a.end_line as usize)),
+                anchor.is_none_or(|a| a.side == "new"),
+            );
+            for c in std::iter::once(&thread.first).chain(&thread.replies) {
+                view.push(&c.author, c.kind == "changes_requested", when(&c.created_at), &c.body);
+            }
+            view.reply_action = can_comment.then(|| format!("/admin/patches/{}/comments", record.id));
+            view.csrf = chrome.csrf.clone();
+            view
+        })
+        .collect();
+    let mut files = diff::file_views(&report.diff, report.scan.as_ref());
+    let mut authored_files = diff::file_views(&report.authored_diff, None);
+    let threads = place_threads(&mut files, threads);
+    let threads = place_threads(&mut authored_files, threads);
+    if can_comment {
+        for file in files.iter_mut().chain(authored_files.iter_mut()) {
+            file.comment_link = Some(format!("?comment={}&line=", encode(&file.file)));
+        }
+    }
+    let new_thread = match (query.comment, query.line) {
+        (Some(file), Some(line)) if can_comment => {
+            let side = if query.side.as_deref() == Some("old") {
+                "old"
+            } else {
+                "new"
+            };
+            let place = ThreadView::new(0, Some(file.clone()), (line, line), side == "new").place;
+            Some(NewThread {
+                file,
+                line,
+                side,
+                place,
+            })
+        }
+        _ => None,
+    };
+    let changes_requested = match (open, &record.changes_requested_by, &record.changes_requested_at) {
+        (true, Some(by), Some(at)) => Some(format!(
+            "{by} requested changes on {}: the patch waits for {} to answer.",
+            when(at),
+            record.author
+        )),
+        _ => None,
+    };
     let page = PatchPage {
-        chrome: Chrome::new(&viewer, "queue"),
+        threads,
+        thread_count,
+        can_comment,
+        new_thread,
+        changes_requested,
+        chrome,
         notice: query.flash.notice(&state),
         error: query.flash.error(&state),
         id: record.id.to_string(),
@@ -384,7 +473,7 @@ pub async fn page(
         can_resolve: record.status == "conflict"
             && viewer.can(Scope::Review)
             && rebase.conflicts.iter().any(|c| c.marked.is_some()),
-        authored_files: diff::file_views(&report.authored_diff, None),
+        authored_files,
         scan_findings: diff::findings(report.scan.as_ref())
             .into_iter()
             .map(|f| {
@@ -393,7 +482,7 @@ pub async fn page(
             })
             .collect(),
         scan: diff::scan_view(&report.diff, report.scan.as_ref()),
-        files: diff::file_views(&report.diff, report.scan.as_ref()),
+        files,
         split: query.view.as_deref() == Some("split"),
         can_decide,
         can_approve: can_decide && record.status == "pending_review",
@@ -484,6 +573,86 @@ pub async fn reject(
     let outcome = patches::reject(&state, &viewer.principal, &viewer.actor(), patch_id, &form.comment).await;
     back_to_patch(&state, &id, outcome, |_| {
         "Rejected: the author sees your comment.".to_owned()
+    })
+}
+
+/// The comment form: a new thread (on the patch, or on the lines the page was asked for)
+/// or an answer in one.
+#[derive(Debug, Deserialize)]
+pub struct CommentForm {
+    body: String,
+    #[serde(default)]
+    reply_to: Option<String>,
+    #[serde(default)]
+    file: Option<String>,
+    #[serde(default)]
+    line: Option<String>,
+    #[serde(default)]
+    end_line: Option<String>,
+    #[serde(default)]
+    side: Option<String>,
+}
+
+/// `POST /admin/patches/{id}/comments`: adds a comment.
+pub async fn comment(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Verified(form): Verified<CommentForm>,
+) -> Result<Response, WebError> {
+    let patch_id = patches::parse_id(&id)?;
+    let number = |field: &str, value: Option<String>| -> Result<Option<i32>, PatchError> {
+        given(value)
+            .map(|v| {
+                v.parse::<i32>()
+                    .map_err(|_| PatchError::Invalid(format!("{field} must be a line number, not {v:?}")))
+            })
+            .transpose()
+    };
+    let anchor = (|| {
+        Ok(match (given(form.file), number("the line", form.line)?) {
+            (Some(file), Some(line)) => Some(conversation::AnchorRequest {
+                file,
+                line,
+                end_line: number("the last line", form.end_line)?,
+                side: given(form.side),
+            }),
+            _ => None,
+        })
+    })();
+    let outcome = match (anchor, number("the thread", form.reply_to)) {
+        (Ok(anchor), Ok(reply_to)) => {
+            let remark = conversation::Remark {
+                body: &form.body,
+                reply_to: reply_to.map(i64::from),
+                anchor,
+            };
+            conversation::comment(&state, &viewer.principal, &viewer.actor(), patch_id, remark).await
+        }
+        (Err(e), _) | (_, Err(e)) => Err(e),
+    };
+    back_to_patch(&state, &id, outcome, |_| "Comment added.".to_owned())
+}
+
+/// The request-changes form.
+#[derive(Debug, Deserialize)]
+pub struct RequestChangesForm {
+    #[serde(default)]
+    comment: String,
+}
+
+/// `POST /admin/patches/{id}/request-changes`: keeps the patch open, waiting for its author.
+pub async fn request_changes(
+    State(state): State<AppState>,
+    viewer: Viewer,
+    Path(id): Path<String>,
+    Verified(form): Verified<RequestChangesForm>,
+) -> Result<Response, WebError> {
+    let patch_id = patches::parse_id(&id)?;
+    let outcome =
+        conversation::request_changes(&state, &viewer.principal, &viewer.actor(), patch_id, &form.comment).await;
+    back_to_patch(&state, &id, outcome, |review| {
+        format!("Changes requested: {} sees your comment.", review.patch.author)
     })
 }
 

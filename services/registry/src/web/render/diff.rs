@@ -7,6 +7,8 @@
 
 use cairn_pipeline::diff::{Change, FileDiff};
 use cairn_scanner::Report;
+
+use super::conversation::ThreadView;
 use serde::Serialize;
 
 /// One scanner finding, as shown next to the line it points at.
@@ -90,6 +92,8 @@ pub struct DiffLine {
     pub text: String,
     /// Findings pointing at this line of the new file.
     pub findings: Vec<Finding>,
+    /// Comment threads that end on this line.
+    pub threads: Vec<ThreadView>,
 }
 
 /// One side of a side-by-side row.
@@ -103,6 +107,8 @@ pub struct Cell {
     pub text: String,
     /// Findings pointing at this line (only ever on the right, new side).
     pub findings: Vec<Finding>,
+    /// Comment threads that end on this line of this side.
+    pub threads: Vec<ThreadView>,
 }
 
 /// One row of the side-by-side view; a missing side is shown as an empty cell.
@@ -146,6 +152,9 @@ pub struct FileView {
     pub other_findings: Vec<Finding>,
     /// Stable HTML id for anchors ("file-" + encoded path, see [`file_anchor`]).
     pub anchor: String,
+    /// Where a line number links to start a thread on it (the line number follows); `None`:
+    /// no comments here.
+    pub comment_link: Option<String>,
 }
 
 /// Summary of the scan for the page header.
@@ -232,6 +241,7 @@ pub fn file_views(diff: &[FileDiff], scan: Option<&Report>) -> Vec<FileView> {
                 added,
                 removed,
                 other_findings,
+                comment_link: None,
             }
         })
         .collect()
@@ -375,14 +385,14 @@ struct HunkBuilder {
 impl HunkBuilder {
     /// Starts a hunk from its `@@` header line.
     fn new(header: &str) -> Self {
-        let ranges = parse_header(header);
-        let (old_start, new_start) = ranges.map_or((1, 1), |(old, _, new, _)| (old, new));
+        let ranges = cairn_pipeline::diff::hunk_header(header);
+        let (old_start, new_start) = ranges.map_or((1, 1), |r| (r.old_start, r.new_start));
         HunkBuilder {
             header: header.to_string(),
             lines: Vec::new(),
             old_no: old_start.max(1),
             new_no: new_start.max(1),
-            remaining: ranges.map(|(_, old_count, _, new_count)| (old_count, new_count)),
+            remaining: ranges.map(|r| (r.old_count, r.new_count)),
         }
     }
 
@@ -426,6 +436,7 @@ impl HunkBuilder {
             new_no,
             text: text.to_string(),
             findings: Vec::new(),
+            threads: Vec::new(),
         });
     }
 
@@ -437,22 +448,6 @@ impl HunkBuilder {
             lines: self.lines,
             rows,
         }
-    }
-}
-
-/// Parses `@@ -a[,b] +c[,d] @@...` into (a, b, c, d); a missing count means 1.
-fn parse_header(header: &str) -> Option<(usize, usize, usize, usize)> {
-    let mut parts = header.strip_prefix("@@")?.split_whitespace();
-    let (old_start, old_count) = parse_range(parts.next()?.strip_prefix('-')?)?;
-    let (new_start, new_count) = parse_range(parts.next()?.strip_prefix('+')?)?;
-    Some((old_start, old_count, new_start, new_count))
-}
-
-/// Parses `start[,count]`.
-fn parse_range(range: &str) -> Option<(usize, usize)> {
-    match range.split_once(',') {
-        Some((start, count)) => Some((start.parse().ok()?, count.parse().ok()?)),
-        None => Some((range.parse().ok()?, 1)),
     }
 }
 
@@ -507,6 +502,7 @@ fn cell(line: &DiffLine, no: Option<usize>) -> Cell {
         no: no.unwrap_or(0),
         text: line.text.clone(),
         findings: line.findings.clone(),
+        threads: Vec::new(),
     }
 }
 
