@@ -1,6 +1,30 @@
 -- Review as a conversation (issue 20): comments on a patch, on a line or a range of lines
--- of its diff, in threads; and "request changes", a reviewer's decision that keeps the
--- patch open and tells its author what to change.
+-- of its diff, in threads; "request changes", a reviewer's decision that keeps the patch
+-- open and tells its author what to change; and rounds, the author's answer: a new
+-- version of the same patch, the earlier rounds kept.
+
+-- The round a patch is in (1 when submitted, one more with each new version) and when
+-- the current round came.
+ALTER TABLE patches
+    ADD COLUMN round    INTEGER NOT NULL DEFAULT 1 CHECK (round >= 1),
+    ADD COLUMN round_at TIMESTAMPTZ;
+
+-- The earlier rounds of a patch, as they were when the next one replaced them.
+CREATE TABLE patch_rounds (
+    patch_id         UUID NOT NULL REFERENCES patches (id),
+    round            INTEGER NOT NULL CHECK (round >= 1),
+    base_revision    INTEGER,
+    status           TEXT NOT NULL,
+    agent            JSONB NOT NULL,
+    summary          TEXT NOT NULL,
+    rationale        TEXT NOT NULL,
+    ops              JSONB NOT NULL,
+    report           JSONB NOT NULL,
+    candidate        JSONB,
+    candidate_digest TEXT,
+    submitted_at     TIMESTAMPTZ NOT NULL,
+    PRIMARY KEY (patch_id, round)
+);
 
 CREATE TABLE patch_comments (
     id          BIGINT GENERATED ALWAYS AS IDENTITY PRIMARY KEY,
@@ -18,6 +42,8 @@ CREATE TABLE patch_comments (
     line        INTEGER CHECK (line >= 1),
     end_line    INTEGER,
     side        TEXT CHECK (side IN ('old', 'new')),
+    -- The patch's round when it was written (its lines are that round's diff's).
+    round       INTEGER NOT NULL DEFAULT 1,
     created_at  TIMESTAMPTZ NOT NULL DEFAULT now(),
     CHECK ((file IS NULL) = (line IS NULL) AND (line IS NULL) = (side IS NULL) AND (line IS NULL) = (end_line IS NULL)),
     CHECK (end_line >= line),

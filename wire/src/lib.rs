@@ -19,7 +19,8 @@ pub use accounts::{AuditItem, IssuedToken, TokenItem, UserItem, WhoAmI};
 pub use findings::{Dismissal, Dismissed, Items, Quarantined, Released, Rescan};
 pub use index::{Change, ChangeKind, Index, IndexEntry};
 pub use patches::{
-    BatchResult, BatchResults, ChangesRequested, Comment, DuplicateMark, Patch, PatchItem, Published, ReviewThread,
+    BatchResult, BatchResults, ChangesRequested, Comment, DuplicateMark, Patch, PatchItem, PatchRound, Published,
+    ReviewThread,
 };
 pub use skills::{FileEntry, SkillItem, VersionItem, Yank};
 pub use webhooks::{Delivery, Webhook};

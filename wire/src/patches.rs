@@ -79,9 +79,40 @@ pub struct Patch {
     #[serde(default)]
     pub changes_requested: Option<ChangesRequested>,
     /// The conversation: threads on the patch or on lines of its diff, oldest first
-    /// (`GET /v1/patches/{id}` and request-changes fill it; other answers leave it empty).
+    /// (`GET /v1/patches/{id}`, request-changes and revisions fill it; other answers leave
+    /// it empty).
     #[serde(default)]
     pub threads: Vec<ReviewThread>,
+    /// Its round: 1 as submitted, one more with each new version its author sends.
+    #[serde(default = "first_round")]
+    pub round: i32,
+    /// Its earlier rounds, oldest first (filled where `threads` is).
+    #[serde(default)]
+    pub rounds: Vec<PatchRound>,
+    /// What its files changed since the previous round (filled where `threads` is).
+    #[serde(default)]
+    pub round_diff: Vec<FileDiff>,
+}
+
+fn first_round() -> i32 {
+    1
+}
+
+/// An earlier round of a patch, as it was when its author sent the next.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct PatchRound {
+    /// Its number.
+    pub round: i32,
+    /// The revision it was made against.
+    pub base_revision: Option<i32>,
+    /// Its state when the next round replaced it.
+    pub status: String,
+    /// Its one line.
+    pub summary: String,
+    /// Its candidate's digest.
+    pub candidate_digest: Option<String>,
+    /// When it was sent.
+    pub submitted_at: DateTime<Utc>,
 }
 
 /// A reviewer's request for changes that the author has not answered yet.
@@ -110,6 +141,9 @@ pub struct ReviewThread {
     /// `new`: lines numbered as in the patch's result; `old`: as in the latest revision.
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub side: Option<String>,
+    /// The patch's round it was started on (its lines are that round's diff's).
+    #[serde(default = "first_round")]
+    pub round: i32,
     /// Its comments, oldest first.
     pub comments: Vec<Comment>,
 }
@@ -161,6 +195,9 @@ pub struct PatchItem {
     /// Who last requested changes, while the patch waits for its author.
     #[serde(default)]
     pub changes_requested_by: Option<String>,
+    /// Its round.
+    #[serde(default = "first_round")]
+    pub round: i32,
 }
 
 /// What a patch likely repeats: an open patch's lesson or text already published.

@@ -230,7 +230,17 @@ impl Registry {
     /// `POST /v1/patches`: the patch as the registry recorded it (`Ok`), or the
     /// pipeline's refusal (`Err` with status 422).
     pub async fn submit_patch(&self, body: &serde_json::Value) -> Result<serde_json::Value, RemoteError> {
-        let url = format!("{}/v1/patches", self.profile.server);
+        self.post_json("/v1/patches", body).await
+    }
+
+    /// `POST /v1/patches/{id}/revisions`: the next round of the caller's open patch.
+    pub async fn revise_patch(&self, id: &str, body: &serde_json::Value) -> Result<serde_json::Value, RemoteError> {
+        self.post_json(&format!("/v1/patches/{id}/revisions"), body).await
+    }
+
+    /// Posts `body` as JSON to `path`; the answer's JSON.
+    async fn post_json(&self, path: &str, body: &serde_json::Value) -> Result<serde_json::Value, RemoteError> {
+        let url = format!("{}{path}", self.profile.server);
         let request = self.http.post(&url).bearer_auth(&self.profile.token).json(body);
         let answer = self.send(&url, request).await?;
         serde_json::from_slice(&answer).map_err(|e| RemoteError::NotARegistry {

@@ -76,6 +76,8 @@ pub struct CommentRecord {
     pub body: String,
     /// Where the thread sits (first comments only).
     pub anchor: Option<LineAnchor>,
+    /// The patch's round when it was written.
+    pub round: i32,
     /// When.
     pub created_at: DateTime<Utc>,
 }
@@ -92,6 +94,7 @@ struct CommentRow {
     line: Option<i32>,
     end_line: Option<i32>,
     side: Option<String>,
+    round: i32,
     created_at: DateTime<Utc>,
 }
 
@@ -114,6 +117,7 @@ impl From<CommentRow> for CommentRecord {
             kind: r.kind,
             body: r.body,
             anchor,
+            round: r.round,
             created_at: r.created_at,
         }
     }
@@ -129,7 +133,7 @@ pub enum CommentRefusal {
 }
 
 const COMMENT_SELECT: &str = "SELECT c.id, c.patch_id, c.reply_to, u.handle AS author, c.kind, c.body, \
-     c.file, c.line, c.end_line, c.side, c.created_at \
+     c.file, c.line, c.end_line, c.side, c.round, c.created_at \
      FROM patch_comments c JOIN users u ON u.id = c.author_id";
 
 impl Store {
@@ -145,13 +149,13 @@ impl Store {
     ) -> Result<Result<CommentRecord, CommentRefusal>, StoreError> {
         let mut tx = self.pool.begin().await?;
         // The patch row is locked so a request for changes and a decision take turns.
-        let status: Option<String> =
-            sqlx::query_scalar("SELECT status FROM patches WHERE org_id = $1 AND id = $2 FOR UPDATE")
+        let found: Option<(String, i32)> =
+            sqlx::query_as("SELECT status, round FROM patches WHERE org_id = $1 AND id = $2 FOR UPDATE")
                 .bind(org_id)
                 .bind(comment.patch_id)
                 .fetch_optional(&mut *tx)
                 .await?;
-        let Some(status) = status else {
+        let Some((status, round)) = found else {
             return Err(StoreError::NotFound(format!("patch {}", comment.patch_id)));
         };
         if let Some(thread) = comment.reply_to {
@@ -182,8 +186,8 @@ impl Store {
         }
         let anchor = comment.anchor.as_ref();
         let id: i64 = sqlx::query_scalar(
-            "INSERT INTO patch_comments (org_id, patch_id, reply_to, author_id, kind, body, file, line, end_line, side) \
-             VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10) RETURNING id",
+            "INSERT INTO patch_comments (org_id, patch_id, reply_to, author_id, kind, body, file, line, end_line, side, \
+             round) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9, $10, $11) RETURNING id",
         )
         .bind(org_id)
         .bind(comment.patch_id)
@@ -195,13 +199,14 @@ impl Store {
         .bind(anchor.map(|a| a.line))
         .bind(anchor.map(|a| a.end_line))
         .bind(anchor.map(|a| a.side.as_str()))
+        .bind(round)
         .fetch_one(&mut *tx)
         .await?;
         let (event, action) = match comment.kind {
             CommentKind::Comment => ("patch.commented", "patch.comment"),
             CommentKind::ChangesRequested => ("patch.changes_requested", "patch.request_changes"),
         };
-        let mut details = serde_json::json!({ "comment": id, "body": comment.body });
+        let mut details = serde_json::json!({ "comment": id, "body": comment.body, "round": round });
         if let Some(thread) = comment.reply_to {
             details["reply_to"] = thread.into();
         }

@@ -18,6 +18,7 @@ pub mod models;
 pub mod notify;
 mod orgs;
 mod patches;
+mod rounds;
 mod skills;
 mod tokens;
 mod users;
@@ -38,6 +39,7 @@ pub use patches::{
     Approval, ApproveOutcome, CloseDuplicates, Decision, DuplicateMark, NewPatch, OPEN_PATCH_STATUSES, Onto,
     OpenLesson, PATCH_STATUSES, PatchQuery, PatchRecord,
 };
+pub use rounds::RoundRecord;
 pub use skills::{
     ArchiveDigest, CategoryUpdate, NewVersion, RevisionSelector, SkillQuery, VersionProvenance, YankOutcome,
 };

@@ -157,6 +157,10 @@ pub struct PatchRecord {
     pub changes_requested_by: Option<String>,
     /// When.
     pub changes_requested_at: Option<DateTime<Utc>>,
+    /// Its round: 1 as submitted, one more with each new version its author sends.
+    pub round: i32,
+    /// When the current round came (`None`: the first round, at `created_at`).
+    pub round_at: Option<DateTime<Utc>>,
 }
 
 /// A patch row as read (sqlx types stay in this module).
@@ -192,6 +196,8 @@ struct PatchRow {
     duplicate_of: Option<Uuid>,
     changes_requested_by: Option<String>,
     changes_requested_at: Option<DateTime<Utc>>,
+    round: i32,
+    round_at: Option<DateTime<Utc>>,
 }
 
 impl From<PatchRow> for PatchRecord {
@@ -228,6 +234,8 @@ impl From<PatchRow> for PatchRecord {
             duplicate_of: r.duplicate_of,
             changes_requested_by: r.changes_requested_by,
             changes_requested_at: r.changes_requested_at,
+            round: r.round,
+            round_at: r.round_at,
         }
     }
 }
@@ -324,7 +332,7 @@ const SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.au
      p.agent, p.summary, p.rationale, p.category, p.ops, p.report, p.onto_digest, p.onto_revision, p.candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
      p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
-     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at \
+     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at, p.round, p.round_at \
      FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
      LEFT JOIN users r ON r.id = p.resolved_by LEFT JOIN users q ON q.id = p.changes_requested_by";
 
@@ -336,7 +344,7 @@ const LIST_SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status,
      jsonb_build_object('scan', p.report -> 'scan') AS report, p.onto_digest, p.onto_revision, NULL::jsonb AS candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
      p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
-     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at \
+     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at, p.round, p.round_at \
      FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
      LEFT JOIN users r ON r.id = p.resolved_by LEFT JOIN users q ON q.id = p.changes_requested_by";
 

@@ -10,8 +10,9 @@ use crate::audit::record_audit;
 use crate::{Actor, Store, StoreError};
 
 /// The events a webhook can subscribe to.
-pub const WEBHOOK_EVENTS: [&str; 7] = [
+pub const WEBHOOK_EVENTS: [&str; 8] = [
     "patch.submitted",
+    "patch.revised",
     "patch.approved",
     "patch.rejected",
     "patch.blocked",

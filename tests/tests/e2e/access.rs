@@ -134,13 +134,18 @@ struct Sample {
 /// the matrix test, so every route is walked by every role.
 /// Submits a patch to `askill` with `token` (one new reference file, so it always
 /// applies); its id, or `None` when the token may not submit.
-async fn submit_patch(world: &World, token: &str, n: usize) -> Option<String> {
-    let latest: i32 = sqlx::query_scalar(
+/// The sample skill's latest revision.
+async fn latest_revision(world: &World) -> i32 {
+    sqlx::query_scalar(
         "SELECT max(v.revision) FROM versions v JOIN skills s ON s.id = v.skill_id WHERE s.name = 'askill'",
     )
     .fetch_one(world.app.store.pool())
     .await
-    .unwrap();
+    .unwrap()
+}
+
+async fn submit_patch(world: &World, token: &str, n: usize) -> Option<String> {
+    let latest = latest_revision(world).await;
     let body = json!({
         "skill": "askill",
         "base_revision": latest,
@@ -436,6 +441,23 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             Resource,
             SUBMIT,
         ),
+        ("POST", "/v1/patches/{id}/revisions") => {
+            // The caller's own patch (or, for those who may not submit, the admin's).
+            let id = match submit_patch(world, token, n).await {
+                Some(id) => id,
+                None => submit_patch(world, &world.own["admin"], n).await.unwrap(),
+            };
+            let latest = latest_revision(world).await;
+            with(
+                &format!("/v1/patches/{id}/revisions"),
+                json!({
+                    "base_revision": latest,
+                    "ops": [{"op": "write_file", "file": format!("references/r{n}.md"), "content": "round 2\n"}],
+                }),
+                Resource,
+                SUBMIT,
+            )
+        }
         ("POST", "/v1/patches/{id}/request-changes") => {
             // A fresh patch by someone else, so every reviewer may ask its author.
             let id = submit_patch(world, &world.target_token, n).await.unwrap();

@@ -475,3 +475,237 @@ async fn many_members_comment_at_once_and_nothing_is_lost_or_doubled() {
         .count();
     assert_eq!(audited, all.len(), "one audit row per comment");
 }
+
+/// The author's next round of the review's patch (the whole change again, from revision 1).
+async fn next_round(r: &Review, token: &str, new: &str) -> (StatusCode, Value) {
+    send(
+        r.app
+            .post_as(token, &format!("/v1/patches/{}/revisions", r.patch))
+            .json(&json!({
+                "base_revision": 1,
+                "rationale": "answered the review",
+                "ops": [{"op": "patch", "old": "3. Check the output.", "new": new}],
+            })),
+    )
+    .await
+}
+
+#[tokio::test]
+async fn the_author_answers_requested_changes_with_a_new_round_of_the_same_patch() {
+    let r = review().await;
+    let (_, first) = r
+        .comment(
+            &r.reviewer,
+            json!({"body": "Which code?", "file": "SKILL.md", "line": r.added_line}),
+        )
+        .await;
+    let (status, _) = r
+        .request_changes(&r.reviewer, json!({"comment": "Say that zero means success."}))
+        .await;
+    assert_eq!(status, StatusCode::OK);
+
+    let (status, patch) = next_round(&r, &r.member, "3. Check the output and that the exit code is zero.").await;
+    assert_eq!(status, StatusCode::OK, "{patch}");
+    assert_eq!(patch["id"], r.patch.as_str(), "the same patch");
+    assert_eq!(
+        (patch["round"].as_i64(), patch["status"].as_str()),
+        (Some(2), Some("pending_review"))
+    );
+    assert!(
+        patch["changes_requested"].is_null(),
+        "the new round answers the request"
+    );
+    assert_eq!(patch["summary"], "check the exit code", "kept from round 1");
+    assert_eq!(patch["rationale"], "answered the review");
+    let rounds = patch["rounds"].as_array().unwrap();
+    assert_eq!(rounds.len(), 1);
+    assert_eq!(
+        (rounds[0]["round"].as_i64(), rounds[0]["status"].as_str()),
+        (Some(1), Some("pending_review"))
+    );
+    // What changed between the rounds, and the latest diff, both say so.
+    let between = patch["round_diff"][0]["unified"].as_str().unwrap();
+    assert!(
+        between.contains("-3. Check the output and the exit code.")
+            && between.contains("+3. Check the output and that the exit code is zero."),
+        "{between}"
+    );
+    assert!(
+        patch["diff"][0]["unified"]
+            .as_str()
+            .unwrap()
+            .contains("+3. Check the output and that the exit code is zero.")
+    );
+    // The threads stay, each with the round whose lines it is about.
+    let threads = patch["threads"].as_array().unwrap();
+    assert_eq!(
+        (threads[0]["id"].as_i64(), threads[0]["round"].as_i64()),
+        (first["id"].as_i64(), Some(1))
+    );
+    let (_, later) = r.comment(&r.reviewer, json!({"body": "Better."})).await;
+    let read = r.read(&r.member).await;
+    let last = read["threads"].as_array().unwrap().last().unwrap().clone();
+    assert_eq!(
+        (last["id"].clone(), last["round"].as_i64()),
+        (later["id"].clone(), Some(2))
+    );
+    let audit = r
+        .app
+        .get_json(&format!("/v1/audit?target=patch:{}&action=patch.revise", r.patch))
+        .await;
+    assert_eq!(audit["items"][0]["details"]["round"], 2, "{audit}");
+
+    // Approving publishes round 2's text.
+    let (status, approved) = r
+        .app
+        .post_json(&r.reviewer, &format!("/v1/patches/{}/approve", r.patch), &json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{approved}");
+    let text = r
+        .app
+        .get("/v1/skills/demo/versions/2/files/SKILL.md")
+        .send()
+        .await
+        .unwrap();
+    assert!(text.text().await.unwrap().contains("that the exit code is zero."));
+    // A decided patch takes no new round.
+    let (status, answer) = next_round(&r, &r.member, "3. Again.").await;
+    assert_eq!(status, StatusCode::CONFLICT, "{answer}");
+    assert!(error_message(&answer).contains("send a new patch instead"), "{answer}");
+}
+
+#[tokio::test]
+async fn bad_rounds_are_refused_and_change_nothing() {
+    let r = review().await;
+    let before = r.app.state_snapshot().await.unwrap();
+    let revisions = |token: &str, body: Value| {
+        r.app
+            .post_as(token, &format!("/v1/patches/{}/revisions", r.patch))
+            .json(&body)
+    };
+    let ops = json!([{"op": "patch", "old": "3. Check the output.", "new": "3. Check twice."}]);
+    let cases: Vec<(reqwest::RequestBuilder, StatusCode, &str)> = vec![
+        (
+            revisions(&r.reviewer, json!({"base_revision": 1, "ops": ops})),
+            StatusCode::FORBIDDEN,
+            "only its author",
+        ),
+        (
+            revisions(&r.member, json!({"ops": ops})),
+            StatusCode::BAD_REQUEST,
+            "base_revision",
+        ),
+        (
+            revisions(&r.member, json!({"base_revision": 1, "ops": ops, "skill": "other"})),
+            StatusCode::BAD_REQUEST,
+            "unknown field",
+        ),
+        (
+            revisions(
+                &r.member,
+                json!({"base_revision": 1, "ops": [{"op": "patch", "old": "not in the file", "new": "x"}]}),
+            ),
+            StatusCode::UNPROCESSABLE_ENTITY,
+            "",
+        ),
+        (
+            revisions(&r.member, json!({"base_revision": 7, "ops": ops})),
+            StatusCode::NOT_FOUND,
+            "no revision 7",
+        ),
+        (
+            revisions(&r.member, json!({"base_revision": 1, "ops": "patch"})),
+            StatusCode::BAD_REQUEST,
+            "ops",
+        ),
+        (
+            r.app
+                .post_as(&r.member, &format!("/v1/patches/{}/revisions", uuid::Uuid::new_v4()))
+                .json(&json!({"base_revision": 1, "ops": ops})),
+            StatusCode::NOT_FOUND,
+            "does not exist",
+        ),
+    ];
+    for (request, status, says) in cases {
+        let (got, answer) = send(request).await;
+        assert_eq!(got, status, "{answer}");
+        assert!(error_message(&answer).contains(says), "{answer}");
+    }
+    assert_eq!(
+        r.app.state_snapshot().await.unwrap(),
+        before,
+        "refused rounds change nothing"
+    );
+    assert_eq!(r.read(&r.member).await["round"], 1);
+}
+
+#[tokio::test]
+async fn rounds_sent_at_once_each_land_once_or_are_told_to_read_again() {
+    let r = review().await;
+    let attempts = (0..8).map(|i| {
+        let r = &r;
+        async move { next_round(r, &r.member, &format!("3. Check the output ({i}).")).await }
+    });
+    let answers = futures::future::join_all(attempts).await;
+    let landed = answers.iter().filter(|(s, _)| *s == StatusCode::OK).count();
+    let told = answers
+        .iter()
+        .filter(|(s, body)| *s == StatusCode::CONFLICT && error_message(body).contains("read the patch again"))
+        .count();
+    assert!(landed >= 1, "{answers:?}");
+    assert_eq!(landed + told, answers.len(), "{answers:?}");
+    let read = r.read(&r.member).await;
+    assert_eq!(read["round"].as_i64(), Some(1 + landed as i64));
+    let rounds: Vec<i64> = read["rounds"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|r| r["round"].as_i64().unwrap())
+        .collect();
+    assert_eq!(
+        rounds,
+        (1..=landed as i64).collect::<Vec<_>>(),
+        "each earlier round kept once"
+    );
+}
+
+#[tokio::test]
+async fn the_review_page_shows_the_second_round_and_what_changed_since_the_first() {
+    let r = review().await;
+    let (_, first) = r
+        .comment(
+            &r.reviewer,
+            json!({"body": "Which code?", "file": "SKILL.md", "line": r.added_line}),
+        )
+        .await;
+    let (status, _) = next_round(&r, &r.member, "3. Check the output and that the exit code is zero.").await;
+    assert_eq!(status, StatusCode::OK);
+    let mut web = cairn_e2e::web::WebSession::login(&r.app.base_url, &r.reviewer)
+        .await
+        .unwrap();
+    let page = web.get(&format!("/admin/patches/{}", r.patch)).await.unwrap();
+    assert_eq!(page.status, StatusCode::OK);
+    let body = &page.body;
+    let section = &body[body.find("id=\"rounds\"").expect("the rounds section")..];
+    let section = &section[..section.find("</section>").unwrap()];
+    assert!(section.contains("Round 2: what changed since round 1"), "{section}");
+    assert!(section.contains("3. Check the output and the exit code."), "{section}");
+    assert!(
+        section.contains("3. Check the output and that the exit code is zero."),
+        "{section}"
+    );
+    assert!(
+        !section.contains("Comment on line"),
+        "lines between rounds are not commented on"
+    );
+    // Round 1's thread stays in the conversation, marked with its round, not under a
+    // line of round 2's diff.
+    let thread = format!("id=\"thread-{}\"", first["id"]);
+    let conversation = &body[body.find("id=\"conversation\"").unwrap()..body.find("id=\"rounds\"").unwrap()];
+    assert!(conversation.contains(&thread), "{conversation}");
+    assert!(
+        conversation.contains("(round 1: those lines may have changed since)"),
+        "{conversation}"
+    );
+    assert!(body.contains("id=\"patch-round\">2<"));
+}

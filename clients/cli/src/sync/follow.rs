@@ -144,7 +144,9 @@ pub async fn follow_up(
             changed: proposal.status.as_deref() != Some(status.as_str()) || !comments.is_empty(),
             status,
             note: changes_requested_by.as_ref().map(|by| {
-                format!("{by} requested changes: edit the skill and push again; the new patch carries this one on")
+                format!(
+                    "{by} requested changes: edit the skill and push again; the edits become the patch's next round"
+                )
             }),
             changes_requested_by,
             comments,

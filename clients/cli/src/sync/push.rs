@@ -56,8 +56,9 @@ pub struct PushOptions {
 pub struct Pushed {
     /// The skill.
     pub name: String,
-    /// `submitted`, `would_submit` (dry run), `refused` (by the local checks or the
-    /// pipeline), or `skipped` (conflict, already proposed).
+    /// `submitted`, `revised` (a new round of the open patch it proposed before),
+    /// `would_submit` (dry run), `refused` (by the local checks or the pipeline), or
+    /// `skipped` (conflict, already proposed).
     pub action: &'static str,
     /// The patch's id, when submitted or already proposed.
     #[serde(skip_serializing_if = "Option::is_none")]
@@ -224,13 +225,16 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                 continue;
             }
         };
-        // A proposal still open (in conflict and merged onto the latest by the pull that
-        // followed it up, or changed since it was sent) is carried on by this one, so one
-        // lesson is never two open patches.
-        let supersedes = state
-            .proposals
-            .get(&skill.name)
-            .filter(|p| matches!(p.status.as_deref(), Some("conflict" | "pending_review" | "blocked")))
+        // A proposal still open is carried on, so one lesson is never two open patches:
+        // one waiting for review (perhaps with changes requested) takes these edits as its
+        // next round; one in conflict (merged onto the latest by the pull that followed it
+        // up) is superseded by a new patch.
+        let open = state.proposals.get(&skill.name);
+        let next_round = open
+            .filter(|p| matches!(p.status.as_deref(), Some("pending_review" | "blocked")))
+            .map(|p| p.patch.clone());
+        let supersedes = open
+            .filter(|p| p.status.as_deref() == Some("conflict"))
             .map(|p| p.patch.clone());
         if let Some(previous) = state.proposals.get(&skill.name)
             && previous.digest == digest
@@ -265,7 +269,15 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
         if let Some(old) = &supersedes {
             body["supersedes"] = json!(old);
         }
-        match registry.submit_patch(&body).await {
+        let answer = match &next_round {
+            Some(id) => match registry.revise_patch(id, &round_body(&body)).await {
+                // Decided meanwhile: the edits go as a patch of their own.
+                Err(RemoteError::Refused { status: 409, .. }) => registry.submit_patch(&body).await,
+                answer => answer.inspect(|_| pushed.action = "revised"),
+            },
+            None => registry.submit_patch(&body).await,
+        };
+        match answer {
             Ok(patch) => {
                 let Some(id) = patch["id"].as_str().map(str::to_owned) else {
                     return Err(PushError::Remote(RemoteError::NotARegistry {
@@ -273,7 +285,8 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                         reason: "the answer to a submitted patch has no id".to_owned(),
                     }));
                 };
-                pushed.action = "submitted";
+                let revised = pushed.action == "revised" && next_round.as_deref() == Some(id.as_str());
+                pushed.action = if revised { "revised" } else { "submitted" };
                 pushed.status = patch["status"].as_str().map(str::to_owned);
                 pushed.verdict = patch["scan"]["verdict"].as_str().map(str::to_owned);
                 pushed.url = Some(format!("{}/admin/patches/{id}", registry.server()));
@@ -284,10 +297,15 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
                         patch: id.clone(),
                         status: pushed.status.clone(),
                         supersedes: supersedes.clone(),
-                        seen_comment: None,
+                        seen_comment: open.filter(|_| revised).and_then(|p| p.seen_comment),
                     },
                 );
-                if let Some(old) = &supersedes {
+                if revised {
+                    pushed.message = Some(format!(
+                        "round {} of patch {id}: the review goes on with the new version",
+                        patch["round"].as_i64().unwrap_or(2)
+                    ));
+                } else if let Some(old) = &supersedes {
                     pushed.message = Some(format!("carries on patch {old}, which ended in conflict"));
                 }
                 pushed.patch = Some(id);
@@ -300,7 +318,7 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
             }
             Err(e) => {
                 // What was already submitted stays on record, so it is not proposed twice.
-                if results.iter().any(|r| r.action == "submitted") {
+                if results.iter().any(|r| matches!(r.action, "submitted" | "revised")) {
                     state::save(&state_path, &state)?;
                 }
                 return Err(e.into());
@@ -308,10 +326,22 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
         }
         results.push(pushed);
     }
-    if !options.dry_run && results.iter().any(|r| r.action == "submitted") {
+    if !options.dry_run && results.iter().any(|r| matches!(r.action, "submitted" | "revised")) {
         state::save(&state_path, &state)?;
     }
     Ok(results)
+}
+
+/// The body of a new round: the submission without what a round cannot change (the
+/// skill, its category, what it supersedes).
+fn round_body(submission: &Value) -> Value {
+    let mut body = submission.clone();
+    if let Some(fields) = body.as_object_mut() {
+        for fixed in ["skill", "category", "supersedes"] {
+            fields.remove(fixed);
+        }
+    }
+    body
 }
 
 /// The folder's files: path → (bytes, executable); the upstream sides of conflicts

@@ -393,6 +393,7 @@ pub fn summary(p: PatchRecord) -> pb::Patch {
         }),
         duplicate_group: p.duplicate_group.map(|id| id.to_string()),
         duplicate_of: p.duplicate_of.map(|id| id.to_string()),
+        round: p.round,
         changes_requested_by: open.then_some(p.changes_requested_by).flatten(),
         changes_requested_at: open.then_some(p.changes_requested_at).flatten().map(timestamp),
         ..Default::default()
@@ -408,6 +409,7 @@ pub fn thread(t: crate::app::patches::conversation::Thread) -> pb::ReviewThread 
         line: anchor.as_ref().map(|a| a.line),
         end_line: anchor.as_ref().map(|a| a.end_line),
         side: anchor.map(|a| a.side),
+        round: t.first.round,
         comments: std::iter::once(t.first)
             .chain(t.replies)
             .map(|c| pb::ReviewComment {

@@ -311,6 +311,16 @@ pub fn endpoints() -> Vec<Endpoint> {
         ),
         at(
             M::POST,
+            "/v1/patches/{id}/revisions",
+            SUBMIT,
+            patches::revise,
+            Op::json::<Patch>(
+                "Sends the next round of your open patch: every stage runs again, the last round is kept",
+            )
+            .body::<patches::RevisionBody>(),
+        ),
+        at(
+            M::POST,
             "/v1/patches/{id}/request-changes",
             REVIEW,
             patches::request_changes,
@@ -509,6 +519,7 @@ const PATCH_ROUTES: &[(Method, &str)] = &[
     (Method::POST, "/v1/patches/{id}/findings/dismiss"),
     (Method::POST, "/v1/patches/{id}/comments"),
     (Method::POST, "/v1/patches/{id}/request-changes"),
+    (Method::POST, "/v1/patches/{id}/revisions"),
 ];
 
 /// `GET /openapi.json`: the document, built once.

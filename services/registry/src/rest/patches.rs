@@ -11,7 +11,7 @@ use super::json_ok;
 use super::wire::{self, ToWire};
 use crate::AppState;
 use crate::access::Caller;
-use crate::app::patches::{self, AgentInfo, Submission, conversation};
+use crate::app::patches::{self, AgentInfo, Submission, conversation, rounds};
 use crate::app::policy;
 use crate::error::ApiError;
 use crate::error::parse::{self as extract, ApiBytes, ApiJson, ApiPath, ApiQuery};
@@ -169,6 +169,48 @@ pub async fn comment(
     };
     let stored = conversation::comment(&state, &caller.principal, &caller.actor(), id, remark).await?;
     Ok((StatusCode::CREATED, axum::Json(stored.to_wire())).into_response())
+}
+
+/// Body of `POST /v1/patches/{id}/revisions`.
+#[derive(Debug, Deserialize, schemars::JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct RevisionBody {
+    /// The revision the ops were made against (omit only for a patch creating a skill).
+    #[serde(default)]
+    base_revision: Option<i32>,
+    /// The whole change again, as ops against `base_revision` (docs/PATCHING.md).
+    #[schemars(with = "Vec<cairn_pipeline::ops::Op>")]
+    ops: serde_json::Value,
+    /// A new summary (default: the last round's).
+    #[serde(default)]
+    summary: Option<String>,
+    /// A new rationale, e.g. how the review was answered (default: the last round's).
+    #[serde(default)]
+    rationale: Option<String>,
+    /// The agent that wrote this round (default: the last round's).
+    #[serde(default)]
+    agent: Option<AgentInfo>,
+}
+
+/// `POST /v1/patches/{id}/revisions`: the author's next round of an open patch, through
+/// every stage again; a round the pipeline refuses is answered 422 and changes nothing.
+pub async fn revise(
+    State(state): State<AppState>,
+    caller: Caller,
+    ApiPath(id): ApiPath<String>,
+    ApiJson(body): ApiJson<RevisionBody>,
+) -> Result<Response, ApiError> {
+    let id = patches::parse_id(&id)?;
+    let revision = rounds::Revision {
+        base_revision: body.base_revision,
+        ops: body.ops,
+        summary: body.summary,
+        rationale: body.rationale,
+        agent: body.agent,
+    };
+    rounds::revise(&state, &caller.principal, &caller.actor(), id, revision).await?;
+    let review = conversation::read(&state, &caller.principal, id).await?;
+    Ok(json_ok(review.to_wire()))
 }
 
 /// Body of `POST /v1/patches/{id}/request-changes`.

@@ -3,8 +3,8 @@
 //! boundary, so no row reaches a client as it is stored.
 
 use cairn_wire::{
-    AuditItem, ChangesRequested, Comment, DuplicateMark, FileEntry, Index, IndexEntry, Patch, PatchItem, ReviewThread,
-    SkillItem, TokenItem, UserItem, VersionItem,
+    AuditItem, ChangesRequested, Comment, DuplicateMark, FileEntry, Index, IndexEntry, Patch, PatchItem, PatchRound,
+    ReviewThread, SkillItem, TokenItem, UserItem, VersionItem,
 };
 
 /// A store row (or other record) as the API shows it.
@@ -187,6 +187,9 @@ impl ToWire for cairn_store::PatchRecord {
             duplicate_group: self.duplicate_group.map(|id| id.to_string()),
             duplicate_of: self.duplicate_of.map(|id| id.to_string()),
             threads: Vec::new(),
+            round: self.round,
+            rounds: Vec::new(),
+            round_diff: Vec::new(),
         }
     }
 }
@@ -204,6 +207,8 @@ impl ToWire for crate::app::patches::conversation::Review {
     fn to_wire(self) -> Patch {
         Patch {
             threads: self.threads.into_iter().map(ToWire::to_wire).collect(),
+            rounds: self.rounds.into_iter().map(ToWire::to_wire).collect(),
+            round_diff: self.round_diff,
             ..self.patch.to_wire()
         }
     }
@@ -219,10 +224,25 @@ impl ToWire for crate::app::patches::conversation::Thread {
             line: anchor.as_ref().map(|a| a.line),
             end_line: anchor.as_ref().map(|a| a.end_line),
             side: anchor.map(|a| a.side),
+            round: self.first.round,
             comments: std::iter::once(self.first)
                 .chain(self.replies)
                 .map(ToWire::to_wire)
                 .collect(),
+        }
+    }
+}
+
+impl ToWire for cairn_store::RoundRecord {
+    type Wire = PatchRound;
+    fn to_wire(self) -> PatchRound {
+        PatchRound {
+            round: self.round,
+            base_revision: self.base_revision,
+            status: self.status,
+            summary: self.summary,
+            candidate_digest: self.candidate_digest,
+            submitted_at: self.submitted_at,
         }
     }
 }
@@ -243,6 +263,7 @@ impl ToWire for cairn_store::CommentRecord {
 /// A patch in a list: the summary, without ops and reports.
 pub fn patch_item(p: cairn_store::PatchRecord) -> PatchItem {
     PatchItem {
+        round: p.round,
         changes_requested_by: outstanding(&p.status, p.changes_requested_by, p.changes_requested_at).map(|(by, _)| by),
         id: p.id.to_string(),
         verdict: cairn_pipeline::report::PatchReport::from_stored(&p.report)

@@ -4,7 +4,9 @@
 
 use cairn_pipeline::diff::{FileDiff, hunk_ranges};
 use cairn_pipeline::report::PatchReport;
-use cairn_store::{Actor, CommentKind, CommentRecord, CommentRefusal, LineAnchor, NewComment, PatchRecord};
+use cairn_store::{
+    Actor, CommentKind, CommentRecord, CommentRefusal, LineAnchor, NewComment, PatchRecord, RoundRecord,
+};
 use uuid::Uuid;
 
 use super::{MAX_TEXT, PatchError, check_text, not_found};
@@ -57,13 +59,23 @@ pub struct Review {
     pub patch: PatchRecord,
     /// Its threads, in the order they were started.
     pub threads: Vec<Thread>,
+    /// Its earlier rounds, oldest first.
+    pub rounds: Vec<RoundRecord>,
+    /// What its files changed since the last earlier round.
+    pub round_diff: Vec<FileDiff>,
 }
 
-/// A patch of the caller's organisation with its threads.
+/// A patch of the caller's organisation with its threads and earlier rounds.
 pub async fn read(services: &Services, caller: &Principal, id: Uuid) -> Result<Review, PatchError> {
     let patch = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
     let threads = threads_of(services.store.patch_comments(caller.org_id, id).await?);
-    Ok(Review { patch, threads })
+    let (rounds, round_diff) = super::rounds::history(services, caller.org_id, &patch).await?;
+    Ok(Review {
+        patch,
+        threads,
+        rounds,
+        round_diff,
+    })
 }
 
 /// Adds a comment: a new thread (on the patch, or on lines its diff shows) or an answer
@@ -252,6 +264,7 @@ mod tests {
             kind: "comment".to_owned(),
             body: format!("comment {id}"),
             anchor: None,
+            round: 1,
             created_at: chrono::Utc::now(),
         }
     }

@@ -3,7 +3,8 @@
 //! revision moved, then published atomically, duplicates closed with it — reject,
 //! withdraw, close as a duplicate, many at once), conflicts re-checked when their skill
 //! moves on (`recheck`) or resolved by a reviewer (`resolve`), the conversation on a
-//! patch (`conversation`: comments in threads, requests for changes), and direct publishing.
+//! patch (`conversation`: comments in threads, requests for changes; `rounds`: its author's
+//! new versions), and direct publishing.
 
 pub mod conversation;
 mod direct;
@@ -12,6 +13,7 @@ pub mod findings;
 pub mod recheck;
 mod resolve;
 mod review;
+pub mod rounds;
 mod scan_cache;
 pub mod turns;
 
@@ -134,7 +136,25 @@ pub async fn submit(
         user_id: caller.user_id,
         handle: &caller.handle,
     };
-    submit_as(services, caller.org_id, author, None, actor, submission).await
+    submit_as(
+        services,
+        caller.org_id,
+        author,
+        None,
+        actor,
+        submission,
+        Destination::NewPatch,
+    )
+    .await
+}
+
+/// Where a submission is recorded.
+#[derive(Clone, Copy, Debug)]
+enum Destination {
+    /// A new patch.
+    NewPatch,
+    /// The next round of an open patch, now in `round`.
+    Round { id: Uuid, round: i32 },
 }
 
 /// Whether `previous` can be superseded by a patch of `skill`.
@@ -162,7 +182,8 @@ struct Author<'a> {
 }
 
 /// [`submit`] for `author` in `org_id`; `resolved_by` names a reviewer who resolved a
-/// conflict by hand to make it.
+/// conflict by hand to make it; `destination` says whether it is a new patch or the next
+/// round of one.
 async fn submit_as(
     services: &Services,
     org_id: i64,
@@ -170,6 +191,7 @@ async fn submit_as(
     resolved_by: Option<i64>,
     actor: &Actor,
     submission: Submission,
+    destination: Destination,
 ) -> Result<PatchRecord, PatchError> {
     let name = SkillName::parse(&submission.skill).map_err(|e| PatchError::Invalid(e.to_string()))?;
     check_text("summary", &submission.summary, MAX_SUMMARY)?;
@@ -227,11 +249,16 @@ async fn submit_as(
         services.metrics.stage(stage.as_str(), *took);
     }
     let started = std::time::Instant::now();
+    let (id, carried_on) = match destination {
+        Destination::NewPatch => (Uuid::new_v4(), submission.supersedes),
+        // A patch never duplicates itself.
+        Destination::Round { id, .. } => (id, Some(id)),
+    };
     let duplicate = duplicates::find(
         services,
         org_id,
         name.as_str(),
-        submission.supersedes,
+        carried_on,
         &processed.lesson,
         latest.as_ref().map(|(r, b)| (*r, b)),
         base.as_ref(),
@@ -245,45 +272,52 @@ async fn submit_as(
     }
     services.metrics.stage("store_blobs", started.elapsed());
     let started = std::time::Instant::now();
-    let id = Uuid::new_v4();
     let report = serde_json::to_value(&processed.report).map_err(|e| PatchError::Invalid(e.to_string()))?;
     let onto = latest.as_ref().map(|(_, b)| b.digest());
     let candidate = processed.candidate.as_ref().map(manifest_json);
     let candidate_digest = processed.candidate.as_ref().map(Bundle::digest);
-    services
-        .store
-        .insert_patch(
-            &NewPatch {
-                id,
-                org_id,
-                skill_name: name.as_str(),
-                base_revision: submission.base_revision,
-                status: status_of(processed.state),
-                author_id: author.user_id,
-                agent: serde_json::to_value(&submission.agent).unwrap_or_default(),
-                summary: &submission.summary,
-                rationale: &submission.rationale,
-                category: category.as_ref().map(Category::as_str),
-                ops: submission.ops,
-                report,
-                onto_digest: onto.as_deref(),
-                onto_revision: latest.as_ref().map(|(revision, _)| *revision),
-                candidate,
-                candidate_digest: candidate_digest.as_deref(),
-                supersedes: submission.supersedes,
-                resolved_by,
-                lesson: &processed.lesson,
-                duplicate: duplicate.as_ref(),
-            },
-            actor,
-        )
-        .await
-        .map_err(|e| match e {
+    let patch = NewPatch {
+        id,
+        org_id,
+        skill_name: name.as_str(),
+        base_revision: submission.base_revision,
+        status: status_of(processed.state),
+        author_id: author.user_id,
+        agent: serde_json::to_value(&submission.agent).unwrap_or_default(),
+        summary: &submission.summary,
+        rationale: &submission.rationale,
+        category: category.as_ref().map(Category::as_str),
+        ops: submission.ops,
+        report,
+        onto_digest: onto.as_deref(),
+        onto_revision: latest.as_ref().map(|(revision, _)| *revision),
+        candidate,
+        candidate_digest: candidate_digest.as_deref(),
+        supersedes: submission.supersedes,
+        resolved_by,
+        lesson: &processed.lesson,
+        duplicate: duplicate.as_ref(),
+    };
+    match destination {
+        Destination::NewPatch => services.store.insert_patch(&patch, actor).await.map_err(|e| match e {
             StoreError::Conflict(message) if submission.supersedes.is_some() => PatchError::State(format!(
                 "{message}: it was decided or superseded meanwhile; send this patch without supersedes"
             )),
             other => other.into(),
-        })?;
+        })?,
+        Destination::Round { round, .. } => {
+            services
+                .store
+                .revise_patch(&patch, round, actor)
+                .await
+                .map_err(|e| match e {
+                    StoreError::Conflict(message) => PatchError::State(format!(
+                        "{message}: read the patch again, then send your version if it is still open"
+                    )),
+                    other => not_found(other),
+                })?;
+        }
+    }
     services.metrics.stage("record", started.elapsed());
     // A reviewer's resolution is their text, not the author's: never approved by the
     // policy on the author's behalf.

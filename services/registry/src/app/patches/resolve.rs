@@ -122,7 +122,16 @@ pub async fn resolve(
         user_id: record.author_id,
         handle: &record.author,
     };
-    let resolved = submit_as(services, caller.org_id, author, Some(caller.user_id), actor, submission).await?;
+    let resolved = submit_as(
+        services,
+        caller.org_id,
+        author,
+        Some(caller.user_id),
+        actor,
+        submission,
+        super::Destination::NewPatch,
+    )
+    .await?;
     if resolution.approve && resolved.status == "pending_review" {
         let how = Approve {
             comment: resolution.comment.as_deref(),

@@ -158,6 +158,12 @@ struct PatchPage {
     new_thread: Option<NewThread>,
     /// The outstanding request for changes, in words.
     changes_requested: Option<String>,
+    /// The patch's round.
+    round: i32,
+    /// Its earlier rounds, in words, oldest first.
+    rounds: Vec<String>,
+    /// What changed since the previous round.
+    round_files: Vec<FileView>,
 }
 
 /// The lines a new thread will be anchored to.
@@ -362,6 +368,7 @@ pub async fn page(
     let chrome = Chrome::new(&viewer, "queue");
     let can_comment = viewer.can(Scope::Submit);
     let thread_count = review.threads.len();
+    let mut outdated = Vec::new();
     let threads: Vec<ThreadView> = review
         .threads
         .into_iter()
@@ -378,13 +385,33 @@ pub async fn page(
             }
             view.reply_action = can_comment.then(|| format!("/admin/patches/{}/comments", record.id));
             view.csrf = chrome.csrf.clone();
-            view
+            if thread.first.round != record.round && view.file.is_some() {
+                view.place = format!(
+                    "{} (round {}: those lines may have changed since)",
+                    view.place, thread.first.round
+                );
+            }
+            (thread.first.round, view)
+        })
+        .collect::<Vec<_>>()
+        .into_iter()
+        .filter_map(|(round, view)| {
+            // Threads of earlier rounds stay in the conversation: their lines were that
+            // round's.
+            if round == record.round {
+                Some(view)
+            } else {
+                outdated.push(view);
+                None
+            }
         })
         .collect();
     let mut files = diff::file_views(&report.diff, report.scan.as_ref());
     let mut authored_files = diff::file_views(&report.authored_diff, None);
     let threads = place_threads(&mut files, threads);
-    let threads = place_threads(&mut authored_files, threads);
+    let mut threads = place_threads(&mut authored_files, threads);
+    threads.extend(outdated);
+    threads.sort_by_key(|t| t.id);
     if can_comment {
         for file in files.iter_mut().chain(authored_files.iter_mut()) {
             file.comment_link = Some(format!("?comment={}&line=", encode(&file.file)));
@@ -416,6 +443,29 @@ pub async fn page(
         _ => None,
     };
     let page = PatchPage {
+        round: record.round,
+        rounds: review
+            .rounds
+            .iter()
+            .map(|r| {
+                format!(
+                    "Round {}: {} against {}, {} ({})",
+                    r.round,
+                    when(&r.submitted_at),
+                    r.base_revision
+                        .map_or_else(|| "no revision".to_owned(), |b| format!("r{b}")),
+                    r.status.replace('_', " "),
+                    if r.summary.is_empty() { "no summary" } else { &r.summary }
+                )
+            })
+            .collect(),
+        round_files: diff::file_views(&review.round_diff, None)
+            .into_iter()
+            .map(|f| FileView {
+                anchor: format!("round-{}", f.anchor),
+                ..f
+            })
+            .collect(),
         threads,
         thread_count,
         can_comment,
