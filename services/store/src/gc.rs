@@ -242,6 +242,9 @@ const COLLECTABLE: &str = "b.seen_at < now() - make_interval(secs => $1) \
     AND NOT EXISTS (SELECT 1 FROM patches p \
         WHERE p.candidate @> jsonb_build_array(jsonb_build_object('sha256', b.sha256)) \
           AND p.status <> ALL($2)) \
+    AND NOT EXISTS (SELECT 1 FROM patch_rounds r JOIN patches p ON p.id = r.patch_id \
+        WHERE r.candidate @> jsonb_build_array(jsonb_build_object('sha256', b.sha256)) \
+          AND p.status <> ALL($2)) \
     AND NOT EXISTS (SELECT 1 FROM quarantined_skills q \
         WHERE q.manifest @> jsonb_build_array(jsonb_build_object('sha256', b.sha256)))";
 
@@ -363,11 +366,14 @@ pub async fn mark_missing(store: &Store, present: &[String]) -> Result<u64, Stor
 
 /// The ids of every blob the database references (`$1`: the finished patch statuses):
 /// version files, version archives, the candidates of patches that can still be
-/// published, and quarantined imports.
+/// published and of their earlier rounds (the review shows what changed between them),
+/// and quarantined imports.
 const REFERENCED: &str = "SELECT sha256 FROM version_files \
     UNION SELECT archive_sha256 FROM versions WHERE archive_sha256 IS NOT NULL \
     UNION SELECT e->>'sha256' FROM patches p, jsonb_array_elements(p.candidate) e \
           WHERE jsonb_typeof(p.candidate) = 'array' AND p.status <> ALL($1) \
+    UNION SELECT e->>'sha256' FROM patch_rounds r JOIN patches p ON p.id = r.patch_id, \
+          jsonb_array_elements(r.candidate) e WHERE jsonb_typeof(r.candidate) = 'array' AND p.status <> ALL($1) \
     UNION SELECT e->>'sha256' FROM quarantined_skills q, jsonb_array_elements(q.manifest) e";
 
 /// Every blob the database references (what a backup must hold and a restore must bring

@@ -697,7 +697,7 @@ impl Store {
 
     /// Replaces the reports and candidate of a patch in state `from_status` (pending
     /// review, or conflict) after the stages ran again onto a newer latest revision, if
-    /// they are still the ones built on `from_onto`; `false` when its state changed or
+    /// they are still the ones built on `from_onto` for the same `round`; `false` when its state changed or
     /// another restage got there first.
     #[allow(clippy::too_many_arguments)]
     pub async fn restage_patch(
@@ -711,6 +711,7 @@ impl Store {
         candidate: Option<&serde_json::Value>,
         candidate_digest: Option<&str>,
         from_onto: Option<Onto<'_>>,
+        round: i32,
         actor: &Actor,
     ) -> Result<bool, StoreError> {
         let onto_digest = onto.map(|o| o.digest);
@@ -720,7 +721,7 @@ impl Store {
         let changed = sqlx::query(
             "UPDATE patches SET status = $3, report = $4, onto_digest = $5, candidate = $6, candidate_digest = $7, \
              onto_revision = $10, updated_at = now() WHERE org_id = $1 AND id = $2 AND status = $9 \
-             AND onto_digest IS NOT DISTINCT FROM $8 AND onto_revision IS NOT DISTINCT FROM $11",
+             AND onto_digest IS NOT DISTINCT FROM $8 AND onto_revision IS NOT DISTINCT FROM $11 AND round = $12",
         )
         .bind(org_id)
         .bind(id)
@@ -733,6 +734,7 @@ impl Store {
         .bind(from_status)
         .bind(onto.map(|o| o.revision))
         .bind(from_onto.and_then(|o| o.revision))
+        .bind(round)
         .execute(&mut *tx)
         .await?
         .rows_affected();
@@ -776,6 +778,7 @@ impl Store {
         &self,
         org_id: i64,
         id: Uuid,
+        round: i32,
         onto: Option<Onto<'_>>,
         approval: Approval<'_>,
         decision: Decision<'_>,
@@ -788,15 +791,21 @@ impl Store {
         } = decision;
         let mut tx = self.pool.begin().await?;
         lock_org_index(&mut tx, org_id).await?;
-        let row: Option<(String, Option<Uuid>)> =
-            sqlx::query_as("SELECT status, duplicate_group FROM patches WHERE org_id = $1 AND id = $2 FOR UPDATE")
-                .bind(org_id)
-                .bind(id)
-                .fetch_optional(&mut *tx)
-                .await?;
-        let Some((status, group)) = row else {
+        let row: Option<(String, Option<Uuid>, i32)> = sqlx::query_as(
+            "SELECT status, duplicate_group, round FROM patches WHERE org_id = $1 AND id = $2 FOR UPDATE",
+        )
+        .bind(org_id)
+        .bind(id)
+        .fetch_optional(&mut *tx)
+        .await?;
+        let Some((status, group, current)) = row else {
             return Err(StoreError::NotFound(format!("patch {id}")));
         };
+        if current != round {
+            return Err(StoreError::Conflict(format!(
+                "its author sent round {current} since round {round} was read: review the new round"
+            )));
+        }
         if status != "pending_review" {
             return Ok(ApproveOutcome::NotPending { status });
         }

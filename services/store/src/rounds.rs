@@ -100,7 +100,8 @@ impl Store {
             "UPDATE patches SET base_revision = $3, status = $4, agent = $5, summary = $6, rationale = $7, ops = $8, \
              report = $9, onto_digest = $10, onto_revision = $11, candidate = $12, candidate_digest = $13, \
              lesson = $14, duplicate = $15, round = round + 1, round_at = now(), changes_requested_by = NULL, \
-             changes_requested_at = NULL, decided_by = NULL, decided_at = NULL, comment = NULL, updated_at = now() \
+             changes_requested_at = NULL, decided_by = NULL, decided_at = NULL, comment = NULL, resolved_by = NULL, \
+             updated_at = now() \
              WHERE org_id = $1 AND id = $2",
         )
         .bind(next.org_id)

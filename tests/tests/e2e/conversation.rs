@@ -555,10 +555,28 @@ async fn the_author_answers_requested_changes_with_a_new_round_of_the_same_patch
         .await;
     assert_eq!(audit["items"][0]["details"]["round"], 2, "{audit}");
 
+    // A reviewer who read round 1 cannot approve round 2 unseen.
+    let before = r.app.state_snapshot().await.unwrap();
+    let (status, stale) = r
+        .app
+        .post_json(
+            &r.reviewer,
+            &format!("/v1/patches/{}/approve", r.patch),
+            &json!({"round": 1}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::CONFLICT, "{stale}");
+    assert!(error_message(&stale).contains("review the new round"), "{stale}");
+    assert_eq!(r.app.state_snapshot().await.unwrap(), before);
+
     // Approving publishes round 2's text.
     let (status, approved) = r
         .app
-        .post_json(&r.reviewer, &format!("/v1/patches/{}/approve", r.patch), &json!({}))
+        .post_json(
+            &r.reviewer,
+            &format!("/v1/patches/{}/approve", r.patch),
+            &json!({"round": 2}),
+        )
         .await;
     assert_eq!(status, StatusCode::OK, "{approved}");
     let text = r

@@ -270,9 +270,18 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
             body["supersedes"] = json!(old);
         }
         let answer = match &next_round {
-            Some(id) => match registry.revise_patch(id, &round_body(&body)).await {
-                // Decided meanwhile: the edits go as a patch of their own.
-                Err(RemoteError::Refused { status: 409, .. }) => registry.submit_patch(&body).await,
+            Some(id) => match registry
+                .revise_patch(id, &round_body(&body, options.summary.is_some()))
+                .await
+            {
+                // Decided meanwhile: the edits go as a patch of their own. Still open (another
+                // round landed first): the refusal stands, and the next push sends again.
+                Err(refused @ RemoteError::Refused { status: 409, .. }) => match registry.patch(id).await {
+                    Ok(now) if matches!(now["status"].as_str(), Some("pending_review" | "blocked" | "conflict")) => {
+                        Err(refused)
+                    }
+                    _ => registry.submit_patch(&body).await,
+                },
                 answer => answer.inspect(|_| pushed.action = "revised"),
             },
             None => registry.submit_patch(&body).await,
@@ -333,12 +342,16 @@ pub async fn push(registry: &Registry, target: &Target, options: &PushOptions) -
 }
 
 /// The body of a new round: the submission without what a round cannot change (the
-/// skill, its category, what it supersedes).
-fn round_body(submission: &Value) -> Value {
+/// skill, its category, what it supersedes), and without the default summary unless one
+/// was given (the patch keeps its own).
+fn round_body(submission: &Value, summary_given: bool) -> Value {
     let mut body = submission.clone();
     if let Some(fields) = body.as_object_mut() {
         for fixed in ["skill", "category", "supersedes"] {
             fields.remove(fixed);
+        }
+        if !summary_given {
+            fields.remove("summary");
         }
     }
     body

@@ -233,6 +233,7 @@ impl Registry for RegistryService {
                     } else {
                         patches::CloseDuplicates::None
                     },
+                    round: None,
                 };
                 patches::approve(&self.state, &caller.principal, &caller.actor(), id, how).await
             }

@@ -248,6 +248,9 @@ pub struct DecisionBody {
     /// Duplicate: the patch this one duplicates (default: the one its mark names).
     #[serde(default)]
     of: Option<String>,
+    /// Approve: the round you reviewed; a newer one is refused (409) instead of published.
+    #[serde(default)]
+    round: Option<i32>,
 }
 
 /// `POST /v1/patches/{id}/approve`: publishes the patch as the skill's next revision.
@@ -277,6 +280,7 @@ pub async fn approve(
             (None, true) => patches::CloseDuplicates::All,
             (None, false) => patches::CloseDuplicates::None,
         },
+        round: body.round,
     };
     let record = patches::approve(&state, &caller.principal, &caller.actor(), id, how).await?;
     Ok(json_ok(record.to_wire()))
@@ -419,7 +423,7 @@ pub async fn reject(
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
     let body = decision(&body)?;
-    if body.close_duplicates || body.of.is_some() || body.duplicates.is_some() {
+    if body.close_duplicates || body.of.is_some() || body.duplicates.is_some() || body.round.is_some() {
         return Err(ApiError::bad_request(
             "reject takes only a comment: close duplicates with approve, or POST …/duplicate",
         ));

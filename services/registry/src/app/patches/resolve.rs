@@ -136,6 +136,7 @@ pub async fn resolve(
         let how = Approve {
             comment: resolution.comment.as_deref(),
             close_duplicates: CloseDuplicates::None,
+            round: None,
         };
         return approve(services, caller, actor, resolved.id, how).await;
     }

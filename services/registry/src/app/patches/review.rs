@@ -29,6 +29,9 @@ pub struct Approve<'a> {
     /// (all, or those the reviewer was shown); the version then names every one of their
     /// authors and agents among its contributors.
     pub close_duplicates: CloseDuplicates<'a>,
+    /// The round the reviewer read (`None`: whichever is current): approving a round the
+    /// reviewer has not seen is refused.
+    pub round: Option<i32>,
 }
 
 /// Approves a pending patch and publishes it as the skill's next revision.
@@ -45,6 +48,14 @@ pub async fn approve(
     let record = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
     let policy = policy(services, caller.org_id).await?;
     may_approve(&caller.handle, &record.author, &policy).map_err(|e| PatchError::Forbidden(e.to_string()))?;
+    if let Some(read) = how.round
+        && read != record.round
+    {
+        return Err(PatchError::State(format!(
+            "its author sent round {} since you read round {read}: review the new round, then approve",
+            record.round
+        )));
+    }
     publish(
         services,
         caller.org_id,
@@ -159,6 +170,7 @@ pub(super) async fn publish(
             .approve_patch(
                 org_id,
                 id,
+                record.round,
                 latest_onto,
                 approval,
                 Decision { by: reviewer, comment },
@@ -282,6 +294,7 @@ pub(super) async fn restage(
             candidate.as_ref().map(manifest_json).as_ref(),
             candidate.as_ref().map(Bundle::digest).as_deref(),
             record_onto(record),
+            record.round,
             actor,
         )
         .await?;
@@ -534,6 +547,7 @@ pub async fn review_batch(
                         (true, true) => CloseDuplicates::All,
                         (true, false) => CloseDuplicates::These(shown),
                     },
+                    round: None,
                 };
                 approve(services, caller, actor, *id, how).await
             }

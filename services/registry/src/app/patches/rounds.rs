@@ -82,8 +82,9 @@ pub async fn revise(
     submit_as(services, caller.org_id, author, None, actor, submission, destination).await
 }
 
-/// The earlier rounds of a patch (oldest first) and what changed in its files since the
-/// last of them (empty in round 1, or when either round has no result, as in conflict).
+/// The earlier rounds of a patch (oldest first) and, while it is open, what changed in
+/// its files since the last of them (empty in round 1, or when either round has no
+/// result, as in conflict).
 pub async fn history(
     services: &Services,
     org_id: i64,
@@ -93,6 +94,11 @@ pub async fn history(
         return Ok((Vec::new(), Vec::new()));
     }
     let rounds = services.store.patch_rounds(org_id, patch.id).await?;
+    // Blobs of a decided patch's candidates may be collected: its rounds' diff is for
+    // reviewing it, while it is open.
+    if !OPEN_STATUSES.contains(&patch.status.as_str()) {
+        return Ok((rounds, Vec::new()));
+    }
     let changed = match (rounds.last().and_then(|r| r.candidate.as_ref()), &patch.candidate) {
         (Some(before), Some(after)) => {
             let before = bundle_from_manifest(services, before).await?;

@@ -558,6 +558,9 @@ pub struct DecisionForm {
     /// are closed, never one that joined the group after the page was shown.
     #[serde(default)]
     shown: String,
+    /// Approve: the round the page showed (a newer one is not approved unseen).
+    #[serde(default)]
+    round: Option<String>,
 }
 
 /// A decision's errors the reviewer can act on are shown on the patch page.
@@ -604,6 +607,7 @@ pub async fn approve(
         } else {
             patches::CloseDuplicates::None
         },
+        round: form.round.as_deref().and_then(|r| r.trim().parse().ok()),
     };
     let outcome = patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, how).await;
     back_to_patch(&state, &id, outcome, |record| match record.result_revision {
@@ -670,11 +674,17 @@ pub async fn comment(
             _ => None,
         })
     })();
-    let outcome = match (anchor, number("the thread", form.reply_to)) {
+    let thread = given(form.reply_to)
+        .map(|v| {
+            v.parse::<i64>()
+                .map_err(|_| PatchError::Invalid(format!("the thread must be a comment id, not {v:?}")))
+        })
+        .transpose();
+    let outcome = match (anchor, thread) {
         (Ok(anchor), Ok(reply_to)) => {
             let remark = conversation::Remark {
                 body: &form.body,
-                reply_to: reply_to.map(i64::from),
+                reply_to,
                 anchor,
             };
             conversation::comment(&state, &viewer.principal, &viewer.actor(), patch_id, remark).await
