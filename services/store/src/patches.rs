@@ -63,6 +63,9 @@ pub struct NewPatch<'a> {
     pub candidate_digest: Option<&'a str>,
     /// The open patch this one carries on (it becomes `superseded`, linked both ways).
     pub supersedes: Option<Uuid>,
+    /// The round of `supersedes` this one was made from, when that matters (a reviewer's
+    /// resolution): a newer round of it is not superseded unseen.
+    pub superseded_round: Option<i32>,
     /// Who resolved a conflict by hand to make this patch.
     pub resolved_by: Option<i64>,
     /// The words the patch adds, for finding duplicates.
@@ -410,19 +413,21 @@ impl Store {
         if let Some(old) = patch.supersedes {
             let superseded = sqlx::query(
                 "UPDATE patches SET status = 'superseded', superseded_by = $3, decided_at = now(), updated_at = now() \
-                 WHERE org_id = $1 AND id = $2 AND status = ANY($4) AND skill_name = $5",
+                 WHERE org_id = $1 AND id = $2 AND status = ANY($4) AND skill_name = $5 \
+                 AND ($6::int IS NULL OR round = $6)",
             )
             .bind(patch.org_id)
             .bind(old)
             .bind(patch.id)
             .bind(&OPEN_PATCH_STATUSES[..])
             .bind(patch.skill_name)
+            .bind(patch.superseded_round)
             .execute(&mut *tx)
             .await?
             .rows_affected();
             if superseded != 1 {
                 return Err(StoreError::Conflict(format!(
-                    "patch {old} is no longer open (or is not a patch of skill '{}')",
+                    "patch {old} is no longer open, got a new round, or is not a patch of skill '{}'",
                     patch.skill_name
                 )));
             }

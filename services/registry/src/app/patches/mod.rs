@@ -143,7 +143,7 @@ pub async fn submit(
         None,
         actor,
         submission,
-        Destination::NewPatch,
+        Destination::NewPatch { superseded_round: None },
     )
     .await
 }
@@ -151,8 +151,8 @@ pub async fn submit(
 /// Where a submission is recorded.
 #[derive(Clone, Copy, Debug)]
 enum Destination {
-    /// A new patch.
-    NewPatch,
+    /// A new patch; what it supersedes must still be in `superseded_round`, when given.
+    NewPatch { superseded_round: Option<i32> },
     /// The next round of an open patch, now in `round`.
     Round { id: Uuid, round: i32 },
 }
@@ -250,7 +250,7 @@ async fn submit_as(
     }
     let started = std::time::Instant::now();
     let (id, carried_on) = match destination {
-        Destination::NewPatch => (Uuid::new_v4(), submission.supersedes),
+        Destination::NewPatch { .. } => (Uuid::new_v4(), submission.supersedes),
         // A patch never duplicates itself.
         Destination::Round { id, .. } => (id, Some(id)),
     };
@@ -294,14 +294,18 @@ async fn submit_as(
         candidate,
         candidate_digest: candidate_digest.as_deref(),
         supersedes: submission.supersedes,
+        superseded_round: match destination {
+            Destination::NewPatch { superseded_round } => superseded_round,
+            Destination::Round { .. } => None,
+        },
         resolved_by,
         lesson: &processed.lesson,
         duplicate: duplicate.as_ref(),
     };
     match destination {
-        Destination::NewPatch => services.store.insert_patch(&patch, actor).await.map_err(|e| match e {
+        Destination::NewPatch { .. } => services.store.insert_patch(&patch, actor).await.map_err(|e| match e {
             StoreError::Conflict(message) if submission.supersedes.is_some() => PatchError::State(format!(
-                "{message}: it was decided or superseded meanwhile; send this patch without supersedes"
+                "{message}: it changed meanwhile; read it again (or send this patch without supersedes)"
             )),
             other => other.into(),
         })?,

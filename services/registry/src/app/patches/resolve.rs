@@ -129,7 +129,9 @@ pub async fn resolve(
         Some(caller.user_id),
         actor,
         submission,
-        super::Destination::NewPatch,
+        super::Destination::NewPatch {
+            superseded_round: Some(record.round),
+        },
     )
     .await?;
     if resolution.approve && resolved.status == "pending_review" {
