@@ -166,6 +166,17 @@ pub struct PatchRecord {
     pub round_at: Option<DateTime<Utc>>,
 }
 
+impl PatchRecord {
+    /// The request for changes still waiting for the author (who asked, and when): one
+    /// was made and the patch is still open. Every surface shows it through this.
+    pub fn outstanding_request(&self) -> Option<(&str, DateTime<Utc>)> {
+        if !OPEN_PATCH_STATUSES.contains(&self.status.as_str()) {
+            return None;
+        }
+        self.changes_requested_by.as_deref().zip(self.changes_requested_at)
+    }
+}
+
 /// A patch row as read (sqlx types stay in this module).
 #[derive(Clone, Debug, PartialEq, sqlx::FromRow)]
 struct PatchRow {

@@ -356,8 +356,7 @@ pub fn patch(p: PatchRecord) -> pb::Patch {
 
 /// A patch in a list: without ops and reports, the scan reduced to its verdict.
 pub fn summary(p: PatchRecord) -> pb::Patch {
-    // A request for changes is outstanding while the patch is open.
-    let open = cairn_store::OPEN_PATCH_STATUSES.contains(&p.status.as_str());
+    let requested = p.outstanding_request().map(|(by, at)| (by.to_owned(), timestamp(at)));
     let verdict = PatchReport::from_stored(&p.report)
         .verdict()
         .map(|v| v.as_str().to_owned());
@@ -394,8 +393,8 @@ pub fn summary(p: PatchRecord) -> pb::Patch {
         duplicate_group: p.duplicate_group.map(|id| id.to_string()),
         duplicate_of: p.duplicate_of.map(|id| id.to_string()),
         round: p.round,
-        changes_requested_by: open.then_some(p.changes_requested_by).flatten(),
-        changes_requested_at: open.then_some(p.changes_requested_at).flatten().map(timestamp),
+        changes_requested_at: requested.as_ref().map(|(_, at)| *at),
+        changes_requested_by: requested.map(|(by, _)| by),
         ..Default::default()
     }
 }

@@ -156,9 +156,9 @@ impl ToWire for cairn_store::PatchRecord {
     type Wire = Patch;
     fn to_wire(self) -> Patch {
         let report = cairn_pipeline::report::PatchReport::from_stored(&self.report);
+        let requested = self.outstanding_request().map(|(by, at)| (by.to_owned(), at));
         Patch {
-            changes_requested: outstanding(&self.status, self.changes_requested_by, self.changes_requested_at)
-                .map(|(by, at)| ChangesRequested { by, at }),
+            changes_requested: requested.map(|(by, at)| ChangesRequested { by, at }),
             id: self.id.to_string(),
             match_report: report.ops,
             rebase: report.rebase,
@@ -192,14 +192,6 @@ impl ToWire for cairn_store::PatchRecord {
             round_diff: Vec::new(),
         }
     }
-}
-
-/// A request for changes is outstanding while the patch is open.
-fn outstanding<T>(status: &str, by: Option<String>, at: Option<T>) -> Option<(String, T)> {
-    if !cairn_store::OPEN_PATCH_STATUSES.contains(&status) {
-        return None;
-    }
-    by.zip(at)
 }
 
 impl ToWire for crate::app::patches::conversation::Review {
@@ -264,7 +256,7 @@ impl ToWire for cairn_store::CommentRecord {
 pub fn patch_item(p: cairn_store::PatchRecord) -> PatchItem {
     PatchItem {
         round: p.round,
-        changes_requested_by: outstanding(&p.status, p.changes_requested_by, p.changes_requested_at).map(|(by, _)| by),
+        changes_requested_by: p.outstanding_request().map(|(by, _)| by.to_owned()),
         id: p.id.to_string(),
         verdict: cairn_pipeline::report::PatchReport::from_stored(&p.report)
             .verdict()

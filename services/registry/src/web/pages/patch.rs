@@ -434,14 +434,13 @@ pub async fn page(
         }
         _ => None,
     };
-    let changes_requested = match (open, &record.changes_requested_by, &record.changes_requested_at) {
-        (true, Some(by), Some(at)) => Some(format!(
+    let changes_requested = record.outstanding_request().map(|(by, at)| {
+        format!(
             "{by} requested changes on {}: the patch waits for {} to answer.",
-            when(at),
+            when(&at),
             record.author
-        )),
-        _ => None,
-    };
+        )
+    });
     let page = PatchPage {
         round: record.round,
         rounds: review
