@@ -57,6 +57,9 @@ pub struct NewComment<'a> {
     pub reply_to: Option<i64>,
     /// Where a new thread sits; `None`: on the patch as a whole.
     pub anchor: Option<LineAnchor>,
+    /// The round its writer read (`None`: whichever is current). A comment written
+    /// against an earlier round is refused: its lines may have moved.
+    pub round: Option<i32>,
 }
 
 /// A stored comment.
@@ -130,6 +133,13 @@ pub enum CommentRefusal {
     NoSuchThread,
     /// A request for changes on a patch that is no longer open (its state now).
     NotOpen(String),
+    /// Written against another round than the patch's current one.
+    StaleRound {
+        /// The round the writer read.
+        read: i32,
+        /// The patch's round now.
+        current: i32,
+    },
 }
 
 const COMMENT_SELECT: &str = "SELECT c.id, c.patch_id, c.reply_to, u.handle AS author, c.kind, c.body, \
@@ -158,6 +168,9 @@ impl Store {
         let Some((status, round)) = found else {
             return Err(StoreError::NotFound(format!("patch {}", comment.patch_id)));
         };
+        if let Some(read) = comment.round.filter(|read| *read != round) {
+            return Ok(Err(CommentRefusal::StaleRound { read, current: round }));
+        }
         if let Some(thread) = comment.reply_to {
             let is_thread: bool = sqlx::query_scalar(
                 "SELECT EXISTS (SELECT 1 FROM patch_comments WHERE id = $1 AND patch_id = $2 AND reply_to IS NULL)",

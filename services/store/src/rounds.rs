@@ -96,10 +96,25 @@ impl Store {
         .bind(next.id)
         .execute(&mut *tx)
         .await?;
+        // The new round's lesson decides its group: it joins the open patch it now repeats
+        // (that patch starts the group when it is the first) or leaves the group it was in.
+        let group: Option<Uuid> = match next.duplicate.and_then(|d| d.patch).filter(|of| *of != next.id) {
+            Some(of) => sqlx::query_scalar(
+                "UPDATE patches SET duplicate_group = coalesce(duplicate_group, id) \
+                 WHERE org_id = $1 AND id = $2 AND status = ANY($3) RETURNING duplicate_group",
+            )
+            .bind(next.org_id)
+            .bind(of)
+            .bind(&OPEN_PATCH_STATUSES[..])
+            .fetch_optional(&mut *tx)
+            .await?
+            .flatten(),
+            None => None,
+        };
         sqlx::query(
             "UPDATE patches SET base_revision = $3, status = $4, agent = $5, summary = $6, rationale = $7, ops = $8, \
              report = $9, onto_digest = $10, onto_revision = $11, candidate = $12, candidate_digest = $13, \
-             lesson = $14, duplicate = $15, round = round + 1, round_at = now(), changes_requested_by = NULL, \
+             lesson = $14, duplicate = $15, duplicate_group = $16, round = round + 1, round_at = now(), changes_requested_by = NULL, \
              changes_requested_at = NULL, decided_by = NULL, decided_at = NULL, comment = NULL, resolved_by = NULL, \
              updated_at = now() \
              WHERE org_id = $1 AND id = $2",
@@ -119,6 +134,7 @@ impl Store {
         .bind(next.candidate_digest)
         .bind(next.lesson)
         .bind(next.duplicate.map(Json))
+        .bind(group)
         .execute(&mut *tx)
         .await?;
         let new_round = round + 1;

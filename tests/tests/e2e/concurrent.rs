@@ -423,6 +423,37 @@ async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
         .count();
     assert_eq!(grouped, 3);
 
+    // A new round with another lesson leaves the group; one with the lesson again rejoins it.
+    let app = &team.app;
+    let revise = |n: usize, body: &str| {
+        let mut round = edit(body, &format!("agent-{n}"));
+        round.as_object_mut().unwrap().remove("skill");
+        let path = format!("/v1/patches/{}/revisions", ids[n]);
+        let token = team.members[n].clone();
+        async move { send(app.post_as(&token, &path).json(&round)).await }
+    };
+    let elsewhere = BODY.replace(
+        "- Logs go to stderr.\n",
+        "- Logs go to stderr.\n- Pin the CUDA driver version in the image; upgrades break the kernels.\n",
+    );
+    let (status, moved) = revise(2, &elsewhere).await;
+    assert_eq!(status, StatusCode::OK, "{moved}");
+    assert_eq!(
+        (moved["round"].as_i64(), &moved["duplicate_group"]),
+        (Some(2), &Value::Null),
+        "{moved}"
+    );
+    let (status, back) = revise(
+        2,
+        &BODY.replace(
+            "- Logs go to stderr.\n",
+            &format!("- Logs go to stderr.\n{}", wordings[2]),
+        ),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{back}");
+    assert_eq!(back["duplicate_group"], ids[0].as_str(), "{back}");
+
     let (status, approved) = team
         .post(
             &team.reviewer,

@@ -567,7 +567,24 @@ async fn the_author_answers_requested_changes_with_a_new_round_of_the_same_patch
         .await;
     assert_eq!(status, StatusCode::CONFLICT, "{stale}");
     assert!(error_message(&stale).contains("review the new round"), "{stale}");
+    // Nor comment on it or ask for changes as if it had read it.
+    for (status, stale) in [
+        r.comment(&r.reviewer, json!({"body": "About round 1.", "round": 1}))
+            .await,
+        r.request_changes(&r.reviewer, json!({"comment": "Still wrong.", "round": 1}))
+            .await,
+    ] {
+        assert_eq!(status, StatusCode::CONFLICT, "{stale}");
+        assert!(
+            error_message(&stale).contains("read round 1 of this patch and it is in round 2 now"),
+            "{stale}"
+        );
+    }
     assert_eq!(r.app.state_snapshot().await.unwrap(), before);
+    let (status, current) = r
+        .comment(&r.reviewer, json!({"body": "About round 2.", "round": 2}))
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{current}");
 
     // Approving publishes round 2's text.
     let (status, approved) = r

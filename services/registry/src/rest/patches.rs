@@ -138,6 +138,10 @@ pub struct CommentBody {
     /// `new` (default: lines of the patch's result) or `old` (lines it removes).
     #[serde(default)]
     side: Option<String>,
+    /// The round you read (the patch's `round`); a newer round sent meanwhile makes this
+    /// a 409, so a comment never lands on lines it was not written about.
+    #[serde(default)]
+    round: Option<i32>,
 }
 
 /// `POST /v1/patches/{id}/comments`: adds a comment (201).
@@ -166,6 +170,7 @@ pub async fn comment(
         body: &body.body,
         reply_to: body.reply_to,
         anchor,
+        round: body.round,
     };
     let stored = conversation::comment(&state, &caller.principal, &caller.actor(), id, remark).await?;
     Ok((StatusCode::CREATED, axum::Json(stored.to_wire())).into_response())
@@ -219,6 +224,10 @@ pub async fn revise(
 pub struct RequestChangesBody {
     /// What the author should change (Markdown, required).
     comment: String,
+    /// The round you reviewed (the patch's `round`); a newer round sent meanwhile makes
+    /// this a 409: review it first.
+    #[serde(default)]
+    round: Option<i32>,
 }
 
 /// `POST /v1/patches/{id}/request-changes`: keeps the patch open, waiting for its author.
@@ -229,7 +238,15 @@ pub async fn request_changes(
     ApiJson(body): ApiJson<RequestChangesBody>,
 ) -> Result<Response, ApiError> {
     let id = patches::parse_id(&id)?;
-    let review = conversation::request_changes(&state, &caller.principal, &caller.actor(), id, &body.comment).await?;
+    let review = conversation::request_changes(
+        &state,
+        &caller.principal,
+        &caller.actor(),
+        id,
+        &body.comment,
+        body.round,
+    )
+    .await?;
     Ok(json_ok(review.to_wire()))
 }
 

@@ -41,6 +41,10 @@ pub struct Remark<'a> {
     pub reply_to: Option<i64>,
     /// Where a new thread sits (`None`: on the patch as a whole).
     pub anchor: Option<AnchorRequest>,
+    /// The round the writer read (`None`: the current one). Refused when the author sent
+    /// a newer round meanwhile; a comment on lines always checks the round its lines
+    /// were placed in.
+    pub round: Option<i32>,
 }
 
 /// One thread: its first comment (which holds the anchor) and the answers, oldest first.
@@ -89,6 +93,12 @@ pub async fn comment(
 ) -> Result<CommentRecord, PatchError> {
     let body = check_body(remark.body, "a comment needs text: say what you noticed")?;
     let patch = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
+    if let Some(read) = remark.round.filter(|read| *read != patch.round) {
+        return Err(refused(CommentRefusal::StaleRound {
+            read,
+            current: patch.round,
+        }));
+    }
     let anchor = match (remark.anchor, remark.reply_to) {
         (Some(_), Some(_)) => {
             return Err(PatchError::Invalid(
@@ -104,6 +114,12 @@ pub async fn comment(
         kind: CommentKind::Comment,
         body,
         reply_to: remark.reply_to,
+        // Lines are placed in the round just read: a round landing meanwhile refuses them.
+        round: if anchor.is_some() {
+            Some(patch.round)
+        } else {
+            remark.round
+        },
         anchor,
     };
     match services
@@ -125,6 +141,7 @@ pub async fn request_changes(
     actor: &Actor,
     id: Uuid,
     body: &str,
+    round: Option<i32>,
 ) -> Result<Review, PatchError> {
     let body = check_body(
         body,
@@ -143,6 +160,7 @@ pub async fn request_changes(
         body,
         reply_to: None,
         anchor: None,
+        round,
     };
     match services
         .store
@@ -247,6 +265,9 @@ fn refused(refusal: CommentRefusal) -> PatchError {
         ),
         CommentRefusal::NotOpen(status) => PatchError::State(format!(
             "this patch is {status}: changes can be requested only while it is open"
+        )),
+        CommentRefusal::StaleRound { read, current } => PatchError::State(format!(
+            "you read round {read} of this patch and it is in round {current} now: read the new round, then comment on it"
         )),
     }
 }

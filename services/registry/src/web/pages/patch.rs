@@ -644,6 +644,9 @@ pub struct CommentForm {
     end_line: Option<String>,
     #[serde(default)]
     side: Option<String>,
+    /// The round the page showed.
+    #[serde(default)]
+    round: Option<String>,
 }
 
 /// `POST /admin/patches/{id}/comments`: adds a comment.
@@ -679,16 +682,18 @@ pub async fn comment(
                 .map_err(|_| PatchError::Invalid(format!("the thread must be a comment id, not {v:?}")))
         })
         .transpose();
-    let outcome = match (anchor, thread) {
-        (Ok(anchor), Ok(reply_to)) => {
+    let round = number("the round", form.round);
+    let outcome = match (anchor, thread, round) {
+        (Ok(anchor), Ok(reply_to), Ok(round)) => {
             let remark = conversation::Remark {
                 body: &form.body,
                 reply_to,
                 anchor,
+                round,
             };
             conversation::comment(&state, &viewer.principal, &viewer.actor(), patch_id, remark).await
         }
-        (Err(e), _) | (_, Err(e)) => Err(e),
+        (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
     };
     back_to_patch(&state, &id, outcome, |_| "Comment added.".to_owned())
 }
@@ -698,6 +703,9 @@ pub async fn comment(
 pub struct RequestChangesForm {
     #[serde(default)]
     comment: String,
+    /// The round the page showed.
+    #[serde(default)]
+    round: Option<String>,
 }
 
 /// `POST /admin/patches/{id}/request-changes`: keeps the patch open, waiting for its author.
@@ -708,8 +716,24 @@ pub async fn request_changes(
     Verified(form): Verified<RequestChangesForm>,
 ) -> Result<Response, WebError> {
     let patch_id = patches::parse_id(&id)?;
-    let outcome =
-        conversation::request_changes(&state, &viewer.principal, &viewer.actor(), patch_id, &form.comment).await;
+    let outcome = match given(form.round).map(|r| {
+        r.parse::<i32>()
+            .map_err(|_| PatchError::Invalid(format!("the round must be a number, not {r:?}")))
+    }) {
+        Some(Err(e)) => Err(e),
+        round => {
+            let round = round.and_then(Result::ok);
+            conversation::request_changes(
+                &state,
+                &viewer.principal,
+                &viewer.actor(),
+                patch_id,
+                &form.comment,
+                round,
+            )
+            .await
+        }
+    };
     back_to_patch(&state, &id, outcome, |review| {
         format!("Changes requested: {} sees your comment.", review.patch.author)
     })
