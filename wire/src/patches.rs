@@ -86,6 +86,9 @@ pub struct Patch {
     /// Its round: 1 as submitted, one more with each new version its author sends.
     #[serde(default = "first_round")]
     pub round: i32,
+    /// Lines its diff adds or removes (in conflict: its author's diff against the base).
+    #[serde(default)]
+    pub changed_lines: i32,
     /// Its earlier rounds, oldest first (filled where `threads` is).
     #[serde(default)]
     pub rounds: Vec<PatchRound>,
@@ -198,6 +201,9 @@ pub struct PatchItem {
     /// Its round.
     #[serde(default = "first_round")]
     pub round: i32,
+    /// Lines its diff adds or removes (in conflict: its author's diff against the base).
+    #[serde(default)]
+    pub changed_lines: i32,
 }
 
 /// What a patch likely repeats: an open patch's lesson or text already published.

@@ -37,7 +37,7 @@ pub use models::*;
 pub use notify::{ACTIVITY_CHANNEL, AUTH_CHANNEL, INDEX_CHANNEL};
 pub use patches::{
     Approval, ApproveOutcome, CloseDuplicates, Decision, DuplicateMark, NewPatch, OPEN_PATCH_STATUSES, Onto,
-    OpenLesson, PATCH_STATUSES, PatchQuery, PatchRecord,
+    OpenLesson, PATCH_STATUSES, PatchKey, PatchOrder, PatchQuery, PatchRecord,
 };
 pub use rounds::RoundRecord;
 pub use skills::{

@@ -164,6 +164,9 @@ pub struct PatchRecord {
     pub round: i32,
     /// When the current round came (`None`: the first round, at `created_at`).
     pub round_at: Option<DateTime<Utc>>,
+    /// Lines its diff adds or removes (for a patch in conflict, the diff its author made
+    /// against their base): how large a review it is.
+    pub changed_lines: i32,
 }
 
 impl PatchRecord {
@@ -212,6 +215,7 @@ struct PatchRow {
     changes_requested_at: Option<DateTime<Utc>>,
     round: i32,
     round_at: Option<DateTime<Utc>>,
+    changed_lines: i32,
 }
 
 impl From<PatchRow> for PatchRecord {
@@ -250,6 +254,7 @@ impl From<PatchRow> for PatchRecord {
             changes_requested_at: r.changes_requested_at,
             round: r.round,
             round_at: r.round_at,
+            changed_lines: r.changed_lines,
         }
     }
 }
@@ -263,12 +268,79 @@ pub struct PatchQuery {
     pub skill: Option<String>,
     /// Only patches by this author (a user handle).
     pub author: Option<String>,
+    /// Only patches whose skill name contains this (any case).
+    pub skill_contains: Option<String>,
+    /// Only patches whose author's handle contains this (any case).
+    pub author_contains: Option<String>,
     /// Only patches whose scan gave this verdict (`safe`, `caution`, `dangerous`).
     pub verdict: Option<String>,
-    /// Keyset paging: patches submitted before this one (newest first).
-    pub before: Option<(DateTime<Utc>, Uuid)>,
+    /// The order of the list.
+    pub order: PatchOrder,
+    /// Keyset paging: patches after this one in `order`.
+    pub after: Option<PatchKey>,
     /// Page size.
     pub limit: i64,
+}
+
+/// The orders a patch list comes in: what a reviewer sorts their queue by.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub enum PatchOrder {
+    /// Newest first.
+    #[default]
+    Newest,
+    /// Oldest first: whoever has waited longest.
+    Oldest,
+    /// Most changed lines first (then newest).
+    Largest,
+    /// Worst scan verdict first (dangerous, caution, safe, not scanned; then newest).
+    Riskiest,
+}
+
+impl PatchOrder {
+    /// The sort key besides submission time (a constant for the time orders), and whether
+    /// the list runs backwards (largest key, newest first).
+    fn key_and_descending(self) -> (&'static str, bool) {
+        match self {
+            PatchOrder::Newest => ("0", true),
+            PatchOrder::Oldest => ("0", false),
+            PatchOrder::Largest => ("p.changed_lines", true),
+            PatchOrder::Riskiest => (
+                "(CASE p.report -> 'scan' ->> 'verdict' WHEN 'dangerous' THEN 3 WHEN 'caution' THEN 2 \
+                 WHEN 'safe' THEN 1 ELSE 0 END)",
+                true,
+            ),
+        }
+    }
+
+    /// A listed patch's position in this order (its keyset cursor).
+    pub fn key_of(self, patch: &PatchRecord) -> PatchKey {
+        let key = match self {
+            PatchOrder::Newest | PatchOrder::Oldest => 0,
+            PatchOrder::Largest => patch.changed_lines,
+            PatchOrder::Riskiest => match patch.report.pointer("/scan/verdict").and_then(|v| v.as_str()) {
+                Some("dangerous") => 3,
+                Some("caution") => 2,
+                Some("safe") => 1,
+                _ => 0,
+            },
+        };
+        PatchKey {
+            key,
+            created_at: patch.created_at,
+            id: patch.id,
+        }
+    }
+}
+
+/// Where a page of a patch list ends, in its order.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct PatchKey {
+    /// The order's key (0 for the time orders).
+    pub key: i32,
+    /// Submission time.
+    pub created_at: DateTime<Utc>,
+    /// The patch id (ties).
+    pub id: Uuid,
 }
 
 /// An open patch's lesson (see [`NewPatch::lesson`]).
@@ -346,8 +418,8 @@ const SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status, p.au
      p.agent, p.summary, p.rationale, p.category, p.ops, p.report, p.onto_digest, p.onto_revision, p.candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
      p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
-     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at, p.round, p.round_at \
-     FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
+     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at, p.round, p.round_at, \
+     p.changed_lines FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
      LEFT JOIN users r ON r.id = p.resolved_by LEFT JOIN users q ON q.id = p.changes_requested_by";
 
 /// The columns of a patch listing: the report's `scan` only, no ops and no candidate
@@ -358,8 +430,8 @@ const LIST_SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status,
      jsonb_build_object('scan', p.report -> 'scan') AS report, p.onto_digest, p.onto_revision, NULL::jsonb AS candidate, \
      p.candidate_digest, p.result_revision, d.handle AS decided_by, p.decided_at, p.comment, \
      p.created_at, p.updated_at, p.supersedes, p.superseded_by, r.handle AS resolved_by, p.duplicate, \
-     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at, p.round, p.round_at \
-     FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
+     p.duplicate_group, p.duplicate_of, q.handle AS changes_requested_by, p.changes_requested_at, p.round, p.round_at, \
+     p.changed_lines FROM patches p JOIN users a ON a.id = p.author_id LEFT JOIN users d ON d.id = p.decided_by \
      LEFT JOIN users r ON r.id = p.resolved_by LEFT JOIN users q ON q.id = p.changes_requested_by";
 
 impl Store {
@@ -627,26 +699,68 @@ impl Store {
     /// only the scan of their report (`report.scan`); their `ops` are `null` and they have
     /// no candidate manifest: read one patch for those.
     pub async fn list_patches(&self, org_id: i64, query: &PatchQuery) -> Result<Vec<PatchRecord>, StoreError> {
-        let (before_at, before_id) = query.before.unzip();
+        let (key, descending) = query.order.key_and_descending();
+        let (direction, beyond) = if descending { ("DESC", "<") } else { ("ASC", ">") };
+        // A constant key is left out of ORDER BY, where a number would name a column.
+        let key_order = if key == "0" {
+            String::new()
+        } else {
+            format!("{key} {direction}, ")
+        };
         let rows: Vec<PatchRow> = sqlx::query_as(sqlx::AssertSqlSafe(format!(
             "{LIST_SELECT} WHERE p.org_id = $1 AND (cardinality($2::text[]) = 0 OR p.status = ANY($2)) \
              AND ($3::text IS NULL OR p.skill_name = $3) \
-             AND ($4::timestamptz IS NULL OR (p.created_at, p.id) < ($4, $5)) \
+             AND ($4::timestamptz IS NULL OR ({key}, p.created_at, p.id) {beyond} ($9, $4, $5)) \
              AND ($7::text IS NULL OR a.handle = $7) \
              AND ($8::text IS NULL OR p.report -> 'scan' ->> 'verdict' = $8) \
-             ORDER BY p.created_at DESC, p.id DESC LIMIT $6"
+             AND ($10::text IS NULL OR strpos(lower(p.skill_name), lower($10)) > 0) \
+             AND ($11::text IS NULL OR strpos(lower(a.handle), lower($11)) > 0) \
+             ORDER BY {key_order}p.created_at {direction}, p.id {direction} LIMIT $6"
         )))
         .bind(org_id)
         .bind(&query.statuses)
         .bind(&query.skill)
-        .bind(before_at)
-        .bind(before_id)
+        .bind(query.after.map(|k| k.created_at))
+        .bind(query.after.map(|k| k.id))
         .bind(query.limit)
         .bind(&query.author)
         .bind(&query.verdict)
+        .bind(query.after.map_or(0, |k| k.key))
+        .bind(&query.skill_contains)
+        .bind(&query.author_contains)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.into_iter().map(PatchRecord::from).collect())
+    }
+
+    /// The skills and authors of the organisation's patches in `statuses` (empty: any),
+    /// each sorted and at most `limit` of them: suggestions for the queue's filters.
+    #[instrument(skip_all)]
+    pub async fn patch_filter_suggestions(
+        &self,
+        org_id: i64,
+        statuses: &[String],
+        limit: i64,
+    ) -> Result<(Vec<String>, Vec<String>), StoreError> {
+        let skills = sqlx::query_scalar(
+            "SELECT DISTINCT skill_name FROM patches WHERE org_id = $1 \
+             AND (cardinality($2::text[]) = 0 OR status = ANY($2)) ORDER BY skill_name LIMIT $3",
+        )
+        .bind(org_id)
+        .bind(statuses)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        let authors = sqlx::query_scalar(
+            "SELECT DISTINCT a.handle FROM patches p JOIN users a ON a.id = p.author_id WHERE p.org_id = $1 \
+             AND (cardinality($2::text[]) = 0 OR p.status = ANY($2)) ORDER BY a.handle LIMIT $3",
+        )
+        .bind(org_id)
+        .bind(statuses)
+        .bind(limit)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok((skills, authors))
     }
 
     /// How many of the organisation's patches are in each state (states without patches

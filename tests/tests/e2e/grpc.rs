@@ -287,6 +287,33 @@ async fn patch_rpcs_answer_like_their_rest_twins() {
     assert_eq!(json!(page.next_cursor), rest_page["next_cursor"]);
     assert!(page.patches[0].ops.is_empty(), "lists carry no ops");
     assert_eq!(
+        json!(page.patches[0].changed_lines),
+        rest_page["items"][0]["changed_lines"]
+    );
+    // The same order and substring filters as REST.
+    let oldest = as_member
+        .list_patches(pb::ListPatchesRequest {
+            sort: Some("oldest".into()),
+            skill_contains: Some("EM".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let (_, rest_oldest) = send(app.get("/v1/patches?sort=oldest&skill_contains=EM")).await;
+    assert_eq!(
+        json!(oldest.patches.iter().map(|p| p.id.clone()).collect::<Vec<_>>()),
+        json!(
+            rest_oldest["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["id"].clone())
+                .collect::<Vec<_>>()
+        )
+    );
+    assert_eq!(oldest.patches.last().unwrap().id, second.id);
+    assert_eq!(
         json!(page.patches[0].scan.as_ref().unwrap().verdict),
         rest_page["items"][0]["verdict"]
     );
@@ -454,6 +481,17 @@ async fn grpc_errors_carry_the_rest_message_and_a_fitting_code_and_change_nothin
             .await
             .unwrap_err(),
             "/v1/patches?status=maybe",
+            StatusCode::BAD_REQUEST,
+            Value::Null,
+        ),
+        (
+            grpc.list_patches(pb::ListPatchesRequest {
+                sort: Some("sideways".into()),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err(),
+            "/v1/patches?sort=sideways",
             StatusCode::BAD_REQUEST,
             Value::Null,
         ),

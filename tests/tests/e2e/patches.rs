@@ -624,3 +624,93 @@ async fn a_revision_that_changed_only_file_modes_is_noticed_at_approval() {
     assert_eq!(script["executable"], true, "{published}");
     assert!(team.skill_md("3").await.contains("3. Check the output twice."));
 }
+
+#[tokio::test]
+async fn the_patch_list_sorts_by_age_size_and_verdict_and_filters_by_substrings() {
+    let team = team().await;
+    let (_, other) = team.app.user_with_token("otto", Role::Member).await.unwrap();
+    let steps = |n: usize| {
+        (0..n)
+            .map(|i| format!("   Pitfall {i}: check it."))
+            .collect::<Vec<_>>()
+            .join("\n")
+    };
+    let mut ids = Vec::new();
+    for (token, new) in [
+        // One added line, safe.
+        (&team.member, format!("3. Check the output.\n{}", steps(1))),
+        // Twelve added lines, safe, by otto.
+        (&other, format!("3. Check the output.\n{}", steps(12))),
+        // One line changed (one removed, two added), caution.
+        (
+            &team.member,
+            "3. Check the output.\n4. Run `chmod 777 ./out` so the next step reads it.".to_owned(),
+        ),
+    ] {
+        let (status, body) = team.submit(token, patch(1, "3. Check the output.", &new)).await;
+        assert_eq!(status, StatusCode::CREATED, "{body}");
+        ids.push(body["id"].as_str().unwrap().to_owned());
+    }
+    let order = |listed: &Value| -> Vec<String> {
+        listed["items"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|p| p["id"].as_str().unwrap().to_owned())
+            .collect()
+    };
+    let (_, newest) = send(team.app.get("/v1/patches")).await;
+    assert_eq!(order(&newest), [ids[2].clone(), ids[1].clone(), ids[0].clone()]);
+    let sizes: Vec<i64> = newest["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|p| p["changed_lines"].as_i64().unwrap())
+        .collect();
+    assert_eq!(sizes, [1, 12, 1], "{newest}");
+    for (query, expected) in [
+        ("sort=newest", vec![ids[2].clone(), ids[1].clone(), ids[0].clone()]),
+        ("sort=oldest", vec![ids[0].clone(), ids[1].clone(), ids[2].clone()]),
+        ("sort=size", vec![ids[1].clone(), ids[2].clone(), ids[0].clone()]),
+        ("sort=verdict", vec![ids[2].clone(), ids[1].clone(), ids[0].clone()]),
+        ("sort=size&author_contains=MI", vec![ids[2].clone(), ids[0].clone()]),
+        ("sort=oldest&author_contains=tt", vec![ids[1].clone()]),
+        (
+            "skill_contains=EMo",
+            vec![ids[2].clone(), ids[1].clone(), ids[0].clone()],
+        ),
+        ("skill_contains=nothing", vec![]),
+    ] {
+        let (status, listed) = send(team.app.get(&format!("/v1/patches?{query}"))).await;
+        assert_eq!(status, StatusCode::OK, "{query}: {listed}");
+        assert_eq!(order(&listed), expected, "{query}");
+    }
+    // Paging one at a time walks each order once, without repeats.
+    for (sort, expected) in [
+        ("size", [ids[1].clone(), ids[2].clone(), ids[0].clone()]),
+        ("oldest", [ids[0].clone(), ids[1].clone(), ids[2].clone()]),
+    ] {
+        let mut seen = Vec::new();
+        let mut cursor = String::new();
+        loop {
+            let (status, page) = send(team.app.get(&format!("/v1/patches?sort={sort}&limit=1{cursor}"))).await;
+            assert_eq!(status, StatusCode::OK, "{page}");
+            seen.extend(order(&page));
+            match page["next_cursor"].as_str() {
+                Some(next) => cursor = format!("&cursor={next}"),
+                None => break,
+            }
+        }
+        assert_eq!(seen, expected, "{sort}");
+    }
+    // Bad orders and filters are 400s that say what to do.
+    for (query, says) in [
+        ("sort=biggest", "use one of newest, oldest, size, verdict"),
+        ("sort=size&cursor=12", "not valid"),
+        ("author_contains=a%0Ab", "control character"),
+    ] {
+        let (status, body) = send(team.app.get(&format!("/v1/patches?{query}"))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{query}: {body}");
+        assert!(body.to_string().contains(says), "{query}: {body}");
+    }
+}

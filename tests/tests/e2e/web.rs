@@ -301,9 +301,14 @@ async fn the_queue_filters_counts_and_pages_what_reviewers_must_decide() {
 
     for (query, shown) in [
         ("?skill=demo", true),
+        ("?skill=EM", true),
         ("?skill=other", false),
         ("?author=mia", true),
+        ("?author=I", true),
         ("?author=rex", false),
+        ("?skill=Bad%20Name", false),
+        ("?sort=oldest", true),
+        ("?sort=size&verdict=caution", true),
         ("?verdict=caution", true),
         ("?verdict=safe", false),
         ("?status=approved", false),
@@ -313,41 +318,102 @@ async fn the_queue_filters_counts_and_pages_what_reviewers_must_decide() {
         assert_eq!(page.status, StatusCode::OK, "{query}");
         assert_eq!(page.body.contains("Share the output folder"), shown, "{query}");
     }
-    // The live refresh asks for the list alone.
+    // The filters suggest the skills and authors there are.
+    assert!(
+        page.body
+            .contains(r#"<datalist id="skill-suggestions"><option value="demo">"#)
+            && page.body.contains(r#"<option value="mia">"#),
+        "{}",
+        page.body
+    );
+    // The live refresh asks for the list alone, with the counts, so they never go stale.
     let fragment = web
         .get_with("/admin/queue", &[("x-cairn-fragment", "queue")])
         .await
         .unwrap();
     assert!(fragment.body.contains("Share the output folder") && !fragment.body.contains("<html"));
+    assert!(fragment.body.contains("Open <strong>1</strong>"), "{}", fragment.body);
+    submit_caution_patch(app, &team.member, 1, " (second)").await;
+    let fragment = web
+        .get_with("/admin/queue", &[("x-cairn-fragment", "queue")])
+        .await
+        .unwrap();
+    assert!(
+        fragment.body.contains("Open <strong>2</strong>") && fragment.body.contains("All <strong>2</strong>"),
+        "{}",
+        fragment.body
+    );
+    // Patches to the same skill from the same base are shown together.
+    let response = app
+        .post_as(&team.member, "/v1/patches")
+        .json(&json!({
+            "skill": "demo", "base_revision": 1, "summary": "Name the output folder", "rationale": "r",
+            "agent": {"name": "hermes"},
+            "ops": [{"op": "patch", "old": "3. Check the output.", "new": "3. Check the output in ./out."}],
+        }))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let fragment = web
+        .get_with("/admin/queue", &[("x-cairn-fragment", "queue")])
+        .await
+        .unwrap();
+    let first_row = fragment.body.split("<tr data-href").nth(1).unwrap();
+    assert!(
+        first_row.contains("3 patches to demo from r1")
+            && fragment.body.matches(r#"class="duplicate-member""#).count() == 1
+            && fragment.body.matches(r#"class="same-base""#).count() == 1,
+        "{}",
+        fragment.body
+    );
 
     // Bad filters are a clear 400 page.
+    let long = "x".repeat(101);
     for (query, says) in [
         ("?verdict=scary", "not a scan verdict"),
         ("?status=maybe", "not a patch state"),
-        ("?skill=Bad%20Name", "skill"),
-        ("?author=Not%20A%20Handle", "handle"),
+        ("?sort=sideways", "not an order of patches"),
+        (&format!("?skill={long}"), "at most 100"),
+        ("?author=a%01b", "control character"),
         ("?cursor=garbage", "cursor"),
+        ("?sort=size&cursor=garbage", "cursor"),
     ] {
         let page = web.get(&format!("/admin/queue{query}")).await.unwrap();
         assert_eq!(page.status, StatusCode::BAD_REQUEST, "{query}");
         assert!(page.body.to_lowercase().contains(says), "{query}: {}", page.body);
     }
 
-    // Paging: 60 patches on the same skill by the member → two pages.
-    for n in 0..59 {
+    // Paging: 60 patches on the same skill by the member → two pages, in every order,
+    // each patch exactly once.
+    for n in 0..57 {
         submit_caution_patch(app, &team.member, 1, &format!(" ({n})")).await;
     }
-    let first = web.get("/admin/queue").await.unwrap();
-    assert_eq!(first.body.matches("data-href=").count(), 50);
-    let next = first
-        .body
-        .split("<a href=\"")
-        .filter_map(|s| s.split('"').next())
-        .find(|h| h.contains("cursor="))
-        .unwrap()
-        .replace("&#38;", "&");
-    let second = web.get(&next).await.unwrap();
-    assert_eq!(second.body.matches("data-href=").count(), 10, "{next}");
+    let rows = |body: &str| -> Vec<String> {
+        body.split("data-href=\"")
+            .skip(1)
+            .filter_map(|s| s.split('"').next())
+            .map(str::to_owned)
+            .collect()
+    };
+    for sort in ["", "&sort=oldest", "&sort=size", "&sort=verdict"] {
+        let first = web.get(&format!("/admin/queue?status=open{sort}")).await.unwrap();
+        assert_eq!(first.body.matches("data-href=").count(), 50, "{sort}");
+        let next = first
+            .body
+            .split("<a href=\"")
+            .filter_map(|s| s.split('"').next())
+            .find(|h| h.contains("cursor="))
+            .unwrap()
+            .replace("&#38;", "&");
+        let second = web.get(&next).await.unwrap();
+        assert_eq!(second.body.matches("data-href=").count(), 10, "{next}");
+        let mut all = rows(&first.body);
+        all.extend(rows(&second.body));
+        all.sort();
+        all.dedup();
+        assert_eq!(all.len(), 60, "{sort}: every patch once");
+    }
 }
 
 #[tokio::test]

@@ -393,6 +393,7 @@ pub fn summary(p: PatchRecord) -> pb::Patch {
         duplicate_group: p.duplicate_group.map(|id| id.to_string()),
         duplicate_of: p.duplicate_of.map(|id| id.to_string()),
         round: p.round,
+        changed_lines: p.changed_lines,
         changes_requested_at: requested.as_ref().map(|(_, at)| *at),
         changes_requested_by: requested.map(|(by, _)| by),
         ..Default::default()

@@ -207,6 +207,9 @@ impl Registry for RegistryService {
             skill: request.skill.filter(|s| !s.is_empty()),
             author: request.author.filter(|s| !s.is_empty()),
             verdict: request.verdict.filter(|s| !s.is_empty()),
+            skill_contains: request.skill_contains,
+            author_contains: request.author_contains,
+            sort: request.sort,
             cursor: request.cursor,
             limit: (request.limit > 0).then_some(i64::from(request.limit)),
         };

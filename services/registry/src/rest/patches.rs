@@ -81,6 +81,13 @@ pub struct ListQuery {
     author: Option<String>,
     /// Only patches whose scan reached this verdict (`safe`, `caution`, `dangerous`).
     verdict: Option<String>,
+    /// Only patches whose skill name contains this text (any case).
+    skill_contains: Option<String>,
+    /// Only patches whose author's handle contains this text (any case).
+    author_contains: Option<String>,
+    /// The order: `newest` (default), `oldest` (longest waiting first), `size` (most
+    /// changed lines first) or `verdict` (worst scan verdict first).
+    sort: Option<String>,
     /// Paging.
     #[serde(flatten)]
     page: extract::PageQuery,
@@ -98,6 +105,9 @@ pub async fn list(
         skill: query.skill.filter(|s| !s.is_empty()),
         author: query.author.filter(|s| !s.is_empty()),
         verdict: query.verdict.filter(|s| !s.is_empty()),
+        skill_contains: query.skill_contains,
+        author_contains: query.author_contains,
+        sort: query.sort,
         cursor: query.page.cursor,
     };
     let (rows, next_cursor) = patches::list(&state, &caller.principal, listing).await?;

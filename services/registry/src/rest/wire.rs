@@ -188,6 +188,7 @@ impl ToWire for cairn_store::PatchRecord {
             duplicate_of: self.duplicate_of.map(|id| id.to_string()),
             threads: Vec::new(),
             round: self.round,
+            changed_lines: self.changed_lines,
             rounds: Vec::new(),
             round_diff: Vec::new(),
         }
@@ -256,6 +257,7 @@ impl ToWire for cairn_store::CommentRecord {
 pub fn patch_item(p: cairn_store::PatchRecord) -> PatchItem {
     PatchItem {
         round: p.round,
+        changed_lines: p.changed_lines,
         changes_requested_by: p.outstanding_request().map(|(by, _)| by.to_owned()),
         id: p.id.to_string(),
         verdict: cairn_pipeline::report::PatchReport::from_stored(&p.report)

@@ -21,7 +21,7 @@ use cairn_pipeline::ops::{Op, WritableRoots};
 use cairn_pipeline::policy::Policy;
 use cairn_pipeline::stages::{PatchInput, Refusal, StageState, process};
 use cairn_skill::{Bundle, Category, SkillName};
-use cairn_store::{Actor, NewPatch, PatchRecord, RevisionSelector, StoreError};
+use cairn_store::{Actor, NewPatch, PatchKey, PatchOrder, PatchRecord, RevisionSelector, StoreError};
 use serde::Deserialize;
 use uuid::Uuid;
 
@@ -434,12 +434,55 @@ pub struct Listing {
     pub skill: Option<String>,
     /// Only patches by this author (a user handle).
     pub author: Option<String>,
+    /// Only patches whose skill name contains this (any case).
+    pub skill_contains: Option<String>,
+    /// Only patches whose author's handle contains this (any case).
+    pub author_contains: Option<String>,
     /// Only patches whose scan gave this verdict.
     pub verdict: Option<String>,
+    /// The order, as a caller names it (see [`SORTS`]; `None`: newest first).
+    pub sort: Option<String>,
     /// The `next_cursor` of the previous page.
     pub cursor: Option<String>,
     /// Page size (`None`: the default).
     pub limit: Option<i64>,
+}
+
+/// The orders a patch list can be sorted in, by the names callers use: `newest` (the
+/// default), `oldest` (longest waiting first), `size` (most changed lines first) and
+/// `verdict` (worst scan verdict first).
+pub const SORTS: [(&str, PatchOrder); 4] = [
+    ("newest", PatchOrder::Newest),
+    ("oldest", PatchOrder::Oldest),
+    ("size", PatchOrder::Largest),
+    ("verdict", PatchOrder::Riskiest),
+];
+
+/// The order a `sort` names.
+pub fn sort_order(sort: Option<&str>) -> Result<PatchOrder, PatchError> {
+    match sort.map(str::trim).filter(|s| !s.is_empty()) {
+        None => Ok(PatchOrder::Newest),
+        Some(name) => SORTS.iter().find(|(n, _)| *n == name).map(|(_, o)| *o).ok_or_else(|| {
+            PatchError::Invalid(format!(
+                "sort '{name}' is not an order of patches: use one of {}",
+                SORTS.map(|(n, _)| n).join(", ")
+            ))
+        }),
+    }
+}
+
+/// A substring filter: trimmed, empty means none, at most 100 characters.
+fn contains_filter(what: &str, raw: Option<String>) -> Result<Option<String>, PatchError> {
+    match raw.map(|s| s.trim().to_owned()).filter(|s| !s.is_empty()) {
+        Some(s) if s.chars().count() > 100 => Err(PatchError::Invalid(format!(
+            "the {what} filter is {} characters long: use at most 100",
+            s.chars().count()
+        ))),
+        Some(s) if s.chars().any(char::is_control) => Err(PatchError::Invalid(format!(
+            "the {what} filter holds a control character: type the text to look for"
+        ))),
+        other => Ok(other),
+    }
 }
 
 /// The states a reviewer still has to act on (the review queue's default view).
@@ -487,24 +530,73 @@ pub async fn list(
             VERDICTS.join(", ")
         )));
     }
-    let before = listing
+    let order = sort_order(listing.sort.as_deref())?;
+    let after = listing
         .cursor
         .as_deref()
         .filter(|c| !c.is_empty())
-        .map(paging::time_id_cursor)
+        .map(|raw| patch_cursor(order, raw))
         .transpose()
         .map_err(PatchError::Invalid)?;
     let query = cairn_store::PatchQuery {
         statuses: listing.statuses,
         skill: listing.skill,
         author: listing.author,
+        skill_contains: contains_filter("skill", listing.skill_contains)?,
+        author_contains: contains_filter("author", listing.author_contains)?,
         verdict: listing.verdict,
-        before,
+        order,
+        after,
         limit: limit + 1,
     };
     let mut rows = services.store.list_patches(caller.org_id, &query).await?;
-    let next = paging::cut_page(&mut rows, limit, |p| paging::time_id_key(p.created_at, p.id));
+    let next = paging::cut_page(&mut rows, limit, |p| patch_cursor_key(order, p));
     Ok((rows, next))
+}
+
+/// A patch list's cursor: `<micros>_<uuid>` in the time orders (as it always was),
+/// `<key>_<micros>_<uuid>` in the others.
+fn patch_cursor(order: PatchOrder, raw: &str) -> Result<PatchKey, String> {
+    let (key, rest) = match order {
+        PatchOrder::Newest | PatchOrder::Oldest => (0, raw),
+        PatchOrder::Largest | PatchOrder::Riskiest => {
+            let invalid = || {
+                format!("cursor '{raw}' is not valid for this order: pass back the next_cursor of the previous page")
+            };
+            let (key, rest) = raw.split_once('_').ok_or_else(invalid)?;
+            (key.parse::<i32>().map_err(|_| invalid())?, rest)
+        }
+    };
+    let (created_at, id) = paging::time_id_cursor(rest)?;
+    Ok(PatchKey { key, created_at, id })
+}
+
+/// The cursor that continues a list after `patch`.
+fn patch_cursor_key(order: PatchOrder, patch: &PatchRecord) -> String {
+    let PatchKey { key, created_at, id } = order.key_of(patch);
+    let time_id = paging::time_id_key(created_at, id);
+    match order {
+        PatchOrder::Newest | PatchOrder::Oldest => time_id,
+        PatchOrder::Largest | PatchOrder::Riskiest => format!("{key}_{time_id}"),
+    }
+}
+
+/// How many of the organisation's patches are in each state (states without any left out).
+pub async fn counts(services: &Services, caller: &Principal) -> Result<Vec<(String, i64)>, PatchError> {
+    Ok(services.store.patch_counts(caller.org_id).await?)
+}
+
+/// Suggestions for a patch list's filters: the skills and authors of the patches in
+/// `statuses` (empty: any), at most 500 of each.
+pub async fn filter_suggestions(
+    services: &Services,
+    caller: &Principal,
+    statuses: &[String],
+) -> Result<(Vec<String>, Vec<String>), PatchError> {
+    Ok(services
+        .store
+        .patch_filter_suggestions(caller.org_id, statuses, 500)
+        .await?)
 }
 
 /// The open patches reporting the same lesson as group `group` (oldest first).

@@ -1,5 +1,7 @@
-//! The review queue: open patches (pending review, blocked, conflict) newest first, with
-//! filters and counts; the list refreshes itself when patches arrive or change.
+//! The review queue: open patches (pending review, blocked, conflict), sorted as the
+//! reviewer asks, with substring filters (suggested from the patches there are), counts per
+//! state, duplicates and patches to the same skill from the same base shown together; the
+//! list and its counts refresh themselves when patches arrive or change.
 
 use std::convert::Infallible;
 use std::time::Duration;
@@ -32,6 +34,7 @@ pub struct QueueQuery {
     skill: Option<String>,
     author: Option<String>,
     verdict: Option<String>,
+    sort: Option<String>,
     cursor: Option<String>,
     #[serde(flatten)]
     flash: crate::web::Flash,
@@ -60,6 +63,16 @@ pub struct Row {
     reporters: usize,
     /// A further report of the lesson of the row above it.
     member: bool,
+    /// The first row of patches to one skill from one base: how many there are here.
+    same_base: usize,
+    /// A further patch to the skill and base of a row above it.
+    sibling: bool,
+    /// Lines the patch adds or removes.
+    changed_lines: i32,
+    /// Its round (shown from the second on).
+    round: i32,
+    /// Who asked its author for changes, while they have not answered.
+    changes_requested_by: Option<String>,
 }
 
 impl Row {
@@ -97,14 +110,22 @@ impl Row {
             open: patches::OPEN_STATUSES.contains(&patch.status.as_str()),
             reporters: 0,
             member: false,
+            same_base: 0,
+            sibling: false,
+            changed_lines: patch.changed_lines,
+            round: patch.round,
+            changes_requested_by: patch.outstanding_request().map(|(by, _)| by.to_owned()),
         }
     }
 }
 
-/// The rows in list order, each duplicate group's members moved right under its first
-/// row, which says how many open patches report the lesson.
+/// The rows in list order, with what belongs together moved right under the first row of
+/// it: the other reports of a duplicate group's lesson (the first row says how many open
+/// patches report it), and the other patches to the same skill from the same base (the
+/// first row says how many there are on this page).
 fn grouped(patches: &[PatchRecord], sizes: &std::collections::HashMap<uuid::Uuid, usize>) -> Vec<Row> {
-    let mut out = Vec::with_capacity(patches.len());
+    // Units: a row and the further reports of its lesson.
+    let mut units: Vec<(&PatchRecord, Vec<Row>)> = Vec::with_capacity(patches.len());
     let mut placed = std::collections::HashSet::new();
     for (i, patch) in patches.iter().enumerate() {
         if !placed.insert(patch.id) {
@@ -113,15 +134,40 @@ fn grouped(patches: &[PatchRecord], sizes: &std::collections::HashMap<uuid::Uuid
         let mut row = Row::of(patch);
         let group = patch.duplicate_group.filter(|g| sizes.get(g).copied().unwrap_or(0) > 1);
         row.reporters = group.and_then(|g| sizes.get(&g).copied()).unwrap_or(0);
-        out.push(row);
+        let mut unit = vec![row];
         if let Some(group) = group {
             for other in &patches[i + 1..] {
                 if other.duplicate_group == Some(group) && placed.insert(other.id) {
                     let mut member = Row::of(other);
                     member.member = true;
-                    out.push(member);
+                    unit.push(member);
                 }
             }
+        }
+        units.push((patch, unit));
+    }
+    // Then each unit followed by the later ones to the same skill from the same base.
+    let mut out = Vec::with_capacity(patches.len());
+    let mut taken = vec![false; units.len()];
+    for i in 0..units.len() {
+        if std::mem::replace(&mut taken[i], true) {
+            continue;
+        }
+        let head = out.len();
+        let (first, _) = units[i];
+        let mut together = 1;
+        out.append(&mut units[i].1);
+        for j in i + 1..units.len() {
+            let (other, _) = units[j];
+            if !taken[j] && other.skill_name == first.skill_name && other.base_revision == first.base_revision {
+                taken[j] = true;
+                together += 1;
+                units[j].1[0].sibling = true;
+                out.append(&mut units[j].1);
+            }
+        }
+        if together > 1 {
+            out[head].same_base = out.len() - head;
         }
     }
     out
@@ -131,6 +177,8 @@ fn grouped(patches: &[PatchRecord], sizes: &std::collections::HashMap<uuid::Uuid
 #[derive(Template)]
 #[template(path = "queue_region.html")]
 pub struct QueueRegion {
+    /// The states with their counts (refreshed with the list, so they never disagree).
+    tabs: Vec<Tab>,
     rows: Vec<Row>,
     next_page: Option<String>,
     /// Whether the viewer may decide (rows get batch checkboxes).
@@ -153,18 +201,38 @@ pub struct Tab {
 struct QueuePage {
     chrome: Chrome,
     notice: Option<String>,
-    tabs: Vec<Tab>,
+    /// The state filter's choices (the same as the region's tabs).
+    states: Vec<(String, String, bool)>,
     skill: String,
     author: String,
     verdict: String,
+    sort: String,
+    /// The sort choices: value, label.
+    sorts: [(&'static str, &'static str); 4],
+    /// Suggestions for the skill and author filters.
+    skills: Vec<String>,
+    authors: Vec<String>,
     region: QueueRegion,
     error: Option<String>,
 }
 
+/// The queue's sort choices, as the page names them.
+const SORT_LABELS: [(&str, &str); 4] = [
+    ("newest", "Newest first"),
+    ("oldest", "Waiting longest"),
+    ("size", "Largest first"),
+    ("verdict", "Riskiest first"),
+];
+
 /// The filters as a query string (without the cursor), for links that keep them.
-fn filter_query(status: &str, skill: &str, author: &str, verdict: &str) -> String {
+fn filter_query(status: &str, skill: &str, author: &str, verdict: &str, sort: &str) -> String {
     let mut out = format!("status={}", encode(status));
-    for (key, value) in [("skill", skill), ("author", author), ("verdict", verdict)] {
+    for (key, value) in [
+        ("skill", skill),
+        ("author", author),
+        ("verdict", verdict),
+        ("sort", sort),
+    ] {
         if !value.is_empty() {
             out.push_str(&format!("&{key}={}", encode(value)));
         }
@@ -180,37 +248,80 @@ pub async fn page(
     Query(query): Query<QueueQuery>,
 ) -> Result<Response, WebError> {
     let status = given(query.status).unwrap_or_else(|| "open".to_owned());
-    let (skill, author, verdict) = (given(query.skill), given(query.author), given(query.verdict));
+    let (skill, author, verdict, sort) = (
+        given(query.skill),
+        given(query.author),
+        given(query.verdict),
+        given(query.sort),
+    );
+    let statuses = if status == "all" {
+        Vec::new()
+    } else {
+        patches::status_filter(Some(&status))
+    };
     let listing = Listing {
-        statuses: if status == "all" {
-            Vec::new()
-        } else {
-            patches::status_filter(Some(&status))
-        },
-        skill: skill.clone(),
-        author: author.clone(),
+        statuses: statuses.clone(),
+        skill_contains: skill.clone(),
+        author_contains: author.clone(),
         verdict: verdict.clone(),
+        sort: sort.clone(),
         cursor: given(query.cursor),
         limit: Some(50),
+        ..Listing::default()
     };
     let (rows, next_cursor) = patches::list(&state, &viewer.principal, listing).await?;
-    let (skill, author, verdict) = (
+    let (skill, author, verdict, sort) = (
         skill.unwrap_or_default(),
         author.unwrap_or_default(),
         verdict.unwrap_or_default(),
+        sort.unwrap_or_default(),
     );
-    let base = filter_query(&status, &skill, &author, &verdict);
+    let base = filter_query(&status, &skill, &author, &verdict, &sort);
     let groups: Vec<uuid::Uuid> = rows.iter().filter_map(|p| p.duplicate_group).collect();
     let sizes = patches::duplicate_group_sizes(&state, &viewer.principal, &groups).await?;
+    let tabs = tabs(&state, &viewer, &status, |value| {
+        format!("/admin/queue?{}", filter_query(value, &skill, &author, &verdict, &sort))
+    })
+    .await?;
     let region = QueueRegion {
         rows: grouped(&rows, &sizes),
         can_review: viewer.can(Scope::Review),
         next_page: next_cursor.map(|c| format!("/admin/queue?{base}&cursor={}", encode(&c))),
+        tabs,
     };
     if headers.get("x-cairn-fragment").is_some_and(|v| v == "queue") {
         return Ok(Html(region.render()?).into_response());
     }
-    let counts = state.store.patch_counts(viewer.principal.org_id).await?;
+    let (skills, authors) = patches::filter_suggestions(&state, &viewer.principal, &statuses).await?;
+    let page = QueuePage {
+        chrome: Chrome::new(&viewer, "queue"),
+        notice: query.flash.notice(&state),
+        states: region
+            .tabs
+            .iter()
+            .map(|t| (t.value.clone(), t.label.clone(), t.current))
+            .collect(),
+        skill,
+        author,
+        verdict,
+        sort,
+        sorts: SORT_LABELS,
+        skills,
+        authors,
+        error: query.flash.error(&state),
+        region,
+    };
+    crate::web::page(&page)
+}
+
+/// The state tabs with their counts (every state, open, and all), linking with `href`.
+async fn tabs(
+    state: &AppState,
+    viewer: &Viewer,
+    current: &str,
+    href: impl Fn(&str) -> String,
+) -> Result<Vec<Tab>, WebError> {
+    let counts = patches::counts(state, &viewer.principal).await?;
     let count = |s: &str| counts.iter().find(|(k, _)| k == s).map_or(0, |(_, n)| *n);
     let open: i64 = patches::OPEN_STATUSES.iter().map(|s| count(s)).sum();
     let all: i64 = counts.iter().map(|(_, n)| n).sum();
@@ -221,27 +332,16 @@ pub async fn page(
             .map(|s| ((*s).to_owned(), s.replace('_', " "), count(s))),
     );
     tabs.push(("all".to_owned(), "All".to_owned(), all));
-    let tabs = tabs
+    Ok(tabs
         .into_iter()
         .map(|(value, label, count)| Tab {
-            href: format!("/admin/queue?{}", filter_query(&value, &skill, &author, &verdict)),
-            current: value == status,
+            href: href(&value),
+            current: value == current,
             value,
             label,
             count,
         })
-        .collect();
-    let page = QueuePage {
-        chrome: Chrome::new(&viewer, "queue"),
-        notice: query.flash.notice(&state),
-        tabs,
-        skill,
-        author,
-        verdict,
-        error: query.flash.error(&state),
-        region,
-    };
-    crate::web::page(&page)
+        .collect())
 }
 
 /// How often an open stream re-checks that its session's token is still valid.
