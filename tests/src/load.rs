@@ -38,23 +38,35 @@ fn percentile(sorted: &[f64], p: f64) -> f64 {
 /// Fetches `url` (with the `cookie` header when given) from [`CLIENTS`] clients for
 /// [`RUN_FOR`]; every answer must be a success.
 pub async fn measure(client: &reqwest::Client, url: &str, cookie: Option<&str>) -> Measured {
+    let headers: Vec<(&str, &str)> = cookie.map(|c| ("cookie", c)).into_iter().collect();
+    measure_with(client, url, &headers, CLIENTS, RUN_FOR).await
+}
+
+/// Fetches `url` with `headers` from `clients` clients for `run_for`; every answer must be
+/// a success. `bytes` is the body as sent (compressed when the headers ask for it and the
+/// client does not decompress).
+pub async fn measure_with(
+    client: &reqwest::Client,
+    url: &str,
+    headers: &[(&str, &str)],
+    clients: usize,
+    run_for: Duration,
+) -> Measured {
     let get = |client: &reqwest::Client| {
-        let request = client.get(url);
-        match cookie {
-            Some(cookie) => request.header("cookie", cookie),
-            None => request,
-        }
+        headers
+            .iter()
+            .fold(client.get(url), |request, (name, value)| request.header(*name, *value))
     };
     let first = get(client).send().await.unwrap();
     assert!(first.status().is_success(), "{url}: {}", first.status());
     let bytes = first.bytes().await.unwrap().len();
     let started = Instant::now();
     let mut tasks = Vec::new();
-    for _ in 0..CLIENTS {
+    for _ in 0..clients {
         let request = get(client);
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
-            while started.elapsed() < RUN_FOR {
+            while started.elapsed() < run_for {
                 let t = Instant::now();
                 let response = request.try_clone().expect("a GET clones").send().await.unwrap();
                 assert!(response.status().is_success());

@@ -106,6 +106,41 @@
     }
   });
 
+  // --- Large patches: "viewed" marks per file, kept in this browser per patch and round ---
+  // A viewed file folds away; the file list ticks it and counts how many are left.
+  document.querySelectorAll(".diff-files[data-viewed-key]").forEach(function (files) {
+    var key = "cairn:viewed:" + files.getAttribute("data-viewed-key");
+    var stored = {};
+    try { stored = JSON.parse(window.localStorage.getItem(key) || "{}"); } catch (e) { stored = {}; }
+    var list = document.getElementById("file-list");
+    var boxes = files.querySelectorAll("input[data-viewed]");
+    function show() {
+      var seen = 0;
+      boxes.forEach(function (box) {
+        var anchor = box.getAttribute("data-viewed");
+        var section = document.getElementById(anchor);
+        if (section) { section.classList.toggle("viewed", box.checked); }
+        if (list) {
+          var link = list.querySelector('a[href="#' + anchor + '"]');
+          if (link) { link.parentNode.classList.toggle("viewed", box.checked); }
+        }
+        if (box.checked) { seen += 1; }
+      });
+      var count = list && list.querySelector(".viewed-count");
+      if (count) { count.hidden = false; count.textContent = "· " + seen + " of " + boxes.length + " viewed"; }
+    }
+    boxes.forEach(function (box) {
+      box.checked = !!stored[box.getAttribute("data-viewed")];
+      box.closest(".viewed-mark").hidden = false;
+      box.addEventListener("change", function () {
+        if (box.checked) { stored[box.getAttribute("data-viewed")] = true; } else { delete stored[box.getAttribute("data-viewed")]; }
+        try { window.localStorage.setItem(key, JSON.stringify(stored)); } catch (e) { /* private mode: marks last for this page */ }
+        show();
+      });
+    });
+    show();
+  });
+
   // --- Confirm destructive actions --------------------------------------------------------
   document.addEventListener("submit", function (event) {
     var question = event.target.getAttribute("data-confirm");

@@ -106,15 +106,18 @@ impl Browser {
             .unwrap()
     }
 
+    /// Clicks the element, scrolled to the middle of the window first as a person would
+    /// (the patch page's decision bar covers the bottom of the window).
     async fn click(&self, css: &str) {
+        let element = self.client.wait().for_element(Locator::Css(css)).await.unwrap();
         self.client
-            .wait()
-            .for_element(Locator::Css(css))
-            .await
-            .unwrap()
-            .click()
+            .execute(
+                "arguments[0].scrollIntoView({block: 'center'});",
+                vec![serde_json::to_value(&element).unwrap()],
+            )
             .await
             .unwrap();
+        element.click().await.unwrap();
     }
 
     /// Answers the confirmation the last click asked for (its text must contain
@@ -634,5 +637,239 @@ async fn a_reviewer_comments_on_a_line_and_requests_changes_in_chromium() {
         "the conversation overflows a narrow window by {overflow} px"
     );
     browser.screenshot("patch-conversation-narrow").await;
+    browser.stop().await;
+}
+
+/// Submits a patch as `token` with `ops` to `demo` r1; answers its id.
+async fn submit(app: &cairn_e2e::app::TestApp, token: &str, summary: &str, ops: Value) -> String {
+    let response = app
+        .post_as(token, "/v1/patches")
+        .json(
+            &json!({"skill": "demo", "base_revision": 1, "summary": summary, "rationale": "r",
+            "agent": {"name": "hermes"}, "ops": ops}),
+        )
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    response.json::<Value>().await.unwrap()["id"]
+        .as_str()
+        .unwrap()
+        .to_owned()
+}
+
+#[tokio::test]
+async fn a_reviewer_works_through_a_large_patch_the_sorted_queue_and_a_conflict_in_chromium() {
+    let team = review_team().await;
+    let app = &team.app;
+    let base = &app.base_url;
+    let large = submit(
+        app,
+        &team.member,
+        "Document the output",
+        json!([
+            {"op": "patch", "old": "3. Check the output.", "new": "3. Check the whole output."},
+            {"op": "write_file", "file": "references/output.md", "content": "# Output\n\nOne file per run.\n"},
+            {"op": "write_file", "file": "references/runs.md", "content": "# Runs\n\nKeep the last ten.\n"},
+        ]),
+    )
+    .await;
+    // Two whole-file edits that rewrite the same line differently: the second conflicts.
+    let r1 = app
+        .get("/v1/skills/demo/versions/1/files/SKILL.md")
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    assert!(r1.contains("2. Run it on the data."), "{r1}");
+    let sample = submit(
+        app,
+        &team.member,
+        "Run on a sample",
+        json!([{"op": "edit", "content": r1.replace("2. Run it on the data.", "2. Run it on a sample of the data.")}]),
+    )
+    .await;
+    let twice = submit(
+        app,
+        &team.member,
+        "Run twice",
+        json!([{"op": "edit", "content": r1.replace("2. Run it on the data.", "2. Run it twice, on all of the data.")}]),
+    )
+    .await;
+
+    let browser = Browser::start().await;
+    browser.log_in(base, &team.reviewer).await;
+    // Sorted by size: the three-file patch comes first.
+    browser
+        .client
+        .find(Locator::Css("#filter-sort"))
+        .await
+        .unwrap()
+        .select_by_value("size")
+        .await
+        .unwrap();
+    browser.click(".filters button[type=submit]").await;
+    browser
+        .until("the sorted queue shows", "return location.search.includes('sort=size')")
+        .await;
+    let first = browser
+        .js("return document.querySelector('#queue-region tr[data-href]').getAttribute('data-href');")
+        .await;
+    assert_eq!(first.as_str(), Some(format!("/admin/patches/{large}").as_str()));
+    browser.check_accessibility("sorted queue").await;
+    browser.screenshot("queue-sorted").await;
+    // The counts follow the live refresh (they went stale before).
+    assert!(
+        browser.text(".counts").await.contains("Open 4"),
+        "{}",
+        browser.text(".counts").await
+    );
+    submit(
+        app,
+        &team.member,
+        "Note the logs",
+        json!([{"op": "patch", "old": "1. Install the tool.", "new": "1. Install the tool and read its logs."}]),
+    )
+    .await;
+    browser
+        .until(
+            "the live refresh counts the new patch",
+            "return document.querySelector('.counts').textContent.replace(/\\s+/g, ' ').includes('Open 5')",
+        )
+        .await;
+
+    // The large patch: a file list, words marked inside changed lines, viewed marks.
+    browser
+        .client
+        .goto(&format!("{base}/admin/patches/{large}"))
+        .await
+        .unwrap();
+    assert!(browser.text("#file-list").await.contains("3 files changed"));
+    let words = browser
+        .js("return Array.from(document.querySelectorAll('tr.add mark.word')).map(m => m.textContent.trim());")
+        .await;
+    assert_eq!(words, json!(["whole"]));
+    let first_file = browser
+        .js("return document.querySelector('input[data-viewed]').getAttribute('data-viewed');")
+        .await;
+    let first_file = first_file.as_str().unwrap().to_owned();
+    let bar_height = browser
+        .js("return document.getElementById('decision-bar').getBoundingClientRect().height;")
+        .await;
+    assert!(
+        bar_height.as_f64().unwrap() < 80.0,
+        "the decision bar is one slim row: {bar_height}"
+    );
+    browser
+        .js(&format!(
+            "document.querySelector(\"input[data-viewed='{first_file}']\").scrollIntoView({{block: 'center'}});"
+        ))
+        .await;
+    browser.click(&format!("input[data-viewed='{first_file}']")).await;
+    browser
+        .until(
+            "the viewed file folds away",
+            &format!("return document.getElementById('{first_file}').querySelector('.scroll').offsetParent === null"),
+        )
+        .await;
+    assert!(browser.text("#file-list").await.contains("1 of 3 viewed"));
+    browser.client.refresh().await.unwrap();
+    browser
+        .until(
+            "the mark survives a reload",
+            &format!("return document.querySelector(\"input[data-viewed='{first_file}']\").checked === true"),
+        )
+        .await;
+    // The decision bar stays at the bottom of the window while the diff scrolls.
+    let bar = browser
+        .js("window.scrollTo(0, 0); const r = document.getElementById('decision-bar').getBoundingClientRect(); return Math.round(window.innerHeight - r.bottom);")
+        .await;
+    assert_eq!(bar.as_i64(), Some(0), "the bar sits at the bottom: {bar}");
+    browser.check_accessibility("large patch").await;
+    browser.screenshot("patch-large").await;
+
+    // Approve and next: the patch waiting longest comes up (the caution patch of the team).
+    browser.click("#bar-approve-next").await;
+    browser.confirm("Publish this patch", true).await;
+    browser
+        .until(
+            "the next patch opens",
+            &format!("return location.pathname === '/admin/patches/{}'", team.patch_id),
+        )
+        .await;
+    assert!(browser.text(".notice").await.contains("next patch waiting for review"));
+
+    // Two patches rewrite one line: approving the second puts it in conflict, and its page
+    // shows why, with the agent's own diff and a way to resolve it.
+    for id in [&sample, &twice] {
+        browser
+            .client
+            .goto(&format!("{base}/admin/patches/{id}"))
+            .await
+            .unwrap();
+        browser.click("#bar-approve").await;
+        browser.confirm("Publish this patch", true).await;
+        browser
+            .until(
+                "the decision lands",
+                "return !!document.querySelector('.notice, .error')",
+            )
+            .await;
+    }
+    assert_eq!(browser.text("#patch-status").await, "conflict");
+    assert!(
+        browser
+            .text("#authored-diff")
+            .await
+            .contains("Run it twice, on all of the data.")
+    );
+    assert!(browser.client.find(Locator::Css("#resolve-form")).await.is_ok());
+    browser.check_accessibility("conflict").await;
+    browser.screenshot("patch-conflict").await;
+
+    // On a phone: nothing overflows sideways and the decision bar is still there.
+    browser.client.set_window_size(390, 844).await.unwrap();
+    for (page, shot) in [
+        (format!("/admin/patches/{twice}"), "patch-conflict-narrow"),
+        (format!("/admin/patches/{large}"), "patch-large-narrow"),
+        ("/admin/queue?sort=verdict".to_owned(), "queue-sorted-narrow"),
+    ] {
+        browser.client.goto(&format!("{base}{page}")).await.unwrap();
+        let overflow = browser
+            .js("return document.documentElement.scrollWidth - document.documentElement.clientWidth;")
+            .await;
+        assert!(
+            overflow.as_i64().unwrap() <= 1,
+            "{page} overflows a phone by {overflow} px"
+        );
+        browser.screenshot(shot).await;
+    }
+
+    // Bulk approve from the queue, with a result per patch.
+    browser.client.set_window_size(1280, 800).await.unwrap();
+    browser.client.goto(&format!("{base}/admin/queue")).await.unwrap();
+    let ticked = browser
+        .js("const boxes = Array.from(document.querySelectorAll('input[name=ids]')); boxes.forEach(b => b.click()); return boxes.length;")
+        .await;
+    assert_eq!(
+        ticked.as_i64(),
+        Some(3),
+        "the team's patch, the logs patch and the conflict are open"
+    );
+    browser.click("#batch-approve").await;
+    browser.confirm("Decide every selected patch?", true).await;
+    browser
+        .until(
+            "the batch answers",
+            "return !!document.querySelector('.notice, .error')",
+        )
+        .await;
+    let said = browser.text(".notice, .error").await;
+    assert!(
+        said.contains("of 3 patches approved") && said.contains("Not decided"),
+        "the conflict is not approved, and says why: {said}"
+    );
     browser.stop().await;
 }

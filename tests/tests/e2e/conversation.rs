@@ -722,7 +722,10 @@ async fn the_review_page_shows_the_second_round_and_what_changed_since_the_first
     assert_eq!(page.status, StatusCode::OK);
     let body = &page.body;
     let section = &body[body.find("id=\"rounds\"").expect("the rounds section")..];
-    let section = &section[..section.find("</section>").unwrap()];
+    // Changed words are marked inside the lines; the text reads through the marks.
+    let section = section[..section.find("</section>").unwrap()]
+        .replace("<mark class=\"word\">", "")
+        .replace("</mark>", "");
     assert!(section.contains("Round 2: what changed since round 1"), "{section}");
     assert!(section.contains("3. Check the output and the exit code."), "{section}");
     assert!(

@@ -581,6 +581,37 @@ fn patch_cursor_key(order: PatchOrder, patch: &PatchRecord) -> String {
     }
 }
 
+/// The patch a reviewer reads next after `after`: the one waiting longest for review
+/// (`pending_review`, oldest first) that someone else wrote; `None` when none waits.
+pub async fn next_to_review(services: &Services, caller: &Principal, after: Uuid) -> Result<Option<Uuid>, PatchError> {
+    let query = cairn_store::PatchQuery {
+        statuses: vec!["pending_review".to_owned()],
+        order: PatchOrder::Oldest,
+        limit: 50,
+        ..cairn_store::PatchQuery::default()
+    };
+    let mut after_key = None;
+    loop {
+        let page = services
+            .store
+            .list_patches(
+                caller.org_id,
+                &cairn_store::PatchQuery {
+                    after: after_key,
+                    ..query.clone()
+                },
+            )
+            .await?;
+        if let Some(next) = page.iter().find(|p| p.id != after && p.author_id != caller.user_id) {
+            return Ok(Some(next.id));
+        }
+        match page.last() {
+            Some(last) if page.len() == 50 => after_key = Some(PatchOrder::Oldest.key_of(last)),
+            _ => return Ok(None),
+        }
+    }
+}
+
 /// How many of the organisation's patches are in each state (states without any left out).
 pub async fn counts(services: &Services, caller: &Principal) -> Result<Vec<(String, i64)>, PatchError> {
     Ok(services.store.patch_counts(caller.org_id).await?)

@@ -139,6 +139,9 @@ struct PatchPage {
     /// The scan's findings with the anchor of their file's diff.
     scan_findings: Vec<(Finding, String)>,
     files: Vec<FileView>,
+    /// Lines added and removed over every file of `files`.
+    added_total: usize,
+    removed_total: usize,
     split: bool,
     can_decide: bool,
     can_approve: bool,
@@ -523,6 +526,8 @@ pub async fn page(
             && viewer.can(Scope::Review)
             && rebase.conflicts.iter().any(|c| c.marked.is_some()),
         authored_files,
+        added_total: files.iter().map(|f| f.added).sum(),
+        removed_total: files.iter().map(|f| f.removed).sum(),
         scan_findings: diff::findings(report.scan.as_ref())
             .into_iter()
             .map(|f| {
@@ -560,6 +565,9 @@ pub struct DecisionForm {
     /// Approve: the round the page showed (a newer one is not approved unseen).
     #[serde(default)]
     round: Option<String>,
+    /// Approve: "approve and next" — go on to the patch waiting longest for review.
+    #[serde(default)]
+    next: Option<String>,
 }
 
 /// A decision's errors the reviewer can act on are shown on the patch page.
@@ -609,10 +617,28 @@ pub async fn approve(
         round: form.round.as_deref().and_then(|r| r.trim().parse().ok()),
     };
     let outcome = patches::approve(&state, &viewer.principal, &viewer.actor(), patch_id, how).await;
-    back_to_patch(&state, &id, outcome, |record| match record.result_revision {
+    let said = |record: &PatchRecord| match record.result_revision {
         Some(revision) => format!("Approved: {} r{revision} is published.", record.skill_name),
         None => format!("This patch is now {}.", record.status.replace('_', " ")),
-    })
+    };
+    match outcome {
+        Ok(record) if form.next.is_some() => {
+            let next = patches::next_to_review(&state, &viewer.principal, patch_id).await?;
+            Ok(match next {
+                Some(next) => done(
+                    &state,
+                    &format!("/admin/patches/{next}"),
+                    &format!("{} This is the next patch waiting for review.", said(&record)),
+                ),
+                None => done(
+                    &state,
+                    "/admin/queue",
+                    &format!("{} No other patch waits for your review.", said(&record)),
+                ),
+            })
+        }
+        outcome => back_to_patch(&state, &id, outcome, |record| said(&record)),
+    }
 }
 
 /// `POST /admin/patches/{id}/reject`: closes the patch; the comment is required.

@@ -90,10 +90,22 @@ pub struct DiffLine {
     pub new_no: Option<usize>,
     /// The line's text without the diff prefix character.
     pub text: String,
+    /// The text cut where words changed against its paired line (a removed line and the
+    /// added line that replaces it); empty when the line has no such pair.
+    pub words: Vec<Words>,
     /// Findings pointing at this line of the new file.
     pub findings: Vec<Finding>,
     /// Comment threads that end on this line.
     pub threads: Vec<ThreadView>,
+}
+
+/// A piece of a changed line: words the pair shares, or words only this side has.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize)]
+pub struct Words {
+    /// The text.
+    pub text: String,
+    /// Whether only this side has it (highlighted).
+    pub changed: bool,
 }
 
 /// One side of a side-by-side row.
@@ -105,6 +117,8 @@ pub struct Cell {
     pub no: usize,
     /// The line's text without the diff prefix character.
     pub text: String,
+    /// The text cut where words changed (see [`DiffLine::words`]).
+    pub words: Vec<Words>,
     /// Findings pointing at this line (only ever on the right, new side).
     pub findings: Vec<Finding>,
     /// Comment threads that end on this line of this side.
@@ -155,6 +169,29 @@ pub struct FileView {
     /// Where a line number links to start a thread on it (the line number follows); `None`:
     /// no comments here.
     pub comment_link: Option<String>,
+}
+
+impl FileView {
+    /// How many findings the file has (on its shown lines and elsewhere): the file list
+    /// says which files need a look.
+    pub fn findings_count(&self) -> usize {
+        let on_lines: usize = self
+            .hunks
+            .iter()
+            .flat_map(|h| h.lines.iter())
+            .map(|l| l.findings.len())
+            .sum();
+        on_lines + self.other_findings.len()
+    }
+
+    /// How many comment threads sit on its lines.
+    pub fn threads_count(&self) -> usize {
+        self.hunks
+            .iter()
+            .flat_map(|h| h.lines.iter())
+            .map(|l| l.threads.len())
+            .sum()
+    }
 }
 
 /// Summary of the scan for the page header.
@@ -435,13 +472,16 @@ impl HunkBuilder {
             old_no,
             new_no,
             text: text.to_string(),
+            words: Vec::new(),
             findings: Vec::new(),
             threads: Vec::new(),
         });
     }
 
-    /// Finishes the hunk, pairing its lines into side-by-side rows.
-    fn finish(self) -> Hunk {
+    /// Finishes the hunk: marks the changed words of paired lines, then pairs its lines
+    /// into side-by-side rows.
+    fn finish(mut self) -> Hunk {
+        mark_changed_words(&mut self.lines);
         let rows = side_rows(&self.lines);
         Hunk {
             header: self.header,
@@ -449,6 +489,68 @@ impl HunkBuilder {
             rows,
         }
     }
+}
+
+/// Lines whose words are compared at most this long (longer ones are shown whole).
+const MAX_WORD_DIFF_LINE: usize = 2_000;
+
+/// Pairs each run of removed lines with the added lines that follow it (first with first,
+/// as the side-by-side view does) and cuts both lines of a pair where their words differ,
+/// when they share enough to make that useful (at least half, by `similar`'s ratio).
+fn mark_changed_words(lines: &mut [DiffLine]) {
+    let mut i = 0;
+    while i < lines.len() {
+        let removed_start = i;
+        while i < lines.len() && lines[i].kind == LineKind::Removed {
+            i += 1;
+        }
+        let added_start = i;
+        while i < lines.len() && lines[i].kind == LineKind::Added {
+            i += 1;
+        }
+        let pairs = (added_start - removed_start).min(i - added_start);
+        for k in 0..pairs {
+            let (old, new) = (removed_start + k, added_start + k);
+            if let Some((old_words, new_words)) = changed_words(&lines[old].text, &lines[new].text) {
+                lines[old].words = old_words;
+                lines[new].words = new_words;
+            }
+        }
+        if i == removed_start {
+            i += 1;
+        }
+    }
+}
+
+/// The two lines cut into shared and changed words; `None` when they are too long or
+/// too different for word marks to help.
+fn changed_words(old: &str, new: &str) -> Option<(Vec<Words>, Vec<Words>)> {
+    if old.len() > MAX_WORD_DIFF_LINE || new.len() > MAX_WORD_DIFF_LINE {
+        return None;
+    }
+    let diff = similar::TextDiff::from_words(old, new);
+    if diff.ratio() < 0.5 {
+        return None;
+    }
+    let (mut before, mut after) = (Vec::new(), Vec::new());
+    let push = |side: &mut Vec<Words>, text: &str, changed: bool| match side.last_mut() {
+        Some(last) if last.changed == changed => last.text.push_str(text),
+        _ => side.push(Words {
+            text: text.to_owned(),
+            changed,
+        }),
+    };
+    for change in diff.iter_all_changes() {
+        match change.tag() {
+            similar::ChangeTag::Equal => {
+                push(&mut before, change.value(), false);
+                push(&mut after, change.value(), false);
+            }
+            similar::ChangeTag::Delete => push(&mut before, change.value(), true),
+            similar::ChangeTag::Insert => push(&mut after, change.value(), true),
+        }
+    }
+    Some((before, after))
 }
 
 /// Builds side-by-side rows: context lines on both sides; a run of removed lines followed by added
@@ -501,6 +603,7 @@ fn cell(line: &DiffLine, no: Option<usize>) -> Cell {
         kind: line.kind,
         no: no.unwrap_or(0),
         text: line.text.clone(),
+        words: line.words.clone(),
         findings: line.findings.clone(),
         threads: Vec::new(),
     }
@@ -840,5 +943,31 @@ mod tests {
             crlf[0].lines.iter().map(|l| l.text.as_str()).collect::<Vec<_>>(),
             vec!["a", "b", "c"]
         );
+    }
+
+    #[test]
+    fn changed_words_are_marked_on_both_lines_of_a_pair_and_nowhere_else() {
+        let unified = "--- a/SKILL.md\n+++ b/SKILL.md\n@@ -1,3 +1,3 @@\n keep\n-Run the tests before you push.\n+Run the slow tests before you push to main.\n+A new line.\n";
+        let hunks = parse_unified(unified);
+        let lines = &hunks[0].lines;
+        let marked = |line: &DiffLine| -> Vec<String> {
+            line.words
+                .iter()
+                .filter(|w| w.changed)
+                .map(|w| w.text.trim().to_owned())
+                .collect()
+        };
+        assert!(lines[0].words.is_empty(), "context has no pair");
+        assert_eq!(marked(&lines[1]), ["push."], "{:?}", lines[1].words);
+        assert_eq!(marked(&lines[2]), ["slow", "push to main."], "{:?}", lines[2].words);
+        let whole: String = lines[2].words.iter().map(|w| w.text.as_str()).collect();
+        assert_eq!(whole, lines[2].text, "the pieces make the line");
+        assert!(lines[3].words.is_empty(), "an added line without a pair");
+        // The side-by-side cells carry the same marks.
+        let right = hunks[0].rows[1].right.as_ref().unwrap();
+        assert_eq!(right.words, lines[2].words);
+        // Lines with little in common are shown whole.
+        let unrelated = parse_unified("--- a/x\n+++ b/x\n@@ -1 +1 @@\n-alpha beta gamma\n+one two three\n");
+        assert!(unrelated[0].lines.iter().all(|l| l.words.is_empty()));
     }
 }
