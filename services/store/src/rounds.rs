@@ -99,16 +99,7 @@ impl Store {
         // The new round's lesson decides its group: it joins the open patch it now repeats
         // (that patch starts the group when it is the first) or leaves the group it was in.
         let group: Option<Uuid> = match next.duplicate.and_then(|d| d.patch).filter(|of| *of != next.id) {
-            Some(of) => sqlx::query_scalar(
-                "UPDATE patches SET duplicate_group = coalesce(duplicate_group, id) \
-                 WHERE org_id = $1 AND id = $2 AND status = ANY($3) RETURNING duplicate_group",
-            )
-            .bind(next.org_id)
-            .bind(of)
-            .bind(&OPEN_PATCH_STATUSES[..])
-            .fetch_optional(&mut *tx)
-            .await?
-            .flatten(),
+            Some(of) => crate::patches::join_duplicate_group(&mut tx, next.org_id, of).await?,
             None => None,
         };
         sqlx::query(
