@@ -7,15 +7,14 @@
 -- Lines added or removed in a report's list of file diffs (`[{"unified": "--- a/…\n+++ b/…\n@@ …"}]`):
 -- every line after each file's two header lines that starts with '+' or '-'.
 CREATE FUNCTION cairn_diff_changed_lines(files JSONB) RETURNS INTEGER
-LANGUAGE sql IMMUTABLE PARALLEL SAFE
-RETURN (
+LANGUAGE sql IMMUTABLE PARALLEL SAFE AS $$
     SELECT coalesce(sum((
         SELECT count(*)
         FROM regexp_split_to_table(f ->> 'unified', E'\n') WITH ORDINALITY AS l (line, n)
         WHERE n > 2 AND (starts_with(line, '+') OR starts_with(line, '-'))
     )), 0)::INTEGER
     FROM jsonb_array_elements(CASE WHEN jsonb_typeof(files) = 'array' THEN files ELSE '[]'::JSONB END) AS f
-);
+$$;
 
 ALTER TABLE patches
     ADD COLUMN changed_lines INTEGER GENERATED ALWAYS AS (

@@ -118,7 +118,7 @@
       var seen = 0;
       boxes.forEach(function (box) {
         var anchor = box.getAttribute("data-viewed");
-        var section = document.getElementById(anchor);
+        var section = box.closest("section.file");
         if (section) { section.classList.toggle("viewed", box.checked); }
         if (list) {
           var link = list.querySelector('a[href="#' + anchor + '"]');

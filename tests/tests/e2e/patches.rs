@@ -703,6 +703,14 @@ async fn the_patch_list_sorts_by_age_size_and_verdict_and_filters_by_substrings(
         }
         assert_eq!(seen, expected, "{sort}");
     }
+    // A cursor continues only the order it came from.
+    let (_, page) = send(team.app.get("/v1/patches?sort=size&limit=1")).await;
+    let size_cursor = page["next_cursor"].as_str().unwrap().to_owned();
+    for sort in ["verdict", "newest", "oldest"] {
+        let (status, body) = send(team.app.get(&format!("/v1/patches?sort={sort}&cursor={size_cursor}"))).await;
+        assert_eq!(status, StatusCode::BAD_REQUEST, "{sort}: {body}");
+        assert!(body.to_string().contains("with the same sort"), "{body}");
+    }
     // Bad orders and filters are 400s that say what to do.
     for (query, says) in [
         ("sort=biggest", "use one of newest, oldest, size, verdict"),

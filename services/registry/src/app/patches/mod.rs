@@ -554,35 +554,55 @@ pub async fn list(
     Ok((rows, next))
 }
 
-/// A patch list's cursor: `<micros>_<uuid>` in the time orders (as it always was),
-/// `<key>_<micros>_<uuid>` in the others.
+/// A patch list's cursor: `<micros>_<uuid>` newest first (as it always was), and tagged
+/// with its order otherwise (`o:<micros>_<uuid>`, `s:<key>_<micros>_<uuid>`,
+/// `v:<key>_…`), so a cursor is never read in another order than the one it came from.
 fn patch_cursor(order: PatchOrder, raw: &str) -> Result<PatchKey, String> {
+    let invalid = || {
+        format!(
+            "cursor '{raw}' is not valid for this order: pass back the next_cursor of the previous page, with the same sort"
+        )
+    };
+    let rest = match cursor_tag(order) {
+        "" if raw.contains(':') => return Err(invalid()),
+        "" => raw,
+        tag => raw.strip_prefix(tag).ok_or_else(invalid)?,
+    };
     let (key, rest) = match order {
-        PatchOrder::Newest | PatchOrder::Oldest => (0, raw),
+        PatchOrder::Newest | PatchOrder::Oldest => (0, rest),
         PatchOrder::Largest | PatchOrder::Riskiest => {
-            let invalid = || {
-                format!("cursor '{raw}' is not valid for this order: pass back the next_cursor of the previous page")
-            };
-            let (key, rest) = raw.split_once('_').ok_or_else(invalid)?;
+            let (key, rest) = rest.split_once('_').ok_or_else(invalid)?;
             (key.parse::<i32>().map_err(|_| invalid())?, rest)
         }
     };
-    let (created_at, id) = paging::time_id_cursor(rest)?;
+    let (created_at, id) = paging::time_id_cursor(rest).map_err(|_| invalid())?;
     Ok(PatchKey { key, created_at, id })
+}
+
+/// The prefix naming a cursor's order (none for newest first, the default).
+fn cursor_tag(order: PatchOrder) -> &'static str {
+    match order {
+        PatchOrder::Newest => "",
+        PatchOrder::Oldest => "o:",
+        PatchOrder::Largest => "s:",
+        PatchOrder::Riskiest => "v:",
+    }
 }
 
 /// The cursor that continues a list after `patch`.
 fn patch_cursor_key(order: PatchOrder, patch: &PatchRecord) -> String {
     let PatchKey { key, created_at, id } = order.key_of(patch);
     let time_id = paging::time_id_key(created_at, id);
+    let tag = cursor_tag(order);
     match order {
-        PatchOrder::Newest | PatchOrder::Oldest => time_id,
-        PatchOrder::Largest | PatchOrder::Riskiest => format!("{key}_{time_id}"),
+        PatchOrder::Newest | PatchOrder::Oldest => format!("{tag}{time_id}"),
+        PatchOrder::Largest | PatchOrder::Riskiest => format!("{tag}{key}_{time_id}"),
     }
 }
 
 /// The patch a reviewer reads next after `after`: the one waiting longest for review
-/// (`pending_review`, oldest first) that someone else wrote; `None` when none waits.
+/// (`pending_review`, oldest first) that someone else wrote and that does not wait for
+/// its author's answer to a request for changes; `None` when none waits.
 pub async fn next_to_review(services: &Services, caller: &Principal, after: Uuid) -> Result<Option<Uuid>, PatchError> {
     let query = cairn_store::PatchQuery {
         statuses: vec!["pending_review".to_owned()],
@@ -602,7 +622,10 @@ pub async fn next_to_review(services: &Services, caller: &Principal, after: Uuid
                 },
             )
             .await?;
-        if let Some(next) = page.iter().find(|p| p.id != after && p.author_id != caller.user_id) {
+        if let Some(next) = page
+            .iter()
+            .find(|p| p.id != after && p.author_id != caller.user_id && p.outstanding_request().is_none())
+        {
             return Ok(Some(next.id));
         }
         match page.last() {

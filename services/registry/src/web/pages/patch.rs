@@ -623,7 +623,11 @@ pub async fn approve(
     };
     match outcome {
         Ok(record) if form.next.is_some() => {
-            let next = patches::next_to_review(&state, &viewer.principal, patch_id).await?;
+            // The approval stands whatever happens next: a failed lookup goes to the queue.
+            let next = patches::next_to_review(&state, &viewer.principal, patch_id)
+                .await
+                .ok()
+                .flatten();
             Ok(match next {
                 Some(next) => done(
                     &state,

@@ -167,7 +167,12 @@ fn grouped(patches: &[PatchRecord], sizes: &std::collections::HashMap<uuid::Uuid
             }
         }
         if together > 1 {
-            out[head].same_base = out.len() - head;
+            // Reports of a lesson shown with it may come from another base: count only these.
+            let (skill, base) = (out[head].skill.clone(), out[head].base.clone());
+            out[head].same_base = out[head..]
+                .iter()
+                .filter(|r| r.skill == skill && r.base == base)
+                .count();
         }
     }
     out

@@ -493,11 +493,17 @@ impl HunkBuilder {
 
 /// Lines whose words are compared at most this long (longer ones are shown whole).
 const MAX_WORD_DIFF_LINE: usize = 2_000;
+/// Pairs of lines compared word by word per hunk at most (the rest are shown whole), so
+/// a huge patch cannot make every view of its page slow.
+const MAX_WORD_DIFF_PAIRS: usize = 200;
+/// The longest one pair's word diff may take.
+const WORD_DIFF_TIMEOUT: std::time::Duration = std::time::Duration::from_millis(2);
 
 /// Pairs each run of removed lines with the added lines that follow it (first with first,
 /// as the side-by-side view does) and cuts both lines of a pair where their words differ,
 /// when they share enough to make that useful (at least half, by `similar`'s ratio).
 fn mark_changed_words(lines: &mut [DiffLine]) {
+    let mut budget = MAX_WORD_DIFF_PAIRS;
     let mut i = 0;
     while i < lines.len() {
         let removed_start = i;
@@ -508,7 +514,8 @@ fn mark_changed_words(lines: &mut [DiffLine]) {
         while i < lines.len() && lines[i].kind == LineKind::Added {
             i += 1;
         }
-        let pairs = (added_start - removed_start).min(i - added_start);
+        let pairs = (added_start - removed_start).min(i - added_start).min(budget);
+        budget -= pairs;
         for k in 0..pairs {
             let (old, new) = (removed_start + k, added_start + k);
             if let Some((old_words, new_words)) = changed_words(&lines[old].text, &lines[new].text) {
@@ -528,7 +535,9 @@ fn changed_words(old: &str, new: &str) -> Option<(Vec<Words>, Vec<Words>)> {
     if old.len() > MAX_WORD_DIFF_LINE || new.len() > MAX_WORD_DIFF_LINE {
         return None;
     }
-    let diff = similar::TextDiff::from_words(old, new);
+    let diff = similar::TextDiff::configure()
+        .timeout(WORD_DIFF_TIMEOUT)
+        .diff_words(old, new);
     if diff.ratio() < 0.5 {
         return None;
     }
