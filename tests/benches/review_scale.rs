@@ -96,8 +96,11 @@ async fn run() {
             (authors[n % AUTHORS].clone(), body)
         })
         .collect();
+    let mut ids = Vec::new();
     for chunk in bodies.chunks(8) {
-        futures::future::join_all(chunk.iter().map(|(token, body)| submit(token.clone(), body.clone()))).await;
+        ids.extend(
+            futures::future::join_all(chunk.iter().map(|(token, body)| submit(token.clone(), body.clone()))).await,
+        );
     }
     let delete = submit(
         authors[0].clone(),
@@ -110,6 +113,17 @@ async fn run() {
         OPEN_PATCHES + 1,
         started.elapsed().as_secs_f64()
     );
+
+    // The reviewer owns every skill: the "requested from you" queue holds all 1,001.
+    let owned = app
+        .client
+        .put(app.url("/v1/owners/categories/ops"))
+        .bearer_auth(&app.admin_token)
+        .json(&json!({"owners": ["rex"]}))
+        .send()
+        .await
+        .unwrap();
+    assert!(owned.status().is_success());
 
     let session = WebSession::login(&app.base_url, &reviewer).await.unwrap();
     let cookie = session
@@ -143,10 +157,19 @@ async fn run() {
             "queue, waiting longest, skill contains \"07\"",
             "/admin/queue?sort=oldest&skill=07".to_owned(),
         ),
+        ("queue, requested from you", "/admin/queue?status=requested".to_owned()),
         ("patch page, 200 files", format!("/admin/patches/{delete}")),
         (
             "patch page, 200 files, side by side",
             format!("/admin/patches/{delete}?view=split"),
+        ),
+        (
+            "patch page, 40 lines, SKILL.md preview",
+            format!("/admin/patches/{}", ids[39]),
+        ),
+        (
+            "patch page, 40 lines, SKILL.md whole",
+            format!("/admin/patches/{}?full=SKILL.md", ids[39]),
         ),
     ];
     println!("stylesheet and script, gzip: {assets} bytes\n");

@@ -52,6 +52,17 @@ pub struct IssuedToken {
     pub item: TokenItem,
 }
 
+/// An owner list in `GET /v1/owners`: the reviewers named for a skill or a category.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct OwnerList {
+    /// `skill` or `category` (which also covers the categories under it).
+    pub kind: String,
+    /// The skill's name or the category's path.
+    pub name: String,
+    /// The owners' handles, sorted.
+    pub owners: Vec<String>,
+}
+
 /// A user in `GET /v1/users`.
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct UserItem {

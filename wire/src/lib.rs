@@ -15,12 +15,12 @@ pub mod patches;
 pub mod skills;
 pub mod webhooks;
 
-pub use accounts::{AuditItem, IssuedToken, TokenItem, UserItem, WhoAmI};
+pub use accounts::{AuditItem, IssuedToken, OwnerList, TokenItem, UserItem, WhoAmI};
 pub use findings::{Dismissal, Dismissed, Items, Quarantined, Released, Rescan};
 pub use index::{Change, ChangeKind, Index, IndexEntry};
 pub use patches::{
-    BatchResult, BatchResults, ChangesRequested, Comment, DuplicateMark, Patch, PatchItem, PatchRound, Published,
-    ReviewThread,
+    BatchResult, BatchResults, ChangesRequested, Comment, DuplicateMark, Owner, Patch, PatchItem, PatchRound,
+    Published, ReviewThread,
 };
 pub use skills::{FileEntry, SkillItem, VersionItem, Yank};
 pub use webhooks::{Delivery, Webhook};

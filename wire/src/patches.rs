@@ -95,6 +95,20 @@ pub struct Patch {
     /// What its files changed since the previous round (filled where `threads` is).
     #[serde(default)]
     pub round_diff: Vec<FileDiff>,
+    /// The skill's owners, who are asked to review it (filled where `threads` is).
+    #[serde(default)]
+    pub owners: Vec<Owner>,
+}
+
+/// An owner of a patch's skill, and the owner list that makes them one.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct Owner {
+    /// The owner's handle.
+    pub handle: String,
+    /// `skill` (named for the skill itself) or `category`.
+    pub via: String,
+    /// The skill or category the list names.
+    pub name: String,
 }
 
 fn first_round() -> i32 {

@@ -141,9 +141,81 @@
     show();
   });
 
+  // --- Expand a diff's hidden lines in place ----------------------------------------------
+  // Without script the link reloads the page with the file whole; with it, only that
+  // file's table is replaced.
+  document.addEventListener("click", function (event) {
+    var link = event.target.closest ? event.target.closest("a.expand[data-expand]") : null;
+    if (!link || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) { return; }
+    var section = document.getElementById(link.getAttribute("data-expand"));
+    var table = section && section.querySelector("table.diff");
+    if (!table || !window.fetch || !window.DOMParser) { return; }
+    event.preventDefault();
+    link.textContent = "Loading the whole file…";
+    fetch(link.href, { credentials: "same-origin" })
+      .then(function (response) {
+        if (!response.ok) { throw new Error("HTTP " + response.status); }
+        return response.text();
+      })
+      .then(function (html) {
+        var fresh = new DOMParser().parseFromString(html, "text/html").getElementById(section.id);
+        var whole = fresh && fresh.querySelector("table.diff");
+        if (!whole) { throw new Error("the file is not on the page"); }
+        table.replaceWith(document.importNode(whole, true));
+      })
+      .catch(function () { window.location.href = link.href; });
+  });
+
+  // --- Phones: side by side would break words, so a narrow window reads the unified diff --
+  var sideBySide = document.querySelector(".view-switch[data-diff-view=split]");
+  var leaving = false;
+  if (sideBySide && window.matchMedia && window.matchMedia("(max-width: 600px)").matches) {
+    var unified = new URL(window.location.href);
+    unified.searchParams.set("view", "unified");
+    unified.searchParams.set("narrow", "1");
+    leaving = true;
+    window.location.replace(unified.toString());
+  }
+
+  // --- A refused comment keeps its text ---------------------------------------------------
+  // Forms post and redirect; when the server refuses one, the page comes back with the
+  // error, and what the reviewer wrote is put back where it was. Drafts live in this tab
+  // only and go once the page has loaded.
+  // A draft is known by its form's action, the form's own hidden fields (the thread, the
+  // line, the finding) and the field's name.
+  function draftKey(form, field) {
+    var identity = Array.prototype.filter.call(form.querySelectorAll("input[type=hidden]"), function (input) {
+      return input.name !== "csrf" && input.name !== "round";
+    }).map(function (input) { return input.name + "=" + input.value; }).join("&");
+    return "cairn:draft:" + form.getAttribute("action") + "|" + identity + "|" + field.name;
+  }
+  if (!leaving) {
+    var refused = !!document.querySelector(".error[role=alert]");
+    var drafts = {};
+    try {
+      for (var i = window.sessionStorage.length - 1; i >= 0; i -= 1) {
+        var stored = window.sessionStorage.key(i);
+        if (stored && stored.indexOf("cairn:draft:") === 0) {
+          drafts[stored] = window.sessionStorage.getItem(stored);
+          window.sessionStorage.removeItem(stored);
+        }
+      }
+    } catch (e) { drafts = {}; }
+    document.querySelectorAll("form[method=post] textarea").forEach(function (field) {
+      var kept = drafts[draftKey(field.form, field)];
+      if (refused && kept && !field.value) { field.value = kept; }
+    });
+  }
   // --- Confirm destructive actions --------------------------------------------------------
   document.addEventListener("submit", function (event) {
     var question = event.target.getAttribute("data-confirm");
     if (question && !window.confirm(question)) { event.preventDefault(); }
+  });
+  // Registered after the confirmation, so a cancelled form keeps no draft.
+  document.addEventListener("submit", function (event) {
+    if (event.defaultPrevented) { return; }
+    event.target.querySelectorAll("textarea").forEach(function (field) {
+      try { if (field.value) { window.sessionStorage.setItem(draftKey(event.target, field), field.value); } } catch (e) { /* storage off: nothing kept */ }
+    });
   });
 })();

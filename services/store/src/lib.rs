@@ -17,6 +17,7 @@ mod index;
 pub mod models;
 pub mod notify;
 mod orgs;
+mod owners;
 mod patches;
 mod rounds;
 mod skills;
@@ -35,6 +36,7 @@ pub use findings::{DismissOutcome, DismissalRecord, NewDismissal, NewQuarantined
 pub use index::IndexChangeRecord;
 pub use models::*;
 pub use notify::{ACTIVITY_CHANNEL, AUTH_CHANNEL, INDEX_CHANNEL};
+pub use owners::{OwnedKind, OwnerRule, OwnersRefusal, SkillOwner};
 pub use patches::{
     Approval, ApproveOutcome, CloseDuplicates, Decision, DuplicateMark, NewPatch, OPEN_PATCH_STATUSES, Onto,
     OpenLesson, PATCH_STATUSES, PatchKey, PatchOrder, PatchQuery, PatchRecord,

@@ -274,6 +274,10 @@ pub struct PatchQuery {
     pub author_contains: Option<String>,
     /// Only patches whose scan gave this verdict (`safe`, `caution`, `dangerous`).
     pub verdict: Option<String>,
+    /// Only patches that ask this user (an id) for review: they own the skill (see
+    /// [`crate::OwnerRule`]), did not write the patch, and it does not wait for its
+    /// author's answer.
+    pub review_requested: Option<i64>,
     /// The order of the list.
     pub order: PatchOrder,
     /// Keyset paging: patches after this one in `order`.
@@ -726,9 +730,11 @@ impl Store {
                   CASE $8 WHEN 'dangerous' THEN 3 WHEN 'caution' THEN 2 WHEN 'safe' THEN 1 ELSE -1 END) \
              AND ($10::text IS NULL OR strpos(lower(p.skill_name), lower($10)) > 0) \
              AND ($11::text IS NULL OR strpos(lower(a.handle), lower($11)) > 0) \
+             AND ($12::bigint IS NULL OR {requested}) \
              ORDER BY {key_order}p.created_at {direction}, p.id {direction} LIMIT $6) \
              {LIST_SELECT} JOIN page ON page.id = p.id \
-             ORDER BY {page_order}page.created_at {direction}, page.id {direction}"
+             ORDER BY {page_order}page.created_at {direction}, page.id {direction}",
+            requested = crate::owners::review_requested_condition("$12"),
         )))
         .bind(org_id)
         .bind(&query.statuses)
@@ -741,6 +747,7 @@ impl Store {
         .bind(query.after.map_or(0, |k| k.key))
         .bind(&query.skill_contains)
         .bind(&query.author_contains)
+        .bind(query.review_requested)
         .fetch_all(&self.pool)
         .await?;
         Ok(rows.into_iter().map(PatchRecord::from).collect())

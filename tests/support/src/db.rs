@@ -116,6 +116,7 @@ pub async fn table_counts(store: &Store) -> Result<BTreeMap<String, i64>> {
         "finding_dismissals",
         "quarantined_skills",
         "patch_comments",
+        "owners",
     ] {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
             .fetch_one(store.pool())

@@ -343,6 +343,13 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
         ("PATCH", "/v1/users/{handle}") => {
             with("/v1/users/ahandle-target", json!({ "role": "reader" }), Resource, ADMIN)
         }
+        ("GET", "/v1/owners") => s("/v1/owners", Collection, READ),
+        ("PUT", "/v1/owners/skills/{name}") => {
+            with("/v1/owners/skills/askill", json!({ "owners": [] }), Resource, ADMIN)
+        }
+        ("PUT", "/v1/owners/categories/{*category}") => {
+            with("/v1/owners/categories/ops", json!({ "owners": [] }), Resource, ADMIN)
+        }
         ("GET", "/v1/audit") => s("/v1/audit", Collection, ADMIN),
         ("GET", "/v1/webhooks") => s("/v1/webhooks", Collection, ADMIN),
         ("POST", "/v1/webhooks") => with(
@@ -705,6 +712,16 @@ async fn page_request(
         }
         ("POST", "/admin/skills/{name}/versions/{rev}/yank") => at("/admin/skills/askill/versions/1/yank", REVIEW),
         ("POST", "/admin/skills/{name}/versions/{rev}/unyank") => at("/admin/skills/askill/versions/1/unyank", REVIEW),
+        ("GET", "/admin/owners") => at("/admin/owners", READ),
+        ("POST", "/admin/owners") => (
+            "/admin/owners".to_owned(),
+            vec![
+                ("kind", "skill".to_owned()),
+                ("name", "askill".to_owned()),
+                ("owners", String::new()),
+            ],
+            ADMIN,
+        ),
         ("GET", "/admin/members") => at("/admin/members", ADMIN),
         ("POST", "/admin/members") => (
             "/admin/members".to_owned(),

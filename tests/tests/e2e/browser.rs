@@ -15,6 +15,8 @@ use reqwest::StatusCode;
 use serde_json::{Value, json};
 use tokio::process::{Child, Command};
 
+use cairn_e2e::app::send;
+
 use crate::web::review_team;
 
 /// Chromium and ChromeDriver from Debian's packages (`.ci/run` installs them); override
@@ -519,6 +521,34 @@ async fn a_reviewer_comments_on_a_line_and_requests_changes_in_chromium() {
     browser.client.goto(&format!("{base}{page}")).await.unwrap();
     assert!(browser.text("#conversation").await.contains("No comments yet."));
 
+    // A comment the server refuses keeps its text: the page comes back with the error and
+    // what was written (here a range that ends before it starts, past the browser's check).
+    browser
+        .js("Array.from(document.querySelectorAll('tr.add')).find(r => r.textContent.includes('chmod 777 ./out')).querySelectorAll('td.no a')[0].click();")
+        .await;
+    browser
+        .until(
+            "the line's form shows",
+            "return !!document.getElementById('new-thread-place')",
+        )
+        .await;
+    browser
+        .js("const e = document.getElementById('comment-end'); e.removeAttribute('min'); e.value = '1'; document.getElementById('comment-body').value = 'Keep this thought.';")
+        .await;
+    browser.click("#comment-button").await;
+    browser
+        .until(
+            "the refusal shows",
+            "return !!document.querySelector('.error[role=alert]')",
+        )
+        .await;
+    assert!(browser.text(".error[role=alert]").await.contains("not a range"));
+    assert_eq!(
+        browser.js("return document.getElementById('comment-body').value").await,
+        json!("Keep this thought.")
+    );
+    browser.js("document.getElementById('comment-body').value = '';").await;
+
     // Pick the added line's number in the diff: the comment form is for that line.
     let line = browser
         .js("const a = Array.from(document.querySelectorAll('tr.add')).find(r => r.textContent.includes('chmod 777 ./out')).querySelectorAll('td.no a')[0]; a.click(); return a.textContent;")
@@ -626,6 +656,43 @@ async fn a_reviewer_comments_on_a_line_and_requests_changes_in_chromium() {
     browser.check_accessibility("patch with a conversation").await;
     browser.screenshot("patch-conversation").await;
 
+    // The author's agent answers with the next round (the call `cairn push` makes, as
+    // clients/cli/tests/review.rs shows): the page shows round 2 and what changed since
+    // round 1, and the earlier thread says its lines were round 1's.
+    let (status, answer) = send(
+        app.post_as(&team.member, &format!("/v1/patches/{}/revisions", team.patch_id))
+            .json(&json!({
+                "base_revision": 1,
+                "rationale": "770: the group reads it, nobody else.",
+                "ops": [{"op": "patch", "old": "3. Check the output.",
+                         "new": "3. Check the output.\n4. Run `chmod 770 ./out` so the next step (same group) can read it."}],
+            })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{answer}");
+    browser.client.goto(&format!("{base}{page}")).await.unwrap();
+    assert_eq!(browser.text("#patch-round").await, "2");
+    assert!(
+        browser
+            .text("#rounds-title")
+            .await
+            .contains("Round 2: what changed since round 1")
+    );
+    let rounds = browser.text("#rounds").await;
+    assert!(rounds.contains("chmod 770") && rounds.contains("chmod 777"), "{rounds}");
+    assert!(
+        browser
+            .text("#conversation")
+            .await
+            .contains("round 1: those lines may have changed since")
+    );
+    assert!(
+        browser.client.find(Locator::Css("#changes-requested")).await.is_err(),
+        "the round answered the request"
+    );
+    browser.check_accessibility("second round").await;
+    browser.screenshot("patch-round-2").await;
+
     // On a phone the threads fit the width too.
     browser.client.set_window_size(390, 844).await.unwrap();
     browser.client.goto(&format!("{base}{page}")).await.unwrap();
@@ -699,6 +766,16 @@ async fn a_reviewer_works_through_a_large_patch_the_sorted_queue_and_a_conflict_
     )
     .await;
 
+    // rex owns the skill: its patches ask him for review.
+    let (status, owners) = send(
+        app.client
+            .put(app.url("/v1/owners/skills/demo"))
+            .bearer_auth(&app.admin_token)
+            .json(&json!({"owners": ["rex"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{owners}");
+
     let browser = Browser::start().await;
     browser.log_in(base, &team.reviewer).await;
     // Sorted by size: the three-file patch comes first.
@@ -720,6 +797,12 @@ async fn a_reviewer_works_through_a_large_patch_the_sorted_queue_and_a_conflict_
     assert_eq!(first.as_str(), Some(format!("/admin/patches/{large}").as_str()));
     browser.check_accessibility("sorted queue").await;
     browser.screenshot("queue-sorted").await;
+    assert!(browser.text(".counts").await.contains("Requested from you"));
+    browser.client.goto(&format!("{base}/admin/owners")).await.unwrap();
+    assert!(browser.text("table[aria-label='Owner lists']").await.contains("rex"));
+    browser.check_accessibility("owners").await;
+    browser.screenshot("owners").await;
+    browser.client.back().await.unwrap();
     // The counts follow the live refresh (they went stale before).
     assert!(
         browser.text(".counts").await.contains("Open 4"),
@@ -751,6 +834,34 @@ async fn a_reviewer_works_through_a_large_patch_the_sorted_queue_and_a_conflict_
         .js("return Array.from(document.querySelectorAll('tr.add mark.word')).map(m => m.textContent.trim());")
         .await;
     assert_eq!(words, json!(["whole"]));
+    // Hidden lines open in place (no reload), the finding-free context now shown whole.
+    browser.click("#file-SKILL\\.md a.expand").await;
+    browser
+        .until(
+            "the whole file is shown in place",
+            "return document.getElementById('file-SKILL.md').querySelector('table.diff').textContent.includes('name: demo') && !document.querySelector('#file-SKILL\\.md a.expand')",
+        )
+        .await;
+    assert!(
+        !browser
+            .js("return location.search")
+            .await
+            .as_str()
+            .unwrap()
+            .contains("full=")
+    );
+    // SKILL.md as an agent reads it, before and after.
+    browser.click("#skill-preview summary").await;
+    browser
+        .until(
+            "the preview opens",
+            "return document.getElementById('preview-after').offsetParent !== null",
+        )
+        .await;
+    assert!(browser.text("#preview-after").await.contains("Check the whole output."));
+    assert!(!browser.text("#preview-before").await.contains("whole output"));
+    browser.check_accessibility("skill preview").await;
+    browser.screenshot("patch-preview").await;
     let first_file = browser
         .js("return document.querySelector('input[data-viewed]').getAttribute('data-viewed');")
         .await;
@@ -831,10 +942,32 @@ async fn a_reviewer_works_through_a_large_patch_the_sorted_queue_and_a_conflict_
 
     // On a phone: nothing overflows sideways and the decision bar is still there.
     browser.client.set_window_size(390, 844).await.unwrap();
+    // Side by side would break words on a phone: the page reads the unified diff instead.
+    browser
+        .client
+        .goto(&format!("{base}/admin/patches/{large}?view=split"))
+        .await
+        .unwrap();
+    browser
+        .until(
+            "a phone is sent to the unified diff",
+            "return location.search.includes('view=unified') && !!document.getElementById('narrow-note')",
+        )
+        .await;
+    assert!(
+        browser
+            .client
+            .find(Locator::Css("table[aria-label^='Unified diff']"))
+            .await
+            .is_ok()
+    );
+    browser.screenshot("patch-split-on-a-phone").await;
     for (page, shot) in [
         (format!("/admin/patches/{twice}"), "patch-conflict-narrow"),
         (format!("/admin/patches/{large}"), "patch-large-narrow"),
         ("/admin/queue?sort=verdict".to_owned(), "queue-sorted-narrow"),
+        ("/admin/queue?status=requested".to_owned(), "queue-requested-narrow"),
+        ("/admin/owners".to_owned(), "owners-narrow"),
     ] {
         browser.client.goto(&format!("{base}{page}")).await.unwrap();
         let overflow = browser

@@ -313,6 +313,55 @@ async fn patch_rpcs_answer_like_their_rest_twins() {
         )
     );
     assert_eq!(oldest.patches.last().unwrap().id, second.id);
+    // Owners: GetPatch names them and ListPatches asks them for review, as REST does.
+    let admin = app.get_json("/v1/whoami").await["user"].as_str().unwrap().to_owned();
+    let (status, _) = send(
+        app.client
+            .put(app.url("/v1/owners/skills/demo"))
+            .bearer_auth(&app.admin_token)
+            .json(&json!({ "owners": [admin] })),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+    let requested = as_member
+        .list_patches(pb::ListPatchesRequest {
+            review_requested: Some(admin.clone()),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    let (_, rest_requested) = send(app.get(&format!("/v1/patches?review_requested={admin}"))).await;
+    assert_eq!(requested.patches.len(), 2);
+    assert_eq!(
+        json!(requested.patches.iter().map(|p| p.id.clone()).collect::<Vec<_>>()),
+        json!(
+            rest_requested["items"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|p| p["id"].clone())
+                .collect::<Vec<_>>()
+        )
+    );
+    let owned = as_member
+        .get_patch(pb::GetPatchRequest { id: second.id.clone() })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(owned.owners.len(), 1);
+    assert_eq!(
+        (owned.owners[0].handle.as_str(), owned.owners[0].via.as_str()),
+        (admin.as_str(), "skill")
+    );
+    let refused = as_member
+        .list_patches(pb::ListPatchesRequest {
+            review_requested: Some("ghost".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(refused.code(), Code::InvalidArgument, "{refused:?}");
     assert_eq!(
         json!(page.patches[0].scan.as_ref().unwrap().verdict),
         rest_page["items"][0]["verdict"]

@@ -16,6 +16,7 @@ mod import;
 mod live;
 mod openapi;
 mod operations;
+mod owners;
 mod patches;
 mod web;
 mod webhooks;

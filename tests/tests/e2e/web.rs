@@ -4,7 +4,7 @@
 
 use std::time::Duration;
 
-use cairn_e2e::app::{TestApp, no_rate_limits};
+use cairn_e2e::app::{TestApp, no_rate_limits, send};
 use cairn_e2e::web::WebSession;
 use cairn_store::Role;
 use cairn_store::blob::{BlobStore, FsBlobStore};
@@ -534,6 +534,221 @@ async fn the_patch_page_shows_provenance_matches_rebase_and_findings_at_their_li
     let malformed = web.get("/admin/patches/not-an-id").await.unwrap();
     assert_eq!(malformed.status, StatusCode::BAD_REQUEST);
     assert!(malformed.body.contains("not a patch id"));
+}
+
+#[tokio::test]
+async fn the_patch_page_expands_hidden_lines_previews_skill_md_and_asks_its_owners() {
+    let team = review_team().await;
+    let app = &team.app;
+    let (_, rita) = app.user_with_token("rita", Role::Reviewer).await.unwrap();
+    let mut admin = WebSession::login(&app.base_url, &app.admin_token).await.unwrap();
+    admin.get("/admin/owners").await.unwrap();
+    // Admins name owners from the owners page; a bad list says why and changes nothing.
+    let before = app.state_snapshot().await.unwrap();
+    for fields in [
+        vec![("kind", "skill"), ("name", "demo"), ("owners", "nobody")],
+        vec![("kind", "skill"), ("name", "demo"), ("owners", "mia")],
+        vec![("kind", "skill"), ("name", "ghost"), ("owners", "rex")],
+        vec![("kind", "planet"), ("name", "demo"), ("owners", "rex")],
+        vec![("kind", "category"), ("name", "Ops"), ("owners", "rex")],
+    ] {
+        let page = admin.post("/admin/owners", &fields).await.unwrap();
+        assert_eq!(page.status, StatusCode::SEE_OTHER, "{fields:?}");
+        assert!(page.location.as_deref().unwrap().contains("error="), "{fields:?}");
+    }
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+    let saved = admin
+        .post_and_follow(
+            "/admin/owners",
+            &[("kind", "skill"), ("name", "demo"), ("owners", "rex, rita")],
+        )
+        .await
+        .unwrap();
+    assert!(saved.body.contains("is owned by rex, rita"), "{}", saved.body);
+    let saved = admin
+        .post_and_follow(
+            "/admin/owners",
+            &[("kind", "category"), ("name", "ops"), ("owners", "rita")],
+        )
+        .await
+        .unwrap();
+    assert!(
+        saved.body.contains("<td data-label=\"Owners\">rita</td>"),
+        "{}",
+        saved.body
+    );
+    let skill = admin.get("/admin/skills/demo").await.unwrap();
+    assert!(skill.body.contains("owned by rex, rita"), "{}", skill.body);
+    // Reviewers read the lists but have no form to change them.
+    let mut web = WebSession::login(&app.base_url, &team.reviewer).await.unwrap();
+    let owners = web.get("/admin/owners").await.unwrap();
+    assert!(owners.body.contains("rex, rita") && !owners.body.contains("Name owners"));
+    let page = web
+        .post("/admin/owners", &[("kind", "skill"), ("name", "demo"), ("owners", "")])
+        .await
+        .unwrap();
+    assert_eq!(page.status, StatusCode::FORBIDDEN);
+
+    // The queue asks rex for the patch to a skill he owns.
+    let queue = web.get("/admin/queue?status=requested").await.unwrap();
+    assert!(queue.body.contains(&team.patch_id), "{}", queue.body);
+    assert!(
+        queue.body.contains("Requested from you <strong>1</strong>"),
+        "{}",
+        queue.body
+    );
+    let mut rita_web = WebSession::login(&app.base_url, &rita).await.unwrap();
+    assert!(
+        rita_web
+            .get("/admin/queue")
+            .await
+            .unwrap()
+            .body
+            .contains("Requested from you <strong>1</strong>")
+    );
+    let mut author = WebSession::login(&app.base_url, &team.member).await.unwrap();
+    assert!(
+        !author
+            .get("/admin/queue")
+            .await
+            .unwrap()
+            .body
+            .contains("Requested from you")
+    );
+
+    // The patch page names the owners and says the review is the viewer's.
+    let url = format!("/admin/patches/{}", team.patch_id);
+    let page = web.get(&url).await.unwrap();
+    let body = &page.body;
+    assert!(
+        body.contains("rex <span class=\"muted\">(skill)</span>, rita <span class=\"muted\">(skill)</span>"),
+        "{body}"
+    );
+    assert!(body.contains("your review is requested"));
+    assert!(
+        !author
+            .get(&url)
+            .await
+            .unwrap()
+            .body
+            .contains("your review is requested")
+    );
+
+    // Hidden lines: nine above the change (the frontmatter, the heading and a blank line), the rest below.
+    assert!(body.contains("Show 9 unchanged lines"), "{body}");
+    assert!(body.contains("Show the rest of the file"));
+    assert!(!body.contains("<td>name: demo</td>"));
+    let whole = web.get(&format!("{url}?full=SKILL.md")).await.unwrap();
+    assert_eq!(whole.status, StatusCode::OK);
+    assert!(whole.body.contains("<td>name: demo</td>"), "{}", whole.body);
+    assert!(!whole.body.contains("unchanged lines") && !whole.body.contains("Show the rest"));
+    assert!(
+        whole.body.contains("privesc.chmod-777"),
+        "the finding stays at its line"
+    );
+    let split = web.get(&format!("{url}?view=split&full=SKILL.md")).await.unwrap();
+    assert!(
+        split.body.contains("Side-by-side diff of SKILL.md")
+            && split.body.contains("<td class=\"ctx\">name: demo</td>")
+    );
+    // A file the diff does not have, or no file: the page as it is.
+    for query in ["?full=references/notes.md", "?full=", "?full=..%2F..%2Fetc%2Fpasswd"] {
+        let page = web.get(&format!("{url}{query}")).await.unwrap();
+        assert_eq!(page.status, StatusCode::OK, "{query}");
+        assert!(page.body.contains("Show 9 unchanged lines"), "{query}");
+    }
+
+    // SKILL.md as it reads, before and after: hostile Markdown stays inert on both sides.
+    let preview = &body[body.find("id=\"skill-preview\"").expect("a preview")..];
+    let before_html =
+        &preview[preview.find("id=\"preview-before\"").unwrap()..preview.find("id=\"preview-after-title\"").unwrap()];
+    let after_html = &preview[preview.find("id=\"preview-after\"").unwrap()..];
+    assert!(!before_html.contains("chmod 777") && after_html.contains("<code>chmod 777 ./out</code>"));
+    for side in [before_html, after_html] {
+        assert!(
+            !side.contains("<script") && !side.contains("<a href=\"javascript") && !side.contains("<img"),
+            "{side}"
+        );
+        assert!(side.contains("/admin/skills/demo/versions/1/files/references/notes.md"));
+    }
+    assert!(preview.contains("Before <span class=\"muted\">r1</span>"));
+}
+
+#[tokio::test]
+async fn approve_and_next_goes_to_the_reviewers_own_requests_first_and_skips_patches_owed_an_answer() {
+    let team = review_team().await;
+    let app = &team.app;
+    app.import_skill("tools/lint", "lint", "## Steps\n\n1. Lint.\n2. Fix.\n", &[])
+        .await;
+    // Oldest first: the team's patch (changes requested), one to lint, two more to demo.
+    let (status, body) = send(
+        app.post_as(
+            &team.reviewer,
+            &format!("/v1/patches/{}/request-changes", team.patch_id),
+        )
+        .json(&json!({"comment": "Say who reads it."})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    let (status, lint) = send(app.post_as(&team.member, "/v1/patches").json(&json!({
+        "skill": "lint", "base_revision": 1, "summary": "lint first", "rationale": "r",
+        "ops": [{"op": "patch", "old": "2. Fix.", "new": "2. Fix.\n3. Lint again."}],
+    })))
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{lint}");
+    let lint = lint["id"].as_str().unwrap().to_owned();
+    let second = submit_caution_patch(app, &team.member, 1, " (second)").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    let third = submit_caution_patch(app, &team.member, 1, " (third)").await["id"]
+        .as_str()
+        .unwrap()
+        .to_owned();
+    // rex owns demo, not lint.
+    let (status, _) = send(
+        app.client
+            .put(app.url("/v1/owners/skills/demo"))
+            .bearer_auth(&app.admin_token)
+            .json(&json!({"owners": ["rex"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK);
+
+    let mut web = WebSession::login(&app.base_url, &team.reviewer).await.unwrap();
+    web.get(&format!("/admin/patches/{third}")).await.unwrap();
+    let approve_next = |id: &str| (format!("/admin/patches/{id}/approve"), [("round", "1"), ("next", "1")]);
+    // His own requests first (the lint patch is older, the team's patch owes an answer).
+    let (path, fields) = approve_next(&third);
+    let page = web.post(&path, &fields).await.unwrap();
+    assert_eq!(page.status, StatusCode::SEE_OTHER);
+    assert!(
+        page.location
+            .as_deref()
+            .unwrap()
+            .starts_with(&format!("/admin/patches/{second}?")),
+        "{:?}",
+        page.location
+    );
+    // None of his left: the oldest of the rest, still not the one owed an answer.
+    let (path, fields) = approve_next(&second);
+    let page = web.post(&path, &fields).await.unwrap();
+    assert!(
+        page.location
+            .as_deref()
+            .unwrap()
+            .starts_with(&format!("/admin/patches/{lint}?")),
+        "{:?}",
+        page.location
+    );
+    let (path, fields) = approve_next(&lint);
+    let page = web.post(&path, &fields).await.unwrap();
+    assert!(
+        page.location.as_deref().unwrap().starts_with("/admin/queue?"),
+        "{:?}",
+        page.location
+    );
+    assert_eq!(patch_status(app, &team.patch_id).await, "pending_review");
 }
 
 #[tokio::test]

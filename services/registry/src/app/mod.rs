@@ -15,6 +15,7 @@ pub mod import;
 pub mod index;
 pub mod live;
 pub mod outbound;
+pub mod owners;
 pub mod paging;
 pub mod patches;
 pub mod policy;

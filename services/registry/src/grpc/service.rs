@@ -192,6 +192,15 @@ impl Registry for RegistryService {
             .map_err(fail)?;
         Ok(Response::new(pb::Patch {
             threads: review.threads.into_iter().map(convert::thread).collect(),
+            owners: review
+                .owners
+                .into_iter()
+                .map(|o| pb::SkillOwner {
+                    handle: o.handle,
+                    via: o.kind,
+                    name: o.name,
+                })
+                .collect(),
             ..convert::patch(review.patch)
         }))
     }
@@ -209,6 +218,7 @@ impl Registry for RegistryService {
             verdict: request.verdict.filter(|s| !s.is_empty()),
             skill_contains: request.skill_contains,
             author_contains: request.author_contains,
+            review_requested: request.review_requested,
             sort: request.sort,
             cursor: request.cursor,
             limit: (request.limit > 0).then_some(i64::from(request.limit)),

@@ -9,6 +9,7 @@ mod events;
 mod findings;
 pub(crate) mod index;
 pub mod openapi;
+mod owners;
 mod patches;
 mod skills;
 mod tokens;
@@ -453,6 +454,33 @@ pub fn endpoints() -> Vec<Endpoint> {
             ADMIN,
             users::update,
             Op::json::<UserItem>("Changes a member's role or disables them").body::<users::UpdateBody>(),
+        ),
+        at(
+            M::GET,
+            "/v1/owners",
+            READ,
+            owners::list,
+            Op::json::<Items<cairn_wire::OwnerList>>(
+                "Who owns which skills and categories: their patches ask these reviewers for review",
+            ),
+        ),
+        at(
+            M::PUT,
+            "/v1/owners/skills/{name}",
+            ADMIN,
+            owners::set_skill,
+            Op::json::<cairn_wire::OwnerList>("Names a skill's owners (an empty list removes them)")
+                .body::<owners::OwnersBody>(),
+        ),
+        at(
+            M::PUT,
+            "/v1/owners/categories/{*category}",
+            ADMIN,
+            owners::set_category,
+            Op::json::<cairn_wire::OwnerList>(
+                "Names the owners of a category and the categories under it (an empty list removes them)",
+            )
+            .body::<owners::OwnersBody>(),
         ),
         at(
             M::GET,

@@ -352,6 +352,11 @@ fn path_parameter<'a>(path: &str, name: &'a str) -> (&'a str, &'static str, Valu
             "A path inside the bundle (may contain `/`)",
             json!({"type": "string", "minLength": 1}),
         ),
+        "*category" => (
+            "category",
+            "A category path: `/`-separated segments of lowercase letters, digits, `.`, `_` and `-`",
+            json!({"type": "string", "pattern": "^[a-z0-9][a-z0-9._/-]*$", "maxLength": 255}),
+        ),
         "name" => (
             name,
             "The skill's name",

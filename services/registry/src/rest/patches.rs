@@ -85,6 +85,10 @@ pub struct ListQuery {
     skill_contains: Option<String>,
     /// Only patches whose author's handle contains this text (any case).
     author_contains: Option<String>,
+    /// Only patches that ask this member for review (`me`, or a handle): open, to a skill
+    /// they own (see `GET /v1/owners`), written by someone else, not waiting for their
+    /// author's answer.
+    review_requested: Option<String>,
     /// The order: `newest` (default), `oldest` (longest waiting first), `size` (most
     /// changed lines first) or `verdict` (worst scan verdict first).
     sort: Option<String>,
@@ -107,6 +111,7 @@ pub async fn list(
         verdict: query.verdict.filter(|s| !s.is_empty()),
         skill_contains: query.skill_contains,
         author_contains: query.author_contains,
+        review_requested: query.review_requested,
         sort: query.sort,
         cursor: query.page.cursor,
     };

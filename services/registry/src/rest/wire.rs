@@ -191,6 +191,7 @@ impl ToWire for cairn_store::PatchRecord {
             changed_lines: self.changed_lines,
             rounds: Vec::new(),
             round_diff: Vec::new(),
+            owners: Vec::new(),
         }
     }
 }
@@ -202,6 +203,15 @@ impl ToWire for crate::app::patches::conversation::Review {
             threads: self.threads.into_iter().map(ToWire::to_wire).collect(),
             rounds: self.rounds.into_iter().map(ToWire::to_wire).collect(),
             round_diff: self.round_diff,
+            owners: self
+                .owners
+                .into_iter()
+                .map(|o| cairn_wire::Owner {
+                    handle: o.handle,
+                    via: o.kind,
+                    name: o.name,
+                })
+                .collect(),
             ..self.patch.to_wire()
         }
     }

@@ -33,7 +33,7 @@ use session::Viewer;
 #[rustfmt::skip]
 pub fn routes() -> Vec<Route> {
     use Method as M;
-    use pages::{audit, login, members, patch, policy, queue, security, skills, tokens, webhooks};
+    use pages::{audit, login, members, owners, patch, policy, queue, security, skills, tokens, webhooks};
     const OPEN: Access = Access::OpenPage;
     const READ: Access = Access::Session(Scope::Read);
     const SUBMIT: Access = Access::Session(Scope::Submit);
@@ -65,6 +65,8 @@ pub fn routes() -> Vec<Route> {
         route(M::GET, "/admin/skills/{name}/versions/{rev}/files/{*path}", READ, skills::file),
         route(M::POST, "/admin/skills/{name}/versions/{rev}/yank", REVIEW, skills::yank),
         route(M::POST, "/admin/skills/{name}/versions/{rev}/unyank", REVIEW, skills::unyank),
+        route(M::GET, "/admin/owners", READ, owners::page),
+        route(M::POST, "/admin/owners", ADMIN, owners::set),
         route(M::GET, "/admin/members", ADMIN, members::page),
         route(M::POST, "/admin/members", ADMIN, members::add),
         route(M::POST, "/admin/members/{handle}", ADMIN, members::update),

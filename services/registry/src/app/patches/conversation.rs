@@ -67,6 +67,8 @@ pub struct Review {
     pub rounds: Vec<RoundRecord>,
     /// What its files changed since the last earlier round.
     pub round_diff: Vec<FileDiff>,
+    /// The skill's owners (asked to review it).
+    pub owners: Vec<cairn_store::SkillOwner>,
 }
 
 /// A patch of the caller's organisation with its threads and earlier rounds.
@@ -74,11 +76,16 @@ pub async fn read(services: &Services, caller: &Principal, id: Uuid) -> Result<R
     let patch = services.store.patch(caller.org_id, id).await.map_err(not_found)?;
     let threads = threads_of(services.store.patch_comments(caller.org_id, id).await?);
     let (rounds, round_diff) = super::rounds::history(services, caller.org_id, &patch).await?;
+    let owners = services
+        .store
+        .skill_owners(caller.org_id, &patch.skill_name, patch.category.as_deref())
+        .await?;
     Ok(Review {
         patch,
         threads,
         rounds,
         round_diff,
+        owners,
     })
 }
 

@@ -15,6 +15,7 @@ mod resolve;
 mod review;
 pub mod rounds;
 mod scan_cache;
+pub mod sides;
 pub mod turns;
 
 use cairn_pipeline::ops::{Op, WritableRoots};
@@ -440,6 +441,9 @@ pub struct Listing {
     pub author_contains: Option<String>,
     /// Only patches whose scan gave this verdict.
     pub verdict: Option<String>,
+    /// Only patches that ask this member for review (a handle, or `me` for the caller):
+    /// open, to a skill they own, by someone else, not waiting for its author's answer.
+    pub review_requested: Option<String>,
     /// The order, as a caller names it (see [`SORTS`]; `None`: newest first).
     pub sort: Option<String>,
     /// The `next_cursor` of the previous page.
@@ -530,6 +534,24 @@ pub async fn list(
             VERDICTS.join(", ")
         )));
     }
+    let review_requested = match listing.review_requested.as_deref().map(str::trim) {
+        None | Some("") => None,
+        Some("me") => Some(caller.user_id),
+        Some(handle) => {
+            super::accounts::check_handle(handle).map_err(|e| PatchError::Invalid(e.to_string()))?;
+            let user = services
+                .store
+                .user_by_handle(caller.org_id, handle)
+                .await
+                .map_err(|e| match e {
+                    StoreError::NotFound(_) => PatchError::Invalid(format!(
+                        "review_requested names '{handle}', who is not a member: use a member's handle, or 'me'"
+                    )),
+                    other => other.into(),
+                })?;
+            Some(user.id)
+        }
+    };
     let order = sort_order(listing.sort.as_deref())?;
     let after = listing
         .cursor
@@ -545,6 +567,7 @@ pub async fn list(
         skill_contains: contains_filter("skill", listing.skill_contains)?,
         author_contains: contains_filter("author", listing.author_contains)?,
         verdict: listing.verdict,
+        review_requested,
         order,
         after,
         limit: limit + 1,
@@ -602,14 +625,32 @@ fn patch_cursor_key(order: PatchOrder, patch: &PatchRecord) -> String {
 
 /// The patch a reviewer reads next after `after`: the one waiting longest for review
 /// (`pending_review`, oldest first) that someone else wrote and that does not wait for
-/// its author's answer to a request for changes; `None` when none waits.
+/// its author's answer to a request for changes — first among the patches that ask the
+/// reviewer for review (skills they own), then among all; `None` when none waits.
 pub async fn next_to_review(services: &Services, caller: &Principal, after: Uuid) -> Result<Option<Uuid>, PatchError> {
-    let query = cairn_store::PatchQuery {
-        statuses: vec!["pending_review".to_owned()],
-        order: PatchOrder::Oldest,
-        limit: 50,
-        ..cairn_store::PatchQuery::default()
-    };
+    for review_requested in [Some(caller.user_id), None] {
+        let query = cairn_store::PatchQuery {
+            statuses: vec!["pending_review".to_owned()],
+            order: PatchOrder::Oldest,
+            review_requested,
+            limit: 50,
+            ..cairn_store::PatchQuery::default()
+        };
+        if let Some(next) = first_waiting(services, caller, after, query).await? {
+            return Ok(Some(next));
+        }
+    }
+    Ok(None)
+}
+
+/// The first patch of `query` (walked page by page) other than `after` that someone else
+/// wrote and that does not wait for its author.
+async fn first_waiting(
+    services: &Services,
+    caller: &Principal,
+    after: Uuid,
+    query: cairn_store::PatchQuery,
+) -> Result<Option<Uuid>, PatchError> {
     let mut after_key = None;
     loop {
         let page = services
@@ -629,7 +670,9 @@ pub async fn next_to_review(services: &Services, caller: &Principal, after: Uuid
             return Ok(Some(next.id));
         }
         match page.last() {
-            Some(last) if page.len() == 50 => after_key = Some(PatchOrder::Oldest.key_of(last)),
+            Some(last) if i64::try_from(page.len()).ok() == Some(query.limit) => {
+                after_key = Some(PatchOrder::Oldest.key_of(last))
+            }
             _ => return Ok(None),
         }
     }

@@ -4,6 +4,7 @@
 pub mod audit;
 pub mod login;
 pub mod members;
+pub mod owners;
 pub mod patch;
 pub mod policy;
 pub mod queue;

@@ -18,6 +18,7 @@ use crate::auth::scopes::Scope;
 use crate::web::error::{WebError, encode};
 use crate::web::render::conversation::{ThreadView, place_threads};
 use crate::web::render::diff::{self, FileView, Finding, ScanView};
+use crate::web::render::markdown::{render_markdown, split_frontmatter};
 use crate::web::session::{Verified, Viewer};
 use crate::web::{Chrome, done};
 
@@ -32,6 +33,10 @@ pub struct PatchQuery {
     line: Option<usize>,
     /// `old` for a line the patch removes.
     side: Option<String>,
+    /// Show this file whole: the diff with every line it hides expanded.
+    full: Option<String>,
+    /// Set when a phone's narrow window asked for side by side and got the unified diff.
+    narrow: Option<String>,
     #[serde(flatten)]
     flash: crate::web::Flash,
 }
@@ -143,6 +148,10 @@ struct PatchPage {
     added_total: usize,
     removed_total: usize,
     split: bool,
+    /// Whether a narrow window was sent from side by side to the unified diff.
+    narrow: bool,
+    /// SKILL.md rendered as it reads before and after, when the patch changes it.
+    preview: Option<Preview>,
     can_decide: bool,
     can_approve: bool,
     can_withdraw: bool,
@@ -157,6 +166,11 @@ struct PatchPage {
     thread_count: usize,
     /// Whether the viewer may comment.
     can_comment: bool,
+    /// The skill's owners: handle, and the list that makes them one ("skill", "category ops").
+    owners: Vec<(String, String)>,
+    /// Whether the patch asks the viewer for review (an owner, not its author, open, not
+    /// waiting for its author).
+    review_requested: bool,
     /// The line a new thread is for, when the viewer picked one in the diff.
     new_thread: Option<NewThread>,
     /// The outstanding request for changes, in words.
@@ -290,6 +304,90 @@ fn short(digest: &str) -> String {
     }
 }
 
+/// SKILL.md as a reader sees it, before and after the patch.
+#[derive(Debug)]
+pub struct Preview {
+    /// "r4" (the revision the patch was checked against), or "none" for a new skill.
+    before_label: String,
+    /// The rendered text before (`None`: there was no SKILL.md).
+    before: Option<PreviewSide>,
+    /// The rendered text after.
+    after: PreviewSide,
+}
+
+/// One side of the preview.
+#[derive(Debug)]
+pub struct PreviewSide {
+    /// The YAML frontmatter, as written.
+    frontmatter: Option<String>,
+    /// The body as safe HTML.
+    html: String,
+}
+
+/// The SKILL.md preview of a patch whose shown diff changes SKILL.md; `None` otherwise.
+async fn preview(
+    state: &AppState,
+    viewer: &Viewer,
+    record: &PatchRecord,
+    diff: &[cairn_pipeline::diff::FileDiff],
+) -> Result<Option<Preview>, WebError> {
+    if !diff.iter().any(|d| d.file == "SKILL.md" && !d.binary) {
+        return Ok(None);
+    }
+    let Some(sides) = patches::sides::file_sides(state, &viewer.principal, record, "SKILL.md").await? else {
+        return Ok(None);
+    };
+    let base = sides
+        .before_revision
+        .map(|rev| format!("/admin/skills/{}/versions/{rev}/files/", record.skill_name));
+    let render = |text: &str| {
+        let (frontmatter, body) = split_frontmatter(text);
+        PreviewSide {
+            frontmatter: frontmatter.map(str::to_owned),
+            html: render_markdown(body, base.as_deref()),
+        }
+    };
+    let Some(after) = sides.after.as_deref() else {
+        return Ok(None);
+    };
+    Ok(Some(Preview {
+        before_label: sides
+            .before_revision
+            .map_or_else(|| "none".to_owned(), |rev| format!("r{rev}")),
+        before: sides.before.as_deref().map(render),
+        after: render(after),
+    }))
+}
+
+/// The patch's diff with file `full` (when asked for, and its result can be read) shown
+/// whole, and the file that was expanded.
+async fn expand_file(
+    state: &AppState,
+    viewer: &Viewer,
+    record: &PatchRecord,
+    diff: &[cairn_pipeline::diff::FileDiff],
+    full: Option<&str>,
+) -> Result<(Vec<cairn_pipeline::diff::FileDiff>, Option<String>), WebError> {
+    let mut shown = diff.to_vec();
+    let Some(path) = full.map(str::trim).filter(|p| !p.is_empty()) else {
+        return Ok((shown, None));
+    };
+    let Some(entry) = shown.iter_mut().find(|d| d.file == path && !d.binary) else {
+        return Ok((shown, None));
+    };
+    let sides = patches::sides::file_sides(state, &viewer.principal, record, path).await?;
+    match sides
+        .and_then(|s| s.after)
+        .and_then(|after| diff::with_full_context(&entry.unified, &after))
+    {
+        Some(whole) => {
+            entry.unified = whole;
+            Ok((shown, Some(path.to_owned())))
+        }
+        None => Ok((shown, None)),
+    }
+}
+
 /// `GET /admin/patches/{id}`.
 pub async fn page(
     State(state): State<AppState>,
@@ -409,7 +507,29 @@ pub async fn page(
             }
         })
         .collect();
-    let mut files = diff::file_views(&report.diff, report.scan.as_ref());
+    let split = query.view.as_deref() == Some("split");
+    let (shown_diff, expanded) = expand_file(&state, &viewer, &record, &report.diff, query.full.as_deref()).await?;
+    // Only open and approved patches keep their result's files (a decided patch's are
+    // collected): the others show their stored diff, without a preview or hidden lines.
+    let readable = record.candidate.is_some() && (open || record.status == "approved");
+    let preview = match readable {
+        true => preview(&state, &viewer, &record, &report.diff).await?,
+        false => None,
+    };
+    let mut files = diff::file_views(&shown_diff, report.scan.as_ref());
+    if readable {
+        for file in files
+            .iter_mut()
+            .filter(|f| f.change == "modified" && !f.binary && expanded.as_deref() != Some(f.file.as_str()))
+        {
+            file.expand_link = Some(format!(
+                "?{}full={}#{}",
+                if split { "view=split&" } else { "" },
+                encode(&file.file),
+                file.anchor
+            ));
+        }
+    }
     let mut authored_files = diff::file_views(&report.authored_diff, None);
     let threads = place_threads(&mut files, threads);
     let mut threads = place_threads(&mut authored_files, threads);
@@ -444,7 +564,25 @@ pub async fn page(
             record.author
         )
     });
+    let review_requested = open
+        && record.author_id != viewer.principal.user_id
+        && record.outstanding_request().is_none()
+        && viewer.can(Scope::Review)
+        && review.owners.iter().any(|o| o.handle == viewer.principal.handle);
+    let owners = review
+        .owners
+        .iter()
+        .map(|o| {
+            let via = match o.kind.as_str() {
+                "skill" => "skill".to_owned(),
+                _ => format!("category {}", o.name),
+            };
+            (o.handle.clone(), via)
+        })
+        .collect();
     let page = PatchPage {
+        owners,
+        review_requested,
         round: record.round,
         rounds: review
             .rounds
@@ -537,7 +675,9 @@ pub async fn page(
             .collect(),
         scan: diff::scan_view(&report.diff, report.scan.as_ref()),
         files,
-        split: query.view.as_deref() == Some("split"),
+        split,
+        preview,
+        narrow: !split && query.narrow.as_deref() == Some("1"),
         can_decide,
         can_approve: can_decide && record.status == "pending_review",
         can_withdraw: open
@@ -687,6 +827,25 @@ pub async fn comment(
     Verified(form): Verified<CommentForm>,
 ) -> Result<Response, WebError> {
     let patch_id = patches::parse_id(&id)?;
+    // A refused new thread on a line goes back to that line's form (where the page puts
+    // the text back), not to the patch's.
+    let line_form = match (
+        given(form.file.clone()),
+        given(form.line.clone()),
+        given(form.reply_to.clone()),
+    ) {
+        (Some(file), Some(line), None) if line.parse::<usize>().is_ok() => Some(format!(
+            "/admin/patches/{}?comment={}&line={line}&side={}",
+            encode(&id),
+            encode(&file),
+            if form.side.as_deref() == Some("old") {
+                "old"
+            } else {
+                "new"
+            }
+        )),
+        _ => None,
+    };
     let number = |field: &str, value: Option<String>| -> Result<Option<i32>, PatchError> {
         given(value)
             .map(|v| {
@@ -725,7 +884,10 @@ pub async fn comment(
         }
         (Err(e), _, _) | (_, Err(e), _) | (_, _, Err(e)) => Err(e),
     };
-    back_to_patch(&state, &id, outcome, |_| "Comment added.".to_owned())
+    match (outcome, line_form) {
+        (Err(e), Some(to)) => super::back_with(&state, &to, e),
+        (outcome, _) => back_to_patch(&state, &id, outcome, |_| "Comment added.".to_owned()),
+    }
 }
 
 /// The request-changes form.

@@ -259,13 +259,15 @@ pub async fn page(
         given(query.verdict),
         given(query.sort),
     );
-    let statuses = if status == "all" {
-        Vec::new()
-    } else {
-        patches::status_filter(Some(&status))
+    // `requested`: the open patches that ask the viewer for review (skills they own).
+    let statuses = match status.as_str() {
+        "all" => Vec::new(),
+        "requested" => patches::status_filter(Some("open")),
+        other => patches::status_filter(Some(other)),
     };
     let listing = Listing {
         statuses: statuses.clone(),
+        review_requested: (status == "requested").then(|| "me".to_owned()),
         skill_contains: skill.clone(),
         author_contains: author.clone(),
         verdict: verdict.clone(),
@@ -337,6 +339,10 @@ async fn tabs(
             .map(|s| ((*s).to_owned(), s.replace('_', " "), count(s))),
     );
     tabs.push(("all".to_owned(), "All".to_owned(), all));
+    if viewer.can(Scope::Review) {
+        let requested = crate::app::owners::requested_count(&state.store, &viewer.principal).await?;
+        tabs.insert(0, ("requested".to_owned(), "Requested from you".to_owned(), requested));
+    }
     Ok(tabs
         .into_iter()
         .map(|(value, label, count)| Tab {

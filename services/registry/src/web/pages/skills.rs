@@ -245,6 +245,8 @@ pub struct FileRow {
 struct SkillPage {
     chrome: Chrome,
     notice: Option<String>,
+    /// Who reviews its patches (handles), from the owner lists.
+    owners: String,
     name: String,
     category: String,
     latest: Option<i32>,
@@ -292,7 +294,14 @@ pub async fn page(
         }
         None => (None, String::new()),
     };
+    let owners = crate::app::owners::of_skill(&state.store, &viewer.principal, name.as_str(), None)
+        .await?
+        .into_iter()
+        .map(|o| o.handle)
+        .collect::<Vec<_>>()
+        .join(", ");
     let page = SkillPage {
+        owners,
         chrome: Chrome::new(&viewer, "skills"),
         notice: query.flash.notice(&state),
         category: skill.category.clone().unwrap_or_default(),

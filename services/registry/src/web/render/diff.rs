@@ -143,6 +143,8 @@ pub struct Hunk {
     pub lines: Vec<DiffLine>,
     /// Rows for the side-by-side view.
     pub rows: Vec<SideRow>,
+    /// Unchanged lines the diff leaves out before this hunk (after the previous one).
+    pub hidden_before: usize,
 }
 
 /// Everything a template needs to show one changed file.
@@ -169,6 +171,9 @@ pub struct FileView {
     /// Where a line number links to start a thread on it (the line number follows); `None`:
     /// no comments here.
     pub comment_link: Option<String>,
+    /// Where the file's whole text is shown with the diff (its hidden lines expanded);
+    /// `None`: it cannot be, or already is.
+    pub expand_link: Option<String>,
 }
 
 impl FileView {
@@ -259,6 +264,7 @@ pub fn file_views(diff: &[FileDiff], scan: Option<&Report>) -> Vec<FileView> {
             } else {
                 parse_unified(&entry.unified)
             };
+            count_hidden_lines(&mut hunks);
             let lines = hunks.iter().flat_map(|hunk| hunk.lines.iter());
             let added = lines.clone().filter(|line| line.kind == LineKind::Added).count();
             let removed = lines.filter(|line| line.kind == LineKind::Removed).count();
@@ -279,6 +285,7 @@ pub fn file_views(diff: &[FileDiff], scan: Option<&Report>) -> Vec<FileView> {
                 removed,
                 other_findings,
                 comment_link: None,
+                expand_link: None,
             }
         })
         .collect()
@@ -331,6 +338,86 @@ pub fn parse_unified(unified: &str) -> Vec<Hunk> {
         hunks.push(done.finish());
     }
     hunks
+}
+
+/// Sets each hunk's [`Hunk::hidden_before`] from the hunk headers: the unchanged lines
+/// between it and the previous hunk (or the file's start).
+fn count_hidden_lines(hunks: &mut [Hunk]) {
+    let mut shown_through = 0;
+    for hunk in hunks {
+        let Some(range) = cairn_pipeline::diff::hunk_header(&hunk.header) else {
+            continue;
+        };
+        let before = last_line_before(range.new_start, range.new_count);
+        hunk.hidden_before = before.saturating_sub(shown_through);
+        shown_through = last_line_of(range.new_start, range.new_count);
+    }
+}
+
+/// The last line before a hunk starting at `start` with `count` lines (a hunk of no
+/// lines sits after line `start`).
+fn last_line_before(start: usize, count: usize) -> usize {
+    if count == 0 { start } else { start.saturating_sub(1) }
+}
+
+/// The last line a hunk covers (the line it sits after, when it has none).
+fn last_line_of(start: usize, count: usize) -> usize {
+    if count == 0 { start } else { start + count - 1 }
+}
+
+/// The unified diff of one file (`unified`, as stored) rewritten as one hunk over the whole
+/// file whose new text is `after`: every unchanged line the diff left out is shown as
+/// context, the diff's own lines stay as they are. `None` when the diff does not fit
+/// `after` (then the stored diff is shown as it is).
+pub fn with_full_context(unified: &str, after: &str) -> Option<String> {
+    let mut new_lines: Vec<&str> = after.split('\n').collect();
+    if after.ends_with('\n') || after.is_empty() {
+        new_lines.pop();
+    }
+    let mut head = Vec::new();
+    let mut hunks: Vec<(cairn_pipeline::diff::HunkRange, Vec<&str>)> = Vec::new();
+    let mut pieces: Vec<&str> = unified.split('\n').collect();
+    if unified.ends_with('\n') {
+        pieces.pop();
+    }
+    for piece in pieces {
+        if piece.starts_with("@@") {
+            hunks.push((cairn_pipeline::diff::hunk_header(piece)?, Vec::new()));
+        } else if let Some((_, body)) = hunks.last_mut() {
+            body.push(piece);
+        } else {
+            head.push(piece);
+        }
+    }
+    if hunks.is_empty() {
+        return None;
+    }
+    let (mut old_shown, mut new_shown) = (0, 0);
+    let mut body: Vec<String> = Vec::new();
+    for (range, lines) in &hunks {
+        let new_before = last_line_before(range.new_start, range.new_count);
+        let old_before = last_line_before(range.old_start, range.old_count);
+        if new_before < new_shown
+            || new_before > new_lines.len()
+            || old_before.checked_sub(old_shown) != Some(new_before - new_shown)
+        {
+            return None;
+        }
+        body.extend(new_lines[new_shown..new_before].iter().map(|l| format!(" {l}")));
+        body.extend(lines.iter().map(|l| (*l).to_owned()));
+        old_shown = last_line_of(range.old_start, range.old_count);
+        new_shown = last_line_of(range.new_start, range.new_count);
+    }
+    if new_shown > new_lines.len() {
+        return None;
+    }
+    let rest = new_lines.len() - new_shown;
+    body.extend(new_lines[new_shown..].iter().map(|l| format!(" {l}")));
+    let (old_total, new_total) = (old_shown + rest, new_lines.len());
+    let mut out: Vec<String> = head.iter().map(|l| (*l).to_owned()).collect();
+    out.push(format!("@@ -1,{old_total} +1,{new_total} @@"));
+    out.extend(body);
+    Some(out.join("\n") + "\n")
 }
 
 /// Stable HTML id for a file's section: `"file-"` followed by the path with ASCII letters, digits,
@@ -487,6 +574,7 @@ impl HunkBuilder {
             header: self.header,
             lines: self.lines,
             rows,
+            hidden_before: 0,
         }
     }
 }
@@ -630,6 +718,66 @@ mod tests {
 
     /// The same `similar` call for a file created from nothing (`""` → `"x\ny\n"`).
     const SIMILAR_NEW_FILE: &str = "--- a/SKILL.md\n+++ b/SKILL.md\n@@ -0,0 +1,2 @@\n+x\n+y\n";
+
+    fn unified(old: &str, new: &str, radius: usize) -> String {
+        similar::TextDiff::from_lines(old, new)
+            .unified_diff()
+            .context_radius(radius)
+            .header("a/SKILL.md", "b/SKILL.md")
+            .to_string()
+    }
+
+    fn lines_of(hunks: &[Hunk]) -> Vec<(LineKind, Option<usize>, Option<usize>, String)> {
+        hunks
+            .iter()
+            .flat_map(|h| h.lines.iter())
+            .map(|l| (l.kind, l.old_no, l.new_no, l.text.clone()))
+            .collect()
+    }
+
+    #[test]
+    fn full_context_shows_every_line_as_a_diff_without_hidden_lines_would() {
+        let numbered = |n: usize| (1..=n).map(|i| format!("line {i}\n")).collect::<String>();
+        let old = numbered(40);
+        let cases = [
+            // Changes in the middle, at both ends, a deletion, an insertion, no final newline.
+            old.replace("line 5\n", "line five\nline 5b\n").replace("line 20\n", ""),
+            old.replace("line 1\n", "line one\n")
+                .replace("line 40\n", "line 40\nline 41"),
+            old.replace("line 12\nline 13\n", ""),
+            old.replace("line 30\n", "line 30\n\n  indented\n"),
+            format!("{old}tail\n"),
+        ];
+        for new in cases {
+            let short = unified(&old, &new, 3);
+            let full = with_full_context(&short, &new).expect("the diff fits its file");
+            let expected = parse_unified(&unified(&old, &new, 1_000_000));
+            let got = parse_unified(&full);
+            assert_eq!(got.len(), 1, "{full}");
+            assert_eq!(lines_of(&got), lines_of(&expected), "{short}");
+        }
+    }
+
+    #[test]
+    fn hidden_lines_are_counted_between_hunks_and_a_diff_that_does_not_fit_is_refused() {
+        let numbered = |n: usize| (1..=n).map(|i| format!("line {i}\n")).collect::<String>();
+        let old = numbered(40);
+        let new = old.replace("line 10\n", "line ten\n").replace("line 30\n", "");
+        let diff = FileDiff {
+            file: "SKILL.md".to_owned(),
+            change: Change::Modified,
+            unified: unified(&old, &new, 3),
+            binary: false,
+            mode_changed: false,
+        };
+        let view = &file_views(std::slice::from_ref(&diff), None)[0];
+        let hidden: Vec<usize> = view.hunks.iter().map(|h| h.hidden_before).collect();
+        // Lines 1-6 hidden, hunk 7-13; lines 14-26 hidden, then hunk 27-32 (new numbering 27-32).
+        assert_eq!(hidden, [6, 13], "{}", diff.unified);
+        // Another file's text: the diff does not fit it.
+        assert_eq!(with_full_context(&diff.unified, "short\n"), None);
+        assert_eq!(with_full_context("not a diff", &new), None);
+    }
 
     fn numbers(hunk: &Hunk) -> Vec<(char, Option<usize>, Option<usize>)> {
         hunk.lines
