@@ -6,6 +6,7 @@
 //! drops it afterwards.
 
 pub mod app;
+pub mod browser;
 pub mod garage;
 pub mod load;
 pub mod s3;

@@ -1,11 +1,13 @@
 //! A reviewer answers an agent's lesson: comments on its line and requests changes. The
 //! member's `cairn status` shows them (each comment once, the request until answered),
 //! the agent edits the skill again and `cairn push` sends the edits as the next round of
-//! the same patch; once approved, a teammate's pull brings the answered lesson.
+//! the same patch, which the reviewer reads in the review web (in Chromium) as round 2;
+//! once approved, a teammate's pull brings the answered lesson.
 
 mod common;
 
 use cairn_e2e::app::{StatusCode, TestApp};
+use cairn_e2e::browser::Browser;
 use cairn_store::Role;
 use serde_json::json;
 
@@ -108,6 +110,36 @@ async fn requested_changes_reach_the_agent_and_its_next_push_is_the_next_round()
         (patch["round"].as_i64(), patch["changes_requested"].clone()),
         (Some(2), json!(null))
     );
+    // The reviewer reads the round `cairn push` sent in the review web (Chromium): round 2,
+    // what changed since round 1, and the earlier thread marked as round 1's.
+    let browser = Browser::start().await;
+    browser.log_in(&app.base_url, &reviewer).await;
+    browser
+        .client
+        .goto(&format!("{}/admin/patches/{id}", app.base_url))
+        .await
+        .unwrap();
+    assert_eq!(browser.text("#patch-round").await, "2");
+    assert!(
+        browser
+            .text("#rounds-title")
+            .await
+            .contains("Round 2: what changed since round 1")
+    );
+    let rounds = browser.text("#rounds").await;
+    assert!(
+        rounds.contains("over 2 GB: split them first.") && rounds.contains("hangs on big files"),
+        "{rounds}"
+    );
+    assert!(
+        browser
+            .text("#conversation")
+            .await
+            .contains("round 1: those lines may have changed since")
+    );
+    browser.check_accessibility("a round sent by cairn push").await;
+    browser.screenshot("patch-round-2-from-cairn-push").await;
+    browser.stop().await;
     let (status, _) = app
         .post_json(&reviewer, &format!("/v1/patches/{id}/approve"), &json!({}))
         .await;
