@@ -454,6 +454,159 @@ async fn patch_rpcs_answer_like_their_rest_twins() {
 }
 
 #[tokio::test]
+async fn conversation_rpcs_answer_like_their_rest_twins_and_refuse_what_rest_refuses() {
+    let app = app().await;
+    let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
+    let mut as_member = app.grpc(Some(&member)).await.unwrap();
+    let mut as_reviewer = app.grpc(Some(&reviewer)).await.unwrap();
+    let patch = as_member
+        .submit_patch(ops_patch(1, "3. Check the output.", "3. Check the output twice."))
+        .await
+        .unwrap()
+        .into_inner();
+
+    // A comment on the patch, then an answer in its thread: REST reads the same thread.
+    let first = as_reviewer
+        .comment_on_patch(pb::CommentOnPatchRequest {
+            id: patch.id.clone(),
+            body: "Why twice?".into(),
+            round: Some(1),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(
+        (first.author.as_str(), first.kind.as_str(), first.round),
+        ("rex", "comment", 1)
+    );
+    let answer = as_member
+        .comment_on_patch(pb::CommentOnPatchRequest {
+            id: patch.id.clone(),
+            body: "The first run warms the cache.".into(),
+            reply_to: Some(first.id),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(answer.reply_to, Some(first.id));
+    let rest = app.get_json(&format!("/v1/patches/{}", patch.id)).await;
+    assert_eq!(rest["threads"][0]["id"], json!(first.id));
+    assert_eq!(
+        rest["threads"][0]["comments"][1]["body"],
+        "The first run warms the cache."
+    );
+
+    // Bad input is refused with REST's message and changes nothing.
+    let before = app.state_snapshot().await.unwrap();
+    let refused = [
+        as_reviewer
+            .comment_on_patch(pb::CommentOnPatchRequest {
+                id: patch.id.clone(),
+                body: "on which line?".into(),
+                file: Some("SKILL.md".into()),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err(),
+        as_reviewer
+            .comment_on_patch(pb::CommentOnPatchRequest {
+                id: patch.id.clone(),
+                body: "  ".into(),
+                ..Default::default()
+            })
+            .await
+            .unwrap_err(),
+        as_reviewer
+            .request_changes(pb::RequestChangesRequest {
+                id: patch.id.clone(),
+                comment: String::new(),
+                round: None,
+            })
+            .await
+            .unwrap_err(),
+        as_reviewer
+            .request_changes(pb::RequestChangesRequest {
+                id: "not-an-id".into(),
+                comment: "x".into(),
+                round: None,
+            })
+            .await
+            .unwrap_err(),
+    ];
+    for status in &refused {
+        assert_eq!(status.code(), Code::InvalidArgument, "{status:?}");
+    }
+    assert!(
+        refused[0].message().contains("needs both file and line"),
+        "{}",
+        refused[0].message()
+    );
+    let not_author = as_reviewer
+        .revise_patch(pb::RevisePatchRequest {
+            id: patch.id.clone(),
+            base_revision: Some(1),
+            ops: ops_patch(1, "3. Check the output.", "3. Check it.").ops,
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(not_author.code(), Code::PermissionDenied, "{not_author:?}");
+    assert_eq!(app.state_snapshot().await.unwrap(), before);
+
+    // Request changes, then the author's next round answers it.
+    let asked = as_reviewer
+        .request_changes(pb::RequestChangesRequest {
+            id: patch.id.clone(),
+            comment: "Say why twice in the step.".into(),
+            round: Some(1),
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!(asked.changes_requested_by.as_deref(), Some("rex"));
+    assert_eq!(asked.threads.len(), 2);
+    let rest = app.get_json(&format!("/v1/patches/{}", patch.id)).await;
+    assert_eq!(rest["changes_requested"]["by"], "rex");
+    let revised = as_member
+        .revise_patch(pb::RevisePatchRequest {
+            id: patch.id.clone(),
+            base_revision: Some(1),
+            ops: ops_patch(
+                1,
+                "3. Check the output.",
+                "3. Check the output twice (the first run warms the cache).",
+            )
+            .ops,
+            rationale: Some("answered the review".into()),
+            ..Default::default()
+        })
+        .await
+        .unwrap()
+        .into_inner();
+    assert_eq!((revised.round, revised.changes_requested_by.clone()), (2, None));
+    assert_eq!(revised.rationale, "answered the review");
+    let rest = app.get_json(&format!("/v1/patches/{}", patch.id)).await;
+    assert_eq!(
+        (rest["round"].as_i64(), rest["rationale"].as_str()),
+        (Some(2), Some("answered the review"))
+    );
+    // A comment written against round 1 no longer lands.
+    let stale = as_reviewer
+        .comment_on_patch(pb::CommentOnPatchRequest {
+            id: patch.id.clone(),
+            body: "late".into(),
+            round: Some(1),
+            ..Default::default()
+        })
+        .await
+        .unwrap_err();
+    assert_eq!(stale.code(), Code::FailedPrecondition, "{stale:?}");
+}
+
+#[tokio::test]
 async fn grpc_errors_carry_the_rest_message_and_a_fitting_code_and_change_nothing() {
     let app = app().await;
     let (_, member) = app.user_with_token("mia", Role::Member).await.unwrap();
@@ -668,6 +821,31 @@ async fn call_as(client: &mut GrpcClient, path: &str, n: usize) -> Result<(), to
             })
             .await
             .map(drop),
+        "CommentOnPatch" => client
+            .comment_on_patch(pb::CommentOnPatchRequest {
+                id,
+                body: "sampled".into(),
+                ..Default::default()
+            })
+            .await
+            .map(drop),
+        "RequestChanges" => client
+            .request_changes(pb::RequestChangesRequest {
+                id,
+                comment: "sampled".into(),
+                round: None,
+            })
+            .await
+            .map(drop),
+        "RevisePatch" => client
+            .revise_patch(pb::RevisePatchRequest {
+                id,
+                base_revision: Some(1),
+                ops: ops_patch(1, "3. Check the output.", "3. Check it.").ops,
+                ..Default::default()
+            })
+            .await
+            .map(drop),
         other => panic!("no sample call for {other}: add one so every role walks it"),
     }
 }
@@ -680,7 +858,7 @@ async fn every_grpc_method_follows_the_authorization_table_for_every_role() {
         .into_iter()
         .filter(|r| r.path.starts_with(&service))
         .collect();
-    assert_eq!(rules.len(), 10);
+    assert_eq!(rules.len(), 13);
     let mut n = 0;
     for role in [Role::Reader, Role::Member, Role::Reviewer, Role::Admin] {
         let (_, token) = app

@@ -400,7 +400,38 @@ pub fn summary(p: PatchRecord) -> pb::Patch {
     }
 }
 
-/// A thread of a patch's conversation.
+/// A patch as read with its conversation: threads and owners (GetPatch and the
+/// conversation RPCs answer with it).
+pub fn review(review: crate::app::patches::conversation::Review) -> pb::Patch {
+    pb::Patch {
+        threads: review.threads.into_iter().map(thread).collect(),
+        owners: review
+            .owners
+            .into_iter()
+            .map(|o| pb::SkillOwner {
+                handle: o.handle,
+                via: o.kind,
+                name: o.name,
+            })
+            .collect(),
+        ..patch(review.patch)
+    }
+}
+
+/// One stored comment.
+pub fn comment(c: cairn_store::CommentRecord) -> pb::ReviewComment {
+    pb::ReviewComment {
+        id: c.id,
+        author: c.author,
+        kind: c.kind,
+        body: c.body,
+        created_at: Some(timestamp(c.created_at)),
+        reply_to: c.reply_to,
+        round: c.round,
+    }
+}
+
+/// A thread: its first comment (where it sits) and its answers.
 pub fn thread(t: crate::app::patches::conversation::Thread) -> pb::ReviewThread {
     let anchor = t.first.anchor.clone();
     pb::ReviewThread {
@@ -410,15 +441,6 @@ pub fn thread(t: crate::app::patches::conversation::Thread) -> pb::ReviewThread 
         end_line: anchor.as_ref().map(|a| a.end_line),
         side: anchor.map(|a| a.side),
         round: t.first.round,
-        comments: std::iter::once(t.first)
-            .chain(t.replies)
-            .map(|c| pb::ReviewComment {
-                id: c.id,
-                author: c.author,
-                kind: c.kind,
-                body: c.body,
-                created_at: Some(timestamp(c.created_at)),
-            })
-            .collect(),
+        comments: std::iter::once(t.first).chain(t.replies).map(comment).collect(),
     }
 }

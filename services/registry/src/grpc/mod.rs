@@ -28,7 +28,7 @@ pub const MAX_REQUEST_MESSAGE: usize = crate::access::MAX_BODY_BYTES;
 pub const MAX_RESPONSE_MESSAGE: usize = 64 << 20;
 
 /// The registry's methods and what each requires.
-const REGISTRY_METHODS: [(&str, Access); 10] = [
+const REGISTRY_METHODS: [(&str, Access); 13] = [
     ("GetIndex", Access::Scope(Scope::Read)),
     ("WatchIndex", Access::Scope(Scope::Read)),
     ("GetBlobs", Access::Scope(Scope::Read)),
@@ -40,6 +40,10 @@ const REGISTRY_METHODS: [(&str, Access); 10] = [
     ("ReviewPatches", Access::Scope(Scope::Review)),
     // The author withdraws their own patch (the service checks who).
     ("WithdrawPatch", Access::Scope(Scope::Submit)),
+    ("CommentOnPatch", Access::Scope(Scope::Submit)),
+    ("RequestChanges", Access::Scope(Scope::Review)),
+    // Only the author sends a round (the service checks who).
+    ("RevisePatch", Access::Scope(Scope::Submit)),
 ];
 
 /// The health service's methods (unauthenticated and not rate-limited, like `/healthz`).

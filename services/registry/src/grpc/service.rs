@@ -190,19 +190,7 @@ impl Registry for RegistryService {
         let review = patches::conversation::read(&self.state, &caller.principal, id)
             .await
             .map_err(fail)?;
-        Ok(Response::new(pb::Patch {
-            threads: review.threads.into_iter().map(convert::thread).collect(),
-            owners: review
-                .owners
-                .into_iter()
-                .map(|o| pb::SkillOwner {
-                    handle: o.handle,
-                    via: o.kind,
-                    name: o.name,
-                })
-                .collect(),
-            ..convert::patch(review.patch)
-        }))
+        Ok(Response::new(convert::review(review)))
     }
 
     async fn list_patches(
@@ -325,6 +313,79 @@ impl Registry for RegistryService {
             .await
             .map_err(fail)?;
         Ok(Response::new(convert::patch(record)))
+    }
+
+    async fn comment_on_patch(
+        &self,
+        request: Request<pb::CommentOnPatchRequest>,
+    ) -> Result<Response<pb::ReviewComment>, Status> {
+        let caller = caller(&request)?;
+        let request = request.into_inner();
+        let id = patches::parse_id(&request.id).map_err(fail)?;
+        let anchor = match (request.file, request.line) {
+            (Some(file), Some(line)) => Some(patches::conversation::AnchorRequest {
+                file,
+                line,
+                end_line: request.end_line,
+                side: request.side,
+            }),
+            (None, None) if request.end_line.is_none() && request.side.is_none() => None,
+            _ => {
+                return Err(super::invalid(
+                    "a comment on lines needs both file and line (and optionally end_line, side); leave all four out to comment on the patch",
+                ));
+            }
+        };
+        let remark = patches::conversation::Remark {
+            body: &request.body,
+            reply_to: request.reply_to,
+            anchor,
+            round: request.round,
+        };
+        let stored = patches::conversation::comment(&self.state, &caller.principal, &caller.actor(), id, remark)
+            .await
+            .map_err(fail)?;
+        Ok(Response::new(convert::comment(stored)))
+    }
+
+    async fn request_changes(
+        &self,
+        request: Request<pb::RequestChangesRequest>,
+    ) -> Result<Response<pb::Patch>, Status> {
+        let caller = caller(&request)?;
+        let request = request.into_inner();
+        let id = patches::parse_id(&request.id).map_err(fail)?;
+        let review = patches::conversation::request_changes(
+            &self.state,
+            &caller.principal,
+            &caller.actor(),
+            id,
+            &request.comment,
+            request.round,
+        )
+        .await
+        .map_err(fail)?;
+        Ok(Response::new(convert::review(review)))
+    }
+
+    async fn revise_patch(&self, request: Request<pb::RevisePatchRequest>) -> Result<Response<pb::Patch>, Status> {
+        let caller = caller(&request)?;
+        let request = request.into_inner();
+        let id = patches::parse_id(&request.id).map_err(fail)?;
+        let revision = patches::rounds::Revision {
+            base_revision: request.base_revision,
+            ops: convert::ops_to_json(&request.ops)?,
+            summary: request.summary,
+            rationale: request.rationale,
+            agent: request.agent.map(|a| convert::agent_in(Some(a))),
+        };
+        patches::rounds::revise(&self.state, &caller.principal, &caller.actor(), id, revision)
+            .await
+            .map_err(fail)?;
+        let review = patches::conversation::read(&self.state, &caller.principal, id)
+            .await
+            .map_err(fail)?;
+        Ok(Response::new(convert::review(review)))
     }
 }
 
