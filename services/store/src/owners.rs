@@ -66,16 +66,23 @@ fn owner_applies(owner: &str, skill: &str, category: &str) -> String {
     )
 }
 
+/// Whether user row `user` may review now (an admin or a reviewer, not disabled): only
+/// such owners are asked for anything.
+fn can_review(user: &str) -> String {
+    format!("(NOT {user}.disabled AND {user}.role IN ('admin', 'reviewer'))")
+}
+
 /// The condition on a patch `p` that it is open and asks user `$param` for review (they
 /// own its skill and may review it): the queue's "review requested from" filter.
 pub(crate) fn review_requested_condition(param: &str) -> String {
+    let open = crate::OPEN_PATCH_STATUSES.map(|s| format!("'{s}'")).join(", ");
     format!(
-        "(p.status IN ('pending_review', 'blocked', 'conflict') AND p.author_id <> {param} \
+        "(p.status IN ({open}) AND p.author_id <> {param} \
          AND p.changes_requested_by IS NULL AND EXISTS (\
          SELECT 1 FROM owners o JOIN users ou ON ou.id = o.user_id \
          LEFT JOIN skills os ON os.org_id = p.org_id AND os.name = p.skill_name \
-         WHERE o.org_id = p.org_id AND o.user_id = {param} AND NOT ou.disabled \
-         AND ou.role IN ('admin', 'reviewer') AND {}))",
+         WHERE o.org_id = p.org_id AND o.user_id = {param} AND {} AND {}))",
+        can_review("ou"),
         owner_applies("o", "p.skill_name", "coalesce(os.category, p.category)")
     )
 }
@@ -194,8 +201,9 @@ impl Store {
             "SELECT DISTINCT ON (u.handle) u.handle, o.kind, o.name FROM owners o \
              JOIN users u ON u.id = o.user_id \
              LEFT JOIN skills s ON s.org_id = o.org_id AND s.name = $2 \
-             WHERE o.org_id = $1 AND NOT u.disabled AND u.role IN ('admin', 'reviewer') AND {} \
+             WHERE o.org_id = $1 AND {} AND {} \
              ORDER BY u.handle, o.kind DESC, length(o.name) DESC",
+            can_review("u"),
             owner_applies("o", "$2", "coalesce(s.category, $3)")
         )))
         .bind(org_id)
@@ -225,12 +233,11 @@ impl Store {
         Ok(sqlx::query_scalar(sqlx::AssertSqlSafe(format!(
             // Most members own nothing: then no patch is looked at.
             "SELECT CASE WHEN NOT EXISTS (SELECT 1 FROM owners WHERE org_id = $1 AND user_id = $2) THEN 0 \
-             ELSE (SELECT count(*) FROM patches p WHERE p.org_id = $1 AND p.status = ANY($3) AND {}) END",
+             ELSE (SELECT count(*) FROM patches p WHERE p.org_id = $1 AND {}) END",
             review_requested_condition("$2")
         )))
         .bind(org_id)
         .bind(user_id)
-        .bind(&crate::OPEN_PATCH_STATUSES[..])
         .fetch_one(&self.pool)
         .await?)
     }

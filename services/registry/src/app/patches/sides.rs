@@ -29,21 +29,10 @@ pub async fn file_sides(
     patch: &PatchRecord,
     path: &str,
 ) -> Result<Option<FileSides>, PatchError> {
-    let Some(manifest) = patch.candidate.as_ref() else {
+    if patch.candidate.is_none() {
         return Ok(None);
-    };
-    let after = match manifest
-        .as_array()
-        .and_then(|entries| {
-            entries
-                .iter()
-                .find(|e| e.get("path").and_then(|p| p.as_str()) == Some(path))
-        })
-        .and_then(|e| e.get("sha256").and_then(|s| s.as_str()))
-    {
-        Some(sha256) => read_text(services, sha256).await?,
-        None => None,
-    };
+    }
+    let after = result_text(services, patch, path).await?;
     let before = match patch.onto_revision {
         Some(revision) => {
             let resolved = catalog::resolve(
@@ -66,6 +55,25 @@ pub async fn file_sides(
         after,
         before_revision: patch.onto_revision,
     }))
+}
+
+/// File `path` as the patch's result has it (`None`: no result, no such file, or not
+/// UTF-8 text): all that showing a file's unchanged lines needs.
+pub async fn result_text(services: &Services, patch: &PatchRecord, path: &str) -> Result<Option<String>, PatchError> {
+    let sha256 = patch
+        .candidate
+        .as_ref()
+        .and_then(|manifest| manifest.as_array())
+        .and_then(|entries| {
+            entries
+                .iter()
+                .find(|e| e.get("path").and_then(|p| p.as_str()) == Some(path))
+        })
+        .and_then(|e| e.get("sha256").and_then(|s| s.as_str()));
+    match sha256 {
+        Some(sha256) => Ok(read_text(services, sha256).await?),
+        None => Ok(None),
+    }
 }
 
 /// A blob as text; `None` when it is not UTF-8, or gone (the candidates of decided

@@ -363,7 +363,6 @@ async fn preview(
 /// whole, and the file that was expanded.
 async fn expand_file(
     state: &AppState,
-    viewer: &Viewer,
     record: &PatchRecord,
     diff: &[cairn_pipeline::diff::FileDiff],
     full: Option<&str>,
@@ -375,11 +374,8 @@ async fn expand_file(
     let Some(entry) = shown.iter_mut().find(|d| d.file == path && !d.binary) else {
         return Ok((shown, None));
     };
-    let sides = patches::sides::file_sides(state, &viewer.principal, record, path).await?;
-    match sides
-        .and_then(|s| s.after)
-        .and_then(|after| diff::with_full_context(&entry.unified, &after))
-    {
+    let after = patches::sides::result_text(state, record, path).await?;
+    match after.and_then(|after| diff::with_full_context(&entry.unified, &after)) {
         Some(whole) => {
             entry.unified = whole;
             Ok((shown, Some(path.to_owned())))
@@ -508,7 +504,7 @@ pub async fn page(
         })
         .collect();
     let split = query.view.as_deref() == Some("split");
-    let (shown_diff, expanded) = expand_file(&state, &viewer, &record, &report.diff, query.full.as_deref()).await?;
+    let (shown_diff, expanded) = expand_file(&state, &record, &report.diff, query.full.as_deref()).await?;
     // Only open and approved patches keep their result's files (a decided patch's are
     // collected): the others show their stored diff, without a preview or hidden lines.
     let readable = record.candidate.is_some() && (open || record.status == "approved");
