@@ -9,6 +9,7 @@ pub mod app;
 pub mod browser;
 pub mod garage;
 pub mod load;
+pub mod mcp_clients;
 pub mod s3;
 pub mod scale;
 pub mod web;

@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod findings;
 pub mod index;
+pub mod mcp;
 pub mod patches;
 pub mod skills;
 pub mod webhooks;

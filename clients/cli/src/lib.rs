@@ -7,6 +7,7 @@
 pub mod ci;
 pub mod config;
 pub mod folder;
+pub mod mcp;
 pub mod patch;
 pub mod remote;
 pub mod sync;

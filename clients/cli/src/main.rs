@@ -148,6 +148,14 @@ enum Command {
     /// Pinned, verified skills for CI.
     #[command(subcommand)]
     Ci(CiCommand),
+    /// Serve the team's skills to an agent over MCP on stdin/stdout: search, load and read
+    /// skills, propose lessons (docs/MCP.md). Online it forwards to the registry's /mcp
+    /// with the saved login; with --offline it serves only what is on this machine —
+    /// synced into targets, or pinned by a cairn.lock — each file checked against the
+    /// registry's digest before the agent sees it.
+    ///
+    /// Example: cairn mcp install --agent claude   (then Claude Code runs `cairn mcp`)
+    Mcp(McpArgs),
     /// Work on a local skill folder.
     #[command(subcommand)]
     Skill(SkillCommand),
@@ -157,6 +165,60 @@ enum Command {
     Completions {
         /// bash, zsh, fish, elvish or powershell.
         shell: clap_complete::Shell,
+    },
+}
+
+#[derive(Debug, Args)]
+#[command(args_conflicts_with_subcommands = true)]
+struct McpArgs {
+    #[command(subcommand)]
+    command: Option<McpCommand>,
+    /// Serve only the skills on this machine (no proposals): those synced into the
+    /// targets, or with --lock those a cairn.lock pins.
+    #[arg(long)]
+    offline: bool,
+    /// With --offline: a target whose synced skills are served (repeat for several;
+    /// default: `targets` in config.toml, else those pulled into).
+    #[arg(long = "target", value_name = "TARGET", requires = "offline")]
+    targets: Vec<String>,
+    /// With --offline: serve the versions this lock pins, from the folder --dir.
+    #[arg(long, requires_all = ["offline", "dir"], conflicts_with = "targets")]
+    lock: Option<PathBuf>,
+    /// With --lock: the folder `cairn ci pull --dest` filled.
+    #[arg(long, requires = "lock")]
+    dir: Option<PathBuf>,
+}
+
+#[derive(Debug, Subcommand)]
+enum McpCommand {
+    /// Add Cairn to an agent's MCP configuration, in the agent's own file: by default the
+    /// agent runs `cairn mcp` (which uses your saved login); with --http it connects to
+    /// the registry's /mcp and reads the token from $CAIRN_TOKEN when it starts. No token
+    /// is ever written. The rest of the file is kept.
+    ///
+    /// Example: cairn mcp install --agent codex --http
+    Install {
+        /// The agent.
+        #[arg(long, value_enum)]
+        agent: cairn::mcp::install::Agent,
+        /// Print the configuration instead of writing it.
+        #[arg(long)]
+        print: bool,
+        /// Connect the agent to the registry's /mcp over HTTP instead of running `cairn mcp`.
+        #[arg(long)]
+        http: bool,
+        /// Have the agent run `cairn mcp --offline` (with --target: those targets).
+        #[arg(long, conflicts_with = "http")]
+        offline: bool,
+        /// With --offline: a target to serve (repeat for several).
+        #[arg(long = "target", value_name = "TARGET", requires = "offline")]
+        targets: Vec<String>,
+        /// Claude Code: the project's .mcp.json (in this folder) instead of ~/.claude.json.
+        #[arg(long)]
+        project: bool,
+        /// The configuration file to write (default: the agent's own).
+        #[arg(long)]
+        config: Option<PathBuf>,
     },
 }
 
@@ -315,6 +377,20 @@ fn main() -> ExitCode {
         Command::Diff { name, targets } => diff(name.as_deref(), &targets, json),
         Command::Ci(CiCommand::Lock { out, skills }) => online(ci_lock(&out, &skills, json)),
         Command::Ci(CiCommand::Pull { lock, dest, frozen }) => online(ci_pull(&lock, &dest, frozen, json)),
+        Command::Mcp(McpArgs {
+            command:
+                Some(McpCommand::Install {
+                    agent,
+                    print,
+                    http,
+                    offline,
+                    targets,
+                    project,
+                    config,
+                }),
+            ..
+        }) => mcp_install(agent, print, http, offline, &targets, project, config, json),
+        Command::Mcp(args) => online(mcp_serve(args)),
     };
     match result {
         Ok(code) => ExitCode::from(code),
@@ -365,6 +441,99 @@ async fn whoami(json: bool) -> Result<u8> {
     } else {
         println!("{} at {}", describe(&me), registry.server());
         println!("may: {}", me.scopes.join(", "));
+    }
+    Ok(0)
+}
+
+/// `cairn mcp`: the MCP server on stdio (stdout carries the protocol: notes go to stderr).
+async fn mcp_serve(args: McpArgs) -> Result<u8> {
+    use cairn::mcp::{self, forward::Forwarder, offline::Offline};
+    if !args.offline {
+        mcp::serve_stdio(Forwarder::new(configured_registry()?)).await?;
+        return Ok(0);
+    }
+    let catalog = match (&args.lock, &args.dir) {
+        (Some(lock), Some(dir)) => mcp::catalog_of_lock(&cairn::ci::read_lock(lock)?, dir),
+        _ => mcp::catalog_of_targets(&resolve_targets(&args.targets)?)?,
+    };
+    for (name, reason) in &catalog.refused {
+        eprintln!("cairn mcp: not serving {name}: {reason}");
+    }
+    eprintln!("cairn mcp: serving {} skills offline", catalog.len());
+    mcp::serve_stdio(Offline::new(catalog)).await?;
+    Ok(0)
+}
+
+/// `cairn mcp install`: writes (or prints) an agent's MCP configuration.
+#[allow(clippy::too_many_arguments)]
+fn mcp_install(
+    agent: cairn::mcp::install::Agent,
+    print: bool,
+    http: bool,
+    offline: bool,
+    targets: &[String],
+    project: bool,
+    config_file: Option<PathBuf>,
+    json: bool,
+) -> Result<u8> {
+    use cairn::mcp::install::{self, Connection};
+    let connection = if http {
+        let profile = config::load(&config::config_dir()?, |key| std::env::var(key).ok())
+            .context("--http needs the registry's address: run `cairn login` first")?;
+        if std::env::var_os(install::TOKEN_VARIABLE).is_none() {
+            eprintln!(
+                "note: the agent reads the token from ${} when it starts: export it where the agent runs \
+                 (a token with only the 'read' scope keeps it from proposing)",
+                install::TOKEN_VARIABLE
+            );
+        }
+        Connection::Http {
+            url: format!("{}/mcp", profile.server),
+        }
+    } else {
+        let command = std::env::current_exe()
+            .context("finding this program's path for the agent to run")?
+            .to_string_lossy()
+            .into_owned();
+        let mut args = vec!["mcp".to_owned()];
+        if offline {
+            args.push("--offline".to_owned());
+            for target in targets {
+                args.extend(["--target".to_owned(), target.clone()]);
+            }
+        }
+        Connection::Stdio { command, args }
+    };
+    if print {
+        print!("{}", install::snippet(agent, &connection));
+        return Ok(0);
+    }
+    let path = match config_file {
+        Some(path) => path,
+        None => install::default_path(agent, project, &std::env::current_dir()?, |key| std::env::var(key).ok())?,
+    };
+    let installed = install::install(agent, &connection, &path)?;
+    if json {
+        print_json(&serde_json::json!({
+            "agent": format!("{agent:?}").to_lowercase(),
+            "config": installed.path,
+            "replaced": installed.replaced,
+            "backup": installed.backup,
+        }))?;
+    } else {
+        let verb = if installed.replaced { "Updated" } else { "Added" };
+        println!(
+            "{verb} the '{}' MCP server in {}",
+            install::SERVER_NAME,
+            installed.path.display()
+        );
+        if let Some(backup) = &installed.backup {
+            println!(
+                "The file's comments could not be kept: the previous version is in {}",
+                backup.display()
+            );
+        }
+        println!("Restart the agent to load it.");
     }
     Ok(0)
 }

@@ -4,6 +4,9 @@ use std::time::Duration;
 
 use crate::config::Profile;
 
+/// The MCP protocol revision `cairn mcp` speaks to the registry.
+pub const MCP_PROTOCOL: &str = "2026-07-28";
+
 /// Why a registry call failed.
 #[derive(Debug, thiserror::Error)]
 pub enum RemoteError {
@@ -239,6 +242,36 @@ impl Registry {
     }
 
     /// Posts `body` as JSON to `path`; the answer's JSON.
+    /// One MCP request to the registry's `/mcp` endpoint (the 2026-07-28 protocol:
+    /// stateless, the caller's description in `_meta`, the method and name repeated in
+    /// headers): the JSON-RPC answer, `result` or `error`. `name` is the tool called or the
+    /// resource read, for the requests that name one.
+    pub async fn mcp(
+        &self,
+        method: &str,
+        name: Option<&str>,
+        params: serde_json::Value,
+    ) -> Result<serde_json::Value, RemoteError> {
+        let url = format!("{}/mcp", self.profile.server);
+        let body = serde_json::json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+        let mut request = self
+            .http
+            .post(&url)
+            .bearer_auth(&self.profile.token)
+            .header("accept", "application/json, text/event-stream")
+            .header("mcp-protocol-version", MCP_PROTOCOL)
+            .header("mcp-method", method)
+            .json(&body);
+        if let Some(name) = name {
+            request = request.header("mcp-name", name);
+        }
+        let answer = self.send(&url, request).await?;
+        serde_json::from_slice(&answer).map_err(|e| RemoteError::NotARegistry {
+            url,
+            reason: format!("not a JSON-RPC answer: {e}"),
+        })
+    }
+
     async fn post_json(&self, path: &str, body: &serde_json::Value) -> Result<serde_json::Value, RemoteError> {
         let url = format!("{}{path}", self.profile.server);
         let request = self.http.post(&url).bearer_auth(&self.profile.token).json(body);

@@ -68,6 +68,9 @@ pub struct Config {
     /// Networks webhooks may reach although they are not public
     /// (`CAIRN_WEBHOOK_ALLOW_NETWORKS`, CIDR list; empty by default).
     pub webhook_networks: crate::app::outbound::OutboundPolicy,
+    /// The `Host` names the MCP endpoint answers (`CAIRN_MCP_ALLOWED_HOSTS`, comma-separated,
+    /// `*` for any; default: localhost, 127.0.0.1 and ::1).
+    pub mcp_allowed_hosts: Vec<String>,
 }
 
 /// Settings of the operational side (issue 10): where metrics are served and how blob
@@ -96,6 +99,11 @@ impl Default for OperationsSettings {
         }
     }
 }
+
+/// The hosts the MCP endpoint answers by default (a registry reached by another name lists
+/// it in `CAIRN_MCP_ALLOWED_HOSTS`): requests naming another `Host` could come from a web
+/// page that re-bound a name to this address (DNS rebinding).
+pub const DEFAULT_MCP_ALLOWED_HOSTS: [&str; 3] = ["localhost", "127.0.0.1", "::1"];
 
 /// Settings of the access layer (issue 3): token lifetimes, rate limits, proxies.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
@@ -223,6 +231,25 @@ impl Config {
                 })?
             }
         };
+        let mcp_allowed_hosts = match non_empty("CAIRN_MCP_ALLOWED_HOSTS") {
+            None => DEFAULT_MCP_ALLOWED_HOSTS.map(String::from).to_vec(),
+            Some(value) => {
+                let hosts: Vec<String> = value
+                    .split(',')
+                    .map(str::trim)
+                    .filter(|h| !h.is_empty())
+                    .map(String::from)
+                    .collect();
+                if hosts.is_empty() || hosts.iter().any(|h| h.contains(['/', ' '])) {
+                    return Err(ConfigError::Invalid {
+                        variable: "CAIRN_MCP_ALLOWED_HOSTS",
+                        value,
+                        hint: "use host names, each optionally with a port, separated by commas (e.g. registry.example.com,localhost), or '*' for any",
+                    });
+                }
+                hosts
+            }
+        };
         let jwt_previous_secrets = non_empty("CAIRN_JWT_PREVIOUS_SECRETS")
             .map(|v| {
                 v.split(',')
@@ -243,6 +270,7 @@ impl Config {
             access,
             operations,
             webhook_networks,
+            mcp_allowed_hosts,
         })
     }
 }

@@ -12,6 +12,7 @@ pub mod compat;
 pub mod config;
 pub mod error;
 pub mod grpc;
+pub mod mcp;
 pub mod metrics;
 pub mod private_file;
 pub mod ratelimit;
@@ -92,6 +93,8 @@ pub struct Services {
     pub approval_turns: Arc<app::patches::turns::Turns>,
     /// The addresses webhooks may reach (`CAIRN_WEBHOOK_ALLOW_NETWORKS`).
     pub outbound: Arc<app::outbound::OutboundPolicy>,
+    /// The `Host` names the MCP endpoint answers (`CAIRN_MCP_ALLOWED_HOSTS`).
+    pub mcp_hosts: Arc<Vec<String>>,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -133,6 +136,7 @@ impl AppState {
             rechecks: Arc::default(),
             approval_turns: Arc::default(),
             outbound: Arc::new(app::outbound::OutboundPolicy::strict()),
+            mcp_hosts: Arc::new(config::DEFAULT_MCP_ALLOWED_HOSTS.map(String::from).to_vec()),
         }))
     }
 
@@ -149,6 +153,15 @@ impl AppState {
     pub fn with_outbound(mut self, outbound: app::outbound::OutboundPolicy) -> Self {
         if let Some(services) = Arc::get_mut(&mut self.0) {
             services.outbound = Arc::new(outbound);
+        }
+        self
+    }
+
+    /// The state with other `Host` names the MCP endpoint answers (call before the state
+    /// is shared).
+    pub fn with_mcp_hosts(mut self, hosts: Vec<String>) -> Self {
+        if let Some(services) = Arc::get_mut(&mut self.0) {
+            services.mcp_hosts = Arc::new(hosts);
         }
         self
     }

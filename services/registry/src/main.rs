@@ -182,7 +182,8 @@ async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
     let state = AppState::new(rt.store.clone(), rt.blobs.clone(), rt.keys.clone(), config.access)
         .with_limits(config.limits.clone())
         .with_operations(config.operations)
-        .with_outbound(config.webhook_networks.clone());
+        .with_outbound(config.webhook_networks.clone())
+        .with_mcp_hosts(config.mcp_allowed_hosts.clone());
     let (stop_tx, stop_rx) = tokio::sync::watch::channel(false);
     let metrics = match config.operations.metrics_listen {
         Some(address) => {

@@ -1,7 +1,7 @@
 //! The registry's dependency rule, checked on its source (docs/ARCHITECTURE.md):
 //!
 //! ```text
-//! server → {rest, compat, grpc, web} → {access, error, serving} → app → store
+//! server → {rest, compat, grpc, web, mcp} → {access, error, serving} → app → store
 //! ```
 //!
 //! Transports never import one another; only the server knows them; the shared edge
@@ -18,7 +18,7 @@ use std::path::{Path, PathBuf};
 use syn::visit::Visit;
 
 /// The transports: each adapts the application layer to one protocol.
-const TRANSPORTS: [&str; 4] = ["rest", "compat", "grpc", "web"];
+const TRANSPORTS: [&str; 5] = ["rest", "compat", "grpc", "web", "mcp"];
 /// The edge every transport shares.
 const EDGE: [&str; 3] = ["access", "error", "serving"];
 /// Shared services below the edge, which the application layer may use too.

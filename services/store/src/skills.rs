@@ -188,6 +188,30 @@ impl Store {
         .await?)
     }
 
+    /// The frontmatter (as JSON, unknown keys included) of each `(name, revision)` of the
+    /// organisation, by that pair; unknown pairs are left out. One query for a page of
+    /// skills (the MCP Skills extension lists every skill's frontmatter).
+    #[instrument(skip_all)]
+    pub async fn frontmatters(
+        &self,
+        org_id: i64,
+        versions: &[(String, i32)],
+    ) -> Result<std::collections::HashMap<(String, i32), serde_json::Value>, StoreError> {
+        let (names, revisions): (Vec<&str>, Vec<i32>) = versions.iter().map(|(n, r)| (n.as_str(), *r)).unzip();
+        let rows: Vec<(String, i32, sqlx::types::Json<serde_json::Value>)> = sqlx::query_as(
+            "SELECT s.name, v.revision, v.frontmatter FROM versions v JOIN skills s ON s.id = v.skill_id \
+             JOIN unnest($2::text[], $3::int[]) AS wanted(name, revision) \
+               ON wanted.name = s.name AND wanted.revision = v.revision \
+             WHERE s.org_id = $1",
+        )
+        .bind(org_id)
+        .bind(names)
+        .bind(revisions)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows.into_iter().map(|(n, r, f)| ((n, r), f.0)).collect())
+    }
+
     /// The SHA-256 (hex) of a version's stored archive, if one was recorded.
     #[instrument(skip_all)]
     pub async fn archive_sha256(&self, version_id: i64) -> Result<Option<String>, StoreError> {

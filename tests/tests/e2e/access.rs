@@ -344,6 +344,13 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             with("/v1/users/ahandle-target", json!({ "role": "reader" }), Resource, ADMIN)
         }
         ("GET", "/v1/owners") => s("/v1/owners", Collection, READ),
+        // One JSON-RPC request: the skills of the caller's organisation (MCP, issue 24).
+        ("POST", "/mcp") => with(
+            "/mcp",
+            json!({"jsonrpc": "2.0", "id": n, "method": "skills/list"}),
+            Collection,
+            READ,
+        ),
         ("PUT", "/v1/owners/skills/{name}") => {
             with("/v1/owners/skills/askill", json!({ "owners": [] }), Resource, ADMIN)
         }

@@ -357,35 +357,6 @@ async fn agent_skills_archives_are_deterministic_and_match_their_digests_on_ever
     }
 }
 
-/// The pinned Hermes Agent the compatibility test installs with.
-const HERMES: &str = "hermes-agent==0.19.0";
-
-/// A virtualenv with [`HERMES`]: `$CAIRN_HERMES_VENV` (CI prepares it), else one made
-/// under the system temp directory and kept for later runs.
-fn hermes() -> PathBuf {
-    let venv = std::env::var_os("CAIRN_HERMES_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("cairn-hermes-venv-0.19.0"));
-    let hermes = venv.join("bin/hermes");
-    if !hermes.exists() {
-        let made = std::process::Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .unwrap();
-        assert!(made.success(), "python3 -m venv {} failed", venv.display());
-        let installed = std::process::Command::new(venv.join("bin/pip"))
-            .args(["install", "--quiet", "--disable-pip-version-check", HERMES])
-            .status()
-            .unwrap();
-        assert!(
-            installed.success(),
-            "pip install {HERMES} failed (PyPI must be reachable)"
-        );
-    }
-    hermes
-}
-
 /// Loaded into the `hermes` process (`sitecustomize`): every name lookup or connection
 /// to anything but loopback fails at once and is written down, so the test never leaves
 /// this machine (Hermes also asks its own hub, skills.sh and GitHub before the
@@ -420,7 +391,7 @@ fn run_hermes(home: &Path, args: &[&str]) -> (bool, String) {
     let guard = home.join("guard");
     std::fs::create_dir_all(&guard).unwrap();
     std::fs::write(guard.join("sitecustomize.py"), LOOPBACK_ONLY).unwrap();
-    let output = std::process::Command::new(hermes())
+    let output = std::process::Command::new(cairn_e2e::mcp_clients::hermes())
         .args(args)
         .env("PYTHONPATH", &guard)
         .env("CAIRN_BLOCKED_LOG", home.join("blocked.log"))

@@ -14,6 +14,7 @@ mod fixtures;
 mod grpc;
 mod import;
 mod live;
+mod mcp;
 mod openapi;
 mod operations;
 mod owners;

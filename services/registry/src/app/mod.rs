@@ -1,5 +1,5 @@
 //! Application services: what the registry does, independent of the transport that asks.
-//! Every transport (REST, gRPC, the compatibility APIs, the review web) extracts input,
+//! Every transport (REST, gRPC, the compatibility APIs, the review web, MCP) extracts input,
 //! calls these, and maps the result; messages here name no transport's paths.
 
 pub mod accounts;
@@ -21,4 +21,5 @@ pub mod patches;
 pub mod policy;
 pub mod publish;
 pub mod quarantine;
+pub mod served;
 pub mod webhooks;

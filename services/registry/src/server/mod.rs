@@ -1,5 +1,5 @@
-//! The server: one router for every transport (REST, the compatibility APIs, gRPC and the
-//! review web) behind the shared gate, the layers every response passes through
+//! The server: one router for every transport (REST, the compatibility APIs, MCP, gRPC and
+//! the review web) behind the shared gate, the layers every response passes through
 //! (metrics, request ids, tracing, compression, deadlines, gRPC error re-shaping), the
 //! health probes, the background work of a serving process, and the one `serve` function
 //! shared by `main` and the tests. The only module that knows every transport.
@@ -25,7 +25,7 @@ use tower_http::trace::TraceLayer;
 use crate::access::gate::{self, Gate, REQUEST_ID};
 use crate::access::{AccessTable, MAX_BODY_BYTES, Route, Rule, prefix};
 use crate::error::{ApiError, ErrorKind, retry_after_on_503};
-use crate::{AppState, app, compat, grpc, rest, web};
+use crate::{AppState, app, compat, grpc, mcp, rest, web};
 
 /// Longest a handler may take to produce its response (bodies may stream longer).
 const REQUEST_TIMEOUT: Duration = Duration::from_secs(60);
@@ -286,6 +286,7 @@ fn http_routes() -> Vec<Route> {
     let mut routes = health::routes();
     routes.extend(rest::routes());
     routes.extend(compat::routes());
+    routes.extend(mcp::routes());
     routes
 }
 

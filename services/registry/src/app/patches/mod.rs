@@ -149,6 +149,43 @@ pub async fn submit(
     .await
 }
 
+/// The submission that proposes a new skill from its SKILL.md and other files (path →
+/// text): the skill is named by the frontmatter's `name`. The summary defaults to one
+/// that names the skill.
+pub fn new_skill(
+    content: String,
+    files: std::collections::BTreeMap<String, String>,
+    category: Option<String>,
+    summary: Option<String>,
+    rationale: String,
+    agent: AgentInfo,
+) -> Result<Submission, PatchError> {
+    let document = cairn_skill::frontmatter::parse_tolerant(&content).map_err(|e| {
+        PatchError::Invalid(format!(
+            "the SKILL.md cannot be read: {e}; start it with a '---' YAML block holding name and description"
+        ))
+    })?;
+    let name = document.frontmatter.name().map(str::to_owned).ok_or_else(|| {
+        PatchError::Invalid("the SKILL.md's frontmatter has no 'name': add one, which names the new skill".to_owned())
+    })?;
+    let mut ops = vec![serde_json::json!({"op": "create", "content": content})];
+    ops.extend(
+        files
+            .into_iter()
+            .map(|(file, content)| serde_json::json!({"op": "write_file", "file": file, "content": content})),
+    );
+    Ok(Submission {
+        summary: summary.unwrap_or_else(|| format!("New skill: {name}")),
+        skill: name,
+        base_revision: None,
+        ops: serde_json::Value::Array(ops),
+        rationale,
+        agent,
+        category,
+        supersedes: None,
+    })
+}
+
 /// Where a submission is recorded.
 #[derive(Clone, Copy, Debug)]
 enum Destination {

@@ -1,0 +1,449 @@
+//! The MCP endpoint (issue 24) through clients we did not write: the official Python SDK
+//! in both protocol eras (the 2026-07-28 stateless protocol, and the initialize
+//! handshake), FastMCP's Skills client, and the official TypeScript SDK (which also checks
+//! every structured answer against the tool's output schema). Proposals become pending
+//! patches and, approved, published versions; read-only tokens cannot write; bad
+//! arguments and refused proposals change nothing; yanked versions are invisible.
+
+use cairn_e2e::app::{TestApp, error_code, send};
+use cairn_e2e::mcp_clients::{python, run_json, ts_sdk};
+use cairn_store::Role;
+use reqwest::StatusCode;
+use serde_json::{Value, json};
+
+const SKILL_MD: &str = "---\nname: deploy\ndescription: Deploy the web service to Kubernetes\nlicense: MIT\n---\n\
+## Steps\n\n1. Build the image.\n2. Push it to the registry.\n3. Apply the manifests.\n\n## Pitfalls\n\n\
+- Check the image tag before applying.\n";
+const NOTES: &str = "Rollbacks use the previous image tag.\n";
+const GIT_MD: &str =
+    "---\nname: git-flow\ndescription: Branch, commit and open a pull request\n---\n## Steps\n\n1. Branch from main.\n";
+
+/// Runs the Python client's `scenario` against `app` with `token` in protocol `mode`.
+async fn python_client(app: &TestApp, token: &str, mode: &str, scenario: &str, params: Value) -> Value {
+    let script = tempfile::Builder::new().suffix(".py").tempfile().unwrap();
+    std::fs::write(script.path(), include_str!("mcp_client.py")).unwrap();
+    let mut command = tokio::process::Command::new(python());
+    command
+        .arg(script.path())
+        .arg(scenario)
+        .arg(params.to_string())
+        .env("CAIRN_MCP_URL", app.url("/mcp"))
+        .env("CAIRN_TOKEN", token)
+        .env("CAIRN_MCP_MODE", mode);
+    run_json(command, &format!("python {scenario} ({mode})")).await
+}
+
+/// Runs the TypeScript client against `app` with `token`.
+async fn typescript_client(app: &TestApp, token: &str, params: Value) -> Value {
+    let prefix = ts_sdk();
+    // Beside node_modules, so the SDK resolves; one file per run.
+    let script = tempfile::Builder::new()
+        .prefix("cairn-mcp-client-")
+        .suffix(".mjs")
+        .tempfile_in(&prefix)
+        .unwrap();
+    std::fs::write(script.path(), include_str!("mcp_client.mjs")).unwrap();
+    let mut command = tokio::process::Command::new("node");
+    command
+        .arg(script.path())
+        .env("CAIRN_MCP_URL", app.url("/mcp"))
+        .env("CAIRN_TOKEN", token)
+        .env("CAIRN_PARAMS", params.to_string());
+    run_json(command, "node client").await
+}
+
+async fn team() -> (TestApp, String) {
+    let app = TestApp::spawn().await.unwrap();
+    app.import_files(&[
+        ("devops/deploy/SKILL.md", SKILL_MD),
+        ("devops/deploy/references/notes.md", NOTES),
+        ("tools/git-flow/SKILL.md", GIT_MD),
+    ])
+    .await;
+    let (_, mia) = app.user_with_token("mia", Role::Member).await.unwrap();
+    (app, mia)
+}
+
+fn sha256(bytes: &[u8]) -> String {
+    use sha2::Digest;
+    format!("sha256:{}", hex::encode(sha2::Sha256::digest(bytes)))
+}
+
+fn lesson(n: usize) -> Value {
+    json!({
+        "skill": "deploy",
+        "base_revision": 1,
+        "summary": format!("Check the context before applying ({n})"),
+        "rationale": "Applied to the wrong cluster once.",
+        "ops": [{
+            "op": "patch",
+            "old": "- Check the image tag before applying.",
+            "new": format!("- Check the image tag before applying.\n- Check `kubectl config current-context` first ({n})."),
+        }],
+    })
+}
+
+/// What a tool answered: its structured content, or the text of its error.
+fn answered(result: &Value) -> Result<&Value, &str> {
+    match result["isError"].as_bool() {
+        Some(true) => Err(result["content"][0]["text"].as_str().unwrap_or_default()),
+        _ => Ok(&result["structuredContent"]),
+    }
+}
+
+#[tokio::test]
+async fn the_python_sdk_searches_loads_reads_and_proposes_in_both_protocol_eras() {
+    let (app, mia) = team().await;
+    let mut proposals = Vec::new();
+    for (n, (mode, protocol)) in [("auto", "2026-07-28"), ("legacy", "2025-11-25")]
+        .into_iter()
+        .enumerate()
+    {
+        let params = json!({"query": "kubernetes deploy", "skill": "deploy", "file": "references/notes.md", "propose": lesson(n)});
+        let out = python_client(&app, &mia, mode, "tour", params).await;
+        assert_eq!(out["protocol"], protocol, "{mode}");
+        if mode == "auto" {
+            assert!(
+                out["capabilities"]["extensions"]["io.modelcontextprotocol/skills"].is_object(),
+                "{}",
+                out["capabilities"]
+            );
+        }
+        // Every tool, the read-only ones annotated as such.
+        let tools: Vec<(&str, bool)> = out["tools"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|t| (t["name"].as_str().unwrap(), t["annotations"]["readOnlyHint"] == true))
+            .collect();
+        assert_eq!(
+            tools,
+            [
+                ("get_patch", true),
+                ("list_my_patches", true),
+                ("load_skill", true),
+                ("propose_patch", false),
+                ("propose_skill", false),
+                ("read_skill_file", true),
+                ("search_skills", true),
+            ],
+            "{mode}"
+        );
+        let found = answered(&out["search"]).unwrap();
+        assert_eq!(found["skills"][0]["name"], "deploy", "{mode}: {found}");
+        assert_eq!(found["skills"][0]["uri"], "skill://default/deploy/SKILL.md");
+        assert_eq!(
+            found["skills"].as_array().unwrap().len(),
+            1,
+            "git-flow matches no word: {found}"
+        );
+        let loaded = answered(&out["load"]).unwrap();
+        assert_eq!(
+            (loaded["revision"].as_i64(), loaded["skill_md"].as_str()),
+            (Some(1), Some(SKILL_MD))
+        );
+        let files: Vec<&str> = loaded["files"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|f| f["path"].as_str().unwrap())
+            .collect();
+        assert_eq!(files, ["SKILL.md", "references/notes.md"]);
+        assert_eq!(answered(&out["read"]).unwrap()["text"], NOTES);
+        let schema = answered(&out["schema_error"]).unwrap_err();
+        assert!(schema.contains("input schema") && schema.contains("qurey"), "{schema}");
+        let unknown = answered(&out["unknown_skill"]).unwrap_err();
+        assert!(unknown.contains("does not exist"), "{unknown}");
+        assert_eq!(out["resource"]["contents"][0]["text"], SKILL_MD);
+        assert_eq!(out["resource"]["contents"][0]["mimeType"], "text/markdown");
+        assert_eq!(out["templates"].as_array().unwrap().len(), 2);
+        // The Skills extension: every file with the digest of its exact bytes.
+        let listed = &out["skills_list"]["skills"];
+        let deploy = listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|s| s["frontmatter"]["name"] == "deploy")
+            .unwrap();
+        assert_eq!(deploy["frontmatter"]["license"], "MIT");
+        assert_eq!(
+            deploy["resources"],
+            json!([
+                {"uri": "skill://default/deploy/SKILL.md", "digest": sha256(SKILL_MD.as_bytes()), "size": SKILL_MD.len()},
+                {"uri": "skill://default/deploy/references/notes.md", "digest": sha256(NOTES.as_bytes()), "size": NOTES.len()},
+            ])
+        );
+        assert_eq!(out["skills_get"]["skill"], *deploy);
+        assert!(
+            out["skills_get_unknown"]["error"]
+                .as_str()
+                .unwrap()
+                .contains("does not exist"),
+            "{}",
+            out["skills_get_unknown"]
+        );
+        // The proposal: pending, linked, recorded with the client's own description.
+        let proposal = answered(&out["proposal"]).unwrap();
+        assert_eq!(proposal["status"], "pending_review", "{proposal}");
+        let id = proposal["id"].as_str().unwrap().to_owned();
+        assert_eq!(proposal["review_url"], app.url(&format!("/admin/patches/{id}")));
+        let mine = answered(&out["mine"]).unwrap();
+        assert!(
+            mine["patches"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .any(|p| p["id"] == id.as_str()),
+            "{mine}"
+        );
+        assert_eq!(answered(&out["patch"]).unwrap()["status"], "pending_review");
+        let patch = app.get_json_as(&mia, &format!("/v1/patches/{id}")).await;
+        assert_eq!(patch["author"], "mia");
+        assert_eq!(
+            patch["agent"]["name"], "cairn-e2e-python 9.9",
+            "{mode}: {}",
+            patch["agent"]
+        );
+        match mode {
+            // The handshake era has a session; the stateless protocol has none.
+            "legacy" => assert!(
+                patch["agent"]["session"].as_str().unwrap().starts_with("cairn1."),
+                "{}",
+                patch["agent"]
+            ),
+            _ => assert!(patch["agent"]["session"].is_null(), "{}", patch["agent"]),
+        }
+        proposals.push(id);
+    }
+
+    // Approved by a reviewer, the lesson is what agents load next.
+    let (status, approved) = app
+        .post_json(
+            &app.admin_token,
+            &format!("/v1/patches/{}/approve", proposals[0]),
+            &json!({}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{approved}");
+    let after = python_client(
+        &app,
+        &mia,
+        "auto",
+        "load",
+        json!({"skill": "deploy", "load": {"name": "deploy"}, "resources": ["skill://default/v2/deploy/SKILL.md"]}),
+    )
+    .await;
+    let loaded = answered(&after["load"]).unwrap();
+    assert_eq!(loaded["revision"], 2);
+    assert!(
+        loaded["skill_md"]
+            .as_str()
+            .unwrap()
+            .contains("current-context` first (0)"),
+        "{loaded}"
+    );
+
+    // Yanked, revision 2 is invisible: not latest, not loadable by number, not a resource.
+    let (status, yank) = app
+        .post_json(&app.admin_token, "/v1/skills/deploy/versions/2/yank", &json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{yank}");
+    let yanked = python_client(
+        &app,
+        &mia,
+        "auto",
+        "load",
+        json!({"skill": "deploy", "load": {"name": "deploy", "revision": 2}, "resources": ["skill://default/v2/deploy/SKILL.md"]}),
+    )
+    .await;
+    let refused = answered(&yanked["load"]).unwrap_err();
+    assert!(refused.contains("yanked") && refused.contains("latest"), "{refused}");
+    assert_eq!(answered(&yanked["search"]).unwrap()["skills"][0]["revision"], 1);
+    let listed = yanked["skills_list"]["skills"].to_string();
+    assert!(listed.contains(&sha256(SKILL_MD.as_bytes())), "{listed}");
+    let resource = &yanked["resources"]["skill://default/v2/deploy/SKILL.md"];
+    assert!(
+        resource["error"].as_str().unwrap_or_default().contains("yanked"),
+        "{resource}"
+    );
+}
+
+#[tokio::test]
+async fn read_only_tokens_cannot_write_and_refused_proposals_change_nothing() {
+    let (app, mia) = team().await;
+    let (status, issued) = send(
+        app.post_as(&mia, "/v1/tokens")
+            .json(&json!({"name": "mcp-read", "scopes": ["read"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{issued}");
+    let read_only = issued["token"].as_str().unwrap().to_owned();
+    let before = app.state_snapshot().await.unwrap();
+
+    let out = python_client(
+        &app,
+        &read_only,
+        "auto",
+        "propose",
+        json!({"calls": [["propose_patch", lesson(1)]]}),
+    )
+    .await;
+    let tools: Vec<&str> = out["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        !tools.contains(&"propose_patch") && tools.contains(&"search_skills"),
+        "{tools:?}"
+    );
+    let refused = answered(&out["answers"][0]).unwrap_err();
+    assert!(refused.contains("'submit'") && refused.contains("read"), "{refused}");
+
+    // Each class of bad proposal from a member who may write: a clear error, nothing stored.
+    let mut wrong_base = lesson(2);
+    wrong_base["base_revision"] = json!(9);
+    let mut unknown_skill = lesson(3);
+    unknown_skill["skill"] = json!("no-such-skill");
+    let mut unplaceable = lesson(4);
+    unplaceable["ops"][0]["old"] = json!("a line that is nowhere in the skill");
+    let mut bad_op = lesson(5);
+    bad_op["ops"] = json!([{"op": "rename", "file": "SKILL.md"}]);
+    let mut missing_field = lesson(6);
+    missing_field.as_object_mut().unwrap().remove("rationale");
+    let calls = json!([
+        ["propose_patch", wrong_base],
+        ["propose_patch", unknown_skill],
+        ["propose_patch", unplaceable],
+        ["propose_patch", bad_op],
+        ["propose_patch", missing_field],
+        ["propose_skill", {"content": "no frontmatter here"}],
+        ["propose_skill", {"content": "---\ndescription: x\n---\nbody\n"}],
+        ["get_patch", {"id": "not-a-uuid"}],
+        ["search_skills", {"query": "x", "limit": 500}],
+    ]);
+    let out = python_client(&app, &mia, "auto", "propose", json!({ "calls": calls })).await;
+    let errors: Vec<&str> = out["answers"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|a| answered(a).expect_err("refused"))
+        .collect();
+    for (error, expected) in errors.iter().zip([
+        "revision 9",
+        "no-such-skill",
+        "closest",
+        "rename",
+        "rationale",
+        "frontmatter",
+        "'name'",
+        "not a patch id",
+        "1 to 50",
+    ]) {
+        assert!(error.contains(expected), "expected '{expected}' in: {error}");
+    }
+    assert_eq!(
+        app.state_snapshot().await.unwrap(),
+        before,
+        "a refused call changed something"
+    );
+}
+
+#[tokio::test]
+async fn many_agents_propose_at_once_and_every_lesson_is_recorded_once() {
+    let (app, mia) = team().await;
+    let calls: Vec<Value> = (0..12).map(|n| json!(["propose_patch", lesson(n)])).collect();
+    let mut runs = Vec::new();
+    for _ in 0..3 {
+        runs.push(python_client(
+            &app,
+            &mia,
+            "auto",
+            "propose",
+            json!({ "calls": calls.clone() }),
+        ));
+    }
+    let mut ids = std::collections::BTreeSet::new();
+    for out in futures::future::join_all(runs).await {
+        for answer in out["answers"].as_array().unwrap() {
+            let patch = answered(answer).unwrap();
+            assert_eq!(patch["status"], "pending_review", "{patch}");
+            assert!(
+                ids.insert(patch["id"].as_str().unwrap().to_owned()),
+                "an id answered twice"
+            );
+        }
+    }
+    assert_eq!(ids.len(), 36);
+    let listed = app.get_json_as(&mia, "/v1/patches?author=mia&limit=100").await;
+    assert_eq!(listed["items"].as_array().unwrap().len(), 36, "{listed}");
+}
+
+#[tokio::test]
+async fn fastmcp_verifies_every_file_of_a_skill_against_the_manifest() {
+    let (app, mia) = team().await;
+    let out = python_client(&app, &mia, "auto", "fastmcp", json!({"skill": "deploy"})).await;
+    assert_eq!(out["names"], json!(["deploy", "git-flow"]));
+    assert_eq!(out["uri"], "skill://default/deploy/SKILL.md");
+    let verified = out["verified"].as_array().unwrap();
+    assert_eq!(verified.len(), 2);
+    assert!(verified.iter().all(|v| v["ok"] == true), "{verified:?}");
+}
+
+#[tokio::test]
+async fn the_typescript_sdk_reads_and_proposes_with_its_session_recorded() {
+    let (app, mia) = team().await;
+    let out = typescript_client(
+        &app,
+        &mia,
+        json!({"query": "pull request", "skill": "git-flow", "propose": lesson(7)}),
+    )
+    .await;
+    assert_eq!(out["server"]["name"], "cairn-registry");
+    assert!(out["instructions"].as_str().unwrap().contains("search_skills"));
+    let session = out["session"].as_str().unwrap().to_owned();
+    assert!(session.starts_with("cairn1."), "{session}");
+    assert_eq!(out["tools"].as_array().unwrap().len(), 7);
+    assert_eq!(out["search"]["structuredContent"]["skills"][0]["name"], "git-flow");
+    assert_eq!(out["load"]["structuredContent"]["skill_md"], GIT_MD);
+    assert_eq!(out["resource"]["contents"][0]["text"], GIT_MD);
+    assert_eq!(
+        out["resources"],
+        json!(["skill://default/deploy/SKILL.md", "skill://default/git-flow/SKILL.md"])
+    );
+    let proposal = answered(&out["proposal"]).unwrap();
+    assert_eq!(proposal["status"], "pending_review");
+    assert_eq!(answered(&out["patch"]).unwrap()["id"], proposal["id"]);
+    let patch = app
+        .get_json_as(&mia, &format!("/v1/patches/{}", proposal["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(patch["agent"]["name"], "cairn-e2e-typescript 1.0.0");
+    assert_eq!(
+        patch["agent"]["session"].as_str(),
+        session.rsplit_once('.').map(|(s, _)| s)
+    );
+}
+
+#[tokio::test]
+async fn the_endpoint_refuses_other_hosts_anonymous_callers_and_other_methods() {
+    let (app, mia) = team().await;
+    let list = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/list"});
+    let (status, body) = send(app.post_as(&mia, "/mcp").header("host", "evil.example").json(&list)).await;
+    assert_eq!(status, StatusCode::FORBIDDEN, "{body}");
+    assert_eq!(error_code(&body), "host_not_allowed");
+    assert!(
+        body["error"]["message"]
+            .as_str()
+            .unwrap()
+            .contains("CAIRN_MCP_ALLOWED_HOSTS")
+    );
+    let (status, _) = send(app.client.post(app.url("/mcp")).json(&list)).await;
+    assert_eq!(status, StatusCode::UNAUTHORIZED);
+    let (status, _) = send(app.get_as(&mia, "/mcp")).await;
+    assert_eq!(status, StatusCode::METHOD_NOT_ALLOWED);
+    // Plain HTTP clients (Accept: */*) get the JSON answer.
+    let (status, body) = send(app.post_as(&mia, "/mcp").json(&list)).await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["result"]["tools"].as_array().unwrap().len(), 7);
+}
