@@ -52,25 +52,43 @@ pub async fn measure_with(
     clients: usize,
     run_for: Duration,
 ) -> Measured {
-    let get = |client: &reqwest::Client| {
-        headers
-            .iter()
-            .fold(client.get(url), |request, (name, value)| request.header(*name, *value))
+    let get = headers
+        .iter()
+        .fold(client.get(url), |request, (name, value)| request.header(*name, *value));
+    measure_requests(&[get], clients, run_for).await
+}
+
+/// Sends `requests` one after another, as one operation, from `clients` clients for
+/// `run_for`; every answer must be a success. `bytes` is the operation's bodies as sent;
+/// latencies are per operation.
+pub async fn measure_requests(requests: &[reqwest::RequestBuilder], clients: usize, run_for: Duration) -> Measured {
+    let send_all = |requests: Vec<reqwest::RequestBuilder>| async move {
+        let mut bytes = 0;
+        for request in requests {
+            let response = request.send().await.unwrap();
+            let status = response.status();
+            let body = response.bytes().await.unwrap();
+            assert!(status.is_success(), "{status}: {}", String::from_utf8_lossy(&body));
+            bytes += body.len();
+        }
+        bytes
     };
-    let first = get(client).send().await.unwrap();
-    assert!(first.status().is_success(), "{url}: {}", first.status());
-    let bytes = first.bytes().await.unwrap().len();
+    let clone = || -> Vec<reqwest::RequestBuilder> {
+        requests
+            .iter()
+            .map(|r| r.try_clone().expect("a request with a body in memory clones"))
+            .collect()
+    };
+    let bytes = send_all(clone()).await;
     let started = Instant::now();
     let mut tasks = Vec::new();
     for _ in 0..clients {
-        let request = get(client);
+        let operation = clone();
         tasks.push(tokio::spawn(async move {
             let mut latencies = Vec::new();
             while started.elapsed() < run_for {
                 let t = Instant::now();
-                let response = request.try_clone().expect("a GET clones").send().await.unwrap();
-                assert!(response.status().is_success());
-                response.bytes().await.unwrap();
+                send_all(operation.iter().map(|r| r.try_clone().unwrap()).collect()).await;
                 latencies.push(t.elapsed().as_secs_f64() * 1000.0);
             }
             latencies

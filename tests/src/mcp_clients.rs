@@ -3,7 +3,7 @@
 //! TypeScript SDK. Each is pinned and installed once beside the target directory (CI
 //! prepares them).
 
-use std::path::PathBuf;
+use std::path::{Path, PathBuf};
 use std::process::Command;
 
 /// The pinned Python clients: the official SDK and FastMCP (whose Skills client pins it).
@@ -15,15 +15,22 @@ pub const TS_SDK: &str = "@modelcontextprotocol/sdk@1.32.2";
 /// The Python of a virtualenv with [`PYTHON_CLIENTS`]: `$CAIRN_MCP_VENV` (CI prepares
 /// it), else one made under the system temp directory and kept for later runs.
 pub fn python() -> PathBuf {
-    let venv = std::env::var_os("CAIRN_MCP_VENV")
+    let venv = venv("CAIRN_MCP_VENV", "cairn-mcp-venv-2.3.0", &PYTHON_CLIENTS, |venv| {
+        Command::new(venv.join("bin/python"))
+            .args(["-c", "import mcp, fastmcp"])
+            .status()
+            .is_ok_and(|s| s.success())
+    });
+    venv.join("bin/python")
+}
+
+/// The virtualenv `$<variable>` names, else `<temp>/<default_dir>`, with `packages`
+/// installed when `ready` says they are not there yet.
+fn venv(variable: &str, default_dir: &str, packages: &[&str], ready: impl Fn(&Path) -> bool) -> PathBuf {
+    let venv = std::env::var_os(variable)
         .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("cairn-mcp-venv-2.3.0"));
-    let python = venv.join("bin/python");
-    let ready = Command::new(&python)
-        .args(["-c", "import mcp, fastmcp"])
-        .status()
-        .is_ok_and(|s| s.success());
-    if !ready {
+        .unwrap_or_else(|| std::env::temp_dir().join(default_dir));
+    if !ready(&venv) {
         let made = Command::new("python3")
             .args(["-m", "venv"])
             .arg(&venv)
@@ -32,15 +39,15 @@ pub fn python() -> PathBuf {
         assert!(made.success(), "python3 -m venv {} failed", venv.display());
         let installed = Command::new(venv.join("bin/pip"))
             .args(["install", "--quiet", "--disable-pip-version-check"])
-            .args(PYTHON_CLIENTS)
+            .args(packages)
             .status()
             .unwrap();
         assert!(
             installed.success(),
-            "pip install {PYTHON_CLIENTS:?} failed (PyPI must be reachable)"
+            "pip install {packages:?} failed (PyPI must be reachable)"
         );
     }
-    python
+    venv
 }
 
 /// A folder with [`TS_SDK`] installed: `$CAIRN_MCP_TS_SDK` (CI prepares it), else one made
@@ -83,25 +90,8 @@ pub const HERMES: &str = "hermes-agent==0.19.0";
 /// The `hermes` program of a virtualenv with [`HERMES`]: `$CAIRN_HERMES_VENV` (CI prepares
 /// it), else one made under the system temp directory and kept for later runs.
 pub fn hermes() -> PathBuf {
-    let venv = std::env::var_os("CAIRN_HERMES_VENV")
-        .map(PathBuf::from)
-        .unwrap_or_else(|| std::env::temp_dir().join("cairn-hermes-venv-0.19.0"));
-    let hermes = venv.join("bin/hermes");
-    if !hermes.exists() {
-        let made = Command::new("python3")
-            .args(["-m", "venv"])
-            .arg(&venv)
-            .status()
-            .unwrap();
-        assert!(made.success(), "python3 -m venv {} failed", venv.display());
-        let installed = Command::new(venv.join("bin/pip"))
-            .args(["install", "--quiet", "--disable-pip-version-check", HERMES])
-            .status()
-            .unwrap();
-        assert!(
-            installed.success(),
-            "pip install {HERMES} failed (PyPI must be reachable)"
-        );
-    }
-    hermes
+    venv("CAIRN_HERMES_VENV", "cairn-hermes-venv-0.19.0", &[HERMES], |venv| {
+        venv.join("bin/hermes").exists()
+    })
+    .join("bin/hermes")
 }

@@ -154,6 +154,9 @@ enum Command {
     /// synced into targets, or pinned by a cairn.lock — each file checked against the
     /// registry's digest before the agent sees it.
     ///
+    /// CAIRN_MCP_TOKEN, when set, is the token used online instead of the saved login's:
+    /// give agents a token with only 'read' (and 'submit' to propose).
+    ///
     /// Example: cairn mcp install --agent claude   (then Claude Code runs `cairn mcp`)
     Mcp(McpArgs),
     /// Work on a local skill folder.
@@ -449,7 +452,29 @@ async fn whoami(json: bool) -> Result<u8> {
 async fn mcp_serve(args: McpArgs) -> Result<u8> {
     use cairn::mcp::{self, forward::Forwarder, offline::Offline};
     if !args.offline {
-        mcp::serve_stdio(Forwarder::new(configured_registry()?)).await?;
+        // A token of its own for agents (`CAIRN_MCP_TOKEN`), else the saved login.
+        let registry = Registry::new(config::load(&config::config_dir()?, |key| match key {
+            "CAIRN_TOKEN" => std::env::var("CAIRN_MCP_TOKEN")
+                .ok()
+                .filter(|t| !t.is_empty())
+                .or_else(|| std::env::var(key).ok()),
+            _ => std::env::var(key).ok(),
+        })?);
+        if let Ok(me) = registry.whoami().await
+            && me.scopes.iter().any(|s| s == "review" || s == "admin")
+        {
+            eprintln!(
+                "cairn mcp: this token can also {}: agents need only 'read' (and 'submit' to propose); \
+                 give them a narrower one in CAIRN_MCP_TOKEN",
+                me.scopes
+                    .iter()
+                    .filter(|s| *s == "review" || *s == "admin")
+                    .cloned()
+                    .collect::<Vec<_>>()
+                    .join(" and ")
+            );
+        }
+        mcp::serve_stdio(Forwarder::new(registry)).await?;
         return Ok(0);
     }
     let catalog = match (&args.lock, &args.dir) {
@@ -491,10 +516,15 @@ fn mcp_install(
             url: format!("{}/mcp", profile.server),
         }
     } else {
-        let command = std::env::current_exe()
-            .context("finding this program's path for the agent to run")?
-            .to_string_lossy()
-            .into_owned();
+        // A project's file is shared: it names the program, found on each member's PATH.
+        let command = if project {
+            "cairn".to_owned()
+        } else {
+            std::env::current_exe()
+                .context("finding this program's path for the agent to run")?
+                .to_string_lossy()
+                .into_owned()
+        };
         let mut args = vec!["mcp".to_owned()];
         if offline {
             args.push("--offline".to_owned());

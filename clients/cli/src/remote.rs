@@ -241,7 +241,6 @@ impl Registry {
         self.post_json(&format!("/v1/patches/{id}/revisions"), body).await
     }
 
-    /// Posts `body` as JSON to `path`; the answer's JSON.
     /// One MCP request to the registry's `/mcp` endpoint (the 2026-07-28 protocol:
     /// stateless, the caller's description in `_meta`, the method and name repeated in
     /// headers): the JSON-RPC answer, `result` or `error`. `name` is the tool called or the
@@ -262,16 +261,20 @@ impl Registry {
             .header("mcp-protocol-version", MCP_PROTOCOL)
             .header("mcp-method", method)
             .json(&body);
-        if let Some(name) = name {
+        // Header values are visible ASCII; the URIs this registry gives always are.
+        if let Some(name) = name.filter(|n| n.bytes().all(|b| b.is_ascii_graphic())) {
             request = request.header("mcp-name", name);
         }
-        let answer = self.send(&url, request).await?;
-        serde_json::from_slice(&answer).map_err(|e| RemoteError::NotARegistry {
-            url,
-            reason: format!("not a JSON-RPC answer: {e}"),
-        })
+        let (status, body) = self.fetch(&url, request).await?;
+        // The protocol's own refusals (an unknown method, a bad header) come with an HTTP
+        // error status but a JSON-RPC body: the agent gets that error as it is.
+        match serde_json::from_slice::<serde_json::Value>(&body) {
+            Ok(answer) if status.is_success() || answer.get("jsonrpc").is_some() => Ok(answer),
+            _ => Err(refusal(url, status, &body)),
+        }
     }
 
+    /// Posts `body` as JSON to `path`; the answer's JSON.
     async fn post_json(&self, path: &str, body: &serde_json::Value) -> Result<serde_json::Value, RemoteError> {
         let url = format!("{}{path}", self.profile.server);
         let request = self.http.post(&url).bearer_auth(&self.profile.token).json(body);
@@ -294,38 +297,50 @@ impl Registry {
 
     /// Sends a request; a success's body, or the registry's error.
     async fn send(&self, url: &str, request: reqwest::RequestBuilder) -> Result<bytes::Bytes, RemoteError> {
-        let url = url.to_owned();
-        let response = request.send().await.map_err(|e| RemoteError::Unreachable {
-            url: url.clone(),
-            reason: describe(&e),
-        })?;
-        let status = response.status();
-        let body = response.bytes().await.map_err(|e| RemoteError::Unreachable {
-            url: url.clone(),
-            reason: describe(&e),
-        })?;
+        let (status, body) = self.fetch(url, request).await?;
         if status.is_success() {
             return Ok(body);
         }
-        let error: Option<cairn_wire::ErrorBody> = serde_json::from_slice(&body).ok();
-        let Some(cairn_wire::ErrorBody { error }) = error else {
-            return Err(RemoteError::NotARegistry {
-                url,
-                reason: format!("status {status} without the registry's error body"),
-            });
+        Err(refusal(url.to_owned(), status, &body))
+    }
+
+    /// Sends a request; the status and body, whatever the status.
+    async fn fetch(
+        &self,
+        url: &str,
+        request: reqwest::RequestBuilder,
+    ) -> Result<(reqwest::StatusCode, bytes::Bytes), RemoteError> {
+        let unreachable = |e: reqwest::Error| RemoteError::Unreachable {
+            url: url.to_owned(),
+            reason: describe(&e),
         };
-        if status == reqwest::StatusCode::UNAUTHORIZED {
-            return Err(RemoteError::Unauthorized {
-                url,
-                message: error.message,
-            });
-        }
-        Err(RemoteError::Refused {
+        let response = request.send().await.map_err(unreachable)?;
+        let status = response.status();
+        let body = response.bytes().await.map_err(unreachable)?;
+        Ok((status, body))
+    }
+}
+
+/// The registry's error answer (`status`, `body`) as an error naming `url`.
+fn refusal(url: String, status: reqwest::StatusCode, body: &[u8]) -> RemoteError {
+    let error: Option<cairn_wire::ErrorBody> = serde_json::from_slice(body).ok();
+    let Some(cairn_wire::ErrorBody { error }) = error else {
+        return RemoteError::NotARegistry {
             url,
-            status: status.as_u16(),
-            code: error.code,
+            reason: format!("status {status} without the registry's error body"),
+        };
+    };
+    if status == reqwest::StatusCode::UNAUTHORIZED {
+        return RemoteError::Unauthorized {
+            url,
             message: error.message,
-        })
+        };
+    }
+    RemoteError::Refused {
+        url,
+        status: status.as_u16(),
+        code: error.code,
+        message: error.message,
     }
 }
 

@@ -83,6 +83,30 @@ async fn online_it_forwards_the_agents_calls_and_its_proposal_names_the_agent() 
     assert_eq!(patch["author"], "ana");
     assert_eq!(patch["agent"]["name"], "cairn-e2e-stdio 2.0", "{}", patch["agent"]);
 
+    // A token of its own for agents: read-only, so no write tools.
+    let (status, issued) = cairn_e2e::app::send(
+        app.client
+            .post(app.url("/v1/tokens"))
+            .bearer_auth(&ana.env.iter().find(|(k, _)| k == "CAIRN_TOKEN").unwrap().1)
+            .json(&json!({"name": "agent", "scopes": ["read"]})),
+    )
+    .await;
+    assert!(status.is_success(), "{issued}");
+    let mut agent = Member::new(&app.base_url, "unused");
+    agent.env = ana.env.clone();
+    agent.set("CAIRN_MCP_TOKEN", issued["token"].as_str().unwrap());
+    let out = stdio(&agent, CAIRN, &["mcp"], json!([])).await;
+    let tools: Vec<&str> = out["tools"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|t| t.as_str().unwrap())
+        .collect();
+    assert!(
+        !tools.contains(&"propose_patch") && tools.contains(&"load_skill"),
+        "{tools:?}"
+    );
+
     // A login that no longer works: the agent reads what to do.
     let mut stale = Member::new(&app.base_url, "not-a-token");
     stale.set("HOME", ana.env.iter().find(|(k, _)| k == "HOME").unwrap().1.as_str());

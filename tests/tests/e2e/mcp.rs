@@ -230,7 +230,7 @@ async fn the_python_sdk_searches_loads_reads_and_proposes_in_both_protocol_eras(
         &mia,
         "auto",
         "load",
-        json!({"skill": "deploy", "load": {"name": "deploy"}, "resources": ["skill://default/v2/deploy/SKILL.md"]}),
+        json!({"skill": "deploy", "load": {"name": "deploy"}, "resources": ["skill://default/@2/deploy/SKILL.md"]}),
     )
     .await;
     let loaded = answered(&after["load"]).unwrap();
@@ -253,7 +253,7 @@ async fn the_python_sdk_searches_loads_reads_and_proposes_in_both_protocol_eras(
         &mia,
         "auto",
         "load",
-        json!({"skill": "deploy", "load": {"name": "deploy", "revision": 2}, "resources": ["skill://default/v2/deploy/SKILL.md"]}),
+        json!({"skill": "deploy", "load": {"name": "deploy", "revision": 2}, "resources": ["skill://default/@2/deploy/SKILL.md"]}),
     )
     .await;
     let refused = answered(&yanked["load"]).unwrap_err();
@@ -261,7 +261,7 @@ async fn the_python_sdk_searches_loads_reads_and_proposes_in_both_protocol_eras(
     assert_eq!(answered(&yanked["search"]).unwrap()["skills"][0]["revision"], 1);
     let listed = yanked["skills_list"]["skills"].to_string();
     assert!(listed.contains(&sha256(SKILL_MD.as_bytes())), "{listed}");
-    let resource = &yanked["resources"]["skill://default/v2/deploy/SKILL.md"];
+    let resource = &yanked["resources"]["skill://default/@2/deploy/SKILL.md"];
     assert!(
         resource["error"].as_str().unwrap_or_default().contains("yanked"),
         "{resource}"
@@ -446,4 +446,62 @@ async fn the_endpoint_refuses_other_hosts_anonymous_callers_and_other_methods() 
     let (status, body) = send(app.post_as(&mia, "/mcp").json(&list)).await;
     assert_eq!(status, StatusCode::OK, "{body}");
     assert_eq!(body["result"]["tools"].as_array().unwrap().len(), 7);
+}
+
+#[tokio::test]
+async fn an_agents_proposal_always_waits_for_a_person_even_from_a_trusted_author() {
+    let (app, mia) = team().await;
+    let (status, body) = send(
+        app.client
+            .put(app.url("/v1/patch-policy"))
+            .bearer_auth(&app.admin_token)
+            .json(&json!({"auto_approve_safe_from": ["mia"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    // Over REST, mia's safe patch is published by the policy…
+    let (status, rest) = app.post_json(&mia, "/v1/patches", &lesson(1)).await;
+    assert_eq!(status, StatusCode::CREATED, "{rest}");
+    assert_eq!(rest["status"], "approved", "{rest}");
+    // …over MCP, the same kind of lesson waits for a reviewer (skill text can talk an agent
+    // into proposing), and says so in its record.
+    let mut proposal = lesson(2);
+    proposal["base_revision"] = json!(2);
+    proposal["ops"][0]["old"] = json!("- Check `kubectl config current-context` first (1).");
+    proposal["ops"][0]["new"] = json!("- Check `kubectl config current-context` first (1).\n- And the namespace.");
+    let out = python_client(
+        &app,
+        &mia,
+        "auto",
+        "propose",
+        json!({"calls": [["propose_patch", proposal]]}),
+    )
+    .await;
+    let patch = answered(&out["answers"][0]).unwrap();
+    assert_eq!(patch["status"], "pending_review", "{patch}");
+    let stored = app
+        .get_json_as(&mia, &format!("/v1/patches/{}", patch["id"].as_str().unwrap()))
+        .await;
+    assert_eq!(stored["agent"]["via"], "mcp");
+    assert_eq!(stored["decision"], "pending_review", "{}", stored["decision"]);
+}
+
+#[tokio::test]
+async fn uris_of_another_organisation_are_refused() {
+    let (app, mia) = team().await;
+    let read = |uri: &str| json!({"jsonrpc": "2.0", "id": 1, "method": "resources/read", "params": {"uri": uri}});
+    let (status, body) = send(
+        app.post_as(&mia, "/mcp")
+            .json(&read("skill://other-org/deploy/SKILL.md")),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["error"]["code"], -32602, "{body}");
+    let message = body["error"]["message"].as_str().unwrap();
+    assert!(
+        message.contains("'other-org'") && message.contains("skill://default/"),
+        "{message}"
+    );
+    let (_, body) = send(app.post_as(&mia, "/mcp").json(&read("skill://default/deploy/SKILL.md"))).await;
+    assert_eq!(body["result"]["contents"][0]["text"], SKILL_MD);
 }

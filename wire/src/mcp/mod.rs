@@ -24,6 +24,20 @@ fix, a missing step), propose it with propose_patch against the revision you loa
 keeping it to yourself; a new skill goes through propose_skill. People review every proposal \
 before anyone's agent sees it; follow yours with list_my_patches and get_patch.";
 
+/// What both MCP servers declare — tools, resources and the Skills extension — with
+/// `server` as their name and `instructions` for the agent.
+pub fn server_config(server: rmcp::model::Implementation, instructions: &str) -> rmcp::model::ServerConfig {
+    rmcp::model::ServerConfig::new(
+        rmcp::model::ServerCapabilities::builder()
+            .enable_resources()
+            .enable_tools()
+            .enable_skills()
+            .build(),
+    )
+    .with_server_info(server)
+    .with_instructions(instructions)
+}
+
 /// The tools that change something: they need the `submit` scope.
 pub const WRITE_TOOLS: [&str; 2] = ["propose_patch", "propose_skill"];
 
@@ -152,6 +166,11 @@ pub struct ProposePatchArgs {
     pub summary: String,
     /// Why: what went wrong without it, what you observed.
     pub rationale: String,
+    /// An open patch of yours to the same skill that this one carries on (typically one
+    /// that ended in conflict, proposed again against the latest revision): it is closed as
+    /// superseded, linked both ways.
+    #[serde(default)]
+    pub supersedes: Option<String>,
 }
 
 /// `propose_skill`'s arguments.

@@ -38,7 +38,8 @@ pub fn entry<'a>(
     match skill.validate() {
         Ok(()) => Some(skill),
         Err(e) => {
-            tracing::warn!(skill = name, error = %e, "skill left out of the MCP Skills extension");
+            // Listed on every page read: debug, not warn, or the logs fill up.
+            tracing::debug!(skill = name, error = %e, "skill left out of the MCP Skills extension");
             None
         }
     }
@@ -59,9 +60,9 @@ mod tests {
         let files = [("SKILL.md", sha.as_str(), 12), ("refs/a b.md", sha.as_str(), 12)];
         let skill = entry("acme", "git-flow", Some(4), &frontmatter, files).unwrap();
         let json = serde_json::to_value(&skill).unwrap();
-        assert_eq!(json["uri"], "skill://acme/v4/git-flow/SKILL.md");
+        assert_eq!(json["uri"], "skill://acme/@4/git-flow/SKILL.md");
         assert_eq!(json["frontmatter"]["license"], "MIT");
-        assert_eq!(json["resources"][1]["uri"], "skill://acme/v4/git-flow/refs/a%20b.md");
+        assert_eq!(json["resources"][1]["uri"], "skill://acme/@4/git-flow/refs/a%20b.md");
         assert_eq!(json["resources"][1]["digest"], format!("sha256:{sha}"));
         assert_eq!(json["resources"][1]["size"], 12);
     }

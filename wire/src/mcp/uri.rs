@@ -2,8 +2,9 @@
 //! organisation is the authority, the skill's name the last segment of the skill path.
 //!
 //! - `skill://<org>/<name>/<path>`: the file in the skill's latest revision;
-//! - `skill://<org>/v<rev>/<name>/<path>`: the file in revision `rev` (never a yanked one),
-//!   so an agent that loaded a revision reads exactly the bytes whose digests it holds.
+//! - `skill://<org>/@<rev>/<name>/<path>`: the file in revision `rev` (never a yanked one),
+//!   so an agent that loaded a revision reads exactly the bytes whose digests it holds. No
+//!   skill name starts with `@`, so the two shapes never meet.
 
 use percent_encoding::{AsciiSet, CONTROLS, percent_decode_str, utf8_percent_encode};
 
@@ -59,7 +60,7 @@ impl SkillFileUri {
             .split('/')
             .map(|segment| utf8_percent_encode(segment, SEGMENT).to_string())
             .collect();
-        let revision = self.revision.map(|r| format!("v{r}/")).unwrap_or_default();
+        let revision = self.revision.map(|r| format!("@{r}/")).unwrap_or_default();
         format!(
             "{SCHEME}{}/{revision}{}/{}",
             self.org,
@@ -73,7 +74,7 @@ impl SkillFileUri {
         let shape = || {
             format!(
                 "'{uri}' is not a skill file URI: use skill://<organisation>/<skill>/<path> \
-                 (or skill://<organisation>/v<revision>/<skill>/<path>), as load_skill and skills/list give them"
+                 (or skill://<organisation>/@<revision>/<skill>/<path>), as load_skill and skills/list give them"
             )
         };
         let rest = uri.strip_prefix(SCHEME).ok_or_else(shape)?;
@@ -83,12 +84,14 @@ impl SkillFileUri {
         let mut segments = rest.split('/');
         let org = segments.next().filter(|s| !s.is_empty()).ok_or_else(shape)?;
         let mut next = segments.next().ok_or_else(shape)?;
-        let revision = match next.strip_prefix('v').map(str::parse::<i32>) {
-            Some(Ok(rev)) => {
+        let revision = match next.strip_prefix('@') {
+            Some(digits) => {
+                let canonical = !digits.starts_with('0') && digits.chars().all(|c| c.is_ascii_digit());
+                let rev = digits.parse::<i32>().ok().filter(|_| canonical).ok_or_else(shape)?;
                 next = segments.next().ok_or_else(shape)?;
                 Some(rev)
             }
-            _ => None,
+            None => None,
         };
         let skill = decode(next).ok_or_else(shape)?;
         let path: Vec<String> = segments.map(decode).collect::<Option<_>>().ok_or_else(shape)?;
@@ -119,7 +122,7 @@ mod tests {
         for (uri, revision, path) in [
             ("skill://acme/git-workflow/SKILL.md", None, "SKILL.md"),
             (
-                "skill://acme/v3/git-workflow/references/api%20notes.md",
+                "skill://acme/@3/git-workflow/references/api%20notes.md",
                 Some(3),
                 "references/api notes.md",
             ),
@@ -131,9 +134,14 @@ mod tests {
     }
 
     #[test]
-    fn a_skill_named_like_a_revision_is_still_read_as_a_skill_after_one() {
-        let parsed = SkillFileUri::parse("skill://acme/v2/v3/SKILL.md").unwrap();
-        assert_eq!((parsed.revision, parsed.skill.as_str()), (Some(2), "v3"));
+    fn a_skill_named_like_a_version_is_a_skill() {
+        let latest = SkillFileUri::parse("skill://acme/v2/references/x.md").unwrap();
+        assert_eq!(
+            (latest.revision, latest.skill.as_str(), latest.path.as_str()),
+            (None, "v2", "references/x.md")
+        );
+        let pinned = SkillFileUri::parse("skill://acme/@2/v3/SKILL.md").unwrap();
+        assert_eq!((pinned.revision, pinned.skill.as_str()), (Some(2), "v3"));
     }
 
     #[test]
@@ -146,6 +154,10 @@ mod tests {
             "skill://acme/x/SKILL.md?rev=2",
             "skill://acme/x/a%2Fb.md",
             "skill://acme/x//SKILL.md",
+            "skill://acme/@02/x/SKILL.md",
+            "skill://acme/@+3/x/SKILL.md",
+            "skill://acme/@x/x/SKILL.md",
+            "skill://acme/@3/SKILL.md",
         ] {
             let error = SkillFileUri::parse(uri).unwrap_err();
             assert!(

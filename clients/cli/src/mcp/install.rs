@@ -148,12 +148,14 @@ fn servers_key(agent: Agent) -> &'static [&'static str] {
 /// shows, and what a missing file becomes).
 pub fn snippet(agent: Agent, connection: &Connection) -> String {
     let mut document = Value::Object(serde_json::Map::new());
-    insert_json(&mut document, servers_key(agent), server_entry(agent, connection));
+    // A new document always takes the entry.
+    let _ = insert_json(&mut document, servers_key(agent), server_entry(agent, connection));
     match agent {
         Agent::Claude | Agent::Openclaw => pretty_json(&document),
         Agent::Codex => {
             let mut toml = toml_edit::DocumentMut::new();
-            insert_toml(&mut toml, &server_entry(agent, connection));
+            // A new document always takes the entry.
+            let _ = insert_toml(&mut toml, &server_entry(agent, connection));
             toml.to_string()
         }
         Agent::Hermes => serde_yaml_ng::to_string(&document).unwrap_or_default(),
@@ -190,14 +192,14 @@ pub fn install(agent: Agent, connection: &Connection, path: &Path) -> Result<Ins
             if !document.is_object() {
                 return Err(unreadable("JSON", "it is not an object".to_owned()));
             }
-            let replaced = insert_json(&mut document, servers_key(agent), entry);
+            let replaced = insert_json(&mut document, servers_key(agent), entry).map_err(|e| unreadable("JSON", e))?;
             (pretty_json(&document), replaced, None)
         }
         Agent::Codex => {
             let mut document: toml_edit::DocumentMut = text
                 .parse()
                 .map_err(|e: toml_edit::TomlError| unreadable("TOML", e.to_string()))?;
-            let replaced = insert_toml(&mut document, &entry);
+            let replaced = insert_toml(&mut document, &entry).map_err(|e| unreadable("TOML", e))?;
             (document.to_string(), replaced, None)
         }
         Agent::Hermes => {
@@ -209,7 +211,7 @@ pub fn install(agent: Agent, connection: &Connection, path: &Path) -> Result<Ins
             if !document.is_object() {
                 return Err(unreadable("YAML", "it is not a mapping".to_owned()));
             }
-            let replaced = insert_json(&mut document, servers_key(agent), entry);
+            let replaced = insert_json(&mut document, servers_key(agent), entry).map_err(|e| unreadable("YAML", e))?;
             let backup = match existing.as_deref() {
                 Some(old) if old.lines().any(|l| l.trim_start().starts_with('#')) => {
                     let backup = path.with_extension("yaml.before-cairn");
@@ -251,37 +253,36 @@ fn write(path: &Path, text: &str) -> Result<(), InstallError> {
     })
 }
 
-/// Sets `document[keys…][SERVER_NAME] = entry`; whether an entry was replaced.
-fn insert_json(document: &mut Value, keys: &[&str], entry: Value) -> bool {
+/// Sets `document[keys…][SERVER_NAME] = entry`; whether an entry was replaced. A key that
+/// holds something other than a map is not overwritten: the error says which.
+fn insert_json(document: &mut Value, keys: &[&str], entry: Value) -> Result<bool, String> {
     let mut node = document;
     for key in keys {
-        let object = node
-            .as_object_mut()
-            .expect("an object: checked by the caller or made here");
-        let child = object.entry((*key).to_owned()).or_insert_with(|| json!({}));
-        if !child.is_object() {
-            *child = json!({});
-        }
-        node = child;
+        let Some(object) = node.as_object_mut() else {
+            return Err(format!("'{key}' sits under something that is not a map"));
+        };
+        node = object.entry((*key).to_owned()).or_insert_with(|| json!({}));
     }
-    node.as_object_mut()
-        .map(|servers| servers.insert(SERVER_NAME.to_owned(), entry).is_some())
-        .unwrap_or(false)
+    match node.as_object_mut() {
+        Some(servers) => Ok(servers.insert(SERVER_NAME.to_owned(), entry).is_some()),
+        None => Err(format!("'{}' is not a map of servers", keys.join("."))),
+    }
 }
 
-/// Sets `[mcp_servers.cairn]` to `entry`; whether a table was replaced.
-fn insert_toml(document: &mut toml_edit::DocumentMut, entry: &Value) -> bool {
-    let servers = document
-        .entry("mcp_servers")
-        .or_insert_with(|| {
-            let mut table = toml_edit::Table::new();
-            table.set_implicit(true);
-            toml_edit::Item::Table(table)
-        })
-        .as_table_mut();
-    let Some(servers) = servers else {
-        document["mcp_servers"] = toml_edit::Item::Table(toml_edit::Table::new());
-        return insert_toml(document, entry);
+/// Sets `[mcp_servers.cairn]` to `entry`; whether a table was replaced. An inline
+/// `mcp_servers = {…}` becomes a table with the same servers; anything else there is not
+/// overwritten.
+fn insert_toml(document: &mut toml_edit::DocumentMut, entry: &Value) -> Result<bool, String> {
+    let item = document.entry("mcp_servers").or_insert_with(|| {
+        let mut table = toml_edit::Table::new();
+        table.set_implicit(true);
+        toml_edit::Item::Table(table)
+    });
+    if let Some(inline) = item.as_inline_table().cloned() {
+        *item = toml_edit::Item::Table(inline.into_table());
+    }
+    let Some(servers) = item.as_table_mut() else {
+        return Err("'mcp_servers' is not a table of servers".to_owned());
     };
     let mut table = toml_edit::Table::new();
     for (key, value) in entry.as_object().into_iter().flatten() {
@@ -298,7 +299,7 @@ fn insert_toml(document: &mut toml_edit::DocumentMut, entry: &Value) -> bool {
         };
         table.insert(key, value);
     }
-    servers.insert(SERVER_NAME, toml_edit::Item::Table(table)).is_some()
+    Ok(servers.insert(SERVER_NAME, toml_edit::Item::Table(table)).is_some())
 }
 
 /// JSON as agents' own tools write it: two-space indentation, a final newline.
@@ -398,6 +399,24 @@ mod tests {
         let installed = install(Agent::Hermes, &stdio(), &hermes).unwrap();
         let backup = installed.backup.unwrap();
         assert_eq!(std::fs::read_to_string(backup).unwrap(), "# Hermes\nmodel: x\n");
+    }
+
+    #[test]
+    fn other_servers_in_an_inline_table_are_kept_and_odd_shapes_refused() {
+        let dir = tempfile::tempdir().unwrap();
+        let codex = dir.path().join("config.toml");
+        std::fs::write(&codex, "mcp_servers = { other = { command = \"x\" } }\n").unwrap();
+        install(Agent::Codex, &stdio(), &codex).unwrap();
+        let text = std::fs::read_to_string(&codex).unwrap();
+        assert!(text.contains("other") && text.contains("[mcp_servers.cairn]"), "{text}");
+        std::fs::write(&codex, "mcp_servers = 3\n").unwrap();
+        assert!(install(Agent::Codex, &stdio(), &codex).is_err());
+        assert_eq!(std::fs::read_to_string(&codex).unwrap(), "mcp_servers = 3\n");
+        let claude = dir.path().join(".claude.json");
+        std::fs::write(&claude, r#"{"mcpServers": []}"#).unwrap();
+        let error = install(Agent::Claude, &stdio(), &claude).unwrap_err().to_string();
+        assert!(error.contains("not a map"), "{error}");
+        assert_eq!(std::fs::read_to_string(&claude).unwrap(), r#"{"mcpServers": []}"#);
     }
 
     #[test]

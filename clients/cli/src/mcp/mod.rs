@@ -11,7 +11,7 @@ pub mod offline;
 use std::path::Path;
 
 use rmcp::ServiceExt;
-use rmcp::model::{ServerCapabilities, ServerConfig};
+use rmcp::model::ServerConfig;
 
 use crate::ci::Lock;
 use crate::sync::target::Target;
@@ -27,17 +27,9 @@ pub enum McpError {
     Offline(String),
 }
 
-/// What both servers declare: tools, resources and the Skills extension.
+/// What both servers declare, as `cairn mcp`.
 pub fn server_config(instructions: &str) -> ServerConfig {
-    ServerConfig::new(
-        ServerCapabilities::builder()
-            .enable_resources()
-            .enable_tools()
-            .enable_skills()
-            .build(),
-    )
-    .with_server_info(forward::implementation())
-    .with_instructions(instructions)
+    cairn_wire::mcp::server_config(forward::implementation(), instructions)
 }
 
 /// Serves `server` on stdin and stdout until the agent closes them.

@@ -121,6 +121,12 @@ fn verify(skill: &Described) -> Result<LocalSkill, String> {
     let mut files = BTreeMap::new();
     let mut skill_md = None;
     for (path, sha256) in &skill.files {
+        cairn_skill::path::RelPath::parse(path).map_err(|e| {
+            format!(
+                "'{}' lists the file {path:?}, which is not a path inside a skill: {e}",
+                skill.name
+            )
+        })?;
         let bytes = read_verified(&skill.folder, &skill.name, path, sha256)?;
         if path == "SKILL.md" {
             skill_md = Some(bytes.clone());
@@ -152,6 +158,12 @@ fn verify(skill: &Described) -> Result<LocalSkill, String> {
 /// what to do.
 fn read_verified(folder: &Path, skill: &str, path: &str, sha256: &str) -> Result<Vec<u8>, String> {
     let file = folder.join(path);
+    // A link could point anywhere on this machine: skills hold files, never links.
+    if std::fs::symlink_metadata(&file).is_ok_and(|m| m.file_type().is_symlink()) {
+        return Err(format!(
+            "'{skill}' file {path} is a symbolic link on this machine, not the reviewed file: run `cairn pull` to restore it"
+        ));
+    }
     let bytes = std::fs::read(&file).map_err(|e| {
         format!("'{skill}' file {path} cannot be read ({e}): run `cairn pull` (or `cairn ci pull`) to restore it")
     })?;

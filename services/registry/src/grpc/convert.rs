@@ -224,6 +224,7 @@ pub fn agent_in(agent: Option<pb::Agent>) -> AgentInfo {
         name: agent.name,
         model: agent.model,
         session: agent.session,
+        via: None,
     }
 }
 

@@ -60,6 +60,9 @@ fn from_session(parts: &Parts) -> Option<(String, ClientInfo)> {
     let id = parts.headers.get(SESSION_HEADER)?.to_str().ok()?;
     let rest = id.strip_prefix(SESSION_PREFIX)?;
     let (random, described) = rest.split_once('.')?;
+    if random.len() != 32 || !random.bytes().all(|b| b.is_ascii_hexdigit()) {
+        return None;
+    }
     let info: ClientInfo = serde_json::from_slice(&URL_SAFE_NO_PAD.decode(described).ok()?).ok()?;
     Some((format!("{SESSION_PREFIX}{random}"), info.bounded()))
 }
@@ -89,6 +92,7 @@ pub fn agent(context: &RequestContext<RoleServer>, parts: &Parts) -> AgentInfo {
             .or_else(|| Some("mcp client".to_owned())),
         model: None,
         session: session.map(|(id, _)| id),
+        via: Some(crate::app::patches::VIA_MCP.to_owned()),
     }
 }
 
@@ -124,7 +128,13 @@ mod tests {
         let (_, info) = from_session(&parts_with(Some(&id))).unwrap();
         assert_eq!(info.name.chars().count(), MAX_FIELD);
         assert!(!info.name.contains('\n'));
-        for foreign in ["abc", "cairn1.", "cairn1.x.!!!", "cairn1.x.e30"] {
+        for foreign in [
+            "abc",
+            "cairn1.",
+            "cairn1.x.!!!",
+            "cairn1.x.e30",
+            "cairn1.zzzzzzzzzzzzzzzzzzzzzzzzzzzzzzzz.e30",
+        ] {
             let value = HeaderValue::from_static(foreign);
             let parsed = from_session(&parts_with(Some(&value)));
             assert!(

@@ -19,7 +19,7 @@ use rmcp::transport::{StreamableHttpServerConfig, StreamableHttpService};
 use serde::Deserialize;
 
 use crate::AppState;
-use crate::access::{Access, MAX_BUNDLE_BODY_BYTES, Route, route, with_body_limit};
+use crate::access::{Access, MAX_BODY_BYTES, Route, route};
 use crate::auth::scopes::Scope;
 use crate::error::{ApiError, ErrorKind};
 
@@ -31,11 +31,8 @@ pub const PATH: &str = "/mcp";
 /// The endpoint's routes (one: the protocol is JSON-RPC over `POST`; `GET` and `DELETE`,
 /// which a stateless server does not offer, are answered 405 like any unknown method).
 pub fn routes() -> Vec<Route> {
-    // Proposals may carry whole files (`propose_skill`): bundle-sized bodies.
-    vec![with_body_limit(
-        route(Method::POST, PATH, Access::Scope(Scope::Read), serve),
-        MAX_BUNDLE_BODY_BYTES,
-    )]
+    // The body limit of `POST /v1/patches`: a proposal is no larger over MCP.
+    vec![route(Method::POST, PATH, Access::Scope(Scope::Read), serve)]
 }
 
 /// The first fields of a JSON-RPC message, enough to see an `initialize`.
@@ -75,15 +72,15 @@ async fn serve(State(state): State<AppState>, request: Request) -> Response {
             axum::http::HeaderValue::from_static("application/json, text/event-stream"),
         );
     }
-    let bytes = match axum::body::to_bytes(body, MAX_BUNDLE_BODY_BYTES).await {
+    let bytes = match axum::body::to_bytes(body, MAX_BODY_BYTES).await {
         Ok(bytes) => bytes,
         Err(_) => {
             return ApiError::new(
                 ErrorKind::TooLarge,
                 "payload_too_large",
                 format!(
-                    "the message is larger than {} MiB: propose large files in several patches",
-                    MAX_BUNDLE_BODY_BYTES >> 20
+                    "the message is larger than {} KiB: propose large changes in several patches",
+                    MAX_BODY_BYTES >> 10
                 ),
             )
             .into_response();
@@ -99,7 +96,7 @@ async fn serve(State(state): State<AppState>, request: Request) -> Response {
         .with_sse_keep_alive(None)
         // Checked above, with an answer that says which setting to change.
         .disable_allowed_hosts()
-        .with_max_request_body_bytes(MAX_BUNDLE_BODY_BYTES);
+        .with_max_request_body_bytes(MAX_BODY_BYTES);
     let handler = CairnMcp::new(state.clone());
     let service: StreamableHttpService<CairnMcp, NeverSessionManager> =
         StreamableHttpService::new(move || Ok(handler.clone()), Default::default(), config);

@@ -13,7 +13,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetSkillRequestParams, GetSkillResult,
     Implementation, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate, ServerCapabilities, ServerConfig,
+    ResourceContents, ResourceTemplate, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -85,15 +85,10 @@ pub(super) fn protocol_error(error: ServedError) -> ErrorData {
 
 impl ServerHandler for CairnMcp {
     fn get_info(&self) -> ServerConfig {
-        ServerConfig::new(
-            ServerCapabilities::builder()
-                .enable_resources()
-                .enable_tools()
-                .enable_skills()
-                .build(),
+        cairn_wire::mcp::server_config(
+            Implementation::new("cairn-registry", env!("CARGO_PKG_VERSION")).with_title("Cairn"),
+            INSTRUCTIONS,
         )
-        .with_server_info(Implementation::new("cairn-registry", env!("CARGO_PKG_VERSION")).with_title("Cairn"))
-        .with_instructions(INSTRUCTIONS)
     }
 
     async fn list_tools(
@@ -164,7 +159,7 @@ impl ServerHandler for CairnMcp {
             ResourceTemplate::new(format!("skill://{org}/{{name}}/{{+path}}"), "skill-file")
                 .with_description("A file of a skill's latest approved revision (SKILL.md, references/…)"),
             ResourceTemplate::new(
-                format!("skill://{org}/v{{revision}}/{{name}}/{{+path}}"),
+                format!("skill://{org}/@{{revision}}/{{name}}/{{+path}}"),
                 "skill-file-pinned",
             )
             .with_description("A file of one approved revision of a skill"),

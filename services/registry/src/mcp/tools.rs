@@ -19,6 +19,7 @@ use rmcp::{RoleServer, tool, tool_router};
 use super::client;
 use super::server::{CairnMcp, principal};
 use crate::access::forwarded_https;
+use crate::access::prefix::OrgPrefix;
 use crate::app::patches::{self, PatchError, Submission, conversation};
 use crate::app::served::{self, ServedError};
 use crate::auth::Principal;
@@ -83,7 +84,12 @@ fn review_url(parts: &Parts, hops: usize, id: &uuid::Uuid) -> String {
     } else {
         "http"
     };
-    format!("{scheme}://{host}/admin/patches/{id}")
+    let org = parts
+        .extensions
+        .get::<OrgPrefix>()
+        .map(|prefix| format!("/o/{}", prefix.0))
+        .unwrap_or_default();
+    format!("{scheme}://{host}{org}/admin/patches/{id}")
 }
 
 /// What the author's agent does next with a patch in `status`.
@@ -98,7 +104,7 @@ fn next_step(status: &str) -> &'static str {
             "the security scan judged it dangerous: read the findings, and propose a version without what they name"
         }
         "conflict" => {
-            "the skill changed meanwhile and this patch does not merge: load the latest revision and propose the lesson again against it"
+            "the skill changed meanwhile and this patch does not merge: load the latest revision and propose the lesson again against it, with supersedes set to this patch's id"
         }
         "withdrawn" => "nothing: it was withdrawn",
         "superseded" => "follow the patch named in superseded_by, which carries this one on",
@@ -321,6 +327,12 @@ impl CairnMcp {
         context: RequestContext<RoleServer>,
         Parameters(args): Parameters<ProposePatchArgs>,
     ) -> Result<Json<PatchState>, Failure> {
+        let supersedes = args
+            .supersedes
+            .as_deref()
+            .map(|id| patches::parse_id(id.trim()))
+            .transpose()
+            .map_err(patch_failure)?;
         let submission = Submission {
             skill: args.skill,
             base_revision: Some(args.base_revision),
@@ -329,7 +341,7 @@ impl CairnMcp {
             rationale: args.rationale,
             agent: client::agent(&context, &parts),
             category: None,
-            supersedes: None,
+            supersedes,
         };
         self.propose(&parts, submission).await
     }

@@ -227,6 +227,7 @@ pub async fn publish(
             name: Some("clawhub".to_owned()),
             model: None,
             session: None,
+            via: None,
         },
         category: None,
     };

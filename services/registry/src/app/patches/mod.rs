@@ -60,6 +60,26 @@ pub struct AgentInfo {
     /// The session.
     #[serde(default)]
     pub session: Option<String>,
+    /// How the patch arrived, when not by the API directly: `mcp` for an agent's own
+    /// proposal over MCP ([`VIA_MCP`]), which the policy never publishes without a person.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub via: Option<String>,
+}
+
+/// [`AgentInfo::via`] of a proposal an agent made over MCP. Skill text can talk an agent
+/// into proposing; so such a patch always waits for a reviewer, whoever's token sent it.
+pub const VIA_MCP: &str = "mcp";
+
+/// The organisation's policy as it applies to a patch that arrived `via`: an agent's MCP
+/// proposal is never approved by the policy alone.
+fn policy_for(policy: Policy, via: Option<&str>) -> Policy {
+    match via {
+        Some(VIA_MCP) => Policy {
+            auto_approve_safe_from: Vec::new(),
+            ..policy
+        },
+        _ => policy,
+    }
 }
 
 /// A patch as submitted.
@@ -268,7 +288,7 @@ async fn submit_as(
             latest.digest()
         )));
     }
-    let policy = policy(services, org_id).await?;
+    let policy = policy_for(policy(services, org_id).await?, submission.agent.via.as_deref());
     let latest_scan = latest.as_ref().map(|(_, l)| services.scans.report(l));
     let dismissals = findings::skill_dismissals(services, org_id, name.as_str()).await?;
     let processed = process(PatchInput {

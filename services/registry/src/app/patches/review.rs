@@ -244,7 +244,8 @@ pub(super) async fn restage(
         Some(revision) => load(services, org_id, name, RevisionSelector::Exact(revision)).await?,
         None => None,
     };
-    let policy = policy(services, org_id).await?;
+    let via = record.agent.get("via").and_then(serde_json::Value::as_str);
+    let policy = super::policy_for(policy(services, org_id).await?, via);
     let latest_scan = latest.map(|l| services.scans.report(l));
     let dismissals = super::findings::skill_dismissals(services, org_id, name.as_str()).await?;
     let processed = process(PatchInput {
