@@ -95,6 +95,8 @@ pub struct Services {
     pub outbound: Arc<app::outbound::OutboundPolicy>,
     /// The `Host` names the MCP endpoint answers (`CAIRN_MCP_ALLOWED_HOSTS`).
     pub mcp_hosts: Arc<Vec<String>>,
+    /// Each organisation's index as agents search it (`app::served`).
+    pub search_indexes: Arc<app::served::SearchIndexes>,
 }
 
 /// When readiness was last checked, and the (database, blob store) verdicts.
@@ -137,6 +139,7 @@ impl AppState {
             approval_turns: Arc::default(),
             outbound: Arc::new(app::outbound::OutboundPolicy::strict()),
             mcp_hosts: Arc::new(config::DEFAULT_MCP_ALLOWED_HOSTS.map(String::from).to_vec()),
+            search_indexes: Arc::default(),
         }))
     }
 

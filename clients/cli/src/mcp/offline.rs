@@ -191,14 +191,23 @@ impl IntoContents for Failure {
 #[derive(Clone)]
 pub struct Offline {
     catalog: Arc<Catalog>,
+    /// The catalog's words, ranked the same way as the registry's search.
+    search: Arc<cairn_wire::mcp::search::SearchIndex>,
     tool_router: ToolRouter<Offline>,
 }
 
 impl Offline {
     /// A server over `catalog`.
     pub fn new(catalog: Catalog) -> Self {
+        let search = cairn_wire::mcp::search::SearchIndex::build(
+            catalog
+                .skills
+                .iter()
+                .map(|(name, s)| (name.as_str(), s.category.as_deref(), s.description())),
+        );
         Offline {
             catalog: Arc::new(catalog),
+            search: Arc::new(search),
             tool_router: Self::tool_router(),
         }
     }
@@ -249,15 +258,12 @@ impl Offline {
                 "limit {limit} is out of range: ask for 1 to 50 skills"
             )));
         }
-        let skills = self
-            .catalog
-            .skills
-            .iter()
-            .map(|(name, s)| (name.as_str(), s.category.as_deref(), s.description(), (name, s)));
-        let found = cairn_wire::mcp::search::rank(skills, &args.query, args.category.as_deref(), limit);
+        let skills: Vec<(&String, &LocalSkill)> = self.catalog.skills.iter().collect();
+        let found = self.search.rank(&args.query, args.category.as_deref(), limit);
         Ok(Json(SearchAnswer {
             skills: found
                 .into_iter()
+                .map(|position| skills[position])
                 .map(|(name, s)| SkillHit {
                     name: name.clone(),
                     description: s.description().to_owned(),

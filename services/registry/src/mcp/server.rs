@@ -38,12 +38,16 @@ pub struct CairnMcp {
     tools: Arc<ToolRouter<CairnMcp>>,
 }
 
+/// The tools, built once per process (their schemas are generated when built).
+static TOOLS: std::sync::LazyLock<Arc<ToolRouter<CairnMcp>>> =
+    std::sync::LazyLock::new(|| Arc::new(CairnMcp::tool_router()));
+
 impl CairnMcp {
     /// The server over `state`.
     pub fn new(state: AppState) -> Self {
         CairnMcp {
             state,
-            tools: Arc::new(Self::tool_router()),
+            tools: Arc::clone(&TOOLS),
         }
     }
 }
@@ -235,13 +239,15 @@ impl ServerHandler for CairnMcp {
         let loaded = served::load(&self.state, principal.org_id, &uri.skill, uri.revision)
             .await
             .map_err(protocol_error)?;
-        let frontmatter = served::frontmatter(&loaded.resolved.version);
+        let frontmatter = served::frontmatter(&self.state, principal.org_id, &loaded)
+            .await
+            .map_err(protocol_error)?;
         let skill = skills::entry(
             &principal.org_slug,
             &uri.skill,
             uri.revision,
-            frontmatter,
-            manifest(&loaded.files),
+            &frontmatter,
+            manifest(&loaded.0.files),
         )
         .ok_or_else(|| {
             ErrorData::invalid_params(

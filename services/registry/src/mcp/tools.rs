@@ -251,9 +251,10 @@ impl CairnMcp {
         let (_, bytes) = served::read(&self.state, &loaded, cairn_skill::path::SKILL_MD)
             .await
             .map_err(served_failure)?;
-        let version = &loaded.resolved.version;
-        let name = &loaded.resolved.skill.name;
+        let version = &loaded.0;
+        let name = &loaded.0.name;
         let files = loaded
+            .0
             .files
             .iter()
             .map(|f| SkillFile {
@@ -267,7 +268,7 @@ impl CairnMcp {
             name: name.clone(),
             revision: version.revision,
             digest: version.digest.clone(),
-            category: loaded.resolved.skill.category.clone(),
+            category: loaded.0.category.clone(),
             skill_md: String::from_utf8_lossy(&bytes).into_owned(),
             files,
         }))
@@ -299,8 +300,8 @@ impl CairnMcp {
             }
         };
         Ok(Json(FileText {
-            name: loaded.resolved.skill.name.clone(),
-            revision: loaded.resolved.version.revision,
+            name: loaded.0.name.clone(),
+            revision: loaded.0.revision,
             path: entry.path,
             sha256: entry.sha256,
             text,
