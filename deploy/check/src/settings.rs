@@ -34,6 +34,7 @@ pub const REGISTRY_ENV: &[&str] = &[
     "CAIRN_GC_INTERVAL",
     "CAIRN_GC_GRACE",
     "CAIRN_WEBHOOK_ALLOW_NETWORKS",
+    "CAIRN_MCP_ALLOWED_HOSTS",
     // store: blob/s3.rs
     "CAIRN_S3_ENDPOINT",
     "CAIRN_S3_REGION",

@@ -505,3 +505,47 @@ async fn uris_of_another_organisation_are_refused() {
     let (_, body) = send(app.post_as(&mia, "/mcp").json(&read("skill://default/deploy/SKILL.md"))).await;
     assert_eq!(body["result"]["contents"][0]["text"], SKILL_MD);
 }
+
+#[tokio::test]
+async fn a_new_skill_proposed_by_an_agent_is_reviewed_then_found_by_every_agent() {
+    let (app, mia) = team().await;
+    let content = "---\nname: triage\ndescription: Triage incoming incidents by severity\n---\n## Steps\n\n\
+                   1. Read the alert.\n2. Check the runbook in references/runbook.md.\n";
+    let calls = json!([["propose_skill", {
+        "content": content,
+        "files": {"references/runbook.md": "Page the on-call engineer for sev1.\n"},
+        "category": "ops",
+        "rationale": "We triaged by hand three times this week.",
+    }]]);
+    let out = python_client(&app, &mia, "auto", "propose", json!({ "calls": calls })).await;
+    let proposal = answered(&out["answers"][0]).unwrap();
+    assert_eq!(proposal["status"], "pending_review", "{proposal}");
+    assert_eq!(proposal["summary"], "New skill: triage");
+    let id = proposal["id"].as_str().unwrap();
+    // Not served before a person approves it.
+    let before = python_client(
+        &app,
+        &mia,
+        "auto",
+        "propose",
+        json!({"calls": [["load_skill", {"name": "triage"}]]}),
+    )
+    .await;
+    assert!(answered(&before["answers"][0]).unwrap_err().contains("does not exist"));
+    let (status, approved) = app
+        .post_json(&app.admin_token, &format!("/v1/patches/{id}/approve"), &json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{approved}");
+    let calls = json!([
+        ["search_skills", {"query": "incident", "category": "ops"}],
+        ["read_skill_file", {"name": "triage", "path": "references/runbook.md"}],
+    ]);
+    let after = python_client(&app, &mia, "auto", "propose", json!({ "calls": calls })).await;
+    let found = answered(&after["answers"][0]).unwrap();
+    assert_eq!(found["skills"][0]["name"], "triage", "{found}");
+    assert_eq!(found["skills"][0]["category"], "ops");
+    assert_eq!(
+        answered(&after["answers"][1]).unwrap()["text"],
+        "Page the on-call engineer for sev1.\n"
+    );
+}
