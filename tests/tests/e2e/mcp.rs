@@ -549,3 +549,42 @@ async fn a_new_skill_proposed_by_an_agent_is_reviewed_then_found_by_every_agent(
         "Page the on-call engineer for sev1.\n"
     );
 }
+
+#[tokio::test]
+async fn a_skill_whose_every_version_is_yanked_disappears_for_agents() {
+    let (app, mia) = team().await;
+    let (status, yank) = app
+        .post_json(&app.admin_token, "/v1/skills/git-flow/versions/1/yank", &json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{yank}");
+    let out = python_client(
+        &app,
+        &mia,
+        "auto",
+        "load",
+        json!({"skill": "git-flow", "load": {"name": "git-flow"}, "resources": ["skill://default/git-flow/SKILL.md", "skill://default/@1/git-flow/SKILL.md"]}),
+    )
+    .await;
+    let refused = answered(&out["load"]).unwrap_err();
+    assert!(refused.contains("no version that is not yanked"), "{refused}");
+    assert_eq!(
+        answered(&out["search"]).unwrap()["skills"],
+        json!([]),
+        "{}",
+        out["search"]
+    );
+    let listed: Vec<&str> = out["skills_list"]["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["frontmatter"]["name"].as_str().unwrap())
+        .collect();
+    assert_eq!(listed, ["deploy"]);
+    for uri in [
+        "skill://default/git-flow/SKILL.md",
+        "skill://default/@1/git-flow/SKILL.md",
+    ] {
+        let error = out["resources"][uri]["error"].as_str().unwrap_or_default();
+        assert!(error.contains("yanked"), "{uri}: {error}");
+    }
+}
