@@ -288,6 +288,18 @@ impl TestApp {
         Ok((user, token))
     }
 
+    /// A read-only token issued by `token`'s owner through the API (what a member hands
+    /// an agent or CI that should only read).
+    pub async fn read_only_token(&self, token: &str) -> String {
+        let (status, issued) = send(
+            self.post_as(token, "/v1/tokens")
+                .json(&serde_json::json!({"name": "read-only", "scopes": ["read"]})),
+        )
+        .await;
+        assert_eq!(status, StatusCode::CREATED, "{issued}");
+        issued["token"].as_str().unwrap().to_owned()
+    }
+
     /// Issues a token for `user` signed with `keys` (pass other keys to forge one).
     pub async fn token_for(&self, user: &User, org_slug: &str, ttl: Duration, keys: &TokenKeys) -> Result<String> {
         let request = TokenRequest {

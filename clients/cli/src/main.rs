@@ -200,29 +200,33 @@ enum McpCommand {
     /// is ever written. The rest of the file is kept.
     ///
     /// Example: cairn mcp install --agent codex --http
-    Install {
-        /// The agent.
-        #[arg(long, value_enum)]
-        agent: cairn::mcp::install::Agent,
-        /// Print the configuration instead of writing it.
-        #[arg(long)]
-        print: bool,
-        /// Connect the agent to the registry's /mcp over HTTP instead of running `cairn mcp`.
-        #[arg(long)]
-        http: bool,
-        /// Have the agent run `cairn mcp --offline` (with --target: those targets).
-        #[arg(long, conflicts_with = "http")]
-        offline: bool,
-        /// With --offline: a target to serve (repeat for several).
-        #[arg(long = "target", value_name = "TARGET", requires = "offline")]
-        targets: Vec<String>,
-        /// Claude Code: the project's .mcp.json (in this folder) instead of ~/.claude.json.
-        #[arg(long)]
-        project: bool,
-        /// The configuration file to write (default: the agent's own).
-        #[arg(long)]
-        config: Option<PathBuf>,
-    },
+    Install(McpInstall),
+}
+
+/// `cairn mcp install`'s options.
+#[derive(Debug, Args)]
+struct McpInstall {
+    /// The agent.
+    #[arg(long, value_enum)]
+    agent: cairn::mcp::install::Agent,
+    /// Print the configuration instead of writing it.
+    #[arg(long)]
+    print: bool,
+    /// Connect the agent to the registry's /mcp over HTTP instead of running `cairn mcp`.
+    #[arg(long)]
+    http: bool,
+    /// Have the agent run `cairn mcp --offline` (with --target: those targets).
+    #[arg(long, conflicts_with = "http")]
+    offline: bool,
+    /// With --offline: a target to serve (repeat for several).
+    #[arg(long = "target", value_name = "TARGET", requires = "offline")]
+    targets: Vec<String>,
+    /// Claude Code: the project's .mcp.json (in this folder) instead of ~/.claude.json.
+    #[arg(long)]
+    project: bool,
+    /// The configuration file to write (default: the agent's own).
+    #[arg(long)]
+    config: Option<PathBuf>,
 }
 
 #[derive(Debug, Subcommand)]
@@ -381,18 +385,9 @@ fn main() -> ExitCode {
         Command::Ci(CiCommand::Lock { out, skills }) => online(ci_lock(&out, &skills, json)),
         Command::Ci(CiCommand::Pull { lock, dest, frozen }) => online(ci_pull(&lock, &dest, frozen, json)),
         Command::Mcp(McpArgs {
-            command:
-                Some(McpCommand::Install {
-                    agent,
-                    print,
-                    http,
-                    offline,
-                    targets,
-                    project,
-                    config,
-                }),
+            command: Some(McpCommand::Install(options)),
             ..
-        }) => mcp_install(agent, print, http, offline, &targets, project, config, json),
+        }) => mcp_install(options, json),
         Command::Mcp(args) => online(mcp_serve(args)),
     };
     match result {
@@ -490,18 +485,17 @@ async fn mcp_serve(args: McpArgs) -> Result<u8> {
 }
 
 /// `cairn mcp install`: writes (or prints) an agent's MCP configuration.
-#[allow(clippy::too_many_arguments)]
-fn mcp_install(
-    agent: cairn::mcp::install::Agent,
-    print: bool,
-    http: bool,
-    offline: bool,
-    targets: &[String],
-    project: bool,
-    config_file: Option<PathBuf>,
-    json: bool,
-) -> Result<u8> {
+fn mcp_install(options: McpInstall, json: bool) -> Result<u8> {
     use cairn::mcp::install::{self, Connection};
+    let McpInstall {
+        agent,
+        print,
+        http,
+        offline,
+        targets,
+        project,
+        config: config_file,
+    } = options;
     let connection = if http {
         let profile = config::load(&config::config_dir()?, |key| std::env::var(key).ok())
             .context("--http needs the registry's address: run `cairn login` first")?;
@@ -528,7 +522,7 @@ fn mcp_install(
         let mut args = vec!["mcp".to_owned()];
         if offline {
             args.push("--offline".to_owned());
-            for target in targets {
+            for target in &targets {
                 args.extend(["--target".to_owned(), target.clone()]);
             }
         }

@@ -84,17 +84,11 @@ async fn online_it_forwards_the_agents_calls_and_its_proposal_names_the_agent() 
     assert_eq!(patch["agent"]["name"], "cairn-e2e-stdio 2.0", "{}", patch["agent"]);
 
     // A token of its own for agents: read-only, so no write tools.
-    let (status, issued) = cairn_e2e::app::send(
-        app.client
-            .post(app.url("/v1/tokens"))
-            .bearer_auth(&ana.env.iter().find(|(k, _)| k == "CAIRN_TOKEN").unwrap().1)
-            .json(&json!({"name": "agent", "scopes": ["read"]})),
-    )
-    .await;
-    assert!(status.is_success(), "{issued}");
+    let token = &ana.env.iter().find(|(k, _)| k == "CAIRN_TOKEN").unwrap().1;
+    let read_only = app.read_only_token(token).await;
     let mut agent = Member::new(&app.base_url, "unused");
     agent.env = ana.env.clone();
-    agent.set("CAIRN_MCP_TOKEN", issued["token"].as_str().unwrap());
+    agent.set("CAIRN_MCP_TOKEN", &read_only);
     let out = stdio(&agent, CAIRN, &["mcp"], json!([])).await;
     let tools: Vec<&str> = out["tools"]
         .as_array()

@@ -271,13 +271,7 @@ async fn the_python_sdk_searches_loads_reads_and_proposes_in_both_protocol_eras(
 #[tokio::test]
 async fn read_only_tokens_cannot_write_and_refused_proposals_change_nothing() {
     let (app, mia) = team().await;
-    let (status, issued) = send(
-        app.post_as(&mia, "/v1/tokens")
-            .json(&json!({"name": "mcp-read", "scopes": ["read"]})),
-    )
-    .await;
-    assert_eq!(status, StatusCode::CREATED, "{issued}");
-    let read_only = issued["token"].as_str().unwrap().to_owned();
+    let read_only = app.read_only_token(&mia).await;
     let before = app.state_snapshot().await.unwrap();
 
     let out = python_client(

@@ -41,6 +41,54 @@ pub fn server_config(server: rmcp::model::Implementation, instructions: &str) ->
 /// The tools that change something: they need the `submit` scope.
 pub const WRITE_TOOLS: [&str; 2] = ["propose_patch", "propose_skill"];
 
+/// Most skills one search answers.
+pub const MAX_SEARCH_RESULTS: usize = 50;
+
+/// How many skills a search asks for (`None`: 10), or why that cannot be answered.
+pub fn search_limit(limit: Option<u32>) -> Result<usize, String> {
+    let limit = limit.map_or(10, |l| l as usize);
+    if (1..=MAX_SEARCH_RESULTS).contains(&limit) {
+        Ok(limit)
+    } else {
+        Err(format!(
+            "limit {limit} is out of range: ask for 1 to {MAX_SEARCH_RESULTS} skills"
+        ))
+    }
+}
+
+/// A tool's failure, as the agent reads it (a tool error, `isError`): one message that
+/// says what to do next.
+#[derive(Debug)]
+pub struct ToolFailure(pub String);
+
+impl rmcp::model::IntoContents for ToolFailure {
+    fn into_contents(self) -> Vec<rmcp::model::ContentBlock> {
+        vec![rmcp::model::ContentBlock::text(self.0)]
+    }
+}
+
+/// The media type a skill file is served as: never one a client would run or render.
+pub fn mime_of(path: &str) -> &'static str {
+    match path.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase()) {
+        Some(ext) if ext == "md" => "text/markdown",
+        Some(ext) if ext == "json" => "application/json",
+        _ => "text/plain",
+    }
+}
+
+/// A skill file's exact bytes as a resource: text when they are UTF-8, otherwise base64
+/// (the digests cover the bytes).
+pub fn resource_contents(uri: &str, path: &str, bytes: Vec<u8>) -> rmcp::model::ResourceContents {
+    use base64::Engine;
+    match String::from_utf8(bytes) {
+        Ok(text) => rmcp::model::ResourceContents::text(text, uri).with_mime_type(mime_of(path)),
+        Err(e) => {
+            rmcp::model::ResourceContents::blob(base64::engine::general_purpose::STANDARD.encode(e.into_bytes()), uri)
+                .with_mime_type("application/octet-stream")
+        }
+    }
+}
+
 /// `search_skills`' arguments.
 #[derive(Debug, Deserialize, JsonSchema)]
 #[serde(deny_unknown_fields)]
@@ -148,6 +196,29 @@ pub struct FileText {
     pub text: Option<String>,
     /// A binary file's bytes, base64 (`null` for text).
     pub base64: Option<String>,
+}
+
+impl FileText {
+    /// The answer for `path` of `name` at `revision`: its text when the bytes are UTF-8,
+    /// otherwise the bytes in base64.
+    pub fn of(name: String, revision: i32, path: String, sha256: String, bytes: Vec<u8>) -> FileText {
+        use base64::Engine;
+        let (text, base64) = match String::from_utf8(bytes) {
+            Ok(text) => (Some(text), None),
+            Err(e) => (
+                None,
+                Some(base64::engine::general_purpose::STANDARD.encode(e.into_bytes())),
+            ),
+        };
+        FileText {
+            name,
+            revision,
+            path,
+            sha256,
+            text,
+            base64,
+        }
+    }
 }
 
 /// `propose_patch`'s arguments.

@@ -6,7 +6,7 @@
 const MAX_QUERY_WORDS: usize = 16;
 
 /// The words of a query, lowercased, without duplicates.
-pub fn query_words(query: &str) -> Vec<String> {
+fn query_words(query: &str) -> Vec<String> {
     let mut words: Vec<String> = Vec::new();
     for word in query.split(|c: char| !c.is_alphanumeric()).filter(|w| !w.is_empty()) {
         let word = word.to_lowercase();
@@ -53,23 +53,19 @@ impl Words {
 }
 
 /// How well a skill matches the words (0: not at all).
-pub fn score(name: &str, category: Option<&str>, description: &str, words: &[String]) -> u32 {
-    score_with(&Words::new(words), name, category, description)
-}
-
 fn score_with(words: &Words, name: &str, category: Option<&str>, description: &str) -> u32 {
     words.count_in(name) * 3 + words.count_in(category.unwrap_or("")) * 2 + words.count_in(description)
 }
 
 /// Whether `category` is `wanted` or below it.
-pub fn in_category(category: Option<&str>, wanted: &str) -> bool {
+fn in_category(category: Option<&str>, wanted: &str) -> bool {
     category.is_some_and(|c| c == wanted || c.strip_prefix(wanted).is_some_and(|rest| rest.starts_with('/')))
 }
 
 /// The best matches of `query` among `skills` (name, category, description, anything),
 /// at most `limit`, best first; ties keep the order given. An empty query keeps every
 /// skill in order.
-pub fn rank<'a, T>(
+fn rank<'a, T>(
     skills: impl IntoIterator<Item = (&'a str, Option<&'a str>, &'a str, T)>,
     query: &str,
     category: Option<&str>,
@@ -97,9 +93,8 @@ pub fn rank<'a, T>(
 pub struct SearchIndex {
     /// Word → (skill position, fields: 1 name, 2 category, 4 description).
     vocabulary: std::collections::BTreeMap<String, Vec<(u32, u8)>>,
-    /// Each skill's category, by position (for the category filter).
-    categories: Vec<Option<String>>,
-    /// Each skill's name, category and description, by position (for the fallback).
+    /// Each skill's name, category and description, by position (for the category filter
+    /// and the fallback).
     texts: Vec<(String, Option<String>, String)>,
 }
 
@@ -118,7 +113,6 @@ impl SearchIndex {
             for (word, field) in fields {
                 index.vocabulary.entry(word).or_default().push((position, field));
             }
-            index.categories.push(category.map(str::to_owned));
             index
                 .texts
                 .push((name.to_owned(), category.map(str::to_owned), description.to_owned()));
@@ -132,7 +126,7 @@ impl SearchIndex {
     pub fn rank(&self, query: &str, category: Option<&str>, limit: usize) -> Vec<usize> {
         let words = query_words(query);
         let in_scope =
-            |position: usize| category.is_none_or(|wanted| in_category(self.categories[position].as_deref(), wanted));
+            |position: usize| category.is_none_or(|wanted| in_category(self.texts[position].1.as_deref(), wanted));
         if words.iter().any(|w| !w.is_ascii()) {
             let skills = self
                 .texts
@@ -142,10 +136,7 @@ impl SearchIndex {
             return rank(skills, query, category, limit);
         }
         if words.is_empty() {
-            return (0..self.categories.len())
-                .filter(|p| in_scope(*p))
-                .take(limit)
-                .collect();
+            return (0..self.texts.len()).filter(|p| in_scope(*p)).take(limit).collect();
         }
         let mut scores: std::collections::HashMap<u32, u32> = std::collections::HashMap::new();
         for word in &words {
@@ -177,6 +168,10 @@ impl SearchIndex {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn score(name: &str, category: Option<&str>, description: &str, words: &[String]) -> u32 {
+        score_with(&Words::new(words), name, category, description)
+    }
 
     #[test]
     fn words_split_on_anything_but_letters_and_digits_in_any_script() {

@@ -14,9 +14,9 @@ use cairn_wire::mcp::{FileText, LoadArgs, LoadedSkill, ReadFileArgs, SearchAnswe
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::wrapper::{Json, Parameters};
 use rmcp::model::{
-    ContentBlock, GetSkillRequestParams, GetSkillResult, IntoContents, ListResourceTemplatesResult,
-    ListResourcesResult, ListSkillsResult, PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse,
-    ReadResourceResult, Resource, ResourceContents, ResourceTemplate, ServerConfig,
+    GetSkillRequestParams, GetSkillResult, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult,
+    PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
+    ResourceTemplate, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler, tool, tool_handler, tool_router};
@@ -178,14 +178,7 @@ fn read_verified(folder: &Path, skill: &str, path: &str, sha256: &str) -> Result
 }
 
 /// A tool's failure, as the agent reads it.
-#[derive(Debug)]
-struct Failure(String);
-
-impl IntoContents for Failure {
-    fn into_contents(self) -> Vec<ContentBlock> {
-        vec![ContentBlock::text(self.0)]
-    }
-}
+use cairn_wire::mcp::ToolFailure as Failure;
 
 /// The offline server.
 #[derive(Clone)]
@@ -252,12 +245,7 @@ impl Offline {
         annotations(title = "Search team skills", read_only_hint = true, open_world_hint = false)
     )]
     async fn search_skills(&self, Parameters(args): Parameters<SearchArgs>) -> Result<Json<SearchAnswer>, Failure> {
-        let limit = args.limit.unwrap_or(10) as usize;
-        if !(1..=50).contains(&limit) {
-            return Err(Failure(format!(
-                "limit {limit} is out of range: ask for 1 to 50 skills"
-            )));
-        }
+        let limit = cairn_wire::mcp::search_limit(args.limit).map_err(Failure)?;
         let skills: Vec<(&String, &LocalSkill)> = self.catalog.skills.iter().collect();
         let found = self.search.rank(&args.query, args.category.as_deref(), limit);
         Ok(Json(SearchAnswer {
@@ -314,24 +302,7 @@ impl Offline {
         let skill = self.skill(&args.name, args.revision).map_err(Failure)?;
         let bytes = self.read(&args.name, skill, &args.path).map_err(Failure)?;
         let sha256 = skill.files[&args.path].sha256.clone();
-        let (text, base64) = match String::from_utf8(bytes) {
-            Ok(text) => (Some(text), None),
-            Err(e) => {
-                use base64::Engine;
-                (
-                    None,
-                    Some(base64::engine::general_purpose::STANDARD.encode(e.into_bytes())),
-                )
-            }
-        };
-        Ok(Json(FileText {
-            name: args.name,
-            revision: skill.revision,
-            path: args.path,
-            sha256,
-            text,
-            base64,
-        }))
+        Ok(Json(FileText::of(args.name, skill.revision, args.path, sha256, bytes)))
     }
 }
 
@@ -396,21 +367,7 @@ impl ServerHandler for Offline {
     ) -> Result<ReadResourceResponse, ErrorData> {
         let (uri, skill) = self.resolve(&request.uri)?;
         let bytes = self.read(&uri.skill, skill, &uri.path).map_err(refused)?;
-        let contents = match String::from_utf8(bytes) {
-            Ok(text) => ResourceContents::text(text, &request.uri).with_mime_type(if uri.path.ends_with(".md") {
-                "text/markdown"
-            } else {
-                "text/plain"
-            }),
-            Err(e) => {
-                use base64::Engine;
-                ResourceContents::blob(
-                    base64::engine::general_purpose::STANDARD.encode(e.into_bytes()),
-                    &request.uri,
-                )
-                .with_mime_type("application/octet-stream")
-            }
-        };
+        let contents = cairn_wire::mcp::resource_contents(&request.uri, &uri.path, bytes);
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 

@@ -73,8 +73,7 @@ pub enum DiscoveryError {
 
 /// The organisation's current index (latest non-yanked version of each skill).
 pub async fn current(services: &Services, org_id: i64) -> Result<Arc<FullIndex>, DiscoveryError> {
-    let cursor = index::current_cursor(services, org_id, None).await?;
-    Ok(index::full(services, org_id, cursor).await?)
+    Ok(index::current(services, org_id).await?)
 }
 
 /// The served entry of `name`, or a message saying where to look.

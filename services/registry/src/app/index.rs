@@ -173,6 +173,13 @@ pub async fn current_cursor(services: &Services, org_id: i64, since: Option<i64>
     }
 }
 
+/// The organisation's index as it is now (the latest non-yanked version of each skill),
+/// as the sync client, the discovery endpoints and agents read it.
+pub async fn current(services: &Services, org_id: i64) -> Result<Arc<FullIndex>, IndexError> {
+    let cursor = current_cursor(services, org_id, None).await?;
+    full(services, org_id, cursor).await
+}
+
 /// The full index as of at least `cursor`: from the cache, by patching the cached index
 /// with the changes since its cursor, or (first time) by reading everything.
 pub async fn full(services: &Services, org_id: i64, cursor: i64) -> Result<Arc<FullIndex>, IndexError> {

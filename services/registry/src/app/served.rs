@@ -13,9 +13,6 @@ use super::catalog::{self, CatalogError};
 use super::index::{self, FullIndex, IndexError};
 use crate::Services;
 
-/// Most skills one search answers.
-pub const MAX_SEARCH_RESULTS: usize = 50;
-
 /// Why a served read failed.
 #[derive(Debug, thiserror::Error)]
 pub enum ServedError {
@@ -53,14 +50,8 @@ impl From<StoreError> for ServedError {
 #[derive(Debug, Clone)]
 pub struct Loaded(pub Arc<IndexEntry>);
 
-/// The organisation's current index (the latest non-yanked version of each skill), as
-/// the sync client sees it.
-pub async fn current(services: &Services, org_id: i64) -> Result<Arc<FullIndex>, ServedError> {
-    let cursor = index::current_cursor(services, org_id, None).await?;
-    Ok(index::full(services, org_id, cursor).await?)
-}
-
-/// The skills that match `query` best, at most `limit` (ranked by
+/// The skills that match `query` best, at most `limit` (`cairn_wire::mcp::search_limit`
+/// bounds it; ranked by
 /// `cairn_wire::mcp::search`; ties go by name, an empty query lists skills by name).
 /// `category` keeps that category and those below it.
 pub async fn search(
@@ -70,15 +61,10 @@ pub async fn search(
     category: Option<&str>,
     limit: usize,
 ) -> Result<Vec<Arc<IndexEntry>>, ServedError> {
-    if !(1..=MAX_SEARCH_RESULTS).contains(&limit) {
-        return Err(ServedError::Invalid(format!(
-            "limit {limit} is out of range: ask for 1 to {MAX_SEARCH_RESULTS} skills"
-        )));
-    }
     if let Some(category) = category {
         cairn_skill::Category::parse(category).map_err(|e| ServedError::Invalid(e.to_string()))?;
     }
-    let index = current(services, org_id).await?;
+    let index = index::current(services, org_id).await?;
     let searchable = services.search_indexes.of(org_id, &index);
     Ok(searchable
         .index
@@ -142,7 +128,7 @@ pub async fn load(services: &Services, org_id: i64, name: &str, revision: Option
             "revision {rev} does not exist: revisions count from 1; leave it out for the latest"
         )));
     }
-    let index = current(services, org_id).await?;
+    let index = index::current(services, org_id).await?;
     if let Some(entry) = index
         .entries
         .get(name)
@@ -200,7 +186,7 @@ pub async fn page(
     after: Option<&str>,
     limit: usize,
 ) -> Result<(Vec<(Arc<IndexEntry>, serde_json::Value)>, Option<String>), ServedError> {
-    let index = current(services, org_id).await?;
+    let index = index::current(services, org_id).await?;
     let range = match after {
         Some(after) => index
             .entries

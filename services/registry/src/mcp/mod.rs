@@ -86,8 +86,11 @@ async fn serve(State(state): State<AppState>, request: Request) -> Response {
             .into_response();
         }
     };
-    let initialize = serde_json::from_slice::<Peek>(&bytes)
-        .ok()
+    // Only an `initialize` is parsed here (the SDK parses every message anyway).
+    const INITIALIZE: &[u8] = b"\"initialize\"";
+    let initialize = Some(&bytes)
+        .filter(|b| b.windows(INITIALIZE.len()).any(|w| w == INITIALIZE))
+        .and_then(|b| serde_json::from_slice::<Peek>(b).ok())
         .filter(|p| p.method.as_deref() == Some("initialize"))
         .map(|p| p.params.and_then(|p| p.client_info).unwrap_or_default());
     let config = StreamableHttpServerConfig::default()

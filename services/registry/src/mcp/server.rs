@@ -5,7 +5,6 @@
 use std::sync::Arc;
 
 use axum::http::request::Parts;
-use base64::Engine;
 use cairn_wire::mcp::{INSTRUCTIONS, WRITE_TOOLS};
 use rmcp::handler::server::router::tool::ToolRouter;
 use rmcp::handler::server::tool::ToolCallContext;
@@ -13,7 +12,7 @@ use rmcp::model::{
     CallToolRequestParams, CallToolResponse, CallToolResult, ContentBlock, GetSkillRequestParams, GetSkillResult,
     Implementation, ListResourceTemplatesResult, ListResourcesResult, ListSkillsResult, ListToolsResult,
     PaginatedRequestParams, ReadResourceRequestParams, ReadResourceResponse, ReadResourceResult, Resource,
-    ResourceContents, ResourceTemplate, ServerConfig,
+    ResourceTemplate, ServerConfig,
 };
 use rmcp::service::RequestContext;
 use rmcp::{ErrorData, RoleServer, ServerHandler};
@@ -183,13 +182,7 @@ impl ServerHandler for CairnMcp {
         let (entry, bytes) = served::read(&self.state, &loaded, &uri.path)
             .await
             .map_err(protocol_error)?;
-        let mime = mime_of(&entry.path);
-        // The exact bytes: text when they are UTF-8, otherwise base64 (digests cover bytes).
-        let contents = match std::str::from_utf8(&bytes) {
-            Ok(text) => ResourceContents::text(text, &request.uri).with_mime_type(mime),
-            Err(_) => ResourceContents::blob(base64::engine::general_purpose::STANDARD.encode(&bytes), &request.uri)
-                .with_mime_type(mime),
-        };
+        let contents = cairn_wire::mcp::resource_contents(&request.uri, &entry.path, bytes.to_vec());
         Ok(ReadResourceResult::new(vec![contents]).into())
     }
 
@@ -285,15 +278,6 @@ fn manifest(files: &[cairn_store::FileEntry]) -> impl Iterator<Item = skills::Ma
     files
         .iter()
         .map(|f| (f.path.as_str(), f.sha256.as_str(), f.size.max(0).unsigned_abs()))
-}
-
-/// The media type a skill file is read as (never one a client would run or render).
-fn mime_of(path: &str) -> &'static str {
-    match path.rsplit_once('.').map(|(_, ext)| ext.to_ascii_lowercase()) {
-        Some(ext) if ext == "md" => "text/markdown",
-        Some(ext) if ext == "json" => "application/json",
-        _ => "text/plain",
-    }
 }
 
 /// The SDK's answer to arguments that do not fit a tool's schema, with what to do next.

@@ -5,6 +5,7 @@
 
 use axum::http::header;
 use axum::http::request::Parts;
+use cairn_wire::mcp::ToolFailure;
 use cairn_wire::mcp::uri::SkillFileUri;
 use cairn_wire::mcp::{
     Conflict, FileText, Finding, GetPatchArgs, ListMineArgs, LoadArgs, LoadedSkill, MyPatches, PatchLine, PatchState,
@@ -12,32 +13,23 @@ use cairn_wire::mcp::{
 };
 use rmcp::handler::server::tool::Extension;
 use rmcp::handler::server::wrapper::{Json, Parameters};
-use rmcp::model::{ContentBlock, IntoContents};
 use rmcp::service::RequestContext;
 use rmcp::{RoleServer, tool, tool_router};
 
 use super::client;
 use super::server::{CairnMcp, principal};
-use crate::access::forwarded_https;
 use crate::access::prefix::OrgPrefix;
+use crate::access::{Caller, RequestContext as HttpContext, forwarded_https};
 use crate::app::patches::{self, PatchError, Submission, conversation};
 use crate::app::served::{self, ServedError};
 use crate::auth::Principal;
 
-/// A tool's failure, as the agent reads it (a tool error, `isError`): one message that
-/// says what to do next.
-#[derive(Debug)]
-struct Failure(String);
-
-impl IntoContents for Failure {
-    fn into_contents(self) -> Vec<ContentBlock> {
-        vec![ContentBlock::text(self.0)]
-    }
-}
+/// A tool's failure, as the agent reads it.
+type Failure = ToolFailure;
 
 /// A failure the agent can act on.
 fn failure(message: impl Into<String>) -> Failure {
-    Failure(message.into())
+    ToolFailure(message.into())
 }
 
 /// A served read's failure.
@@ -178,13 +170,16 @@ impl CairnMcp {
     /// Submits `submission` as the caller and answers the patch's state.
     async fn propose(&self, parts: &Parts, submission: Submission) -> Result<Json<PatchState>, Failure> {
         let principal = caller(parts)?;
-        let context = parts.extensions.get::<crate::access::RequestContext>().cloned();
-        let actor = cairn_store::Actor {
-            user_id: Some(principal.user_id),
-            name: principal.handle.clone(),
-            request_id: context.as_ref().and_then(|c| c.request_id.clone()),
-            client_addr: context.map(|c| c.client_addr.to_string()),
-        };
+        let context = parts
+            .extensions
+            .get::<HttpContext>()
+            .cloned()
+            .ok_or_else(|| failure("the request arrived without its context: retry in a moment"))?;
+        let actor = Caller {
+            principal: principal.clone(),
+            context,
+        }
+        .actor();
         let record = patches::submit(&self.state, principal, &actor, submission)
             .await
             .map_err(patch_failure)?;
@@ -209,7 +204,7 @@ impl CairnMcp {
         Parameters(args): Parameters<SearchArgs>,
     ) -> Result<Json<SearchAnswer>, Failure> {
         let principal = caller(&parts)?;
-        let limit = args.limit.unwrap_or(10) as usize;
+        let limit = cairn_wire::mcp::search_limit(args.limit).map_err(failure)?;
         let found = served::search(
             &self.state,
             principal.org_id,
@@ -292,21 +287,13 @@ impl CairnMcp {
         let (entry, bytes) = served::read(&self.state, &loaded, &args.path)
             .await
             .map_err(served_failure)?;
-        let (text, base64) = match String::from_utf8(bytes.to_vec()) {
-            Ok(text) => (Some(text), None),
-            Err(_) => {
-                use base64::Engine;
-                (None, Some(base64::engine::general_purpose::STANDARD.encode(&bytes)))
-            }
-        };
-        Ok(Json(FileText {
-            name: loaded.0.name.clone(),
-            revision: loaded.0.revision,
-            path: entry.path,
-            sha256: entry.sha256,
-            text,
-            base64,
-        }))
+        Ok(Json(FileText::of(
+            loaded.0.name.clone(),
+            loaded.0.revision,
+            entry.path,
+            entry.sha256,
+            bytes.to_vec(),
+        )))
     }
 
     /// Proposes a change to a skill.
