@@ -15,6 +15,7 @@ use cairn_registry::ratelimit::RateLimits;
 use cairn_registry::{AppState, bootstrap};
 use cairn_skill::Limits;
 use cairn_store::blob::{BlobStore, FsBlobStore};
+use cairn_store::log::{LogOpening, LogSigner};
 use cairn_store::{Actor, Role, Store, User};
 use cairn_test_support::skills::write_skill;
 use serde_json::Value;
@@ -40,6 +41,8 @@ pub struct TestApp {
     pub blobs: Arc<dyn BlobStore>,
     /// The signing keys the server trusts.
     pub keys: TokenKeys,
+    /// The key the registry signs attestations and checkpoints with.
+    pub signing_key: cairn_provenance::SigningKey,
     /// The default organisation's id.
     pub org_id: i64,
     /// An HTTP client.
@@ -55,6 +58,19 @@ pub struct TestApp {
     server: Running,
     /// Declared last: dropped after the server stopped.
     pub db: TestDb,
+}
+
+/// The name test registries give their transparency log.
+pub const TEST_REGISTRY: &str = "registry.test";
+
+/// A store on `db` that signs with `key`, its log opened as [`TEST_REGISTRY`].
+async fn signing_store(db: &TestDb, key: &cairn_provenance::SigningKey) -> Result<Store> {
+    let signer = LogSigner::new(key.clone());
+    let store = db.store().await?.with_log_signer(signer.clone());
+    match store.open_log(TEST_REGISTRY, &signer).await? {
+        LogOpening::Ready(_) => Ok(store),
+        other => anyhow::bail!("a fresh log must open with the test key: {other:?}"),
+    }
 }
 
 impl TestApp {
@@ -75,7 +91,15 @@ impl TestApp {
     pub async fn spawn_with_live(settings: LiveSettings) -> Result<Self> {
         let data_dir = tempfile::tempdir()?;
         let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
-        Self::start(data_dir, blobs, no_rate_limits(), Some(settings), loopback_receivers()).await
+        Self::start(
+            data_dir,
+            blobs,
+            no_rate_limits(),
+            Some(settings),
+            loopback_receivers(),
+            None,
+        )
+        .await
     }
 
     /// Starts a registry whose webhooks may reach only these networks besides public
@@ -85,7 +109,7 @@ impl TestApp {
     pub async fn spawn_with_outbound(outbound: cairn_registry::app::outbound::OutboundPolicy) -> Result<Self> {
         let data_dir = tempfile::tempdir()?;
         let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
-        Self::start(data_dir, blobs, no_rate_limits(), None, outbound).await
+        Self::start(data_dir, blobs, no_rate_limits(), None, outbound, None).await
     }
 
     /// Starts a registry with explicit access settings (rate limits, token lifetimes).
@@ -94,7 +118,15 @@ impl TestApp {
         blobs: Arc<dyn BlobStore>,
         settings: AccessSettings,
     ) -> Result<Self> {
-        Self::start(data_dir, blobs, settings, None, loopback_receivers()).await
+        Self::start(data_dir, blobs, settings, None, loopback_receivers(), None).await
+    }
+
+    /// Starts a registry signing with `key` (two registries with one key and name but
+    /// different histories: a forked log, as a witness must see it).
+    pub async fn spawn_with_signing_key(key: cairn_provenance::SigningKey) -> Result<Self> {
+        let data_dir = tempfile::tempdir()?;
+        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        Self::start(data_dir, blobs, no_rate_limits(), None, loopback_receivers(), Some(key)).await
     }
 
     async fn start(
@@ -103,12 +135,14 @@ impl TestApp {
         settings: AccessSettings,
         live: Option<LiveSettings>,
         outbound: cairn_registry::app::outbound::OutboundPolicy,
+        signing_key: Option<cairn_provenance::SigningKey>,
     ) -> Result<Self> {
         let db = TestDb::new().await?;
-        let store = db.store().await?;
         let mut secret = [0u8; 32];
         secret.copy_from_slice(uuid::Uuid::new_v4().as_bytes().repeat(2).as_slice());
         let keys = TokenKeys::from_secret(&secret)?;
+        let signing_key = signing_key.unwrap_or_else(cairn_registry::signing::new_key);
+        let store = signing_store(&db, &signing_key).await?;
         let admin_token = bootstrap::bootstrap(&store, &keys, data_dir.path())
             .await?
             .ok_or_else(|| anyhow::anyhow!("a fresh database must bootstrap"))?;
@@ -126,6 +160,7 @@ impl TestApp {
             store,
             blobs,
             keys,
+            signing_key,
             org_id,
             client: reqwest::Client::builder().timeout(Duration::from_secs(60)).build()?,
             data_dir,
@@ -152,7 +187,11 @@ impl TestApp {
     /// Starts a second registry process-alike on the same database, blob store and keys
     /// (a replica behind the same load balancer): its own pool, caches and live feed.
     pub async fn replica(&self) -> Result<Replica> {
-        let store = self.db.store().await?;
+        let store = self
+            .db
+            .store()
+            .await?
+            .with_log_signer(LogSigner::new(self.signing_key.clone()));
         let state = AppState::new(store, self.blobs.clone(), self.keys.clone(), no_rate_limits())
             .with_outbound(loopback_receivers());
         let (base_url, server) = Running::start(state.clone()).await?;

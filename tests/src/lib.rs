@@ -12,6 +12,7 @@ pub mod load;
 pub mod mcp_clients;
 pub mod s3;
 pub mod scale;
+pub mod verifiers;
 pub mod web;
 
 pub use cairn_test_support::{corpus, db, repo_root};

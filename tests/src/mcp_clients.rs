@@ -26,7 +26,7 @@ pub fn python() -> PathBuf {
 
 /// The virtualenv `$<variable>` names, else `<temp>/<default_dir>`, with `packages`
 /// installed when `ready` says they are not there yet.
-fn venv(variable: &str, default_dir: &str, packages: &[&str], ready: impl Fn(&Path) -> bool) -> PathBuf {
+pub(crate) fn venv(variable: &str, default_dir: &str, packages: &[&str], ready: impl Fn(&Path) -> bool) -> PathBuf {
     let venv = std::env::var_os(variable)
         .map(PathBuf::from)
         .unwrap_or_else(|| std::env::temp_dir().join(default_dir));

@@ -321,6 +321,8 @@ struct Cluster {
     garage: Garage,
     replicas: Vec<Replica>,
     jwt_secret: String,
+    /// The one signing key every replica is given (PKCS#8 PEM).
+    signing_key: String,
 }
 
 impl Cluster {
@@ -333,6 +335,8 @@ impl Cluster {
         env.extend([
             ("CAIRN_DATABASE_URL", self.database_url.clone()),
             ("CAIRN_JWT_SECRET", self.jwt_secret.clone()),
+            ("CAIRN_SIGNING_KEY", self.signing_key.clone()),
+            ("CAIRN_REGISTRY_NAME", "scale.test".to_owned()),
             ("CAIRN_RATE_LIMIT_TOKEN", "off".to_owned()),
             ("CAIRN_RATE_LIMIT_ADDRESS", "off".to_owned()),
             ("CAIRN_LOG", "warn".to_owned()),
@@ -371,6 +375,7 @@ impl Cluster {
             database_url,
             garage,
             jwt_secret: format!("scale-test-secret-{}", uuid::Uuid::new_v4().simple()),
+            signing_key: cairn_registry::signing::new_key().to_pem(),
         };
         for n in 0..cluster.settings.replicas {
             let port = std::net::TcpListener::bind("127.0.0.1:0")?.local_addr()?.port();

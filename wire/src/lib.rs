@@ -11,6 +11,7 @@
 pub mod accounts;
 pub mod findings;
 pub mod index;
+pub mod log;
 pub mod mcp;
 pub mod patches;
 pub mod skills;
@@ -19,6 +20,7 @@ pub mod webhooks;
 pub use accounts::{AuditItem, IssuedToken, OwnerList, TokenItem, UserItem, WhoAmI};
 pub use findings::{Dismissal, Dismissed, Items, Quarantined, Released, Rescan};
 pub use index::{Change, ChangeKind, Index, IndexEntry};
+pub use log::{ConsistencyProof, InclusionProof, LogEntry, SigningKeyItem, SigningKeys, VersionAttestation};
 pub use patches::{
     BatchResult, BatchResults, ChangesRequested, Comment, DuplicateMark, Owner, Patch, PatchItem, PatchRound,
     Published, ReviewThread,

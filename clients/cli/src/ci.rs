@@ -2,7 +2,10 @@
 //! skill the revision, version digest and every file's sha256); `cairn ci pull` fetches
 //! exactly those versions into a folder, verifying every byte, and fails precisely on any
 //! difference — a yanked version, a registry that answers another manifest, a tampered
-//! lock or a tampered file.
+//! lock or a tampered file. The lock also pins the registry's signing keys and a
+//! checkpoint of its transparency log, and per skill the attestation's envelope digest
+//! and log index: `cairn ci pull --verify` then proves, against those pins only, that
+//! the registry signed, logged and (by policy) approved every version it installs.
 
 use std::collections::BTreeMap;
 use std::path::{Path, PathBuf};
@@ -12,12 +15,18 @@ use cairn_skill::{RelPath, Sha256Hash};
 use crate::folder::NewFile;
 use serde::{Deserialize, Serialize};
 
+use crate::provenance::{Expected, LockedAttestation, Pins, Policy, ProvenanceError, verify_version};
 use crate::remote::{FileEntry, Registry, RemoteError};
+use futures::StreamExt as _;
 
 /// Exit code of a verification failure (yanked, digest or file mismatch).
 pub const EXIT_MISMATCH: u8 = 4;
-/// The lock format written and read.
-pub const LOCK_VERSION: u32 = 1;
+/// The lock format written (2: with provenance pins).
+pub const LOCK_VERSION: u32 = 2;
+/// Lock formats read (1: without provenance; `--verify` needs 2).
+const READABLE_LOCK_VERSIONS: [u32; 2] = [1, 2];
+/// Attestations fetched at once.
+const CONCURRENT_ATTESTATIONS: usize = 16;
 /// Blob ids per batch request (the registry's limit).
 const BATCH: usize = 1000;
 
@@ -31,6 +40,9 @@ pub struct Lock {
     pub server: String,
     /// The index cursor it reflects.
     pub cursor: i64,
+    /// The registry's keys and log checkpoint when locked (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub provenance: Option<Pins>,
     /// Skill → pinned version.
     pub skills: BTreeMap<String, LockedSkill>,
 }
@@ -45,6 +57,9 @@ pub struct LockedSkill {
     pub digest: String,
     /// Every file.
     pub files: Vec<FileEntry>,
+    /// The version's attestation (format 2).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub attestation: Option<LockedAttestation>,
 }
 
 /// Why `ci` failed.
@@ -80,6 +95,18 @@ pub enum CiError {
     Mismatch(String),
 }
 
+impl From<ProvenanceError> for CiError {
+    fn from(error: ProvenanceError) -> Self {
+        match error {
+            ProvenanceError::Remote(e) => CiError::Remote(e),
+            ProvenanceError::Pins(reason) => CiError::Mismatch(format!(
+                "the lock's provenance pins are damaged ({reason}): write the lock again with `cairn ci lock`"
+            )),
+            ProvenanceError::Failed(reason) => CiError::Mismatch(reason),
+        }
+    }
+}
+
 impl CiError {
     /// The process exit code: [`EXIT_MISMATCH`] for verification failures, else 2.
     pub fn exit_code(&self) -> u8 {
@@ -111,6 +138,7 @@ pub async fn lock(registry: &Registry, only: &[String]) -> Result<Lock, CiError>
                     revision: entry.revision,
                     digest: entry.digest,
                     files,
+                    attestation: None,
                 },
             );
         }
@@ -120,12 +148,81 @@ pub async fn lock(registry: &Registry, only: &[String]) -> Result<Lock, CiError>
             "skill '{missing}' is not in the registry's index (it does not exist, or every version is yanked)"
         )));
     }
+    // Pinned after the index was read, so the checkpoint's tree holds every version in
+    // it; each attestation is verified against these pins before the lock is written.
+    let pins = crate::provenance::fetch_pins(registry).await?;
+    let verified = verify_all(registry, &pins, &skills, false).await?;
+    for (name, verified) in verified {
+        if let Some(skill) = skills.get_mut(&name) {
+            skill.attestation = Some(LockedAttestation {
+                envelope_sha256: verified.envelope_sha256,
+                log_index: verified.attestation_index,
+            });
+        }
+    }
     Ok(Lock {
         version: LOCK_VERSION,
         server: registry.server().to_owned(),
         cursor: index.cursor,
+        provenance: Some(pins),
         skills,
     })
+}
+
+/// What verifying one locked skill established.
+struct VerifiedSkill {
+    envelope_sha256: String,
+    attestation_index: u64,
+    predicate: cairn_provenance::VersionPredicate,
+}
+
+/// Verifies every skill's attestation against `pins` (several at once); with `pinned`,
+/// each must also be the envelope the lock pins.
+async fn verify_all(
+    registry: &Registry,
+    pins: &Pins,
+    skills: &BTreeMap<String, LockedSkill>,
+    pinned: bool,
+) -> Result<Vec<(String, VerifiedSkill)>, CiError> {
+    let keyring = pins.keyring()?;
+    let checkpoint = pins.checkpoint()?;
+    let (keyring, checkpoint) = (&keyring, &checkpoint);
+    let checks = futures::stream::iter(skills.iter().map(|(name, skill)| async move {
+        if pinned && skill.attestation.is_none() {
+            return Err(CiError::Mismatch(format!(
+                "skill '{name}' has no attestation in the lock: write the lock again with `cairn ci lock`"
+            )));
+        }
+        let expected = Expected {
+            name,
+            revision: skill.revision,
+            digest: &skill.digest,
+            files: skill
+                .files
+                .iter()
+                .map(|f| {
+                    (
+                        f.path.as_str(),
+                        f.sha256.as_str(),
+                        u64::try_from(f.size).unwrap_or(u64::MAX),
+                        f.executable,
+                    )
+                })
+                .collect(),
+            attestation: if pinned { skill.attestation.as_ref() } else { None },
+        };
+        let verified = verify_version(registry, pins, keyring, checkpoint, &expected).await?;
+        Ok::<_, CiError>((
+            name.clone(),
+            VerifiedSkill {
+                envelope_sha256: verified.envelope_sha256,
+                attestation_index: verified.log_index,
+                predicate: verified.predicate,
+            },
+        ))
+    }))
+    .buffered(CONCURRENT_ATTESTATIONS);
+    checks.collect::<Vec<_>>().await.into_iter().collect()
 }
 
 /// Reads and checks a lock file: its format, and each skill's digest against its files
@@ -138,9 +235,10 @@ pub fn read_lock(path: &Path) -> Result<Lock, CiError> {
     let text = std::fs::read_to_string(path).map_err(|e| bad(format!("{e}: write it with `cairn ci lock`")))?;
     let lock: Lock = serde_json::from_str(&text)
         .map_err(|e| bad(format!("not a Cairn lock file ({e}): write it with `cairn ci lock`")))?;
-    if lock.version != LOCK_VERSION {
+    if !READABLE_LOCK_VERSIONS.contains(&lock.version) {
         return Err(bad(format!(
-            "lock format {} is not supported (this cairn reads {LOCK_VERSION}): write it again with this cairn",
+            "lock format {} is not supported (this cairn reads {READABLE_LOCK_VERSIONS:?}): write it again with \
+             this cairn",
             lock.version
         )));
     }
@@ -175,6 +273,9 @@ pub struct Pulled {
     pub revision: i32,
     /// `fetched` (new), `replaced` (differed, not frozen) or `unchanged` (already exact).
     pub action: &'static str,
+    /// With `--verify`: the verified attestation's log index.
+    #[serde(skip_serializing_if = "Option::is_none")]
+    pub log_index: Option<u64>,
 }
 
 /// Fetches exactly the locked versions into `dest/<name>/`. Every version is checked with
@@ -183,7 +284,13 @@ pub struct Pulled {
 /// otherwise replaced — or, with `frozen`, the pull fails naming the first difference.
 /// Nothing is written before every check that needs no download has passed; each skill
 /// folder is swapped in whole.
-pub async fn pull(registry: &Registry, lock: &Lock, dest: &Path, frozen: bool) -> Result<Vec<Pulled>, CiError> {
+pub async fn pull(
+    registry: &Registry,
+    lock: &Lock,
+    dest: &Path,
+    frozen: bool,
+    verify: Option<Policy>,
+) -> Result<Vec<Pulled>, CiError> {
     if registry.server() != lock.server {
         return Err(CiError::Usage(format!(
             "the lock was made against {} but the configured registry is {}: log in to that registry (or set \
@@ -191,6 +298,32 @@ pub async fn pull(registry: &Registry, lock: &Lock, dest: &Path, frozen: bool) -
             lock.server,
             registry.server()
         )));
+    }
+    // Provenance first, against the lock's pins only: nothing is written unless every
+    // version is signed, logged and within the policy.
+    let mut indexes = BTreeMap::new();
+    if let Some(policy) = verify {
+        let Some(pins) = &lock.provenance else {
+            return Err(CiError::Mismatch(
+                "the lock pins no provenance (format 1): write it again with `cairn ci lock` to verify".to_owned(),
+            ));
+        };
+        for (name, verified) in verify_all(registry, pins, &lock.skills, true).await? {
+            let passed = cairn_provenance::verify::Verified {
+                predicate: verified.predicate,
+                checkpoint: pins.checkpoint()?,
+                signed_by: Vec::new(),
+                envelope_sha256: verified.envelope_sha256,
+                log_index: verified.attestation_index,
+            };
+            if let Some(reason) = policy.violation(&passed) {
+                return Err(CiError::Mismatch(format!(
+                    "skill '{name}' revision {} fails the policy: {reason}",
+                    passed.predicate.revision
+                )));
+            }
+            indexes.insert(name, passed.log_index);
+        }
     }
     let mut plan = Vec::new();
     for (name, locked) in &lock.skills {
@@ -259,6 +392,7 @@ pub async fn pull(registry: &Registry, lock: &Lock, dest: &Path, frozen: bool) -
             name: name.clone(),
             revision: locked.revision,
             action,
+            log_index: indexes.get(name).copied(),
         });
     }
     Ok(pulled)

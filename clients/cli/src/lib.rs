@@ -9,5 +9,7 @@ pub mod config;
 pub mod folder;
 pub mod mcp;
 pub mod patch;
+pub mod provenance;
 pub mod remote;
 pub mod sync;
+pub mod witness;

@@ -159,6 +159,9 @@ enum Command {
     ///
     /// Example: cairn mcp install --agent claude   (then Claude Code runs `cairn mcp`)
     Mcp(McpArgs),
+    /// Watch the registry's transparency log.
+    #[command(subcommand)]
+    Log(LogCommand),
     /// Work on a local skill folder.
     #[command(subcommand)]
     Skill(SkillCommand),
@@ -230,6 +233,30 @@ struct McpInstall {
 }
 
 #[derive(Debug, Subcommand)]
+enum LogCommand {
+    /// Witness the registry's log: keep the last checkpoint seen (in --state), prove the
+    /// new one extends it, and fail loudly on a fork. The first run pins the registry's
+    /// keys and checkpoint. Exit 0 consistent, 4 a fork or a checkpoint that does not
+    /// verify, 2 error. Needs no token (checkpoints and proofs are public).
+    ///
+    /// Example (in CI, with the state file cached between runs):
+    ///   cairn log watch --state .cairn-witness.json
+    Watch {
+        /// Where the witness keeps what it trusts and saw (default: in the config
+        /// directory, one file per registry).
+        #[arg(long)]
+        state: Option<PathBuf>,
+        /// Keep checking at this interval (e.g. 5m) instead of checking once.
+        #[arg(long, value_parser = humantime::parse_duration)]
+        interval: Option<std::time::Duration>,
+        /// Trust keys the registry lists that this witness has not pinned (after its
+        /// operators confirmed a key rotation).
+        #[arg(long)]
+        trust_new_keys: bool,
+    },
+}
+
+#[derive(Debug, Subcommand)]
 enum CiCommand {
     /// Write a lock file of the registry's index as it is now: per skill the revision,
     /// the version digest and every file's sha256.
@@ -261,6 +288,18 @@ enum CiCommand {
         /// Never replace a skill folder that differs from the lock: fail instead.
         #[arg(long)]
         frozen: bool,
+        /// Before writing anything, prove each version's provenance against the lock's
+        /// pinned keys and checkpoint: signed by the registry, included in its log, the
+        /// statement naming exactly the locked files (docs/PROVENANCE.md).
+        #[arg(long)]
+        verify: bool,
+        /// With --verify: every version must have been approved by a reviewer (a patch's
+        /// approval or a reviewer's direct publish; operator imports fail).
+        #[arg(long, requires = "verify")]
+        require_approval: bool,
+        /// With --verify: the worst scan verdict allowed (a version without one fails).
+        #[arg(long, value_enum, requires = "verify")]
+        max_verdict: Option<cairn::provenance::Verdict>,
     },
 }
 
@@ -383,7 +422,25 @@ fn main() -> ExitCode {
         }
         Command::Diff { name, targets } => diff(name.as_deref(), &targets, json),
         Command::Ci(CiCommand::Lock { out, skills }) => online(ci_lock(&out, &skills, json)),
-        Command::Ci(CiCommand::Pull { lock, dest, frozen }) => online(ci_pull(&lock, &dest, frozen, json)),
+        Command::Ci(CiCommand::Pull {
+            lock,
+            dest,
+            frozen,
+            verify,
+            require_approval,
+            max_verdict,
+        }) => {
+            let policy = verify.then_some(cairn::provenance::Policy {
+                require_approval,
+                max_verdict,
+            });
+            online(ci_pull(&lock, &dest, frozen, policy, json))
+        }
+        Command::Log(LogCommand::Watch {
+            state,
+            interval,
+            trust_new_keys,
+        }) => online(log_watch(state, interval, trust_new_keys, json)),
         Command::Mcp(McpArgs {
             command: Some(McpCommand::Install(options)),
             ..
@@ -1025,7 +1082,13 @@ async fn ci_lock(out: &std::path::Path, skills: &[String], json: bool) -> Result
 }
 
 /// `cairn ci pull`.
-async fn ci_pull(lock_path: &std::path::Path, dest: &std::path::Path, frozen: bool, json: bool) -> Result<u8> {
+async fn ci_pull(
+    lock_path: &std::path::Path,
+    dest: &std::path::Path,
+    frozen: bool,
+    verify: Option<cairn::provenance::Policy>,
+    json: bool,
+) -> Result<u8> {
     let lock = match cairn::ci::read_lock(lock_path) {
         Ok(lock) => lock,
         Err(e) => return fail(e),
@@ -1036,7 +1099,7 @@ async fn ci_pull(lock_path: &std::path::Path, dest: &std::path::Path, frozen: bo
         Some(&lock.server),
     )?;
     let registry = Registry::new(profile);
-    let pulled = match cairn::ci::pull(&registry, &lock, dest, frozen).await {
+    let pulled = match cairn::ci::pull(&registry, &lock, dest, frozen, verify).await {
         Ok(pulled) => pulled,
         Err(e) => return fail(e),
     };
@@ -1045,15 +1108,72 @@ async fn ci_pull(lock_path: &std::path::Path, dest: &std::path::Path, frozen: bo
     } else {
         let count = |action: &str| pulled.iter().filter(|p| p.action == action).count();
         println!(
-            "{} skills verified in {}: {} fetched, {} replaced, {} unchanged",
+            "{} skills verified in {}: {} fetched, {} replaced, {} unchanged{}",
             pulled.len(),
             dest.display(),
             count("fetched"),
             count("replaced"),
-            count("unchanged")
+            count("unchanged"),
+            if verify.is_some() {
+                "; each signed by the registry and proved in its log against the lock's checkpoint"
+            } else {
+                ""
+            }
         );
     }
     Ok(0)
+}
+
+/// `cairn log watch`.
+async fn log_watch(
+    state: Option<PathBuf>,
+    interval: Option<std::time::Duration>,
+    trust_new_keys: bool,
+    json: bool,
+) -> Result<u8> {
+    let registry = configured_registry()?;
+    let state = match state {
+        Some(path) => path,
+        None => {
+            let host: String = registry
+                .server()
+                .chars()
+                .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+                .collect();
+            config::config_dir()?.join("witness").join(format!("{host}.json"))
+        }
+    };
+    loop {
+        match cairn::witness::check(&registry, &state, trust_new_keys).await {
+            Ok(observation) => {
+                if json {
+                    print_json(&serde_json::to_value(&observation)?)?;
+                } else {
+                    match observation {
+                        cairn::witness::Observation::Started { size } => println!(
+                            "Watching {}: pinned its keys and its checkpoint at {size} entries in {}",
+                            registry.server(),
+                            state.display()
+                        ),
+                        cairn::witness::Observation::Unchanged { size } => {
+                            println!("The log still holds {size} entries")
+                        }
+                        cairn::witness::Observation::Grew { from, to } => {
+                            println!("The log grew from {from} to {to} entries, consistently")
+                        }
+                    }
+                }
+            }
+            Err(e) => {
+                eprintln!("error: {e}");
+                return Ok(e.exit_code());
+            }
+        }
+        match interval {
+            Some(every) => tokio::time::sleep(every).await,
+            None => return Ok(0),
+        }
+    }
 }
 
 /// Prints a `ci` failure and answers its exit code.

@@ -148,6 +148,42 @@ impl Registry {
         })
     }
 
+    /// `GET /.well-known/cairn/keys`: the registry's signing keys and its log's name.
+    pub async fn signing_keys(&self) -> Result<cairn_wire::SigningKeys, RemoteError> {
+        self.get_json("/.well-known/cairn/keys").await
+    }
+
+    /// `GET /v1/log/checkpoint`: the log's signed checkpoint (a C2SP note), unverified.
+    pub async fn checkpoint(&self) -> Result<String, RemoteError> {
+        let url = format!("{}/v1/log/checkpoint", self.profile.server);
+        let request = self.http.get(&url).bearer_auth(&self.profile.token);
+        let body = self.send(&url, request).await?;
+        String::from_utf8(body.to_vec()).map_err(|_| RemoteError::NotARegistry {
+            url,
+            reason: "a checkpoint that is not text".to_owned(),
+        })
+    }
+
+    /// `GET /v1/skills/{name}/versions/{rev}/attestation?size=`: a version's attestation,
+    /// proved against the tree of `size` entries.
+    pub async fn attestation(
+        &self,
+        name: &str,
+        revision: i32,
+        size: u64,
+    ) -> Result<cairn_wire::VersionAttestation, RemoteError> {
+        self.get_json(&format!(
+            "/v1/skills/{name}/versions/{revision}/attestation?size={size}"
+        ))
+        .await
+    }
+
+    /// `GET /v1/log/proof/consistency?from=&to=`.
+    pub async fn consistency(&self, from: u64, to: u64) -> Result<cairn_wire::ConsistencyProof, RemoteError> {
+        self.get_json(&format!("/v1/log/proof/consistency?from={from}&to={to}"))
+            .await
+    }
+
     /// `POST /v1/blobs/batch`: the blobs' bytes (at most 1,000 ids per call), each checked
     /// against its id.
     pub async fn blobs(&self, ids: &[String]) -> Result<Vec<(String, Vec<u8>)>, RemoteError> {

@@ -236,3 +236,291 @@ async fn ci_pulls_exactly_the_locked_versions_and_refuses_every_mismatch() {
     assert_refused(&out, 4, &["skill 'alpha' revision 1 is yanked"]);
     assert_eq!(snapshot(&dest), before);
 }
+
+/// A fresh Ed25519 key.
+fn new_key() -> cairn_provenance::SigningKey {
+    let mut seed = [0u8; 32];
+    seed[..16].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    seed[16..].copy_from_slice(uuid::Uuid::new_v4().as_bytes());
+    cairn_provenance::SigningKey::from_seed(seed)
+}
+
+/// Rewrites the lock at `path` with `edit` applied to its JSON.
+fn edited_lock(path: &Path, to: &Path, edit: impl FnOnce(&mut Value)) {
+    let mut lock: Value = serde_json::from_str(&std::fs::read_to_string(path).unwrap()).unwrap();
+    edit(&mut lock);
+    std::fs::write(to, serde_json::to_string_pretty(&lock).unwrap()).unwrap();
+}
+
+#[tokio::test]
+async fn ci_pull_verify_proves_provenance_against_the_lock_and_refuses_every_alteration() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "alpha/SKILL.md", &skill("alpha", "1. Alpha."));
+    app.import(tree.path()).await.unwrap();
+    // beta is published by a reviewer: approved; alpha was imported by the operator.
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
+    let bundle = cairn_test_support::skills::bundle("beta", "1. Beta.", &[]);
+    let response = app
+        .post_as(&reviewer, "/v1/skills/beta/versions")
+        .header("content-type", "application/gzip")
+        .body(cairn_skill::archive::pack(&bundle, Vec::new()).unwrap())
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(response.status(), StatusCode::CREATED);
+    let (_, reader) = app.user_with_token("ci", Role::Reader).await.unwrap();
+    let env = [
+        ("CAIRN_SERVER", app.base_url.as_str()),
+        ("CAIRN_TOKEN", reader.as_str()),
+    ];
+    let work = tempfile::tempdir().unwrap();
+    let lock = work.path().join("cairn.lock");
+    let dest = work.path().join("skills");
+    let (lock_arg, dest_arg) = (lock.to_str().unwrap(), dest.to_str().unwrap());
+
+    let out = cairn(&env, &["ci", "lock", "--out", lock_arg]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+    assert_eq!(locked["version"], 2);
+    assert_eq!(locked["provenance"]["origin"], cairn_e2e::app::TEST_REGISTRY);
+    assert_eq!(locked["provenance"]["keys"][0]["key_id"], app.signing_key.id().as_str());
+    assert!(locked["provenance"]["checkpoint"].as_str().unwrap().contains("\n\n— "));
+    assert_eq!(locked["skills"]["alpha"]["attestation"]["log_index"], 1);
+    assert_eq!(
+        locked["skills"]["beta"]["attestation"]["envelope_sha256"]
+            .as_str()
+            .unwrap()
+            .len(),
+        64
+    );
+
+    // Verified against the pins; the answer names each entry.
+    let out = cairn(
+        &env,
+        &[
+            "ci", "pull", "--lock", lock_arg, "--dest", dest_arg, "--verify", "--json",
+        ],
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let pulled: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(pulled["skills"][0]["log_index"], 1);
+    let out = cairn(
+        &env,
+        &[
+            "ci",
+            "pull",
+            "--lock",
+            lock_arg,
+            "--dest",
+            dest_arg,
+            "--verify",
+            "--max-verdict",
+            "safe",
+        ],
+    )
+    .await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("proved in its log"), "{}", text(&out.stdout));
+    let installed = snapshot(&dest);
+
+    // Policy: alpha was never approved by a reviewer.
+    let fresh = work.path().join("fresh");
+    let fresh_arg = fresh.to_str().unwrap();
+    let out = cairn(
+        &env,
+        &[
+            "ci",
+            "pull",
+            "--lock",
+            lock_arg,
+            "--dest",
+            fresh_arg,
+            "--verify",
+            "--require-approval",
+        ],
+    )
+    .await;
+    assert_refused(
+        &out,
+        4,
+        &["skill 'alpha'", "no reviewer approved it", "imported by an operator"],
+    );
+    assert!(!fresh.exists(), "nothing is written when verification fails");
+    let out = cairn(
+        &env,
+        &[
+            "ci",
+            "pull",
+            "--lock",
+            lock_arg,
+            "--dest",
+            fresh_arg,
+            "--require-approval",
+        ],
+    )
+    .await;
+    assert_eq!(out.status.code(), Some(2), "--require-approval needs --verify");
+
+    // Every alteration of the lock's provenance is refused, and nothing is written.
+    let other_key = new_key();
+    let tampered = work.path().join("tampered.lock");
+    let tampered_arg = tampered.to_str().unwrap();
+    type Edit = Box<dyn FnOnce(&mut Value)>;
+    let cases: Vec<(&str, Edit, &[&str])> = vec![
+        (
+            "envelope digest",
+            Box::new(|l: &mut Value| l["skills"]["alpha"]["attestation"]["envelope_sha256"] = "0".repeat(64).into()),
+            &["skill 'alpha'", "the lock pins"],
+        ),
+        (
+            "log index",
+            Box::new(|l: &mut Value| l["skills"]["beta"]["attestation"]["log_index"] = 1.into()),
+            &["skill 'beta'", "log index"],
+        ),
+        (
+            "checkpoint",
+            Box::new(|l: &mut Value| {
+                let note = l["provenance"]["checkpoint"]
+                    .as_str()
+                    .unwrap()
+                    .replacen("\n3\n", "\n2\n", 1);
+                l["provenance"]["checkpoint"] = note.into();
+            }),
+            &["not signed by a trusted key"],
+        ),
+        (
+            "pinned key",
+            Box::new(move |l: &mut Value| {
+                l["provenance"]["keys"][0]["public_key"] = other_key.public().to_hex().into();
+                l["provenance"]["keys"][0]["key_id"] = other_key.id().as_str().into();
+            }),
+            &["not signed by a trusted key"],
+        ),
+        (
+            "key id",
+            Box::new(|l: &mut Value| l["provenance"]["keys"][0]["key_id"] = "1".repeat(64).into()),
+            &["pins are damaged"],
+        ),
+        (
+            "format 1",
+            Box::new(|l: &mut Value| {
+                l["version"] = 1.into();
+                l.as_object_mut().unwrap().remove("provenance");
+            }),
+            &["format 1", "cairn ci lock"],
+        ),
+    ];
+    for (what, edit, needles) in cases {
+        edited_lock(&lock, &tampered, edit);
+        let out = cairn(
+            &env,
+            &["ci", "pull", "--lock", tampered_arg, "--dest", dest_arg, "--verify"],
+        )
+        .await;
+        assert_eq!(out.status.code(), Some(4), "{what}: {}", text(&out.stderr));
+        assert_refused(&out, 4, needles);
+        assert_eq!(snapshot(&dest), installed, "{what}: nothing written");
+    }
+}
+
+#[tokio::test]
+async fn the_witness_follows_a_growing_log_and_fails_loudly_on_a_fork() {
+    let key = new_key();
+    let app = TestApp::spawn_with_signing_key(key.clone()).await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "alpha/SKILL.md", &skill("alpha", "1. Alpha."));
+    app.import(tree.path()).await.unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let state = work.path().join("witness.json");
+    let state_arg = state.to_str().unwrap();
+    // No real token: checkpoints and consistency proofs are public.
+    let watch = |env: [(&'static str, String); 2]| {
+        let state_arg = state_arg.to_owned();
+        async move {
+            let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+            cairn(&env, &["log", "watch", "--state", &state_arg, "--json"]).await
+        }
+    };
+    let here = || {
+        [
+            ("CAIRN_SERVER", app.base_url.clone()),
+            ("CAIRN_TOKEN", "unused".to_owned()),
+        ]
+    };
+    let out = watch(here()).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (seen["outcome"].as_str(), seen["size"].as_u64()),
+        (Some("started"), Some(2))
+    );
+    let out = watch(here()).await;
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()["outcome"],
+        "unchanged"
+    );
+
+    write(tree.path(), "beta/SKILL.md", &skill("beta", "1. Beta."));
+    app.import(tree.path()).await.unwrap();
+    let out = watch(here()).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (seen["outcome"].as_str(), seen["from"].as_u64(), seen["to"].as_u64()),
+        (Some("grew"), Some(2), Some(3))
+    );
+
+    // Another registry with the same key and name but another history: a fork.
+    let fork = TestApp::spawn_with_signing_key(key).await.unwrap();
+    let other = tempfile::tempdir().unwrap();
+    for name in ["gamma", "delta", "epsilon"] {
+        write(other.path(), &format!("{name}/SKILL.md"), &skill(name, "1. Other."));
+    }
+    fork.import(other.path()).await.unwrap();
+    let mut state_json: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    state_json["server"] = fork.base_url.as_str().into();
+    std::fs::write(&state, state_json.to_string()).unwrap();
+    let before = std::fs::read(&state).unwrap();
+    let there = [
+        ("CAIRN_SERVER", fork.base_url.clone()),
+        ("CAIRN_TOKEN", "unused".to_owned()),
+    ];
+    let out = watch(there.clone()).await;
+    assert_refused(&out, 4, &["FORK", "not an extension", "size 3"]);
+    assert_eq!(
+        std::fs::read(&state).unwrap(),
+        before,
+        "the last good checkpoint is kept"
+    );
+    // A log that shrank is a fork too.
+    let small = TestApp::spawn_with_signing_key(app.signing_key.clone()).await.unwrap();
+    state_json["server"] = small.base_url.as_str().into();
+    std::fs::write(&state, state_json.to_string()).unwrap();
+    let out = watch([
+        ("CAIRN_SERVER", small.base_url.clone()),
+        ("CAIRN_TOKEN", "unused".to_owned()),
+    ])
+    .await;
+    assert_refused(&out, 4, &["FORK", "shrank from 3 to 1"]);
+    // A registry signing with another key is refused until the operator trusts it.
+    let stranger = TestApp::spawn().await.unwrap();
+    stranger.import(tree.path()).await.unwrap();
+    state_json["server"] = stranger.base_url.as_str().into();
+    std::fs::write(&state, state_json.to_string()).unwrap();
+    let out = watch([
+        ("CAIRN_SERVER", stranger.base_url.clone()),
+        ("CAIRN_TOKEN", "unused".to_owned()),
+    ])
+    .await;
+    assert_refused(
+        &out,
+        4,
+        &["does not verify with the keys this witness trusts", "--trust-new-keys"],
+    );
+    // A damaged state file is an error, not a fork.
+    std::fs::write(&state, "{}").unwrap();
+    let out = watch(here()).await;
+    assert_refused(&out, 2, &["not a witness state file"]);
+}

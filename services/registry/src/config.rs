@@ -71,6 +71,11 @@ pub struct Config {
     /// The `Host` names the MCP endpoint answers (`CAIRN_MCP_ALLOWED_HOSTS`, comma-separated,
     /// `*` for any; default: localhost, 127.0.0.1 and ::1).
     pub mcp_allowed_hosts: Vec<String>,
+    /// Where the Ed25519 key that signs attestations and checkpoints comes from.
+    pub signing_key: crate::signing::KeySource,
+    /// The registry's name in attestations and its log's origin (`CAIRN_REGISTRY_NAME`;
+    /// default: this machine's host name). Fixed when the log is first opened.
+    pub registry_name: Option<String>,
 }
 
 /// Settings of the operational side (issue 10): where metrics are served and how blob
@@ -250,6 +255,26 @@ impl Config {
                 hosts
             }
         };
+        let signing_key = match (non_empty("CAIRN_SIGNING_KEY"), non_empty("CAIRN_SIGNING_KEY_FILE")) {
+            (Some(_), Some(file)) => {
+                return Err(ConfigError::Invalid {
+                    variable: "CAIRN_SIGNING_KEY_FILE",
+                    value: file,
+                    hint: "set either CAIRN_SIGNING_KEY (the key's PEM text) or CAIRN_SIGNING_KEY_FILE (its path), not both",
+                });
+            }
+            (Some(pem), None) => crate::signing::KeySource::Inline(Secret::new(pem)),
+            (None, Some(file)) => crate::signing::KeySource::File(PathBuf::from(file.trim())),
+            (None, None) => crate::signing::KeySource::DataDir,
+        };
+        let registry_name = match non_empty("CAIRN_REGISTRY_NAME") {
+            None => None,
+            Some(value) => Some(crate::signing::check_registry_name(value.trim()).map_err(|_| ConfigError::Invalid {
+                variable: "CAIRN_REGISTRY_NAME",
+                value,
+                hint: "use a host name, optionally with a port and a path (letters, digits, '.', '-', '_', ':' and '/'), such as skills.example.com",
+            })?),
+        };
         let jwt_previous_secrets = non_empty("CAIRN_JWT_PREVIOUS_SECRETS")
             .map(|v| {
                 v.split(',')
@@ -271,6 +296,8 @@ impl Config {
             operations,
             webhook_networks,
             mcp_allowed_hosts,
+            signing_key,
+            registry_name,
         })
     }
 }

@@ -20,6 +20,7 @@ pub mod rest;
 pub mod runtime;
 pub mod server;
 pub mod serving;
+pub mod signing;
 pub mod telemetry;
 pub mod web;
 

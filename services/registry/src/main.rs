@@ -173,6 +173,10 @@ async fn open(config: &Config, token_on_stdout: bool) -> Result<Runtime> {
 
 async fn run_serve(config: &Config, listen: SocketAddr) -> Result<()> {
     let rt = open(config, true).await?;
+    if let Err(e) = rt.ensure_signing() {
+        rt.close().await;
+        return Err(e);
+    }
     let listener = tokio::net::TcpListener::bind(listen).await.with_context(|| {
         format!("cannot listen on {listen}: is another process using it? choose another with --listen")
     })?;

@@ -10,9 +10,12 @@ use cairn_store::Store;
 use cairn_store::blob::{BlobStore, FsBlobStore, S3BlobStore};
 use cairn_store::embedded::{ClusterClaim, EmbeddedPostgres};
 
+use cairn_store::log::{LogOpening, LogSigner};
+
 use crate::auth::TokenKeys;
 use crate::bootstrap;
 use crate::config::{BlobConfig, Config};
+use crate::signing;
 
 /// Name of the database the embedded cluster serves Cairn from.
 const EMBEDDED_DATABASE: &str = "cairn";
@@ -28,6 +31,8 @@ pub struct Runtime {
     pub keys: TokenKeys,
     /// The admin token, when this start bootstrapped an empty database (shown once).
     pub bootstrap_token: Option<String>,
+    /// What opening the transparency log with the configured signing key found.
+    pub log: LogOpening,
     embedded: Option<Embedded>,
 }
 
@@ -50,6 +55,7 @@ impl Runtime {
             &previous,
             &config.data_dir,
         )?;
+        let signer = LogSigner::new(signing::load(&config.signing_key, &config.data_dir)?);
         let embedded = match &config.database_url {
             Some(_) => None,
             None => {
@@ -66,12 +72,13 @@ impl Runtime {
                 }
             }
         };
-        match open_database(config, embedded.as_ref().map(|e| &e.pg), &keys).await {
-            Ok((store, bootstrap_token)) => Ok(Runtime {
+        match open_database(config, embedded.as_ref().map(|e| &e.pg), &keys, signer).await {
+            Ok((store, bootstrap_token, log)) => Ok(Runtime {
                 store,
                 blobs,
                 keys,
                 bootstrap_token,
+                log,
                 embedded,
             }),
             Err(e) => {
@@ -80,6 +87,28 @@ impl Runtime {
                 }
                 Err(e)
             }
+        }
+    }
+
+    /// Fails with what to do when the configured signing key is not the log's active key
+    /// (serving would refuse every publish).
+    pub fn ensure_signing(&self) -> Result<()> {
+        let key = self
+            .store
+            .log_signer()
+            .map(|s| s.key().id().to_string())
+            .unwrap_or_default();
+        match &self.log {
+            LogOpening::Ready(_) => Ok(()),
+            LogOpening::OtherKeyActive { active } => anyhow::bail!(
+                "the configured signing key {key} is not the transparency log's active key {active}: give this \
+                 registry the active key (CAIRN_SIGNING_KEY_FILE, as every replica), or make this one active with \
+                 `cairn-registry key activate`"
+            ),
+            LogOpening::KeyNotActive { status } => anyhow::bail!(
+                "the configured signing key {key} is {status}: give this registry the active key \
+                 (CAIRN_SIGNING_KEY_FILE, as every replica; `cairn-registry key list` names it)"
+            ),
         }
     }
 
@@ -120,7 +149,8 @@ async fn open_database(
     config: &Config,
     embedded: Option<&EmbeddedPostgres>,
     keys: &TokenKeys,
-) -> Result<(Store, Option<String>)> {
+    signer: LogSigner,
+) -> Result<(Store, Option<String>, LogOpening)> {
     let url = match (embedded, &config.database_url) {
         (Some(pg), _) => {
             pg.ensure_database(EMBEDDED_DATABASE)
@@ -138,7 +168,33 @@ async fn open_database(
     let token = bootstrap::bootstrap(&store, keys, &config.data_dir)
         .await
         .context("creating the default organisation and admin")?;
-    Ok((store, token))
+    let name = config
+        .registry_name
+        .clone()
+        .unwrap_or_else(signing::default_registry_name);
+    let log = store
+        .open_log(&name, &signer)
+        .await
+        .context("opening the transparency log")?;
+    if let LogOpening::Ready(head) = &log
+        && config.registry_name.as_ref().is_some_and(|n| *n != head.origin)
+    {
+        tracing::warn!(
+            configured = %name, log = %head.origin,
+            "CAIRN_REGISTRY_NAME differs from the name the log was opened with; the log keeps its name"
+        );
+    }
+    let store = store.with_log_signer(signer);
+    if let LogOpening::Ready(_) = &log {
+        let attested = store
+            .attest_unlogged_versions()
+            .await
+            .context("attesting versions published before this registry signed them")?;
+        if attested > 0 {
+            tracing::info!(attested, "attested versions published before signing was enabled");
+        }
+    }
+    Ok((store, token, log))
 }
 
 /// Creates the data directory (mode 0711: other users, such as the unprivileged account

@@ -752,3 +752,107 @@ async fn key_rotate_replaces_the_signing_key_in_the_data_directory() {
     assert_contains(&stderr, &["jwt.secret", "--data-dir"]);
     assert_eq!(std::fs::read_dir(empty.path()).unwrap().count(), 0, "nothing written");
 }
+
+#[tokio::test]
+async fn attestation_keys_are_generated_activated_and_revoked_with_every_step_logged() {
+    let reg = Registry::new().await;
+    let log_size = || async {
+        sqlx::query_scalar::<_, i64>("SELECT size FROM transparency_log")
+            .fetch_one(&reg.pool)
+            .await
+            .unwrap()
+    };
+    let keys = || async {
+        let listed: Value = serde_json::from_str(&reg.ok(&["key", "list", "--json"]).await).unwrap();
+        listed
+            .as_array()
+            .unwrap()
+            .iter()
+            .map(|k| {
+                (
+                    k["key_id"].as_str().unwrap().to_owned(),
+                    k["status"].as_str().unwrap().to_owned(),
+                )
+            })
+            .collect::<Vec<_>>()
+    };
+    // The first start registered the data directory's key as the active one.
+    let first = keys().await;
+    assert_eq!(first.len(), 1);
+    assert_eq!(first[0].1, "active");
+    assert_eq!(reg.mode("signing.key"), 0o600);
+    assert_eq!(log_size().await, 1, "the activation is the log's first entry");
+
+    let next = reg.data_dir.join("next.key");
+    let out = reg.ok(&["key", "generate", "--out", next.to_str().unwrap()]).await;
+    assert!(out.contains("key activate"), "{out}");
+    assert_eq!(std::fs::metadata(&next).unwrap().permissions().mode() & 0o777, 0o600);
+    let stderr = reg.refused(&["key", "generate", "--out", next.to_str().unwrap()]).await;
+    assert!(stderr.contains("never overwritten"), "{stderr}");
+
+    let out = reg.ok(&["key", "activate", next.to_str().unwrap()]).await;
+    assert!(out.contains("retired"), "{out}");
+    let second = keys().await;
+    assert_eq!(second.len(), 2);
+    assert_eq!(
+        (second[0].0.as_str(), second[0].1.as_str()),
+        (first[0].0.as_str(), "retired")
+    );
+    assert_eq!(second[1].1, "active");
+    assert_eq!(log_size().await, 3, "the retirement and the activation are logged");
+
+    // The data directory still holds the retired key: the registry refuses to serve
+    // (and to change keys) with it, and says what to do.
+    let stderr = reg.refused(&["key", "activate", next.to_str().unwrap()]).await;
+    assert!(
+        stderr.contains("is retired: give this registry the active key"),
+        "{stderr}"
+    );
+    let serve = reg.run(&["serve", "--listen", "127.0.0.1:0"]).await;
+    assert!(!serve.status.success());
+    assert!(String::from_utf8_lossy(&serve.stderr).contains("CAIRN_SIGNING_KEY_FILE"));
+
+    // With the new key configured: revoking needs a known, non-active key.
+    let with_next = |args: &[&str]| {
+        let mut command = reg.command();
+        command.env("CAIRN_SIGNING_KEY_FILE", &next).args(args);
+        command
+    };
+    let refused = async |args: &[&str], needle: &str| {
+        let before = (reg.counts().await, log_size().await);
+        let output = with_next(args).output().await.unwrap();
+        let stderr = String::from_utf8_lossy(&output.stderr).into_owned();
+        assert!(!output.status.success(), "{args:?} must fail");
+        assert!(stderr.contains(needle), "{args:?}: {stderr}");
+        assert_eq!(
+            (reg.counts().await, log_size().await),
+            before,
+            "{args:?} changed something"
+        );
+    };
+    refused(&["key", "revoke", &second[1].0], "active key").await;
+    refused(&["key", "revoke", &"0".repeat(64)], "does not exist").await;
+    refused(
+        &["key", "revoke", &first[0].0, "--after-index", "99"],
+        "holds 3 entries",
+    )
+    .await;
+    refused(&["key", "activate", next.to_str().unwrap()], "already known").await;
+
+    let output = with_next(&["key", "revoke", &first[0].0, "--after-index", "1"])
+        .output()
+        .await
+        .unwrap();
+    assert!(output.status.success(), "{}", String::from_utf8_lossy(&output.stderr));
+    assert!(String::from_utf8_lossy(&output.stdout).contains("below 1"));
+    let third = keys().await;
+    assert_eq!(third[0].1, "revoked");
+    refused(&["key", "revoke", &first[0].0], "already revoked").await;
+    assert_eq!(log_size().await, 4);
+    // Every key event is in every organisation's audit log.
+    let actions: Vec<String> = sqlx::query_scalar("SELECT action FROM audit_log WHERE action LIKE 'key.%' ORDER BY id")
+        .fetch_all(&reg.pool)
+        .await
+        .unwrap();
+    assert_eq!(actions, ["key.activate", "key.activate", "key.revoke"]);
+}

@@ -16,6 +16,12 @@ use common::{registry, serve_until_listening, terminate};
 use serde_json::{Value, json};
 
 const JWT_SECRET: &str = "backup-test-signing-secret-0123456789";
+/// The registry's attestation key, restored with the configuration like the JWT secret
+/// (made with `openssl genpkey -algorithm ed25519`; a test key, signing nothing real).
+const SIGNING_KEY: &str = "-----BEGIN PRIVATE KEY-----
+MC4CAQAwBQYDK2VwBCIEIDfHVSBeY1F1PZDGfamgKJeGP50wd3VTIj34H5S8RJqf
+-----END PRIVATE KEY-----
+";
 
 /// A PostgreSQL client program (`pg_dump`, `pg_restore`): on PATH, or the newest
 /// installed under /usr/lib/postgresql.
@@ -46,7 +52,8 @@ fn on_fs(data_dir: &Path, database: &str) -> tokio::process::Command {
     let mut command = registry(data_dir);
     command
         .env("CAIRN_DATABASE_URL", database)
-        .env("CAIRN_JWT_SECRET", JWT_SECRET);
+        .env("CAIRN_JWT_SECRET", JWT_SECRET)
+        .env("CAIRN_SIGNING_KEY", SIGNING_KEY);
     command
 }
 

@@ -22,7 +22,7 @@ const TRANSPORTS: [&str; 5] = ["rest", "compat", "grpc", "web", "mcp"];
 /// The edge every transport shares.
 const EDGE: [&str; 3] = ["access", "error", "serving"];
 /// Shared services below the edge, which the application layer may use too.
-const BELOW_EDGE: [&str; 8] = [
+const BELOW_EDGE: [&str; 9] = [
     "auth",
     "bootstrap",
     "config",
@@ -30,6 +30,7 @@ const BELOW_EDGE: [&str; 8] = [
     "private_file",
     "ratelimit",
     "runtime",
+    "signing",
     "telemetry",
 ];
 

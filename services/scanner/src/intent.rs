@@ -11,7 +11,7 @@ use serde::Deserialize;
 use crate::Severity;
 
 /// The built-in lexicon.
-const INTENTS: &str = include_str!("../lexicon/intents.toml");
+pub(crate) const INTENTS: &str = include_str!("../lexicon/intents.toml");
 
 #[derive(Debug, Deserialize)]
 struct Lexicon {

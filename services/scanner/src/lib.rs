@@ -30,6 +30,36 @@ pub use report::{Dismissal, Dismissed, Finding, Report, Severity, Verdict, messa
 pub use rules::{RuleError, RuleSet};
 use vendor::Vendor;
 
+/// The version of the rule set this scanner judges by: the crate's version and a digest
+/// of every embedded rule file, the intent lexicon and the package-name data. An
+/// attestation names it, so a verdict can be traced to the exact rules that gave it.
+pub fn rules_version() -> &'static str {
+    static VERSION: LazyLock<String> = LazyLock::new(|| {
+        use sha2::Digest as _;
+        let mut hasher = sha2::Sha256::new();
+        for (name, contents) in rules::RULE_FILES {
+            for part in [name.as_bytes(), b"\0", contents.as_bytes(), b"\0"] {
+                hasher.update(part);
+            }
+        }
+        for data in [intent::INTENTS, commands::packages::POPULAR_CSV] {
+            hasher.update(data.as_bytes());
+            hasher.update(b"\0");
+        }
+        let digest = hasher.finalize();
+        format!(
+            "cairn-scanner/{}+{}",
+            env!("CARGO_PKG_VERSION"),
+            hex_prefix(&digest[..6])
+        )
+    });
+    &VERSION
+}
+
+fn hex_prefix(bytes: &[u8]) -> String {
+    bytes.iter().map(|b| format!("{b:02x}")).collect()
+}
+
 /// One file to scan.
 #[derive(Clone, Copy, Debug)]
 pub struct ScanFile<'a> {

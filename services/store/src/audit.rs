@@ -76,14 +76,9 @@ impl Store {
         details: serde_json::Value,
     ) -> Result<usize, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let orgs: Vec<i64> = sqlx::query_scalar("SELECT id FROM organizations ORDER BY id")
-            .fetch_all(&mut *tx)
-            .await?;
-        for org in &orgs {
-            record_audit(&mut tx, Some(*org), actor, action, target, details.clone()).await?;
-        }
+        let count = record_audit_every_org(&mut tx, actor, action, target, details).await?;
         tx.commit().await?;
-        Ok(orgs.len())
+        Ok(count)
     }
 
     /// Records an action that wrote nothing else (an admin's rescan): one audit row.
@@ -119,6 +114,24 @@ impl Store {
     pub async fn activity_notifications(&self) -> Result<crate::notify::Notifications, StoreError> {
         crate::notify::Notifications::subscribe(&self.pool, ACTIVITY_CHANNEL).await
     }
+}
+
+/// Appends one audit row per organisation inside the caller's transaction (a change that
+/// concerns everyone: a key). Returns how many rows.
+pub(crate) async fn record_audit_every_org(
+    tx: &mut Transaction<'_, Postgres>,
+    actor: &Actor,
+    action: &str,
+    target: &str,
+    details: serde_json::Value,
+) -> Result<usize, StoreError> {
+    let orgs: Vec<i64> = sqlx::query_scalar("SELECT id FROM organizations ORDER BY id")
+        .fetch_all(&mut **tx)
+        .await?;
+    for org in &orgs {
+        record_audit(tx, Some(*org), actor, action, target, details.clone()).await?;
+    }
+    Ok(orgs.len())
 }
 
 /// Appends one audit row inside the caller's transaction, so the record commits (or

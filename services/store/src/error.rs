@@ -14,6 +14,11 @@ pub enum StoreError {
     /// The write would break a uniqueness rule (e.g. a name already taken).
     #[error("conflict: {0}")]
     Conflict(String),
+    /// The transparency log cannot be signed or appended to (the registry holds another
+    /// key than the active one, or the log was never opened): publishing waits until an
+    /// operator fixes the key.
+    #[error("the transparency log refused the entry: {0}")]
+    Signing(String),
     /// Applying migrations failed.
     #[error("database migration failed: {0}")]
     Migration(String),

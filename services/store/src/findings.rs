@@ -378,7 +378,8 @@ impl Store {
         for dismissal in dismissals {
             insert_dismissal(&mut tx, org_id, dismissal).await?;
         }
-        let outcome = publish_in(&mut tx, org_id, version, None, actor).await?;
+        let mut events = Vec::new();
+        let outcome = publish_in(&mut tx, org_id, version, None, actor, &mut events).await?;
         record_audit(
             &mut tx,
             Some(org_id),
@@ -393,6 +394,7 @@ impl Store {
             }),
         )
         .await?;
+        crate::log::append_version_events(&mut tx, self.log_signer(), &events).await?;
         tx.commit().await?;
         Ok(ReleaseOutcome::Released(outcome))
     }

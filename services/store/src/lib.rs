@@ -14,6 +14,7 @@ mod error;
 mod findings;
 pub mod gc;
 mod index;
+pub mod log;
 pub mod models;
 pub mod notify;
 mod orgs;
@@ -43,7 +44,8 @@ pub use patches::{
 };
 pub use rounds::RoundRecord;
 pub use skills::{
-    ArchiveDigest, CategoryUpdate, NewVersion, RevisionSelector, SkillQuery, VersionProvenance, YankOutcome,
+    ArchiveDigest, CategoryUpdate, NewVersion, RevisionSelector, SkillQuery, VersionProvenance, VersionScan,
+    YankOutcome,
 };
 pub use tokens::{NewToken, TokenQuery};
 pub use users::{AuthChange, AuthChanges, UserUpdate};
@@ -56,6 +58,8 @@ pub static MIGRATOR: sqlx::migrate::Migrator = sqlx::migrate!("../../migrations"
 #[derive(Clone, Debug)]
 pub struct Store {
     pool: PgPool,
+    /// Signs the transparency log's entries (`None`: a store opened for maintenance).
+    log: Option<std::sync::Arc<log::LogSigner>>,
 }
 
 impl Store {
@@ -73,7 +77,19 @@ impl Store {
             .acquire_timeout(std::time::Duration::from_secs(10))
             .connect_with(options)
             .await?;
-        Ok(Self { pool })
+        Ok(Self { pool, log: None })
+    }
+
+    /// The store signing every version event into the transparency log with `signer`
+    /// (see [`Store::open_log`]).
+    pub fn with_log_signer(mut self, signer: log::LogSigner) -> Self {
+        self.log = Some(std::sync::Arc::new(signer));
+        self
+    }
+
+    /// The log signer, when this store signs.
+    pub fn log_signer(&self) -> Option<&log::LogSigner> {
+        self.log.as_deref()
     }
 
     /// The underlying pool, for health checks and tests.

@@ -1016,14 +1016,17 @@ impl Store {
             patch: id,
             contributors: contributors.0,
         };
+        let mut events = Vec::new();
         let (skill, revision) = match approval {
-            Approval::Publish(version) => match publish_in(&mut tx, org_id, version, Some(&provenance), actor).await? {
-                PublishOutcome::Created { revision, .. } | PublishOutcome::Unchanged { revision, .. } => {
-                    (version.name.as_str(), Some(revision))
+            Approval::Publish(version) => {
+                match publish_in(&mut tx, org_id, version, Some(&provenance), actor, &mut events).await? {
+                    PublishOutcome::Created { revision, .. } | PublishOutcome::Unchanged { revision, .. } => {
+                        (version.name.as_str(), Some(revision))
+                    }
                 }
-            },
+            }
             Approval::Delete(name) => {
-                yank_all_in(&mut tx, org_id, name, actor).await?;
+                yank_all_in(&mut tx, org_id, name, actor, &mut events).await?;
                 (name.as_str(), None)
             }
         };
@@ -1076,6 +1079,8 @@ impl Store {
             serde_json::json!({ "skill": skill, "revision": revision, "duplicates_closed": duplicates }),
         )
         .await?;
+        // Last: the patch's decision is in place, so the attestation names its reviewer.
+        crate::log::append_version_events(&mut tx, self.log_signer(), &events).await?;
         tx.commit().await?;
         Ok(ApproveOutcome::Published { revision })
     }

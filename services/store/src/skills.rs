@@ -36,6 +36,17 @@ pub struct NewVersion<'a> {
     pub source: VersionSource,
     /// The publishing user, when a user publishes.
     pub published_by: Option<i64>,
+    /// The scan the bundle passed, stated in its attestation (`None`: not scanned).
+    pub scan: Option<VersionScan<'a>>,
+}
+
+/// The scan a version passed: its verdict and the scanner's rule-set version.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct VersionScan<'a> {
+    /// `safe`, `caution` or `dangerous`.
+    pub verdict: &'a str,
+    /// The rule-set version.
+    pub rules: &'a str,
 }
 
 /// Where a version published by approving a patch comes from.
@@ -108,9 +119,11 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         lock_org_index(&mut tx, org_id).await?;
         let mut outcomes = Vec::with_capacity(versions.len());
+        let mut events = Vec::new();
         for version in versions {
-            outcomes.push(publish_in(&mut tx, org_id, version, None, actor).await?);
+            outcomes.push(publish_in(&mut tx, org_id, version, None, actor, &mut events).await?);
         }
+        crate::log::append_version_events(&mut tx, self.log_signer(), &events).await?;
         tx.commit().await?;
         Ok(outcomes)
     }
@@ -366,6 +379,7 @@ pub(crate) async fn publish_in(
     version: &NewVersion<'_>,
     provenance: Option<&VersionProvenance>,
     actor: &Actor,
+    events: &mut Vec<crate::log::PendingEvent>,
 ) -> Result<PublishOutcome, StoreError> {
     let name = version.name.as_str();
     let initial_category = match version.category {
@@ -439,16 +453,18 @@ pub(crate) async fn publish_in(
     let total_size: i64 = sizes.iter().sum();
 
     // One round trip: blob rows, the version and its manifest.
-    sqlx::query(
+    let version_id: i64 = sqlx::query_scalar(
         "WITH new_blobs AS ( \
              INSERT INTO blobs (sha256, size) SELECT * FROM UNNEST($10::text[], $11::bigint[]) ON CONFLICT DO NOTHING), \
          new_version AS ( \
              INSERT INTO versions (skill_id, revision, digest, description, frontmatter, file_count, total_size, source, \
-                                   published_by, patch_id, contributors) \
-             VALUES ($1, $2, $3, $4, $5::json, $6, $7, $8, $9, $14, coalesce($15, '[]'::jsonb)) RETURNING id) \
-         INSERT INTO version_files (version_id, path, sha256, size, executable) \
-         SELECT new_version.id, f.path, f.sha256, f.size, f.executable FROM new_version, \
-             UNNEST($12::text[], $10::text[], $11::bigint[], $13::bool[]) AS f(path, sha256, size, executable)",
+                                   published_by, patch_id, contributors, scan_verdict, scan_rules) \
+             VALUES ($1, $2, $3, $4, $5::json, $6, $7, $8, $9, $14, coalesce($15, '[]'::jsonb), $16, $17) RETURNING id), \
+         new_files AS ( \
+             INSERT INTO version_files (version_id, path, sha256, size, executable) \
+             SELECT new_version.id, f.path, f.sha256, f.size, f.executable FROM new_version, \
+                 UNNEST($12::text[], $10::text[], $11::bigint[], $13::bool[]) AS f(path, sha256, size, executable)) \
+         SELECT id FROM new_version",
     )
     .bind(skill_id)
     .bind(revision)
@@ -467,8 +483,11 @@ pub(crate) async fn publish_in(
     .bind(&executables)
     .bind(provenance.map(|p| p.patch))
     .bind(provenance.map(|p| sqlx::types::Json(&p.contributors)))
-    .execute(&mut **tx)
+    .bind(version.scan.map(|s| s.verdict))
+    .bind(version.scan.map(|s| s.rules))
+    .fetch_one(&mut **tx)
     .await?;
+    events.push((version_id, cairn_provenance::statement::VersionEvent::Published));
     let details = serde_json::json!({ "digest": digest, "source": version.source.as_str(), "files": manifest.len() });
     record_skill_change(
         tx,
@@ -582,8 +601,8 @@ impl Store {
         let mut tx = self.pool.begin().await?;
         lock_org_index(&mut tx, org_id).await?;
         let name = skill.as_str();
-        let row: Option<(i64, Option<String>, bool)> = sqlx::query_as(
-            "SELECT s.id, s.category, v.yanked FROM skills s JOIN versions v ON v.skill_id = s.id \
+        let row: Option<(i64, Option<String>, bool, i64)> = sqlx::query_as(
+            "SELECT s.id, s.category, v.yanked, v.id FROM skills s JOIN versions v ON v.skill_id = s.id \
              WHERE s.org_id = $1 AND s.name = $2 AND v.revision = $3 FOR UPDATE OF v",
         )
         .bind(org_id)
@@ -591,7 +610,7 @@ impl Store {
         .bind(revision)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((skill_id, category, was_yanked)) = row else {
+        let Some((skill_id, category, was_yanked, version_id)) = row else {
             return Err(StoreError::NotFound(format!("version {revision} of skill '{name}'")));
         };
         if was_yanked == yanked {
@@ -626,6 +645,12 @@ impl Store {
         )
         .await?;
         let latest_revision = latest_unyanked(&mut tx, skill_id).await?;
+        let event = if yanked {
+            cairn_provenance::statement::VersionEvent::Yanked
+        } else {
+            cairn_provenance::statement::VersionEvent::Unyanked
+        };
+        crate::log::append_version_events(&mut tx, self.log_signer(), &[(version_id, event)]).await?;
         tx.commit().await?;
         Ok(YankOutcome {
             changed: true,
@@ -643,18 +668,20 @@ pub(crate) async fn yank_all_in(
     org_id: i64,
     skill: &SkillName,
     actor: &Actor,
+    events: &mut Vec<crate::log::PendingEvent>,
 ) -> Result<(), StoreError> {
     let name = skill.as_str();
-    let rows: Vec<(i64, Option<String>, i32)> = sqlx::query_as(
+    let rows: Vec<(i64, Option<String>, i32, i64)> = sqlx::query_as(
         "UPDATE versions v SET yanked = true FROM skills s \
          WHERE s.id = v.skill_id AND s.org_id = $1 AND s.name = $2 AND NOT v.yanked \
-         RETURNING s.id, s.category, v.revision",
+         RETURNING s.id, s.category, v.revision, v.id",
     )
     .bind(org_id)
     .bind(name)
     .fetch_all(&mut **tx)
     .await?;
-    for (skill_id, category, revision) in rows {
+    for (skill_id, category, revision, version_id) in rows {
+        events.push((version_id, cairn_provenance::statement::VersionEvent::Yanked));
         record_skill_change(
             tx,
             org_id,

@@ -51,6 +51,7 @@ async fn publish(store: &Store, org: i64, skill: &str, category: Option<&str>, b
                 bundle: &b,
                 source: VersionSource::Import,
                 published_by: None,
+                scan: None,
             },
             &Actor::cli("test"),
         )
@@ -505,6 +506,7 @@ async fn batch_publish_is_one_transaction() {
         bundle: &bundles[i],
         source: VersionSource::Import,
         published_by,
+        scan: None,
     };
     // The second fails (no such user): the first must not be committed either.
     let before = table_counts(&store).await.unwrap();
@@ -541,6 +543,7 @@ async fn executable_bit_changes_make_a_new_version() {
         bundle: b,
         source: VersionSource::Import,
         published_by: None,
+        scan: None,
     };
     let actor = Actor::cli("test");
     store.publish_version(org, publish(&plain), &actor).await.unwrap();
@@ -577,6 +580,7 @@ async fn imports_never_rewrite_an_existing_category() {
             bundle: &b,
             source: VersionSource::Import,
             published_by: None,
+            scan: None,
         };
         store.publish_version(org, version, &actor).await.unwrap();
         assert_eq!(

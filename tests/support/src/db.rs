@@ -117,6 +117,9 @@ pub async fn table_counts(store: &Store) -> Result<BTreeMap<String, i64>> {
         "quarantined_skills",
         "patch_comments",
         "owners",
+        "signing_keys",
+        "log_entries",
+        "log_hashes",
     ] {
         let n: i64 = sqlx::query_scalar(sqlx::AssertSqlSafe(format!("SELECT count(*) FROM {table}")))
             .fetch_one(store.pool())

@@ -249,6 +249,16 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
             }
         }
         ("POST", "/v1/skills/{name}/versions/{rev}/yank") => s("/v1/skills/askill/versions/1/yank", Resource, REVIEW),
+        ("GET", "/v1/skills/{name}/versions/{rev}/attestation") => {
+            s("/v1/skills/askill/versions/1/attestation", Resource, READ)
+        }
+        // The log is one for the whole registry: its checkpoint, proofs and keys are
+        // public, its first entry (a key event) is every organisation's.
+        ("GET", "/v1/log/checkpoint") => s("/v1/log/checkpoint", Collection, PUBLIC),
+        ("GET", "/v1/log/entries/{index}") => s("/v1/log/entries/0", Collection, READ),
+        ("GET", "/v1/log/proof/inclusion") => s("/v1/log/proof/inclusion?index=0", Collection, PUBLIC),
+        ("GET", "/v1/log/proof/consistency") => s("/v1/log/proof/consistency?from=1", Collection, PUBLIC),
+        ("GET", "/.well-known/cairn/keys") => s("/.well-known/cairn/keys", Collection, PUBLIC),
         ("POST", "/v1/skills/{name}/versions/{rev}/unyank") => {
             s("/v1/skills/askill/versions/1/unyank", Resource, REVIEW)
         }

@@ -19,5 +19,6 @@ mod openapi;
 mod operations;
 mod owners;
 mod patches;
+mod provenance;
 mod web;
 mod webhooks;

@@ -53,7 +53,11 @@ async fn the_served_document_names_every_rest_route_and_no_other() {
     // Every REST route of the server's table, which the gate authorises by.
     let served: BTreeSet<(String, String)> = cairn_registry::server::rules()
         .into_iter()
-        .filter(|rule| rule.path.starts_with("/v1/") || rule.path == "/openapi.json")
+        // The signing keys document is ours too (the other /.well-known routes are the
+        // compatibility APIs').
+        .filter(|rule| {
+            rule.path.starts_with("/v1/") || rule.path == "/openapi.json" || rule.path == "/.well-known/cairn/keys"
+        })
         .map(|rule| (rule.method.as_str().to_ascii_lowercase(), rule.path.replace("{*", "{")))
         .collect();
     assert_eq!(served, routes, "a REST route is served outside rest::endpoints()");

@@ -518,9 +518,15 @@ fn load_skill(found: &FoundSkill, limits: &Limits) -> Result<Loaded, String> {
             f.rule, f.file, f.line, f.message
         ));
     }
+    let verdict = report.verdict;
     let dangerous = (report.verdict == cairn_scanner::Verdict::Dangerous).then_some(report);
     Ok(Loaded {
-        candidate: Candidate { name, category, bundle },
+        candidate: Candidate {
+            name,
+            category,
+            bundle,
+            verdict: Some(verdict),
+        },
         warnings,
         dangerous,
     })

@@ -19,6 +19,7 @@ pub mod owners;
 pub mod paging;
 pub mod patches;
 pub mod policy;
+pub mod provenance;
 pub mod publish;
 pub mod quarantine;
 pub mod served;

@@ -9,7 +9,7 @@ use std::collections::HashSet;
 use bytes::Bytes;
 use cairn_skill::{Bundle, Category, Sha256Hash, SkillName};
 use cairn_store::blob::{BlobError, BlobStore};
-use cairn_store::{Actor, CategoryUpdate, NewVersion, PublishOutcome, Store, StoreError, VersionSource};
+use cairn_store::{Actor, CategoryUpdate, NewVersion, PublishOutcome, Store, StoreError, VersionScan, VersionSource};
 
 /// A validated bundle ready to become a version of `name`.
 #[derive(Debug)]
@@ -20,6 +20,8 @@ pub struct Candidate {
     pub category: Option<Category>,
     /// The bundle.
     pub bundle: Bundle,
+    /// The scan's verdict, stated in the version's attestation.
+    pub verdict: Option<cairn_scanner::Verdict>,
 }
 
 /// Why publishing failed; nothing was committed to the database.
@@ -74,6 +76,10 @@ pub async fn commit(
             bundle: &c.bundle,
             source,
             published_by,
+            scan: c.verdict.map(|verdict| VersionScan {
+                verdict: verdict.as_str(),
+                rules: cairn_scanner::rules_version(),
+            }),
         })
         .collect();
     Ok(store.publish_versions(org_id, &versions, actor).await?)

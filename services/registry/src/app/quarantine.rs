@@ -107,6 +107,12 @@ pub async fn release(
         bundle: &bundle,
         source: VersionSource::Import,
         published_by: Some(caller.user_id),
+        // What the scanner says, not what the release decided: a policy that wants
+        // `safe` versions sees that this one was released over findings.
+        scan: Some(cairn_store::VersionScan {
+            verdict: now.verdict.as_str(),
+            rules: cairn_scanner::rules_version(),
+        }),
     };
     match services
         .store

@@ -148,12 +148,43 @@ pub enum TokenCommand {
 /// `cairn-registry key …`
 #[derive(Debug, Subcommand)]
 pub enum KeyCommand {
-    /// Replace the signing key in the data directory. Restart the server afterwards.
+    /// Replace the token secret (which signs API tokens) in the data directory. Restart
+    /// the server afterwards. The attestation key has `generate`, `activate`, `revoke`.
     Rotate {
         /// Keep accepting tokens signed with the old key until they expire (without this,
         /// every token issued so far stops working: use that when the key leaked).
         #[arg(long)]
         keep_old: bool,
+    },
+    /// Write a new Ed25519 attestation key (PKCS#8 PEM, mode 0600) to a file; nothing
+    /// else changes until it is activated.
+    Generate {
+        /// Where to write it (must not exist).
+        #[arg(long)]
+        out: std::path::PathBuf,
+    },
+    /// The attestation keys the log has known, with their status.
+    List {
+        /// Print JSON.
+        #[arg(long)]
+        json: bool,
+    },
+    /// Make the key in FILE the active attestation key: the configured (current) key is
+    /// retired — what it signed stays valid — and the activation is signed by both. Then
+    /// give every replica the new key and restart it.
+    Activate {
+        /// The new key (from `key generate`).
+        file: std::path::PathBuf,
+    },
+    /// Revoke a retired attestation key (it leaked): its signatures count only on log
+    /// entries below the revocation index. Signed by the active key.
+    Revoke {
+        /// The key id (`key list`).
+        key_id: String,
+        /// The first log index whose signature by this key is not trusted (default: the
+        /// log's size now: what it signed so far stays valid).
+        #[arg(long)]
+        after_index: Option<u64>,
     },
 }
 
@@ -443,6 +474,17 @@ pub async fn run_token(config: &Config, command: TokenCommand) -> Result<()> {
 /// changes).
 pub async fn run_key(config: &Config, command: KeyCommand) -> Result<()> {
     match command {
+        KeyCommand::Generate { out } => super::signing::generate(&out),
+        KeyCommand::List { json } => with_runtime(config, async |rt| super::signing::list(rt, json).await).await,
+        KeyCommand::Activate { file } => {
+            with_runtime(config, async |rt| super::signing::activate(rt, &file).await).await
+        }
+        KeyCommand::Revoke { key_id, after_index } => {
+            with_runtime(config, async |rt| {
+                super::signing::revoke(rt, &key_id, after_index).await
+            })
+            .await
+        }
         KeyCommand::Rotate { keep_old } => {
             anyhow::ensure!(
                 config.jwt_secret.is_none(),

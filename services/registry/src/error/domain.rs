@@ -16,6 +16,7 @@ use crate::app::index::IndexError;
 use crate::app::live::WatchError;
 use crate::app::patches::PatchError;
 use crate::app::policy::PolicyError;
+use crate::app::provenance::ProvenanceError;
 use crate::app::publish::PublishError;
 use crate::app::webhooks::WebhookError;
 use crate::auth::AuthError;
@@ -27,7 +28,31 @@ impl From<StoreError> for ApiError {
             StoreError::Conflict(message) => ApiError::new(ErrorKind::Conflict, "conflict", message),
             StoreError::Invalid(message) => ApiError::bad_request(message),
             e @ StoreError::Unavailable(_) => ApiError::unavailable("database", &e),
+            StoreError::Signing(message) => {
+                // The operator's problem, not the caller's: the request can be retried
+                // once the registry's signing key is fixed. The detail is in the log.
+                tracing::error!(%message, "the transparency log refused an entry");
+                ApiError::new(
+                    ErrorKind::Unavailable,
+                    "signing_unavailable",
+                    "the registry cannot sign new versions right now (its signing key is not the log's active key):                      nothing was published; retry later and tell the registry's operator",
+                )
+            }
             other => ApiError::internal("database error", &other),
+        }
+    }
+}
+
+impl From<ProvenanceError> for ApiError {
+    fn from(error: ProvenanceError) -> Self {
+        match error {
+            ProvenanceError::NotFound(message) => ApiError::not_found(message),
+            ProvenanceError::OutOfRange(message) => ApiError::bad_request(message),
+            ProvenanceError::Store(e) => e.into(),
+            ProvenanceError::Catalog(e) => e.into(),
+            e @ (ProvenanceError::NotSigning | ProvenanceError::Corrupt(_)) => {
+                ApiError::internal("serving the transparency log", &e)
+            }
         }
     }
 }

@@ -8,6 +8,7 @@ mod blobs;
 mod events;
 mod findings;
 pub(crate) mod index;
+mod log;
 pub mod openapi;
 mod owners;
 mod patches;
@@ -24,9 +25,9 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use cairn_pipeline::policy::Policy;
 use cairn_wire::{
-    AuditItem, BatchResults, Comment, Delivery, Dismissal, Dismissed, Index, IssuedToken, Items, Page, Patch,
-    PatchItem, Published, Quarantined, Released, Rescan, SkillItem, TokenItem, UserItem, VersionItem, Webhook, WhoAmI,
-    Yank,
+    AuditItem, BatchResults, Comment, ConsistencyProof, Delivery, Dismissal, Dismissed, InclusionProof, Index,
+    IssuedToken, Items, LogEntry, Page, Patch, PatchItem, Published, Quarantined, Released, Rescan, SigningKeys,
+    SkillItem, TokenItem, UserItem, VersionAttestation, VersionItem, Webhook, WhoAmI, Yank,
 };
 
 use self::openapi::Operation;
@@ -152,6 +153,57 @@ pub fn endpoints() -> Vec<Endpoint> {
             READ,
             skills::get_bundle,
             Op::bytes("The whole version as a tar.gz (digest-stable)", GZIP).conditional(),
+        ),
+        at(
+            M::GET,
+            "/v1/skills/{name}/versions/{rev}/attestation",
+            READ,
+            log::attestation,
+            Op::json::<VersionAttestation>(
+                "A version's signed attestation (DSSE, in-toto), its log index, an inclusion proof and the signed \
+                 checkpoint it leads to: everything needed to verify it offline",
+            )
+            .query::<log::AttestationQuery>(),
+        ),
+        at(
+            M::GET,
+            "/v1/log/checkpoint",
+            Access::Public,
+            log::checkpoint,
+            Op::bytes(
+                "The transparency log's signed checkpoint (C2SP signed note)",
+                "text/plain",
+            ),
+        ),
+        at(
+            M::GET,
+            "/v1/log/entries/{index}",
+            READ,
+            log::entry,
+            Op::json::<LogEntry>("One log entry: a version event of your organisation or a key event"),
+        ),
+        at(
+            M::GET,
+            "/v1/log/proof/inclusion",
+            Access::Public,
+            log::inclusion,
+            Op::json::<InclusionProof>("The proof that an entry is in the tree of a given size (RFC 6962)")
+                .query::<log::InclusionQuery>(),
+        ),
+        at(
+            M::GET,
+            "/v1/log/proof/consistency",
+            Access::Public,
+            log::consistency,
+            Op::json::<ConsistencyProof>("The proof that an older tree is a prefix of a newer one (RFC 6962)")
+                .query::<log::ConsistencyQuery>(),
+        ),
+        at(
+            M::GET,
+            "/.well-known/cairn/keys",
+            Access::Public,
+            log::keys,
+            Op::json::<SigningKeys>("The registry's public signing keys, each with its status"),
         ),
         at(
             M::POST,

@@ -372,6 +372,11 @@ fn path_parameter<'a>(path: &str, name: &'a str) -> (&'a str, &'static str, Valu
             "The content's SHA-256, in lowercase hex",
             json!({"type": "string", "pattern": "^[0-9a-f]{64}$"}),
         ),
+        "index" => (
+            name,
+            "A log entry's index, from 0",
+            json!({"type": "string", "pattern": "^(0|[1-9][0-9]{0,18})$"}),
+        ),
         "handle" => (
             name,
             "The member's handle",

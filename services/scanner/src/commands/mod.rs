@@ -13,7 +13,7 @@
 
 mod extract;
 mod flow;
-mod packages;
+pub(crate) mod packages;
 mod programs;
 mod script;
 mod shell;

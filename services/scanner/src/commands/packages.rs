@@ -21,7 +21,7 @@ static REQUIREMENT: LazyLock<regex::Regex> = LazyLock::new(|| {
         .expect("valid requirement pattern")
 });
 
-const POPULAR_CSV: &str = include_str!("../../data/popular-packages.csv");
+pub(crate) const POPULAR_CSV: &str = include_str!("../../data/popular-packages.csv");
 
 struct Popular {
     pypi: HashSet<String>,

@@ -48,6 +48,7 @@ pub async fn publish_direct(
         name: name.clone(),
         category,
         bundle,
+        verdict: Some(scan.verdict),
     };
     let outcome = crate::app::publish::publish(
         &services.store,

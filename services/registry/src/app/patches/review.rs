@@ -103,6 +103,7 @@ pub(super) async fn publish(
             });
         let deletes = PatchReport::from_stored(&record.report).deletes;
         let candidate;
+        let verdict;
         let category;
         let version;
         let approval = if deletes {
@@ -118,7 +119,7 @@ pub(super) async fn publish(
             // longer in force (one revoked or made since): the stages run again first, and
             // the patch is never published on the old verdict.
             let moved = latest_onto != record_onto(&record);
-            candidate = if moved || super::findings::dismissals_changed(services, org_id, &record).await? {
+            (candidate, verdict) = if moved || super::findings::dismissals_changed(services, org_id, &record).await? {
                 let reviewed = PatchReport::from_stored(&record.report).verdict();
                 let latest = latest.as_ref().map(|(revision, bundle)| (*revision, bundle));
                 let restaged = restage(services, org_id, &record, &name, latest, actor).await?;
@@ -143,7 +144,7 @@ pub(super) async fn publish(
                     )));
                 }
                 match restaged.candidate {
-                    Some(bundle) => bundle,
+                    Some(bundle) => (bundle, restaged.verdict),
                     None => {
                         let now = services.store.patch(org_id, id).await?;
                         return Err(PatchError::State(format!(
@@ -153,7 +154,10 @@ pub(super) async fn publish(
                     }
                 }
             } else {
-                candidate_bundle(services, &record).await?
+                (
+                    candidate_bundle(services, &record).await?,
+                    PatchReport::from_stored(&record.report).verdict(),
+                )
             };
             category = crate::app::publish::stored_category(record.category.as_deref());
             version = NewVersion {
@@ -162,6 +166,10 @@ pub(super) async fn publish(
                 bundle: &candidate,
                 source: VersionSource::Patch,
                 published_by: reviewer,
+                scan: verdict.map(|verdict| cairn_store::VersionScan {
+                    verdict: verdict.as_str(),
+                    rules: cairn_scanner::rules_version(),
+                }),
             };
             Approval::Publish(&version)
         };

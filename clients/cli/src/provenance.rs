@@ -1,0 +1,282 @@
+//! Checking where skills come from, without trusting the registry that serves them: the
+//! registry's keys and a checkpoint of its transparency log are pinned once (`cairn ci
+//! lock`, or a witness's first run); afterwards every attestation must be signed by a
+//! pinned key, be included in the pinned tree, and say exactly what the lock says —
+//! and, when asked, pass a policy (approved by a reviewer, a scan verdict no worse than
+//! a bound).
+
+use cairn_provenance::verify::{Attestation, KeyStatus, Keyring, Verified, verify_attestation};
+use cairn_provenance::{Checkpoint, PublicKey};
+use serde::{Deserialize, Serialize};
+use sha2::Digest as _;
+
+use crate::remote::{Registry, RemoteError};
+
+/// What a lock (or a witness) pins about a registry's provenance.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct Pins {
+    /// The log's origin: the registry's name in every subject and checkpoint.
+    pub origin: String,
+    /// The registry's keys as they were when pinned.
+    pub keys: Vec<PinnedKey>,
+    /// The signed checkpoint seen (a C2SP signed note).
+    pub checkpoint: String,
+}
+
+/// One pinned key.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct PinnedKey {
+    /// SHA-256 of the raw public key, hex.
+    pub key_id: String,
+    /// The raw Ed25519 public key, hex.
+    pub public_key: String,
+    /// `active`, `retired` or `revoked`.
+    pub status: String,
+    /// For a revoked key: its signatures count only below this log index.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub revoked_after_index: Option<u64>,
+}
+
+/// Why provenance could not be established.
+#[derive(Debug, thiserror::Error)]
+pub enum ProvenanceError {
+    /// The registry could not be asked.
+    #[error(transparent)]
+    Remote(#[from] RemoteError),
+    /// The pins are malformed (an edited lock or state file).
+    #[error("{0}")]
+    Pins(String),
+    /// Something does not verify: the reason says what.
+    #[error("{0}")]
+    Failed(String),
+}
+
+impl Pins {
+    /// The keys as a verifier trusts them; each key id must be its key's.
+    pub fn keyring(&self) -> Result<Keyring, ProvenanceError> {
+        let mut keys = Vec::with_capacity(self.keys.len());
+        for pinned in &self.keys {
+            let key = PublicKey::from_hex(&pinned.public_key)
+                .map_err(|e| ProvenanceError::Pins(format!("pinned key {}: {e}", pinned.key_id)))?;
+            if key.id().as_str() != pinned.key_id {
+                return Err(ProvenanceError::Pins(format!(
+                    "pinned key {} is not the SHA-256 of its public key: the pins were edited",
+                    pinned.key_id
+                )));
+            }
+            let status = match (pinned.status.as_str(), pinned.revoked_after_index) {
+                ("active", None) => KeyStatus::Active,
+                ("retired", None) => KeyStatus::Retired,
+                ("revoked", Some(revoked_after_index)) => KeyStatus::Revoked { revoked_after_index },
+                (status, _) => {
+                    return Err(ProvenanceError::Pins(format!(
+                        "pinned key {} has status '{status}' (with a revocation index only when revoked)",
+                        pinned.key_id
+                    )));
+                }
+            };
+            keys.push((key, status));
+        }
+        Ok(Keyring::new(keys))
+    }
+
+    /// The pinned checkpoint, its signature checked against the pinned keys.
+    pub fn checkpoint(&self) -> Result<Checkpoint, ProvenanceError> {
+        open_checkpoint(&self.checkpoint, &self.origin, &self.keyring()?)
+    }
+}
+
+/// Opens a signed checkpoint of `origin` with the keys of `keyring` valid for its size.
+pub fn open_checkpoint(note: &str, origin: &str, keyring: &Keyring) -> Result<Checkpoint, ProvenanceError> {
+    let size = note
+        .split_once("\n\n")
+        .and_then(|(body, _)| Checkpoint::parse_body(body).ok())
+        .map_or(0, |c| c.size);
+    Checkpoint::open(note, origin, &keyring.for_checkpoint(size))
+        .map(|(checkpoint, _)| checkpoint)
+        .map_err(|e| ProvenanceError::Failed(e.to_string()))
+}
+
+/// The pins of `registry` now: its keys and its current checkpoint, checked against each
+/// other.
+pub async fn fetch_pins(registry: &Registry) -> Result<Pins, ProvenanceError> {
+    let document = registry.signing_keys().await?;
+    let keys = document
+        .keys
+        .into_iter()
+        .map(|k| PinnedKey {
+            key_id: k.key_id,
+            public_key: k.public_key,
+            revoked_after_index: if k.status == "revoked" {
+                k.revoked_after_index
+            } else {
+                None
+            },
+            status: k.status,
+        })
+        .collect();
+    let pins = Pins {
+        origin: document.origin,
+        keys,
+        checkpoint: registry.checkpoint().await?,
+    };
+    pins.checkpoint()
+        .map_err(|e| ProvenanceError::Failed(format!("the registry's own checkpoint does not verify: {e}")))?;
+    Ok(pins)
+}
+
+/// What a policy requires of an attested version.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct Policy {
+    /// A reviewer approved it: a patch with an approval, or a direct publish (made by a
+    /// reviewer). Operator imports do not count.
+    pub require_approval: bool,
+    /// The scan verdict may be at most this (`None`: any; a version never scanned fails
+    /// any bound).
+    pub max_verdict: Option<Verdict>,
+}
+
+/// Scan verdicts in order of concern.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, PartialOrd, Ord, clap::ValueEnum)]
+pub enum Verdict {
+    /// No finding of concern.
+    Safe,
+    /// Findings a reviewer should read.
+    Caution,
+    /// Findings that block publishing (only a release over them publishes it).
+    Dangerous,
+}
+
+impl Verdict {
+    fn parse(text: &str) -> Option<Self> {
+        match text {
+            "safe" => Some(Self::Safe),
+            "caution" => Some(Self::Caution),
+            "dangerous" => Some(Self::Dangerous),
+            _ => None,
+        }
+    }
+}
+
+impl Policy {
+    /// Why `verified` fails the policy (`None`: it passes).
+    pub fn violation(&self, verified: &Verified) -> Option<String> {
+        let predicate = &verified.predicate;
+        if self.require_approval && predicate.approvals.is_empty() && predicate.source != "publish" {
+            return Some(format!(
+                "no reviewer approved it (it was {})",
+                if predicate.source == "import" {
+                    "imported by an operator"
+                } else {
+                    "published without an approval"
+                }
+            ));
+        }
+        if let Some(bound) = self.max_verdict {
+            let verdict = predicate.scan.as_ref().and_then(|s| Verdict::parse(&s.verdict));
+            match verdict {
+                None => return Some("its attestation records no scan verdict".to_owned()),
+                Some(verdict) if verdict > bound => {
+                    return Some(
+                        format!("its scan verdict is {:?}, above the allowed {:?}", verdict, bound).to_lowercase(),
+                    );
+                }
+                Some(_) => {}
+            }
+        }
+        None
+    }
+}
+
+/// A locked version's attestation: the envelope's SHA-256 and its log index.
+#[derive(Clone, Debug, Deserialize, Serialize, PartialEq, Eq)]
+#[serde(deny_unknown_fields)]
+pub struct LockedAttestation {
+    /// SHA-256 of the envelope's compact JSON (the log entry).
+    pub envelope_sha256: String,
+    /// The entry's index.
+    pub log_index: u64,
+}
+
+/// What a version must be, as a lock pins it.
+pub struct Expected<'a> {
+    /// The skill.
+    pub name: &'a str,
+    /// The revision.
+    pub revision: i32,
+    /// The version digest.
+    pub digest: &'a str,
+    /// `(path, sha256, size, executable)` of every file, by path.
+    pub files: Vec<(&'a str, &'a str, u64, bool)>,
+    /// The pinned envelope digest and index (`None`: pin what the registry serves now).
+    pub attestation: Option<&'a LockedAttestation>,
+}
+
+/// Fetches the attestation of `expected` proved against the pinned tree and checks it
+/// offline against the pins: the envelope is the pinned one (when pinned), signed by a
+/// key valid at its index, included in the pinned checkpoint's tree, and its statement
+/// names exactly this skill, revision, digest and files. Returns what was verified.
+pub async fn verify_version(
+    registry: &Registry,
+    pins: &Pins,
+    keyring: &Keyring,
+    checkpoint: &Checkpoint,
+    expected: &Expected<'_>,
+) -> Result<Verified, ProvenanceError> {
+    let name = expected.name;
+    let revision = expected.revision;
+    let served = registry.attestation(name, revision, checkpoint.size).await?;
+    let fail = |reason: String| ProvenanceError::Failed(format!("skill '{name}' revision {revision}: {reason}"));
+    let envelope: cairn_provenance::Envelope =
+        serde_json::from_value(served.envelope).map_err(|e| fail(format!("the envelope is malformed: {e}")))?;
+    let attestation = Attestation {
+        envelope,
+        log_index: served.log_index,
+        inclusion_proof: served
+            .inclusion_proof
+            .iter()
+            .map(|h| cairn_provenance::merkle::Hash::from_hex(h))
+            .collect::<Option<Vec<_>>>()
+            .ok_or_else(|| fail("the inclusion proof is malformed".to_owned()))?,
+        // The pinned checkpoint, not the registry's: the proof must lead to it.
+        checkpoint: pins.checkpoint.clone(),
+    };
+    let entry = cairn_provenance::verify::entry_bytes(&attestation.envelope);
+    let sha = hex::encode(sha2::Sha256::digest(&entry));
+    if let Some(locked) = expected.attestation {
+        if sha != locked.envelope_sha256 {
+            return Err(fail(format!(
+                "the registry serves an envelope with SHA-256 {sha}, the lock pins {}",
+                locked.envelope_sha256
+            )));
+        }
+        if attestation.log_index != locked.log_index {
+            return Err(fail(format!(
+                "the registry places it at log index {}, the lock at {}",
+                attestation.log_index, locked.log_index
+            )));
+        }
+    }
+    let verified = verify_attestation(&attestation, &pins.origin, keyring).map_err(|e| fail(e.to_string()))?;
+    let predicate = &verified.predicate;
+    if predicate.skill != name || predicate.revision != revision {
+        return Err(fail(format!("the attestation is about {}", predicate.subject_name())));
+    }
+    if predicate.digest != expected.digest {
+        return Err(fail(format!(
+            "the attestation states digest {}, the lock {}",
+            predicate.digest, expected.digest
+        )));
+    }
+    let attested: Vec<(&str, &str, u64, bool)> = predicate
+        .files
+        .iter()
+        .map(|f| (f.path.as_str(), f.sha256.as_str(), f.size, f.executable))
+        .collect();
+    if attested != expected.files {
+        return Err(fail("the attestation lists other files than the lock".to_owned()));
+    }
+    Ok(verified)
+}

@@ -1,0 +1,179 @@
+//! Offline verification of an attestation: the checkpoint by a trusted key, the envelope
+//! by a key valid at its log index, the envelope's inclusion in the checkpoint's tree and
+//! the statement about the expected version.
+
+use serde::{Deserialize, Serialize};
+
+use crate::checkpoint::{Checkpoint, CheckpointError};
+use crate::dsse::{Envelope, EnvelopeError, IN_TOTO_PAYLOAD_TYPE};
+use crate::keys::{KeyId, PublicKey};
+use crate::merkle::{self, Hash, ProofError};
+use crate::statement::{Statement, StatementError, VersionPredicate};
+
+/// Where a key stands.
+#[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
+#[serde(tag = "status", rename_all = "snake_case")]
+pub enum KeyStatus {
+    /// The key signs new entries.
+    Active,
+    /// The key signs nothing new; what it signed stays valid.
+    Retired,
+    /// The key is compromised: only entries below `revoked_after_index` it signed count.
+    Revoked {
+        /// The first log index whose signature by this key is not trusted.
+        revoked_after_index: u64,
+    },
+}
+
+/// A registry's keys as a verifier trusts them (pinned in a lock, or read from
+/// `/.well-known/cairn/keys` and then pinned).
+#[derive(Clone, Debug, Default)]
+pub struct Keyring {
+    keys: Vec<(PublicKey, KeyStatus)>,
+}
+
+impl Keyring {
+    /// A keyring of `keys`.
+    pub fn new(keys: Vec<(PublicKey, KeyStatus)>) -> Self {
+        Self { keys }
+    }
+
+    /// The keys and their status.
+    pub fn keys(&self) -> &[(PublicKey, KeyStatus)] {
+        &self.keys
+    }
+
+    /// The key `id` if its signature counts on the log entry at `index`.
+    pub fn for_entry(&self, id: &str, index: u64) -> Option<&PublicKey> {
+        self.keys
+            .iter()
+            .find(|(key, status)| {
+                key.id().as_str() == id
+                    && match status {
+                        KeyStatus::Active | KeyStatus::Retired => true,
+                        KeyStatus::Revoked { revoked_after_index } => index < *revoked_after_index,
+                    }
+            })
+            .map(|(key, _)| key)
+    }
+
+    /// The keys whose signature counts on a checkpoint of `size` entries (a revoked key's
+    /// only when every entry the checkpoint covers is below its revocation).
+    pub fn for_checkpoint(&self, size: u64) -> Vec<&PublicKey> {
+        self.keys
+            .iter()
+            .filter(|(_, status)| match status {
+                KeyStatus::Active | KeyStatus::Retired => true,
+                KeyStatus::Revoked { revoked_after_index } => size <= *revoked_after_index,
+            })
+            .map(|(key, _)| key)
+            .collect()
+    }
+}
+
+/// An attestation as the registry serves it (`GET …/versions/{rev}/attestation`).
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize)]
+pub struct Attestation {
+    /// The DSSE envelope (its compact JSON is the log entry).
+    pub envelope: Envelope,
+    /// The envelope's index in the log.
+    pub log_index: u64,
+    /// The inclusion proof of the entry in the checkpoint's tree.
+    pub inclusion_proof: Vec<Hash>,
+    /// The signed checkpoint the proof leads to (a C2SP signed note).
+    pub checkpoint: String,
+}
+
+/// Why an attestation was refused.
+#[derive(Debug, thiserror::Error)]
+pub enum VerifyError {
+    /// The checkpoint.
+    #[error(transparent)]
+    Checkpoint(#[from] CheckpointError),
+    /// The envelope.
+    #[error(transparent)]
+    Envelope(#[from] EnvelopeError),
+    /// The statement inside it.
+    #[error(transparent)]
+    Statement(#[from] StatementError),
+    /// The inclusion proof.
+    #[error("log entry {index}: {source}")]
+    Proof {
+        /// The entry's index.
+        index: u64,
+        /// What failed.
+        source: ProofError,
+    },
+    /// The statement is about another version than the one expected.
+    #[error("the attestation is about {found}, expected {expected}")]
+    Subject {
+        /// What the statement names.
+        found: String,
+        /// What was expected.
+        expected: String,
+    },
+}
+
+/// What a verified attestation proves.
+#[derive(Clone, Debug)]
+pub struct Verified {
+    /// The statement's predicate.
+    pub predicate: VersionPredicate,
+    /// The checkpoint the entry was proved against.
+    pub checkpoint: Checkpoint,
+    /// The keys whose envelope signatures verified.
+    pub signed_by: Vec<KeyId>,
+    /// The SHA-256 of the envelope's JSON (the log entry), lowercase hex.
+    pub envelope_sha256: String,
+    /// The entry's index in the log.
+    pub log_index: u64,
+}
+
+/// The log entry of an envelope: its compact JSON, as the registry appends it.
+pub fn entry_bytes(envelope: &Envelope) -> Vec<u8> {
+    envelope.to_json()
+}
+
+/// Verifies `attestation` offline against `keyring` and the log `origin`: the checkpoint
+/// signature, the envelope signature by a key valid at the entry's index, the entry's
+/// inclusion in the checkpoint's tree, and the statement's shape. The caller compares the
+/// predicate (name, revision, digest, policy) with what it expects.
+pub fn verify_attestation(attestation: &Attestation, origin: &str, keyring: &Keyring) -> Result<Verified, VerifyError> {
+    let size_hint = Checkpoint::parse_body(
+        attestation
+            .checkpoint
+            .split_once("\n\n")
+            .map_or(attestation.checkpoint.as_str(), |(body, _)| body),
+    )
+    .map(|c| c.size)
+    .unwrap_or(0);
+    let (checkpoint, _) = Checkpoint::open(&attestation.checkpoint, origin, &keyring.for_checkpoint(size_hint))?;
+    let index = attestation.log_index;
+    let (payload, signed_by) = attestation
+        .envelope
+        .verify(IN_TOTO_PAYLOAD_TYPE, |id| keyring.for_entry(id, index))?;
+    let entry = entry_bytes(&attestation.envelope);
+    merkle::verify_inclusion(
+        &attestation.inclusion_proof,
+        index,
+        checkpoint.size,
+        checkpoint.root,
+        merkle::leaf_hash(&entry),
+    )
+    .map_err(|source| VerifyError::Proof { index, source })?;
+    let predicate = Statement::from_json(&payload)?.version_predicate()?;
+    if predicate.registry != origin {
+        return Err(VerifyError::Subject {
+            found: predicate.subject_name(),
+            expected: format!("a version of registry '{origin}'"),
+        });
+    }
+    use sha2::Digest as _;
+    Ok(Verified {
+        predicate,
+        checkpoint,
+        signed_by,
+        envelope_sha256: hex::encode(sha2::Sha256::digest(&entry)),
+        log_index: index,
+    })
+}

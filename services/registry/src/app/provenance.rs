@@ -1,0 +1,204 @@
+//! Provenance as callers read it: the log's signed checkpoint, its entries and proofs, a
+//! version's attestation with everything needed to check it offline, and the registry's
+//! public keys. Every transport answers these through here.
+
+use cairn_provenance::checkpoint::note_verifier_key;
+use cairn_provenance::merkle::{self, Hash, ProofError};
+use cairn_provenance::{Checkpoint, Envelope, PublicKey};
+use cairn_store::log::LogHead;
+use cairn_store::{RevisionSelector, StoreError};
+use cairn_wire::{ConsistencyProof, InclusionProof, LogEntry, SigningKeyItem, SigningKeys, VersionAttestation};
+
+use crate::Services;
+
+/// Why a provenance read failed.
+#[derive(Debug, thiserror::Error)]
+pub enum ProvenanceError {
+    /// The entry, version or attestation does not exist.
+    #[error("{0}")]
+    NotFound(String),
+    /// The sizes or indexes asked for do not describe a proof of this log.
+    #[error("{0}")]
+    OutOfRange(String),
+    /// This process holds no signing key (it cannot sign a checkpoint).
+    #[error("this registry process has no signing key")]
+    NotSigning,
+    /// Stored data that should be well-formed is not.
+    #[error("stored log data is corrupt: {0}")]
+    Corrupt(String),
+    /// The store failed.
+    #[error(transparent)]
+    Store(#[from] StoreError),
+    /// Resolving the version failed.
+    #[error(transparent)]
+    Catalog(#[from] crate::app::catalog::CatalogError),
+}
+
+fn proof_error(error: ProofError) -> ProvenanceError {
+    match error {
+        ProofError::OutOfRange(message) => ProvenanceError::OutOfRange(message),
+        other => ProvenanceError::Corrupt(other.to_string()),
+    }
+}
+
+fn hexes(hashes: &[Hash]) -> Vec<String> {
+    hashes.iter().map(Hash::to_hex).collect()
+}
+
+/// The checkpoint of `head`, signed by this process's key.
+fn sign_checkpoint(services: &Services, head: &LogHead) -> Result<String, ProvenanceError> {
+    let signer = services.store.log_signer().ok_or(ProvenanceError::NotSigning)?;
+    Checkpoint {
+        origin: head.origin.clone(),
+        size: head.size,
+        root: head.root,
+    }
+    .sign(&[signer.key()])
+    .map_err(|e| ProvenanceError::Corrupt(e.to_string()))
+}
+
+/// The log's current signed checkpoint (a C2SP signed note).
+pub async fn checkpoint(services: &Services) -> Result<String, ProvenanceError> {
+    let head = services.store.log_head().await?;
+    sign_checkpoint(services, &head)
+}
+
+/// The entry at `index`: key events for anyone, version events only for their own
+/// organisation.
+pub async fn entry(services: &Services, org_id: i64, index: u64) -> Result<LogEntry, ProvenanceError> {
+    let not_found =
+        || ProvenanceError::NotFound(format!("log entry {index} does not exist in your organisation's view"));
+    let record = services.store.log_entry(index).await?.ok_or_else(not_found)?;
+    if record.org_id.is_some_and(|org| org != org_id) {
+        return Err(not_found());
+    }
+    let envelope: serde_json::Value =
+        serde_json::from_slice(&record.entry).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
+    Ok(LogEntry {
+        index: record.index,
+        event: record.event,
+        key_id: record.key_id,
+        created_at: record.created_at,
+        leaf_hash: merkle::leaf_hash(&record.entry).to_hex(),
+        envelope,
+    })
+}
+
+/// The size a proof is asked for, checked against the log (`None`: the current size).
+async fn proof_size(services: &Services, size: Option<u64>) -> Result<u64, ProvenanceError> {
+    let head = services.store.log_head().await?;
+    match size {
+        None => Ok(head.size),
+        Some(size) if size <= head.size => Ok(size),
+        Some(size) => Err(ProvenanceError::OutOfRange(format!(
+            "the log holds {} entries, not {size}: ask for a size up to the checkpoint's",
+            head.size
+        ))),
+    }
+}
+
+async fn inclusion_hashes(services: &Services, index: u64, size: u64) -> Result<Vec<Hash>, ProvenanceError> {
+    let needs = merkle::inclusion_needs(index, size).map_err(proof_error)?;
+    let known = services.store.log_hashes(&needs).await?;
+    merkle::inclusion_proof(index, size, &known).map_err(proof_error)
+}
+
+/// The proof that entry `index` is in the tree of `size` entries (default: the current
+/// size).
+pub async fn inclusion(services: &Services, index: u64, size: Option<u64>) -> Result<InclusionProof, ProvenanceError> {
+    let size = proof_size(services, size).await?;
+    let hashes = inclusion_hashes(services, index, size).await?;
+    Ok(InclusionProof {
+        index,
+        size,
+        hashes: hexes(&hashes),
+    })
+}
+
+/// The proof that the tree of `from` entries is a prefix of the tree of `to` entries
+/// (default: the current size).
+pub async fn consistency(services: &Services, from: u64, to: Option<u64>) -> Result<ConsistencyProof, ProvenanceError> {
+    let to = proof_size(services, to).await?;
+    let needs = merkle::consistency_needs(from, to).map_err(proof_error)?;
+    let known = services.store.log_hashes(&needs).await?;
+    let hashes = merkle::consistency_proof(from, to, &known).map_err(proof_error)?;
+    Ok(ConsistencyProof {
+        from,
+        to,
+        hashes: hexes(&hashes),
+    })
+}
+
+/// A version's attestation: its publication envelope, log index, an inclusion proof and
+/// the signed checkpoint that proof leads to — of the current tree, or of the tree of
+/// `size` entries (a lock pins a checkpoint; proofs against it need no newer one).
+pub async fn attestation(
+    services: &Services,
+    org_id: i64,
+    name: &cairn_skill::SkillName,
+    selector: RevisionSelector,
+    size: Option<u64>,
+) -> Result<VersionAttestation, ProvenanceError> {
+    let resolved = crate::app::catalog::resolve(&services.store, org_id, name.as_str(), selector).await?;
+    let revision = resolved.version.revision;
+    let record = services
+        .store
+        .version_log_entry(org_id, name.as_str(), revision)
+        .await?
+        .ok_or_else(|| {
+            ProvenanceError::NotFound(format!(
+                "revision {revision} of skill '{name}' has no attestation yet: it was published before this \
+                 registry signed versions; restart the registry (it attests older versions on start)"
+            ))
+        })?;
+    let mut head = services.store.log_head().await?;
+    if let Some(size) = size {
+        let size = proof_size(services, Some(size)).await?;
+        if record.index >= size {
+            return Err(ProvenanceError::OutOfRange(format!(
+                "revision {revision} of skill '{name}' is log entry {}, after the tree of {size} entries: ask for a \
+                 larger size (or none for the current tree)",
+                record.index
+            )));
+        }
+        let known = services.store.log_hashes(&merkle::root_needs(size)).await?;
+        head.root = merkle::root(size, &known).map_err(proof_error)?;
+        head.size = size;
+    }
+    let hashes = inclusion_hashes(services, record.index, head.size).await?;
+    let envelope = Envelope::from_json(&record.entry).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
+    use sha2::Digest as _;
+    Ok(VersionAttestation {
+        name: name.as_str().to_owned(),
+        revision,
+        envelope: serde_json::to_value(&envelope).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?,
+        envelope_sha256: hex::encode(sha2::Sha256::digest(&record.entry)),
+        log_index: record.index,
+        inclusion_proof: hexes(&hashes),
+        checkpoint: sign_checkpoint(services, &head)?,
+    })
+}
+
+/// The registry's public keys with their status.
+pub async fn keys(services: &Services) -> Result<SigningKeys, ProvenanceError> {
+    let head = services.store.log_head().await?;
+    let mut keys = Vec::new();
+    for record in services.store.signing_keys().await? {
+        let public = PublicKey::from_bytes(&record.public_key).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
+        keys.push(SigningKeyItem {
+            key_id: record.key_id,
+            public_key: public.to_hex(),
+            public_key_pem: public.to_pem(),
+            note_verifier_key: note_verifier_key(&head.origin, &public),
+            status: record.status,
+            created_at: record.created_at,
+            retired_at: record.retired_at,
+            revoked_at: record.revoked_at,
+            revoked_after_index: record.revoked_after_index.and_then(|i| u64::try_from(i).ok()),
+        });
+    }
+    Ok(SigningKeys {
+        origin: head.origin,
+        keys,
+    })
+}

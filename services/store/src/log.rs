@@ -1,0 +1,730 @@
+//! The transparency log: every version event (publish, yank, unyank) and every signing-key
+//! event becomes a signed DSSE envelope appended, in the same transaction, to an RFC 6962
+//! Merkle tree kept in PostgreSQL (`log_entries`, `log_hashes`, `transparency_log`).
+//!
+//! Appends lock the log's head row, so entries take consecutive indexes in commit order
+//! whatever the number of replicas; the lock is taken last in a transaction (after the
+//! organisation's index lock), just before it commits.
+
+use std::collections::HashMap;
+
+use cairn_provenance::merkle::{self, Hash};
+use cairn_provenance::statement::{
+    AttestedFile, AttestedPatch, AttestedScan, KeyEvent, KeyPredicate, Statement, VersionEvent, VersionPredicate,
+};
+use cairn_provenance::{Envelope, SigningKey, dsse::IN_TOTO_PAYLOAD_TYPE};
+use chrono::{DateTime, SecondsFormat, Utc};
+use sqlx::{Postgres, Transaction};
+use tracing::instrument;
+
+use crate::{Actor, Store, StoreError};
+
+/// The key this process signs log entries with. Every replica holds the same one; the
+/// database records only its public half.
+#[derive(Clone, Debug)]
+pub struct LogSigner {
+    key: SigningKey,
+}
+
+impl LogSigner {
+    /// A signer with `key`.
+    pub fn new(key: SigningKey) -> Self {
+        Self { key }
+    }
+
+    /// The key.
+    pub fn key(&self) -> &SigningKey {
+        &self.key
+    }
+}
+
+/// A version event waiting to be appended when its transaction commits.
+pub(crate) type PendingEvent = (i64, VersionEvent);
+
+/// The log's head.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct LogHead {
+    /// The log's name (the registry's name; set when the log is first opened).
+    pub origin: String,
+    /// How many entries it holds.
+    pub size: u64,
+    /// Their root hash.
+    pub root: Hash,
+}
+
+/// One stored entry.
+#[derive(Clone, Debug)]
+pub struct LogEntryRecord {
+    /// Its index.
+    pub index: u64,
+    /// The envelope's compact JSON (the leaf's data).
+    pub entry: Vec<u8>,
+    /// The event (`published`, `yanked`, `unyanked`, `activated`, `retired`, `revoked`).
+    pub event: String,
+    /// The key that signed it.
+    pub key_id: String,
+    /// When it was appended.
+    pub created_at: DateTime<Utc>,
+    /// The organisation of the version it is about (`None`: a key event).
+    pub org_id: Option<i64>,
+}
+
+type EntryRow = (i64, Vec<u8>, String, String, DateTime<Utc>, Option<i64>);
+
+fn entry_record((index, entry, event, key_id, created_at, org_id): EntryRow) -> LogEntryRecord {
+    LogEntryRecord {
+        index: to_u64(index),
+        entry,
+        event,
+        key_id,
+        created_at,
+        org_id,
+    }
+}
+
+/// A signing key as the registry publishes it.
+#[derive(Clone, Debug, sqlx::FromRow)]
+pub struct SigningKeyRecord {
+    /// Lowercase hex SHA-256 of the public key.
+    pub key_id: String,
+    /// The raw 32-byte public key.
+    pub public_key: Vec<u8>,
+    /// `active`, `retired` or `revoked`.
+    pub status: String,
+    /// When it was registered.
+    pub created_at: DateTime<Utc>,
+    /// When it stopped signing.
+    pub retired_at: Option<DateTime<Utc>>,
+    /// When it was revoked.
+    pub revoked_at: Option<DateTime<Utc>>,
+    /// Entries at or above this index signed by it are not trusted.
+    pub revoked_after_index: Option<i64>,
+}
+
+/// What opening the log found.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub enum LogOpening {
+    /// The configured key is the active one (registered now if the log had none).
+    Ready(LogHead),
+    /// Another key is active: this process must be given that one.
+    OtherKeyActive {
+        /// The active key's id.
+        active: String,
+    },
+    /// The configured key was retired or revoked.
+    KeyNotActive {
+        /// Its status.
+        status: String,
+    },
+}
+
+fn rfc3339(at: DateTime<Utc>) -> String {
+    at.to_rfc3339_opts(SecondsFormat::Millis, true)
+}
+
+fn to_u64(value: i64) -> u64 {
+    u64::try_from(value).unwrap_or(0)
+}
+
+fn to_i64(value: u64) -> i64 {
+    i64::try_from(value).unwrap_or(i64::MAX)
+}
+
+/// The facts of a version an attestation states, read in the appending transaction.
+#[derive(sqlx::FromRow)]
+struct VersionFacts {
+    id: i64,
+    organization: String,
+    skill: String,
+    category: Option<String>,
+    revision: i32,
+    digest: String,
+    source: String,
+    created_at: DateTime<Utc>,
+    scan_verdict: Option<String>,
+    scan_rules: Option<String>,
+    publisher: Option<String>,
+    patch_id: Option<uuid::Uuid>,
+    base_revision: Option<i32>,
+    author: Option<String>,
+    agent: Option<sqlx::types::Json<serde_json::Value>>,
+    contributors: sqlx::types::Json<serde_json::Value>,
+    reviewer: Option<String>,
+    decided_at: Option<DateTime<Utc>>,
+    files: sqlx::types::Json<Vec<AttestedFile>>,
+}
+
+async fn version_facts(
+    tx: &mut Transaction<'_, Postgres>,
+    ids: &[i64],
+) -> Result<HashMap<i64, VersionFacts>, StoreError> {
+    let rows: Vec<VersionFacts> = sqlx::query_as(
+        "SELECT v.id, o.slug AS organization, s.name AS skill, s.category, v.revision, v.digest, v.source, \
+                v.created_at, v.scan_verdict, v.scan_rules, pu.handle AS publisher, p.id AS patch_id, \
+                p.base_revision, au.handle AS author, p.agent, v.contributors, re.handle AS reviewer, p.decided_at, \
+                (SELECT coalesce(json_agg(json_build_object('path', f.path, 'sha256', f.sha256, 'size', f.size, \
+                        'executable', f.executable) ORDER BY f.path), '[]') \
+                   FROM version_files f WHERE f.version_id = v.id) AS files \
+         FROM versions v JOIN skills s ON s.id = v.skill_id JOIN organizations o ON o.id = s.org_id \
+         LEFT JOIN users pu ON pu.id = v.published_by \
+         LEFT JOIN patches p ON p.id = v.patch_id \
+         LEFT JOIN users au ON au.id = p.author_id \
+         LEFT JOIN users re ON re.id = p.decided_by \
+         WHERE v.id = ANY($1)",
+    )
+    .bind(ids)
+    .fetch_all(&mut **tx)
+    .await?;
+    Ok(rows.into_iter().map(|row| (row.id, row)).collect())
+}
+
+fn version_predicate(
+    facts: &VersionFacts,
+    event: VersionEvent,
+    registry: &str,
+    now: DateTime<Utc>,
+) -> VersionPredicate {
+    let patch = facts.patch_id.map(|id| AttestedPatch {
+        id: id.to_string(),
+        base_revision: facts.base_revision,
+        author: facts.author.clone().unwrap_or_default(),
+        agent: facts.agent.as_ref().map(|a| a.0.clone()).unwrap_or_default(),
+        contributors: facts.contributors.0.clone(),
+    });
+    let approvals = match (&facts.reviewer, facts.decided_at) {
+        (Some(reviewer), Some(at)) => vec![cairn_provenance::statement::Approval {
+            reviewer: reviewer.clone(),
+            at: rfc3339(at),
+        }],
+        _ => Vec::new(),
+    };
+    let published_at = rfc3339(facts.created_at);
+    VersionPredicate {
+        event,
+        registry: registry.to_owned(),
+        organization: facts.organization.clone(),
+        skill: facts.skill.clone(),
+        revision: facts.revision,
+        digest: facts.digest.clone(),
+        category: facts.category.clone(),
+        files: facts.files.0.clone(),
+        source: facts.source.clone(),
+        publisher: if patch.is_some() { None } else { facts.publisher.clone() },
+        patch,
+        approvals,
+        scan: match (&facts.scan_verdict, &facts.scan_rules) {
+            (Some(verdict), Some(rules)) => Some(AttestedScan {
+                verdict: verdict.clone(),
+                rules: rules.clone(),
+            }),
+            _ => None,
+        },
+        recorded_at: if event == VersionEvent::Published {
+            published_at.clone()
+        } else {
+            rfc3339(now)
+        },
+        published_at,
+    }
+}
+
+/// Locks the head and checks `signer` holds the active key; returns the head.
+async fn lock_head(tx: &mut Transaction<'_, Postgres>, signer: &LogSigner) -> Result<LogHead, StoreError> {
+    let (origin, size, root, active): (Option<String>, i64, Vec<u8>, Option<String>) = sqlx::query_as(
+        "SELECT l.origin, l.size, l.root, (SELECT key_id FROM signing_keys WHERE status = 'active') \
+         FROM transparency_log l FOR UPDATE OF l",
+    )
+    .fetch_one(&mut **tx)
+    .await?;
+    let Some(origin) = origin else {
+        return Err(StoreError::Signing(
+            "the transparency log was never opened: start the registry once (it names and opens the log)".to_owned(),
+        ));
+    };
+    if active.as_deref() != Some(signer.key.id().as_str()) {
+        return Err(StoreError::Signing(format!(
+            "this registry signs with key {} but the active key is {}: give every replica the active key \
+             (CAIRN_SIGNING_KEY_FILE) and restart it",
+            signer.key.id(),
+            active.as_deref().unwrap_or("none")
+        )));
+    }
+    Ok(LogHead {
+        origin,
+        size: to_u64(size),
+        root: Hash::from_slice(&root).unwrap_or_default(),
+    })
+}
+
+/// Reads stored hashes by number.
+async fn read_hashes<'e>(
+    executor: impl sqlx::PgExecutor<'e>,
+    indexes: &[u64],
+) -> Result<HashMap<u64, Hash>, StoreError> {
+    let wanted: Vec<i64> = indexes.iter().map(|i| to_i64(*i)).collect();
+    let rows: Vec<(i64, Vec<u8>)> = sqlx::query_as("SELECT idx, hash FROM log_hashes WHERE idx = ANY($1)")
+        .bind(&wanted)
+        .fetch_all(executor)
+        .await?;
+    Ok(rows
+        .into_iter()
+        .filter_map(|(idx, hash)| Some((to_u64(idx), Hash::from_slice(&hash)?)))
+        .collect())
+}
+
+/// An entry to append: its envelope JSON, what it is about and its event.
+struct NewEntry {
+    entry: Vec<u8>,
+    version_id: Option<i64>,
+    event: &'static str,
+}
+
+/// Appends `entries` after the locked `head` and moves the head; returns the first index.
+async fn append_entries(
+    tx: &mut Transaction<'_, Postgres>,
+    head: &LogHead,
+    signer: &LogSigner,
+    entries: &[NewEntry],
+) -> Result<u64, StoreError> {
+    let first = head.size;
+    let end = first + entries.len() as u64;
+    let stored_before = merkle::first_stored_index(first);
+    let mut needed: Vec<u64> = (first..end).flat_map(merkle::append_needs).collect();
+    needed.extend(merkle::root_needs(end));
+    needed.retain(|i| *i < stored_before);
+    needed.sort_unstable();
+    needed.dedup();
+    let mut known = read_hashes(&mut **tx, &needed).await?;
+    let mut new_hashes: Vec<(i64, Vec<u8>)> = Vec::new();
+    for (index, entry) in (first..).zip(entries) {
+        let hashes = merkle::append(index, merkle::leaf_hash(&entry.entry), &known)
+            .map_err(|e| StoreError::Signing(format!("the log's stored hashes are incomplete: {e}")))?;
+        let at = merkle::first_stored_index(index);
+        for (offset, hash) in (0..).zip(hashes) {
+            known.insert(at + offset, hash);
+            new_hashes.push((to_i64(at + offset), hash.0.to_vec()));
+        }
+    }
+    let root = merkle::root(end, &known)
+        .map_err(|e| StoreError::Signing(format!("the log's stored hashes are incomplete: {e}")))?;
+    let (hash_ids, hash_values): (Vec<i64>, Vec<Vec<u8>>) = new_hashes.into_iter().unzip();
+    let indexes: Vec<i64> = (first..end).map(to_i64).collect();
+    let bytes: Vec<&[u8]> = entries.iter().map(|e| e.entry.as_slice()).collect();
+    let versions: Vec<Option<i64>> = entries.iter().map(|e| e.version_id).collect();
+    let events: Vec<&str> = entries.iter().map(|e| e.event).collect();
+    sqlx::query(
+        "WITH entries AS ( \
+             INSERT INTO log_entries (idx, entry, version_id, event, key_id) \
+             SELECT e.idx, e.entry, e.version_id, e.event, $5 \
+             FROM UNNEST($1::bigint[], $2::bytea[], $3::bigint[], $4::text[]) AS e(idx, entry, version_id, event)), \
+         hashes AS ( \
+             INSERT INTO log_hashes (idx, hash) SELECT * FROM UNNEST($6::bigint[], $7::bytea[])) \
+         UPDATE transparency_log SET size = $8, root = $9",
+    )
+    .bind(&indexes)
+    .bind(&bytes)
+    .bind(&versions)
+    .bind(&events)
+    .bind(signer.key.id().as_str())
+    .bind(&hash_ids)
+    .bind(&hash_values)
+    .bind(to_i64(end))
+    .bind(root.0.to_vec())
+    .execute(&mut **tx)
+    .await?;
+    Ok(first)
+}
+
+/// Signs and appends the version events of a transaction (no-op without a signer: a
+/// store opened for maintenance or a test of something else).
+pub(crate) async fn append_version_events(
+    tx: &mut Transaction<'_, Postgres>,
+    signer: Option<&LogSigner>,
+    events: &[PendingEvent],
+) -> Result<(), StoreError> {
+    let Some(signer) = signer else {
+        return Ok(());
+    };
+    if events.is_empty() {
+        return Ok(());
+    }
+    let ids: Vec<i64> = events.iter().map(|(id, _)| *id).collect();
+    let facts = version_facts(tx, &ids).await?;
+    let head = lock_head(tx, signer).await?;
+    let now: DateTime<Utc> = sqlx::query_scalar("SELECT now()").fetch_one(&mut **tx).await?;
+    let mut entries = Vec::with_capacity(events.len());
+    for (id, event) in events {
+        let facts = facts
+            .get(id)
+            .ok_or_else(|| StoreError::NotFound(format!("version {id} to attest")))?;
+        let statement = Statement::for_version(&version_predicate(facts, *event, &head.origin, now));
+        let envelope = Envelope::sign(IN_TOTO_PAYLOAD_TYPE, &statement.to_json(), &[&signer.key]);
+        entries.push(NewEntry {
+            entry: envelope.to_json(),
+            version_id: Some(*id),
+            event: event.as_str(),
+        });
+    }
+    append_entries(tx, &head, signer, &entries).await?;
+    Ok(())
+}
+
+impl Store {
+    /// Opens the transparency log for `signer`: names it `origin` if it has no name yet
+    /// (the name never changes after), registers the signer's key as the active one when
+    /// no key is active, and reports a key mismatch instead of signing with a stale key.
+    #[instrument(skip_all)]
+    pub async fn open_log(&self, origin: &str, signer: &LogSigner) -> Result<LogOpening, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        sqlx::query("SELECT 1 FROM transparency_log FOR UPDATE")
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("UPDATE transparency_log SET origin = $1 WHERE origin IS NULL")
+            .bind(origin)
+            .execute(&mut *tx)
+            .await?;
+        let key = signer.key.public();
+        let status: Option<String> = sqlx::query_scalar("SELECT status FROM signing_keys WHERE key_id = $1")
+            .bind(key.id().as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+        let active: Option<String> = sqlx::query_scalar("SELECT key_id FROM signing_keys WHERE status = 'active'")
+            .fetch_optional(&mut *tx)
+            .await?;
+        match (status.as_deref(), active) {
+            (Some("active"), _) => {}
+            (Some(other), _) => {
+                return Ok(LogOpening::KeyNotActive {
+                    status: other.to_owned(),
+                });
+            }
+            (None, Some(active)) => return Ok(LogOpening::OtherKeyActive { active }),
+            (None, None) => {
+                sqlx::query("INSERT INTO signing_keys (key_id, public_key, status) VALUES ($1, $2, 'active')")
+                    .bind(key.id().as_str())
+                    .bind(key.to_bytes().to_vec())
+                    .execute(&mut *tx)
+                    .await?;
+                let head = lock_head(&mut tx, signer).await?;
+                append_key_event(
+                    &mut tx,
+                    &head,
+                    signer,
+                    &[signer],
+                    key,
+                    KeyEvent::Activated,
+                    None,
+                    "system:first-start",
+                )
+                .await?;
+                crate::audit::record_audit_every_org(
+                    &mut tx,
+                    &Actor::system("first-start"),
+                    "key.activate",
+                    &format!("key:{}", key.id()),
+                    serde_json::json!({ "key_id": key.id().as_str() }),
+                )
+                .await?;
+            }
+        }
+        tx.commit().await?;
+        Ok(LogOpening::Ready(self.log_head().await?))
+    }
+
+    /// Attests the versions published before this registry signed (an upgrade): each
+    /// gets its `published` entry (and a `yanked` one if it is yanked now), oldest first,
+    /// in batches. Safe with several replicas starting at once: the versions left to
+    /// attest are read under the log's lock. Returns how many versions were attested.
+    #[instrument(skip_all)]
+    pub async fn attest_unlogged_versions(&self) -> Result<u64, StoreError> {
+        const BATCH: i64 = 500;
+        let Some(signer) = self.log_signer() else {
+            return Ok(0);
+        };
+        let mut attested = 0;
+        loop {
+            let mut tx = self.pool.begin().await?;
+            lock_head(&mut tx, signer).await?;
+            let rows: Vec<(i64, bool)> = sqlx::query_as(
+                "SELECT v.id, v.yanked FROM versions v \
+                 WHERE NOT EXISTS (SELECT 1 FROM log_entries e WHERE e.version_id = v.id) ORDER BY v.id LIMIT $1",
+            )
+            .bind(BATCH)
+            .fetch_all(&mut *tx)
+            .await?;
+            if rows.is_empty() {
+                return Ok(attested);
+            }
+            let mut events = Vec::new();
+            for (id, yanked) in &rows {
+                events.push((*id, VersionEvent::Published));
+                if *yanked {
+                    events.push((*id, VersionEvent::Yanked));
+                }
+            }
+            append_version_events(&mut tx, Some(signer), &events).await?;
+            tx.commit().await?;
+            attested += rows.len() as u64;
+        }
+    }
+
+    /// The log's head (name, size, root).
+    #[instrument(skip_all)]
+    pub async fn log_head(&self) -> Result<LogHead, StoreError> {
+        let (origin, size, root): (Option<String>, i64, Vec<u8>) =
+            sqlx::query_as("SELECT origin, size, root FROM transparency_log")
+                .fetch_one(&self.pool)
+                .await?;
+        Ok(LogHead {
+            origin: origin.unwrap_or_default(),
+            size: to_u64(size),
+            root: Hash::from_slice(&root).unwrap_or_default(),
+        })
+    }
+
+    /// The entry at `index`.
+    #[instrument(skip_all)]
+    pub async fn log_entry(&self, index: u64) -> Result<Option<LogEntryRecord>, StoreError> {
+        let row: Option<EntryRow> = sqlx::query_as(
+            "SELECT e.idx, e.entry, e.event, e.key_id, e.created_at, s.org_id FROM log_entries e \
+             LEFT JOIN versions v ON v.id = e.version_id LEFT JOIN skills s ON s.id = v.skill_id WHERE e.idx = $1",
+        )
+        .bind(to_i64(index))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(entry_record))
+    }
+
+    /// The stored hashes numbered `indexes` (those missing are left out).
+    pub async fn log_hashes(&self, indexes: &[u64]) -> Result<HashMap<u64, Hash>, StoreError> {
+        read_hashes(&self.pool, indexes).await
+    }
+
+    /// The publication entry of revision `revision` of skill `name`: its index and bytes.
+    #[instrument(skip_all)]
+    pub async fn version_log_entry(
+        &self,
+        org_id: i64,
+        name: &str,
+        revision: i32,
+    ) -> Result<Option<LogEntryRecord>, StoreError> {
+        let row: Option<EntryRow> = sqlx::query_as(
+            "SELECT e.idx, e.entry, e.event, e.key_id, e.created_at, s.org_id FROM log_entries e \
+             JOIN versions v ON v.id = e.version_id JOIN skills s ON s.id = v.skill_id \
+             WHERE s.org_id = $1 AND s.name = $2 AND v.revision = $3 AND e.event = 'published' \
+             ORDER BY e.idx LIMIT 1",
+        )
+        .bind(org_id)
+        .bind(name)
+        .bind(revision)
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.map(entry_record))
+    }
+
+    /// Every signing key the log has known, oldest first.
+    #[instrument(skip_all)]
+    pub async fn signing_keys(&self) -> Result<Vec<SigningKeyRecord>, StoreError> {
+        Ok(sqlx::query_as(
+            "SELECT key_id, public_key, status, created_at, retired_at, revoked_at, revoked_after_index \
+             FROM signing_keys ORDER BY created_at, key_id",
+        )
+        .fetch_all(&self.pool)
+        .await?)
+    }
+}
+
+/// What a key change did.
+#[derive(Clone, Debug, PartialEq, Eq)]
+pub struct KeyChange {
+    /// The key acted on.
+    pub key_id: String,
+    /// The log index of the key event.
+    pub log_index: u64,
+    /// For a revocation: the first entry index its signatures no longer count on.
+    pub revoked_after_index: Option<u64>,
+}
+
+impl Store {
+    /// Makes `next` the active signing key: the current one (`current`, which must be
+    /// active) is retired — its signatures stay valid — and both events are appended,
+    /// the activation signed by both keys so a verifier trusting the old key can follow
+    /// to the new one. Audited.
+    #[instrument(skip_all)]
+    pub async fn activate_key(
+        &self,
+        current: &LogSigner,
+        next: &LogSigner,
+        actor: &Actor,
+    ) -> Result<KeyChange, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let head = lock_head(&mut tx, current).await?;
+        let key = next.key.public();
+        let known: Option<String> = sqlx::query_scalar("SELECT status FROM signing_keys WHERE key_id = $1")
+            .bind(key.id().as_str())
+            .fetch_optional(&mut *tx)
+            .await?;
+        if let Some(status) = known {
+            return Err(StoreError::Conflict(format!(
+                "key {} is already known to the log ({status}): a key is activated once; generate a new one",
+                key.id()
+            )));
+        }
+        sqlx::query("UPDATE signing_keys SET status = 'retired', retired_at = now() WHERE status = 'active'")
+            .execute(&mut *tx)
+            .await?;
+        sqlx::query("INSERT INTO signing_keys (key_id, public_key, status) VALUES ($1, $2, 'active')")
+            .bind(key.id().as_str())
+            .bind(key.to_bytes().to_vec())
+            .execute(&mut *tx)
+            .await?;
+        let retired = append_key_event(
+            &mut tx,
+            &head,
+            current,
+            &[current],
+            current.key.public(),
+            KeyEvent::Retired,
+            None,
+            &actor.name,
+        )
+        .await?;
+        let head = LogHead {
+            size: retired + 1,
+            ..head
+        };
+        let index = append_key_event(
+            &mut tx,
+            &head,
+            current,
+            &[current, next],
+            key,
+            KeyEvent::Activated,
+            None,
+            &actor.name,
+        )
+        .await?;
+        let details = serde_json::json!({ "key_id": key.id().as_str(), "retired": current.key.id().as_str() });
+        crate::audit::record_audit_every_org(&mut tx, actor, "key.activate", &format!("key:{}", key.id()), details)
+            .await?;
+        tx.commit().await?;
+        Ok(KeyChange {
+            key_id: key.id().to_string(),
+            log_index: index,
+            revoked_after_index: None,
+        })
+    }
+
+    /// Revokes a retired key: its signatures count only on entries below
+    /// `after_index` (default: the log's size now, so what it signed so far stays
+    /// valid). The active key cannot be revoked: activate a new one first. The event is
+    /// signed by `current` (the active key). Audited.
+    #[instrument(skip_all)]
+    pub async fn revoke_key(
+        &self,
+        current: &LogSigner,
+        key_id: &str,
+        after_index: Option<u64>,
+        actor: &Actor,
+    ) -> Result<KeyChange, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let head = lock_head(&mut tx, current).await?;
+        let row: Option<(Vec<u8>, String)> =
+            sqlx::query_as("SELECT public_key, status FROM signing_keys WHERE key_id = $1 FOR UPDATE")
+                .bind(key_id)
+                .fetch_optional(&mut *tx)
+                .await?;
+        let Some((public, status)) = row else {
+            return Err(StoreError::NotFound(format!("signing key {key_id}")));
+        };
+        match status.as_str() {
+            "active" => {
+                return Err(StoreError::Conflict(format!(
+                    "key {key_id} is the active key: activate a new key first (`cairn-registry key activate`), \
+                     then revoke this one"
+                )));
+            }
+            "revoked" => {
+                return Err(StoreError::Conflict(format!("key {key_id} is already revoked")));
+            }
+            _ => {}
+        }
+        let after = after_index.unwrap_or(head.size);
+        if after > head.size {
+            return Err(StoreError::Invalid(format!(
+                "the log holds {} entries: revoke after an index up to {}",
+                head.size, head.size
+            )));
+        }
+        let key = cairn_provenance::PublicKey::from_bytes(&public)
+            .map_err(|e| StoreError::Signing(format!("stored key {key_id} is unreadable: {e}")))?;
+        sqlx::query(
+            "UPDATE signing_keys SET status = 'revoked', revoked_at = now(), revoked_after_index = $2 WHERE key_id = $1",
+        )
+        .bind(key_id)
+        .bind(to_i64(after))
+        .execute(&mut *tx)
+        .await?;
+        let index = append_key_event(
+            &mut tx,
+            &head,
+            current,
+            &[current],
+            &key,
+            KeyEvent::Revoked,
+            Some(after),
+            &actor.name,
+        )
+        .await?;
+        let details = serde_json::json!({ "key_id": key_id, "revoked_after_index": after });
+        crate::audit::record_audit_every_org(&mut tx, actor, "key.revoke", &format!("key:{key_id}"), details).await?;
+        tx.commit().await?;
+        Ok(KeyChange {
+            key_id: key_id.to_owned(),
+            log_index: index,
+            revoked_after_index: Some(after),
+        })
+    }
+}
+
+/// Signs a key event with `signers` and appends it.
+#[allow(clippy::too_many_arguments)]
+async fn append_key_event(
+    tx: &mut Transaction<'_, Postgres>,
+    head: &LogHead,
+    appender: &LogSigner,
+    signers: &[&LogSigner],
+    key: &cairn_provenance::PublicKey,
+    event: KeyEvent,
+    revoked_after_index: Option<u64>,
+    by: &str,
+) -> Result<u64, StoreError> {
+    let now: DateTime<Utc> = sqlx::query_scalar("SELECT now()").fetch_one(&mut **tx).await?;
+    let statement = Statement::for_key(&KeyPredicate {
+        event,
+        registry: head.origin.clone(),
+        key_id: key.id().to_string(),
+        public_key: key.to_hex(),
+        revoked_after_index,
+        by: by.to_owned(),
+        at: rfc3339(now),
+    });
+    let keys: Vec<&SigningKey> = signers.iter().map(|s| &s.key).collect();
+    let envelope = Envelope::sign(IN_TOTO_PAYLOAD_TYPE, &statement.to_json(), &keys);
+    let event = match event {
+        KeyEvent::Activated => "activated",
+        KeyEvent::Retired => "retired",
+        KeyEvent::Revoked => "revoked",
+    };
+    append_entries(
+        tx,
+        head,
+        appender,
+        &[NewEntry {
+            entry: envelope.to_json(),
+            version_id: None,
+            event,
+        }],
+    )
+    .await
+}
