@@ -69,8 +69,9 @@ CREATE TRIGGER log_hashes_no_truncate BEFORE TRUNCATE ON log_hashes
 -- The head only grows: its size never goes back, and its origin never changes once set.
 CREATE FUNCTION refuse_log_rewind() RETURNS trigger LANGUAGE plpgsql AS $$
 BEGIN
-    IF NEW.size < OLD.size OR (OLD.origin IS NOT NULL AND NEW.origin IS DISTINCT FROM OLD.origin) THEN
-        RAISE EXCEPTION 'the transparency log only grows: its size cannot shrink and its origin cannot change'
+    IF NEW.size < OLD.size OR (NEW.size = OLD.size AND NEW.root <> OLD.root)
+       OR (OLD.origin IS NOT NULL AND NEW.origin IS DISTINCT FROM OLD.origin) THEN
+        RAISE EXCEPTION 'the transparency log only grows: its size cannot shrink, its root cannot change at the same size and its origin cannot change'
             USING ERRCODE = 'insufficient_privilege';
     END IF;
     RETURN NEW;
@@ -79,4 +80,22 @@ $$;
 CREATE TRIGGER transparency_log_only_grows BEFORE UPDATE ON transparency_log
     FOR EACH ROW EXECUTE FUNCTION refuse_log_rewind();
 CREATE TRIGGER transparency_log_kept BEFORE DELETE OR TRUNCATE ON transparency_log
+    FOR EACH STATEMENT EXECUTE FUNCTION refuse_log_change();
+-- A key's status only moves forward (active → retired → revoked, or active → revoked),
+-- its public key never changes, and a revocation index only ever comes down; keys are
+-- never deleted.
+CREATE FUNCTION refuse_key_rollback() RETURNS trigger LANGUAGE plpgsql AS $$
+BEGIN
+    IF NEW.key_id <> OLD.key_id OR NEW.public_key <> OLD.public_key
+       OR (OLD.status = 'retired' AND NEW.status = 'active')
+       OR (OLD.status = 'revoked' AND (NEW.status <> 'revoked' OR NEW.revoked_after_index > OLD.revoked_after_index)) THEN
+        RAISE EXCEPTION 'a signing key''s status only moves forward (active, retired, revoked)'
+            USING ERRCODE = 'insufficient_privilege';
+    END IF;
+    RETURN NEW;
+END
+$$;
+CREATE TRIGGER signing_keys_forward_only BEFORE UPDATE ON signing_keys
+    FOR EACH ROW EXECUTE FUNCTION refuse_key_rollback();
+CREATE TRIGGER signing_keys_kept BEFORE DELETE OR TRUNCATE ON signing_keys
     FOR EACH STATEMENT EXECUTE FUNCTION refuse_log_change();

@@ -60,6 +60,16 @@ pub struct TestApp {
     pub db: TestDb,
 }
 
+/// How a test registry signs.
+enum Signing {
+    /// With a key of its own.
+    Fresh,
+    /// With this key.
+    Key(Box<cairn_provenance::SigningKey>),
+    /// Not at all (benchmarks' baseline).
+    Off,
+}
+
 /// The name test registries give their transparency log.
 pub const TEST_REGISTRY: &str = "registry.test";
 
@@ -97,7 +107,7 @@ impl TestApp {
             no_rate_limits(),
             Some(settings),
             loopback_receivers(),
-            None,
+            Signing::Fresh,
         )
         .await
     }
@@ -109,7 +119,7 @@ impl TestApp {
     pub async fn spawn_with_outbound(outbound: cairn_registry::app::outbound::OutboundPolicy) -> Result<Self> {
         let data_dir = tempfile::tempdir()?;
         let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
-        Self::start(data_dir, blobs, no_rate_limits(), None, outbound, None).await
+        Self::start(data_dir, blobs, no_rate_limits(), None, outbound, Signing::Fresh).await
     }
 
     /// Starts a registry with explicit access settings (rate limits, token lifetimes).
@@ -118,7 +128,7 @@ impl TestApp {
         blobs: Arc<dyn BlobStore>,
         settings: AccessSettings,
     ) -> Result<Self> {
-        Self::start(data_dir, blobs, settings, None, loopback_receivers(), None).await
+        Self::start(data_dir, blobs, settings, None, loopback_receivers(), Signing::Fresh).await
     }
 
     /// Starts a registry signing with `key` (two registries with one key and name but
@@ -126,7 +136,31 @@ impl TestApp {
     pub async fn spawn_with_signing_key(key: cairn_provenance::SigningKey) -> Result<Self> {
         let data_dir = tempfile::tempdir()?;
         let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
-        Self::start(data_dir, blobs, no_rate_limits(), None, loopback_receivers(), Some(key)).await
+        Self::start(
+            data_dir,
+            blobs,
+            no_rate_limits(),
+            None,
+            loopback_receivers(),
+            Signing::Key(Box::new(key)),
+        )
+        .await
+    }
+
+    /// Starts a registry that signs nothing and keeps no log: the "without provenance"
+    /// side of the publishing benchmark's A/B comparison, never a configuration users get.
+    pub async fn spawn_unsigned() -> Result<Self> {
+        let data_dir = tempfile::tempdir()?;
+        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        Self::start(
+            data_dir,
+            blobs,
+            no_rate_limits(),
+            None,
+            loopback_receivers(),
+            Signing::Off,
+        )
+        .await
     }
 
     async fn start(
@@ -135,14 +169,24 @@ impl TestApp {
         settings: AccessSettings,
         live: Option<LiveSettings>,
         outbound: cairn_registry::app::outbound::OutboundPolicy,
-        signing_key: Option<cairn_provenance::SigningKey>,
+        signing: Signing,
     ) -> Result<Self> {
         let db = TestDb::new().await?;
         let mut secret = [0u8; 32];
         secret.copy_from_slice(uuid::Uuid::new_v4().as_bytes().repeat(2).as_slice());
         let keys = TokenKeys::from_secret(&secret)?;
-        let signing_key = signing_key.unwrap_or_else(cairn_registry::signing::new_key);
-        let store = signing_store(&db, &signing_key).await?;
+        let (signing_key, store) = match signing {
+            Signing::Fresh => {
+                let key = cairn_registry::signing::new_key();
+                let store = signing_store(&db, &key).await?;
+                (key, store)
+            }
+            Signing::Key(key) => {
+                let store = signing_store(&db, &key).await?;
+                (*key, store)
+            }
+            Signing::Off => (cairn_registry::signing::new_key(), db.store().await?),
+        };
         let admin_token = bootstrap::bootstrap(&store, &keys, data_dir.path())
             .await?
             .ok_or_else(|| anyhow::anyhow!("a fresh database must bootstrap"))?;
@@ -187,11 +231,12 @@ impl TestApp {
     /// Starts a second registry process-alike on the same database, blob store and keys
     /// (a replica behind the same load balancer): its own pool, caches and live feed.
     pub async fn replica(&self) -> Result<Replica> {
-        let store = self
-            .db
-            .store()
-            .await?
-            .with_log_signer(LogSigner::new(self.signing_key.clone()));
+        self.replica_with_key(self.signing_key.clone()).await
+    }
+
+    /// A replica given another signing key (one rolled out after a rotation).
+    pub async fn replica_with_key(&self, key: cairn_provenance::SigningKey) -> Result<Replica> {
+        let store = self.db.store().await?.with_log_signer(LogSigner::new(key));
         let state = AppState::new(store, self.blobs.clone(), self.keys.clone(), no_rate_limits())
             .with_outbound(loopback_receivers());
         let (base_url, server) = Running::start(state.clone()).await?;

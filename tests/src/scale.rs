@@ -142,6 +142,8 @@ pub struct Report {
     pub revisions: usize,
     /// Lessons approved on the hot skill (each checked to be in its text exactly once).
     pub hot_lessons: usize,
+    /// Transparency-log entries at the end (each version's publication once, one tree).
+    pub log_entries: usize,
     /// Problems the end checks found (lost, duplicated or unreadable data, missed
     /// changes, replicas not answering).
     pub problems: Vec<String>,
@@ -160,14 +162,15 @@ impl Report {
     /// The report as Markdown tables (docs/OPERATIONS.md).
     pub fn markdown(&self) -> String {
         let mut out = format!(
-            "{} replica(s), {:.0} s: {:.0} operations/s; {} patches approved ({} of them lessons on one hot skill, each in its text once), {} revisions published, {} watcher reconnections\n\n",
+            "{} replica(s), {:.0} s: {:.0} operations/s; {} patches approved ({} of them lessons on one hot skill, each in its text once), {} revisions published, {} watcher reconnections; the transparency log holds {} entries, one tree, each version's publication once\n\n",
             self.replicas,
             self.seconds,
             self.throughput(),
             self.approved,
             self.hot_lessons,
             self.revisions,
-            self.watcher_reconnects
+            self.watcher_reconnects,
+            self.log_entries
         );
         out.push_str("| operation | completed | per second | p50 ms | p99 ms |\n|---|---:|---:|---:|---:|\n");
         for (kind, stats) in &self.ops {
@@ -812,6 +815,10 @@ async fn verify(
         }
     }
 
+    // The transparency log: one tree, every entry in place, each version's publication
+    // appended exactly once, whichever replica committed it.
+    check_log(db, report).await?;
+
     // Every version file's blob is readable and has its digest.
     let store = cairn_store::Store::connect(&cluster.database_url, 2).await?;
     let files = cairn_store::gc::referenced_blobs(&store).await?;
@@ -1278,4 +1285,49 @@ fn apply_event(watcher: &Watcher, event: &str) {
             .push((name.to_owned(), i32::try_from(revision).unwrap_or(-1)));
     }
     watcher.cursor.fetch_max(id, Ordering::SeqCst);
+}
+
+/// The log's end checks: contiguous indexes, the head's root equal to the tree rebuilt
+/// from every entry, and one `published` entry per version.
+async fn check_log(db: &sqlx::PgPool, report: &mut Report) -> Result<()> {
+    let entries: Vec<(i64, Vec<u8>)> = sqlx::query_as("SELECT idx, entry FROM log_entries ORDER BY idx")
+        .fetch_all(db)
+        .await?;
+    let (size, root): (i64, Vec<u8>) = sqlx::query_as("SELECT size, root FROM transparency_log")
+        .fetch_one(db)
+        .await?;
+    let mut rebuilt = cairn_provenance::merkle::MemoryLog::default();
+    for (idx, entry) in &entries {
+        let at = rebuilt.push(entry);
+        if i64::try_from(at).ok() != Some(*idx) {
+            report.problems.push(format!("log entry {idx} sits at position {at}"));
+            break;
+        }
+    }
+    if i64::try_from(entries.len()).ok() != Some(size) {
+        report.problems.push(format!(
+            "the log's head says {size} entries, {} are stored",
+            entries.len()
+        ));
+    }
+    let rebuilt_root = rebuilt.root(rebuilt.size()).map(|h| h.0.to_vec()).unwrap_or_default();
+    if rebuilt_root != root {
+        report
+            .problems
+            .push("the log's root is not the root of its entries".to_owned());
+    }
+    let unattested: Vec<(String, i32, i64)> = sqlx::query_as(
+        "SELECT s.name, v.revision, (SELECT count(*) FROM log_entries e \
+             WHERE e.version_id = v.id AND e.event = 'published') AS n \
+         FROM versions v JOIN skills s ON s.id = v.skill_id",
+    )
+    .fetch_all(db)
+    .await?;
+    for (name, revision, n) in unattested.into_iter().filter(|(_, _, n)| *n != 1) {
+        report.problems.push(format!(
+            "{name} revision {revision} has {n} publication entries in the log, not 1"
+        ));
+    }
+    report.log_entries = entries.len();
+    Ok(())
 }

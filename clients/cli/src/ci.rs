@@ -40,6 +40,9 @@ pub struct Lock {
     pub server: String,
     /// The index cursor it reflects.
     pub cursor: i64,
+    /// The organisation whose versions are locked (format 2, from their attestations).
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub organization: Option<String>,
     /// The registry's keys and log checkpoint when locked (format 2).
     #[serde(default, skip_serializing_if = "Option::is_none")]
     pub provenance: Option<Pins>,
@@ -151,7 +154,21 @@ pub async fn lock(registry: &Registry, only: &[String]) -> Result<Lock, CiError>
     // Pinned after the index was read, so the checkpoint's tree holds every version in
     // it; each attestation is verified against these pins before the lock is written.
     let pins = crate::provenance::fetch_pins(registry).await?;
-    let verified = verify_all(registry, &pins, &skills, false).await?;
+    let verified = verify_all(registry, &pins, &skills, false, None).await?;
+    // Every version of the index is the caller's organisation's: pinned, so a pull can
+    // refuse another organisation's identical version.
+    let mut organizations: Vec<&str> = verified
+        .iter()
+        .map(|(_, v)| v.predicate.organization.as_str())
+        .collect();
+    organizations.dedup();
+    if organizations.len() > 1 {
+        return Err(CiError::Mismatch(format!(
+            "the registry attests versions of several organisations ({}) for one index: do not trust it until you know why",
+            organizations.join(", ")
+        )));
+    }
+    let organization = organizations.first().map(|o| (*o).to_owned());
     for (name, verified) in verified {
         if let Some(skill) = skills.get_mut(&name) {
             skill.attestation = Some(LockedAttestation {
@@ -164,25 +181,27 @@ pub async fn lock(registry: &Registry, only: &[String]) -> Result<Lock, CiError>
         version: LOCK_VERSION,
         server: registry.server().to_owned(),
         cursor: index.cursor,
+        organization,
         provenance: Some(pins),
         skills,
     })
 }
 
 /// What verifying one locked skill established.
-struct VerifiedSkill {
-    envelope_sha256: String,
-    attestation_index: u64,
-    predicate: cairn_provenance::VersionPredicate,
+pub(crate) struct VerifiedSkill {
+    pub(crate) envelope_sha256: String,
+    pub(crate) attestation_index: u64,
+    pub(crate) predicate: cairn_provenance::VersionPredicate,
 }
 
 /// Verifies every skill's attestation against `pins` (several at once); with `pinned`,
 /// each must also be the envelope the lock pins.
-async fn verify_all(
+pub(crate) async fn verify_all(
     registry: &Registry,
     pins: &Pins,
     skills: &BTreeMap<String, LockedSkill>,
     pinned: bool,
+    organization: Option<&str>,
 ) -> Result<Vec<(String, VerifiedSkill)>, CiError> {
     let keyring = pins.keyring()?;
     let checkpoint = pins.checkpoint()?;
@@ -204,12 +223,13 @@ async fn verify_all(
                     (
                         f.path.as_str(),
                         f.sha256.as_str(),
-                        u64::try_from(f.size).unwrap_or(u64::MAX),
+                        u64::try_from(f.size).ok(),
                         f.executable,
                     )
                 })
                 .collect(),
             attestation: if pinned { skill.attestation.as_ref() } else { None },
+            organization,
         };
         let verified = verify_version(registry, pins, keyring, checkpoint, &expected).await?;
         Ok::<_, CiError>((
@@ -308,21 +328,14 @@ pub async fn pull(
                 "the lock pins no provenance (format 1): write it again with `cairn ci lock` to verify".to_owned(),
             ));
         };
-        for (name, verified) in verify_all(registry, pins, &lock.skills, true).await? {
-            let passed = cairn_provenance::verify::Verified {
-                predicate: verified.predicate,
-                checkpoint: pins.checkpoint()?,
-                signed_by: Vec::new(),
-                envelope_sha256: verified.envelope_sha256,
-                log_index: verified.attestation_index,
-            };
-            if let Some(reason) = policy.violation(&passed) {
+        for (name, verified) in verify_all(registry, pins, &lock.skills, true, lock.organization.as_deref()).await? {
+            if let Some(reason) = policy.violation(&verified.predicate) {
                 return Err(CiError::Mismatch(format!(
                     "skill '{name}' revision {} fails the policy: {reason}",
-                    passed.predicate.revision
+                    verified.predicate.revision
                 )));
             }
-            indexes.insert(name, passed.log_index);
+            indexes.insert(name, verified.attestation_index);
         }
     }
     let mut plan = Vec::new();
@@ -399,7 +412,7 @@ pub async fn pull(
 }
 
 /// How `folder` differs from `files` (`None`: it is exactly them, or it does not exist).
-fn existing_difference(folder: &Path, files: &[FileEntry]) -> Result<Option<String>, CiError> {
+pub(crate) fn existing_difference(folder: &Path, files: &[FileEntry]) -> Result<Option<String>, CiError> {
     let Some(on_disk) = crate::folder::read(folder)? else {
         return Ok(None);
     };

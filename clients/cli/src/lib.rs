@@ -12,4 +12,5 @@ pub mod patch;
 pub mod provenance;
 pub mod remote;
 pub mod sync;
+pub mod verify;
 pub mod witness;

@@ -162,6 +162,30 @@ enum Command {
     /// Watch the registry's transparency log.
     #[command(subcommand)]
     Log(LogCommand),
+    /// Check, writing nothing, that every skill in DIR is exactly a version the registry
+    /// signed and logged: a `cairn ci pull` folder against its lock's pinned keys and
+    /// checkpoint (--lock), or a synced target against the keys and checkpoint this
+    /// machine's witness trusts (pinned on first use, then extended by consistency
+    /// proofs; see `cairn log watch`). Exit 0 verified, 4 a failure (a file changed, a
+    /// signature, proof or policy failed, the log forked), 2 error.
+    ///
+    /// Example: cairn verify ~/.hermes/skills --require-approval
+    Verify {
+        /// The folder: a synced target or a `ci pull` destination.
+        dir: PathBuf,
+        /// The lock the folder was pulled with (a `ci pull` destination).
+        #[arg(long)]
+        lock: Option<PathBuf>,
+        /// The witness state to trust for a synced target (default: `cairn log watch`'s).
+        #[arg(long, conflicts_with = "lock")]
+        state: Option<PathBuf>,
+        /// Every version must have been approved by a reviewer.
+        #[arg(long)]
+        require_approval: bool,
+        /// The worst scan verdict allowed (a version without one fails).
+        #[arg(long, value_enum)]
+        max_verdict: Option<cairn::provenance::Verdict>,
+    },
     /// Work on a local skill folder.
     #[command(subcommand)]
     Skill(SkillCommand),
@@ -435,6 +459,19 @@ fn main() -> ExitCode {
                 max_verdict,
             });
             online(ci_pull(&lock, &dest, frozen, policy, json))
+        }
+        Command::Verify {
+            dir,
+            lock,
+            state,
+            require_approval,
+            max_verdict,
+        } => {
+            let policy = cairn::provenance::Policy {
+                require_approval,
+                max_verdict,
+            };
+            online(verify(&dir, lock.as_deref(), state, policy, json))
         }
         Command::Log(LogCommand::Watch {
             state,
@@ -1134,14 +1171,7 @@ async fn log_watch(
     let registry = configured_registry()?;
     let state = match state {
         Some(path) => path,
-        None => {
-            let host: String = registry
-                .server()
-                .chars()
-                .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
-                .collect();
-            config::config_dir()?.join("witness").join(format!("{host}.json"))
-        }
+        None => default_witness_state(&registry)?,
     };
     loop {
         match cairn::witness::check(&registry, &state, trust_new_keys).await {
@@ -1164,6 +1194,11 @@ async fn log_watch(
                     }
                 }
             }
+            // Watching on: a registry briefly out of reach is said and retried; a fork or a
+            // damaged state ends the watch.
+            Err(cairn::witness::WitnessError::Remote(e)) if interval.is_some() => {
+                eprintln!("warning: {e}; checking again at the next interval");
+            }
             Err(e) => {
                 eprintln!("error: {e}");
                 return Ok(e.exit_code());
@@ -1174,6 +1209,75 @@ async fn log_watch(
             None => return Ok(0),
         }
     }
+}
+
+/// Where `cairn log watch` keeps its state for `registry` when no --state is given.
+fn default_witness_state(registry: &Registry) -> Result<PathBuf> {
+    let host: String = registry
+        .server()
+        .chars()
+        .map(|c| if c.is_ascii_alphanumeric() || c == '.' { c } else { '_' })
+        .collect();
+    Ok(config::config_dir()?.join("witness").join(format!("{host}.json")))
+}
+
+/// `cairn verify`.
+async fn verify(
+    dir: &std::path::Path,
+    lock_path: Option<&std::path::Path>,
+    state: Option<PathBuf>,
+    policy: cairn::provenance::Policy,
+    json: bool,
+) -> Result<u8> {
+    let registry_for = |server: &str| -> Result<Registry> {
+        Ok(Registry::new(config::load_or(
+            &config::config_dir()?,
+            |key| std::env::var(key).ok(),
+            Some(server),
+        )?))
+    };
+    let verified = if let Some(lock_path) = lock_path {
+        let lock = match cairn::ci::read_lock(lock_path) {
+            Ok(lock) => lock,
+            Err(e) => return fail(e),
+        };
+        let registry = registry_for(&lock.server)?;
+        cairn::verify::locked(&registry, dir, &lock, policy).await
+    } else {
+        let state_path = cairn::sync::state::path_for(dir)?;
+        if !state_path.exists() {
+            return fail(cairn::ci::CiError::Usage(format!(
+                "{} is not a synced target (cairn has no sync state for it): pass --lock FILE for a `cairn ci pull` \
+                 folder, or `cairn pull --target {}` first",
+                dir.display(),
+                dir.display()
+            )));
+        }
+        let synced = cairn::sync::state::load(&state_path)?;
+        let registry = registry_for(&synced.server)?;
+        let witness = match state {
+            Some(path) => path,
+            None => default_witness_state(&registry)?,
+        };
+        match cairn::witness::trusted_pins(&registry, &witness).await {
+            Ok((pins, _)) => cairn::verify::synced(&registry, dir, &synced, &pins, policy).await,
+            Err(e) => Err(e.into()),
+        }
+    };
+    let verified = match verified {
+        Ok(verified) => verified,
+        Err(e) => return fail(e),
+    };
+    if json {
+        print_json(&serde_json::json!({ "dir": dir, "skills": verified }))?;
+    } else {
+        println!(
+            "{} skills in {} verified: each exactly a version the registry signed and logged",
+            verified.len(),
+            dir.display()
+        );
+    }
+    Ok(0)
 }
 
 /// Prints a `ci` failure and answers its exit code.

@@ -88,13 +88,9 @@ impl Pins {
     }
 }
 
-/// Opens a signed checkpoint of `origin` with the keys of `keyring` valid for its size.
+/// Opens a signed checkpoint of `origin` with the keys of `keyring` that may sign one.
 pub fn open_checkpoint(note: &str, origin: &str, keyring: &Keyring) -> Result<Checkpoint, ProvenanceError> {
-    let size = note
-        .split_once("\n\n")
-        .and_then(|(body, _)| Checkpoint::parse_body(body).ok())
-        .map_or(0, |c| c.size);
-    Checkpoint::open(note, origin, &keyring.for_checkpoint(size))
+    Checkpoint::open(note, origin, &keyring.for_checkpoint())
         .map(|(checkpoint, _)| checkpoint)
         .map_err(|e| ProvenanceError::Failed(e.to_string()))
 }
@@ -161,9 +157,8 @@ impl Verdict {
 }
 
 impl Policy {
-    /// Why `verified` fails the policy (`None`: it passes).
-    pub fn violation(&self, verified: &Verified) -> Option<String> {
-        let predicate = &verified.predicate;
+    /// Why the attested version fails the policy (`None`: it passes).
+    pub fn violation(&self, predicate: &cairn_provenance::VersionPredicate) -> Option<String> {
         if self.require_approval && predicate.approvals.is_empty() && predicate.source != "publish" {
             return Some(format!(
                 "no reviewer approved it (it was {})",
@@ -208,10 +203,12 @@ pub struct Expected<'a> {
     pub revision: i32,
     /// The version digest.
     pub digest: &'a str,
-    /// `(path, sha256, size, executable)` of every file, by path.
-    pub files: Vec<(&'a str, &'a str, u64, bool)>,
+    /// `(path, sha256, size, executable)` of every file, by path (the size when known).
+    pub files: Vec<(&'a str, &'a str, Option<u64>, bool)>,
     /// The pinned envelope digest and index (`None`: pin what the registry serves now).
     pub attestation: Option<&'a LockedAttestation>,
+    /// The organisation the version must belong to (when pinned).
+    pub organization: Option<&'a str>,
 }
 
 /// Fetches the attestation of `expected` proved against the pinned tree and checks it
@@ -264,18 +261,35 @@ pub async fn verify_version(
     if predicate.skill != name || predicate.revision != revision {
         return Err(fail(format!("the attestation is about {}", predicate.subject_name())));
     }
+    if predicate.event != cairn_provenance::statement::VersionEvent::Published {
+        return Err(fail(format!(
+            "the registry serves a '{}' statement as the version's attestation, not its publication",
+            predicate.event.as_str()
+        )));
+    }
+    if let Some(organization) = expected.organization
+        && predicate.organization != organization
+    {
+        return Err(fail(format!(
+            "the attestation is organisation '{}''s version, the lock pins '{organization}'",
+            predicate.organization
+        )));
+    }
     if predicate.digest != expected.digest {
         return Err(fail(format!(
             "the attestation states digest {}, the lock {}",
             predicate.digest, expected.digest
         )));
     }
-    let attested: Vec<(&str, &str, u64, bool)> = predicate
-        .files
-        .iter()
-        .map(|f| (f.path.as_str(), f.sha256.as_str(), f.size, f.executable))
-        .collect();
-    if attested != expected.files {
+    let same = predicate.files.len() == expected.files.len()
+        && predicate
+            .files
+            .iter()
+            .zip(&expected.files)
+            .all(|(f, (path, sha, size, executable))| {
+                f.path == *path && f.sha256 == *sha && size.is_none_or(|s| s == f.size) && f.executable == *executable
+            });
+    if !same {
         return Err(fail("the attestation lists other files than the lock".to_owned()));
     }
     Ok(verified)

@@ -144,23 +144,29 @@ pub async fn check(registry: &Registry, path: &Path, trust_new_keys: bool) -> Re
         ));
     }
     let old = state.pins.checkpoint()?;
-    if trust_new_keys {
-        let document = registry.signing_keys().await?;
-        for key in document.keys {
-            if !state.pins.keys.iter().any(|k| k.key_id == key.key_id) {
-                state.pins.keys.push(PinnedKey {
-                    key_id: key.key_id,
-                    public_key: key.public_key,
-                    revoked_after_index: if key.status == "revoked" {
-                        key.revoked_after_index
-                    } else {
-                        None
-                    },
-                    status: key.status,
-                });
-            }
+    // The registry's word on its keys only ever tightens what is pinned (a key retired or
+    // revoked since, a revocation reaching further back); new keys are trusted only when
+    // asked to.
+    let before = state.pins.keys.clone();
+    let document = registry.signing_keys().await?;
+    for key in document.keys {
+        let revoked_after_index = if key.status == "revoked" {
+            key.revoked_after_index
+        } else {
+            None
+        };
+        match state.pins.keys.iter_mut().find(|k| k.key_id == key.key_id) {
+            Some(pinned) => tighten(pinned, &key.status, revoked_after_index),
+            None if trust_new_keys => state.pins.keys.push(PinnedKey {
+                key_id: key.key_id,
+                public_key: key.public_key,
+                revoked_after_index,
+                status: key.status,
+            }),
+            None => {}
         }
     }
+    let keys_changed = state.pins.keys != before;
     let keyring = state.pins.keyring()?;
     let note = registry.checkpoint().await?;
     let new = open_checkpoint(&note, &state.pins.origin, &keyring).map_err(|e| {
@@ -186,6 +192,9 @@ pub async fn check(registry: &Registry, path: &Path, trust_new_keys: bool) -> Re
         if new.root != old.root {
             return Err(fork(format!("the root at size {} changed to {}", new.size, new.root)));
         }
+        if keys_changed {
+            write_state(path, &state)?;
+        }
         return Ok(Observation::Unchanged { size: new.size });
     }
     if old.size > 0 {
@@ -205,4 +214,67 @@ pub async fn check(registry: &Registry, path: &Path, trust_new_keys: bool) -> Re
         from: old.size,
         to: new.size,
     })
+}
+
+/// The pins this machine trusts for `registry`: the witness state at `path` brought up to
+/// the registry's current checkpoint by a consistency proof (created, trusting on first
+/// use, when there is none yet). Fails on a fork like [`check`].
+pub async fn trusted_pins(registry: &Registry, path: &Path) -> Result<(Pins, Observation), WitnessError> {
+    let observation = check(registry, path, false).await?;
+    let state = read_state(path)?.ok_or_else(|| state_error(path, "the witness state vanished".to_owned()))?;
+    Ok((state.pins, observation))
+}
+
+/// Moves a pinned key's status forward to what the registry says now, never back:
+/// active → retired → revoked, and a revocation index only ever lower.
+fn tighten(pinned: &mut PinnedKey, status: &str, revoked_after_index: Option<u64>) {
+    let rank = |status: &str| match status {
+        "active" => 0,
+        "retired" => 1,
+        _ => 2,
+    };
+    if rank(status) > rank(&pinned.status) {
+        pinned.status = status.to_owned();
+        pinned.revoked_after_index = revoked_after_index;
+    } else if pinned.status == "revoked"
+        && let (Some(now), Some(then)) = (revoked_after_index, pinned.revoked_after_index)
+        && now < then
+    {
+        pinned.revoked_after_index = Some(now);
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    fn pinned(status: &str, index: Option<u64>) -> PinnedKey {
+        PinnedKey {
+            key_id: "k".into(),
+            public_key: "p".into(),
+            status: status.into(),
+            revoked_after_index: index,
+        }
+    }
+
+    #[test]
+    fn a_pinned_key_only_moves_forward() {
+        let mut key = pinned("active", None);
+        tighten(&mut key, "retired", None);
+        assert_eq!(key, pinned("retired", None));
+        tighten(&mut key, "active", None);
+        assert_eq!(key, pinned("retired", None), "never back to active");
+        tighten(&mut key, "revoked", Some(9));
+        assert_eq!(key, pinned("revoked", Some(9)));
+        tighten(&mut key, "revoked", Some(12));
+        assert_eq!(
+            key,
+            pinned("revoked", Some(9)),
+            "a revocation never reaches less far back"
+        );
+        tighten(&mut key, "revoked", Some(4));
+        assert_eq!(key, pinned("revoked", Some(4)));
+        tighten(&mut key, "active", None);
+        assert_eq!(key, pinned("revoked", Some(4)));
+    }
 }

@@ -524,3 +524,71 @@ async fn the_witness_follows_a_growing_log_and_fails_loudly_on_a_fork() {
     let out = watch(here()).await;
     assert_refused(&out, 2, &["not a witness state file"]);
 }
+
+#[tokio::test]
+async fn verify_checks_a_pulled_folder_and_a_synced_target_and_refuses_changed_files() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "alpha/SKILL.md", &skill("alpha", "1. Alpha."));
+    write(tree.path(), "beta/SKILL.md", &skill("beta", "1. Beta."));
+    app.import(tree.path()).await.unwrap();
+    let (_, reader) = app.user_with_token("ci", Role::Reader).await.unwrap();
+    let work = tempfile::tempdir().unwrap();
+    // One home for every command: the synced target's state and the witness live there.
+    let home = work.path().join("home");
+    let run = async |args: &[&str]| {
+        let mut command = std::process::Command::new(env!("CARGO_BIN_EXE_cairn"));
+        command
+            .args(args)
+            .env("HOME", &home)
+            .env("XDG_CONFIG_HOME", home.join("config"))
+            .env("XDG_STATE_HOME", home.join("state"))
+            .env("CAIRN_SERVER", &app.base_url)
+            .env("CAIRN_TOKEN", &reader);
+        tokio::task::spawn_blocking(move || command.output().unwrap())
+            .await
+            .unwrap()
+    };
+    let lock = work.path().join("cairn.lock");
+    let pulled = work.path().join("pulled");
+    let target = work.path().join("target");
+    let (lock_arg, pulled_arg, target_arg) = (
+        lock.to_str().unwrap(),
+        pulled.to_str().unwrap(),
+        target.to_str().unwrap(),
+    );
+    assert!(run(&["ci", "lock", "--out", lock_arg]).await.status.success());
+    assert!(
+        run(&["ci", "pull", "--lock", lock_arg, "--dest", pulled_arg])
+            .await
+            .status
+            .success()
+    );
+    assert!(run(&["pull", "--target", target_arg]).await.status.success());
+
+    let out = run(&["verify", pulled_arg, "--lock", lock_arg, "--json"]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let answer: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(answer["skills"].as_array().unwrap().len(), 2);
+    let out = run(&["verify", target_arg]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert!(text(&out.stdout).contains("2 skills"), "{}", text(&out.stdout));
+    // The first use pinned the witness state; the next run extends it.
+    let out = run(&["verify", target_arg, "--max-verdict", "safe"]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let out = run(&["verify", target_arg, "--require-approval"]).await;
+    assert_refused(&out, 4, &["no reviewer approved it"]);
+
+    // A changed byte, in either folder: exit 4, naming the file; nothing is written.
+    write(&pulled, "alpha/SKILL.md", &skill("alpha", "1. Alpha, changed."));
+    let before = snapshot(&pulled);
+    let out = run(&["verify", pulled_arg, "--lock", lock_arg]).await;
+    assert_refused(&out, 4, &["skill 'alpha'", "SKILL.md", "no longer holds"]);
+    assert_eq!(snapshot(&pulled), before);
+    write(&target, "beta/SKILL.md", &skill("beta", "1. Beta, changed."));
+    let out = run(&["verify", target_arg]).await;
+    assert_refused(&out, 4, &["skill 'beta'", "no longer holds"]);
+    // A folder that is neither: a clear error.
+    let out = run(&["verify", work.path().to_str().unwrap()]).await;
+    assert_refused(&out, 2, &["not a synced target", "--lock"]);
+}

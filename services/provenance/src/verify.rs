@@ -57,15 +57,14 @@ impl Keyring {
             .map(|(key, _)| key)
     }
 
-    /// The keys whose signature counts on a checkpoint of `size` entries (a revoked key's
-    /// only when every entry the checkpoint covers is below its revocation).
-    pub fn for_checkpoint(&self, size: u64) -> Vec<&PublicKey> {
+    /// The keys whose signature counts on a checkpoint: never a revoked key's (whoever
+    /// holds a leaked key could sign a checkpoint of any size with any root), so an entry
+    /// a revoked key signed counts only when a key that is not revoked signed the
+    /// checkpoint it is proved in.
+    pub fn for_checkpoint(&self) -> Vec<&PublicKey> {
         self.keys
             .iter()
-            .filter(|(_, status)| match status {
-                KeyStatus::Active | KeyStatus::Retired => true,
-                KeyStatus::Revoked { revoked_after_index } => size <= *revoked_after_index,
-            })
+            .filter(|(_, status)| !matches!(status, KeyStatus::Revoked { .. }))
             .map(|(key, _)| key)
             .collect()
     }
@@ -139,15 +138,7 @@ pub fn entry_bytes(envelope: &Envelope) -> Vec<u8> {
 /// inclusion in the checkpoint's tree, and the statement's shape. The caller compares the
 /// predicate (name, revision, digest, policy) with what it expects.
 pub fn verify_attestation(attestation: &Attestation, origin: &str, keyring: &Keyring) -> Result<Verified, VerifyError> {
-    let size_hint = Checkpoint::parse_body(
-        attestation
-            .checkpoint
-            .split_once("\n\n")
-            .map_or(attestation.checkpoint.as_str(), |(body, _)| body),
-    )
-    .map(|c| c.size)
-    .unwrap_or(0);
-    let (checkpoint, _) = Checkpoint::open(&attestation.checkpoint, origin, &keyring.for_checkpoint(size_hint))?;
+    let (checkpoint, _) = Checkpoint::open(&attestation.checkpoint, origin, &keyring.for_checkpoint())?;
     let index = attestation.log_index;
     let (payload, signed_by) = attestation
         .envelope
@@ -176,4 +167,88 @@ pub fn verify_attestation(attestation: &Attestation, origin: &str, keyring: &Key
         envelope_sha256: hex::encode(sha2::Sha256::digest(&entry)),
         log_index: index,
     })
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+    use crate::merkle::MemoryLog;
+    use crate::statement::{Statement, VersionEvent, VersionPredicate};
+    use crate::{Envelope, SigningKey};
+
+    fn predicate() -> VersionPredicate {
+        VersionPredicate {
+            event: VersionEvent::Published,
+            registry: "r.example".into(),
+            organization: "default".into(),
+            skill: "demo".into(),
+            revision: 1,
+            digest: format!("sha256:{}", "ab".repeat(32)),
+            category: None,
+            files: Vec::new(),
+            source: "import".into(),
+            patch: None,
+            publisher: None,
+            approvals: Vec::new(),
+            scan: None,
+            published_at: "2026-12-04T00:00:00.000Z".into(),
+            recorded_at: "2026-12-04T00:00:00.000Z".into(),
+        }
+    }
+
+    /// A log of one envelope signed by `envelope_key`, its checkpoint signed by
+    /// `checkpoint_key`.
+    fn attestation(envelope_key: &SigningKey, checkpoint_key: &SigningKey) -> Attestation {
+        let statement = Statement::for_version(&predicate());
+        let envelope = Envelope::sign(IN_TOTO_PAYLOAD_TYPE, &statement.to_json(), &[envelope_key]);
+        let mut log = MemoryLog::default();
+        log.push(&envelope.to_json());
+        let checkpoint = Checkpoint {
+            origin: "r.example".into(),
+            size: 1,
+            root: log.root(1).unwrap(),
+        }
+        .sign(&[checkpoint_key])
+        .unwrap();
+        Attestation {
+            envelope,
+            log_index: 0,
+            inclusion_proof: Vec::new(),
+            checkpoint,
+        }
+    }
+
+    #[test]
+    fn a_leaked_revoked_key_cannot_forge_a_log_of_its_own() {
+        let leaked = SigningKey::from_seed([1; 32]);
+        let current = SigningKey::from_seed([2; 32]);
+        let keyring = Keyring::new(vec![
+            (
+                leaked.public().clone(),
+                KeyStatus::Revoked {
+                    revoked_after_index: 100,
+                },
+            ),
+            (current.public().clone(), KeyStatus::Active),
+        ]);
+        // Everything signed by the leaked key, the checkpoint too: refused.
+        let forged = attestation(&leaked, &leaked);
+        assert!(matches!(
+            verify_attestation(&forged, "r.example", &keyring),
+            Err(VerifyError::Checkpoint(_))
+        ));
+        // An entry it signed below its revocation, proved under a checkpoint of a key
+        // that is not revoked: valid.
+        let genuine = attestation(&leaked, &current);
+        verify_attestation(&genuine, "r.example", &keyring).unwrap();
+        // The same entry at or above the revocation index: refused.
+        let late = Keyring::new(vec![
+            (leaked.public().clone(), KeyStatus::Revoked { revoked_after_index: 0 }),
+            (current.public().clone(), KeyStatus::Active),
+        ]);
+        assert!(matches!(
+            verify_attestation(&genuine, "r.example", &late),
+            Err(VerifyError::Envelope(_))
+        ));
+    }
 }

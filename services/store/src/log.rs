@@ -42,7 +42,7 @@ impl LogSigner {
 pub(crate) type PendingEvent = (i64, VersionEvent);
 
 /// The log's head.
-#[derive(Clone, Debug, PartialEq, Eq)]
+#[derive(Clone, Debug, PartialEq, Eq, Default)]
 pub struct LogHead {
     /// The log's name (the registry's name; set when the log is first opened).
     pub origin: String,
@@ -230,12 +230,16 @@ fn version_predicate(
 
 /// Locks the head and checks `signer` holds the active key; returns the head.
 async fn lock_head(tx: &mut Transaction<'_, Postgres>, signer: &LogSigner) -> Result<LogHead, StoreError> {
-    let (origin, size, root, active): (Option<String>, i64, Vec<u8>, Option<String>) = sqlx::query_as(
-        "SELECT l.origin, l.size, l.root, (SELECT key_id FROM signing_keys WHERE status = 'active') \
-         FROM transparency_log l FOR UPDATE OF l",
-    )
-    .fetch_one(&mut **tx)
-    .await?;
+    let (origin, size, root): (Option<String>, i64, Vec<u8>) =
+        sqlx::query_as("SELECT origin, size, root FROM transparency_log FOR UPDATE")
+            .fetch_one(&mut **tx)
+            .await?;
+    // Read after the lock is held, in a statement of its own: a statement that waited for
+    // the lock would still see the key that was active when it started (a rotation that
+    // committed meanwhile must be seen).
+    let active: Option<String> = sqlx::query_scalar("SELECT key_id FROM signing_keys WHERE status = 'active'")
+        .fetch_optional(&mut **tx)
+        .await?;
     let Some(origin) = origin else {
         return Err(StoreError::Signing(
             "the transparency log was never opened: start the registry once (it names and opens the log)".to_owned(),
@@ -349,9 +353,12 @@ pub(crate) async fn append_version_events(
         return Ok(());
     }
     let ids: Vec<i64> = events.iter().map(|(id, _)| *id).collect();
-    let facts = version_facts(tx, &ids).await?;
     let head = lock_head(tx, signer).await?;
-    let now: DateTime<Utc> = sqlx::query_scalar("SELECT now()").fetch_one(&mut **tx).await?;
+    // After the lock: the facts and the time as of the entry's place in the log.
+    let facts = version_facts(tx, &ids).await?;
+    let now: DateTime<Utc> = sqlx::query_scalar("SELECT clock_timestamp()")
+        .fetch_one(&mut **tx)
+        .await?;
     let mut entries = Vec::with_capacity(events.len());
     for (id, event) in events {
         let facts = facts
@@ -446,8 +453,9 @@ impl Store {
             let mut tx = self.pool.begin().await?;
             lock_head(&mut tx, signer).await?;
             let rows: Vec<(i64, bool)> = sqlx::query_as(
-                "SELECT v.id, v.yanked FROM versions v \
-                 WHERE NOT EXISTS (SELECT 1 FROM log_entries e WHERE e.version_id = v.id) ORDER BY v.id LIMIT $1",
+                "SELECT v.id, v.yanked FROM versions v WHERE NOT EXISTS \
+                 (SELECT 1 FROM log_entries e WHERE e.version_id = v.id AND e.event = 'published') \
+                 ORDER BY v.id LIMIT $1",
             )
             .bind(BATCH)
             .fetch_all(&mut *tx)
@@ -466,6 +474,16 @@ impl Store {
             tx.commit().await?;
             attested += rows.len() as u64;
         }
+    }
+
+    /// The id of the active signing key (`None`: the log was never opened).
+    #[instrument(skip_all)]
+    pub async fn active_key_id(&self) -> Result<Option<String>, StoreError> {
+        Ok(
+            sqlx::query_scalar("SELECT key_id FROM signing_keys WHERE status = 'active'")
+                .fetch_optional(&self.pool)
+                .await?,
+        )
     }
 
     /// The log's head (name, size, root).
@@ -699,7 +717,9 @@ async fn append_key_event(
     revoked_after_index: Option<u64>,
     by: &str,
 ) -> Result<u64, StoreError> {
-    let now: DateTime<Utc> = sqlx::query_scalar("SELECT now()").fetch_one(&mut **tx).await?;
+    let now: DateTime<Utc> = sqlx::query_scalar("SELECT clock_timestamp()")
+        .fetch_one(&mut **tx)
+        .await?;
     let statement = Statement::for_key(&KeyPredicate {
         event,
         registry: head.origin.clone(),

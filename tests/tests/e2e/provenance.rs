@@ -611,18 +611,29 @@ async fn a_retired_key_stays_valid_and_a_revoked_one_only_below_its_index() {
     };
     replica.publish_versions(app.org_id, &[version], &actor).await.unwrap();
 
-    // Checkpoints now come from the new key (as a restarted registry signs them).
-    let with_new_checkpoint = |mut attestation: Attestation| {
-        let body = Checkpoint::parse_body(attestation.checkpoint.split_once("\n\n").unwrap().0).unwrap();
-        attestation.checkpoint = body.sign(&[&new_key]).unwrap();
-        attestation
-    };
+    // The server still holding the retired key signs no checkpoint any more; a replica
+    // given the new key does.
     let (_, keys) = keyring(&app).await;
     let statuses: Vec<KeyStatus> = keys.keys().iter().map(|(_, s)| *s).collect();
     assert_eq!(statuses, [KeyStatus::Retired, KeyStatus::Active]);
-    let (_, r1) = attestation(&app, "demo", "1").await;
-    let (_, r2) = attestation(&app, "demo", "2").await;
-    let (r1, r2) = (with_new_checkpoint(r1), with_new_checkpoint(r2));
+    let (status, body) = send(app.get("/v1/log/checkpoint")).await;
+    assert_eq!(
+        (status, body["error"]["code"].as_str()),
+        (StatusCode::SERVICE_UNAVAILABLE, Some("signing_unavailable"))
+    );
+    let rolled = app.replica_with_key(new_key.clone()).await.unwrap();
+    let from_rolled = async |rev: &str| {
+        let response = app
+            .client
+            .get(format!("{}/v1/skills/demo/versions/{rev}/attestation", rolled.base_url))
+            .bearer_auth(&app.admin_token)
+            .send()
+            .await
+            .unwrap();
+        assert_eq!(response.status(), StatusCode::OK);
+        serde_json::from_value::<Attestation>(response.json().await.unwrap()).unwrap()
+    };
+    let (r1, r2) = (from_rolled("1").await, from_rolled("2").await);
     assert_eq!(r1.envelope.signatures[0].keyid, old.key().id().as_str());
     assert_eq!(r2.envelope.signatures[0].keyid, new_key.id().as_str());
     verify_attestation(&r1, TEST_REGISTRY, &keys).expect("a retired key's signatures stay valid");
@@ -647,4 +658,12 @@ async fn a_retired_key_stays_valid_and_a_revoked_one_only_below_its_index() {
     let head = app.store.log_head().await.unwrap();
     let last = app.get_json(&format!("/v1/log/entries/{}", head.size - 1)).await;
     assert_eq!(last["event"], "revoked");
+    // And no status goes back, whatever role asks.
+    let error =
+        sqlx::query("UPDATE signing_keys SET status = 'active', revoked_after_index = NULL WHERE status = 'revoked'")
+            .execute(app.store.pool())
+            .await
+            .unwrap_err();
+    assert!(error.to_string().contains("only moves forward"), "{error}");
+    rolled.stop().await.unwrap();
 }

@@ -20,8 +20,8 @@ pub enum ProvenanceError {
     /// The sizes or indexes asked for do not describe a proof of this log.
     #[error("{0}")]
     OutOfRange(String),
-    /// This process holds no signing key (it cannot sign a checkpoint).
-    #[error("this registry process has no signing key")]
+    /// This process holds no signing key, or not the log's active one: it signs nothing.
+    #[error("this registry process does not hold the log's active signing key")]
     NotSigning,
     /// Stored data that should be well-formed is not.
     #[error("stored log data is corrupt: {0}")]
@@ -45,9 +45,13 @@ fn hexes(hashes: &[Hash]) -> Vec<String> {
     hashes.iter().map(Hash::to_hex).collect()
 }
 
-/// The checkpoint of `head`, signed by this process's key.
-fn sign_checkpoint(services: &Services, head: &LogHead) -> Result<String, ProvenanceError> {
+/// The checkpoint of `head`, signed by this process's key — only while it is the log's
+/// active key (a replica left with a retired key signs nothing new).
+async fn sign_checkpoint(services: &Services, head: &LogHead) -> Result<String, ProvenanceError> {
     let signer = services.store.log_signer().ok_or(ProvenanceError::NotSigning)?;
+    if services.store.active_key_id().await?.as_deref() != Some(signer.key().id().as_str()) {
+        return Err(ProvenanceError::NotSigning);
+    }
     Checkpoint {
         origin: head.origin.clone(),
         size: head.size,
@@ -60,7 +64,7 @@ fn sign_checkpoint(services: &Services, head: &LogHead) -> Result<String, Proven
 /// The log's current signed checkpoint (a C2SP signed note).
 pub async fn checkpoint(services: &Services) -> Result<String, ProvenanceError> {
     let head = services.store.log_head().await?;
-    sign_checkpoint(services, &head)
+    sign_checkpoint(services, &head).await
 }
 
 /// The entry at `index`: key events for anyone, version events only for their own
@@ -148,7 +152,8 @@ pub async fn attestation(
         .ok_or_else(|| {
             ProvenanceError::NotFound(format!(
                 "revision {revision} of skill '{name}' has no attestation yet: it was published before this \
-                 registry signed versions; restart the registry (it attests older versions on start)"
+                 registry signed versions; ask the registry's operator to restart it (it attests older versions on \
+                 start)"
             ))
         })?;
     let mut head = services.store.log_head().await?;
@@ -175,7 +180,7 @@ pub async fn attestation(
         envelope_sha256: hex::encode(sha2::Sha256::digest(&record.entry)),
         log_index: record.index,
         inclusion_proof: hexes(&hashes),
-        checkpoint: sign_checkpoint(services, &head)?,
+        checkpoint: sign_checkpoint(services, &head).await?,
     })
 }
 

@@ -29,13 +29,14 @@ impl From<StoreError> for ApiError {
             StoreError::Invalid(message) => ApiError::bad_request(message),
             e @ StoreError::Unavailable(_) => ApiError::unavailable("database", &e),
             StoreError::Signing(message) => {
-                // The operator's problem, not the caller's: the request can be retried
-                // once the registry's signing key is fixed. The detail is in the log.
+                // The operator's problem, not the caller's: the request can be retried once
+                // the registry's signing key or log is fixed. The detail is in the log.
                 tracing::error!(%message, "the transparency log refused an entry");
                 ApiError::new(
                     ErrorKind::Unavailable,
                     "signing_unavailable",
-                    "the registry cannot sign new versions right now (its signing key is not the log's active key):                      nothing was published; retry later and tell the registry's operator",
+                    "the registry cannot record this change in its transparency log right now (its signing key or \
+                     log needs its operator): nothing was changed; retry later and tell the registry's operator",
                 )
             }
             other => ApiError::internal("database error", &other),
@@ -50,9 +51,13 @@ impl From<ProvenanceError> for ApiError {
             ProvenanceError::OutOfRange(message) => ApiError::bad_request(message),
             ProvenanceError::Store(e) => e.into(),
             ProvenanceError::Catalog(e) => e.into(),
-            e @ (ProvenanceError::NotSigning | ProvenanceError::Corrupt(_)) => {
-                ApiError::internal("serving the transparency log", &e)
-            }
+            ProvenanceError::NotSigning => ApiError::new(
+                ErrorKind::Unavailable,
+                "signing_unavailable",
+                "this registry instance cannot sign a checkpoint right now (it does not hold the log's active key): \
+                 retry in a moment, another instance may answer; tell the registry's operator if it persists",
+            ),
+            e @ ProvenanceError::Corrupt(_) => ApiError::internal("serving the transparency log", &e),
         }
     }
 }
