@@ -228,23 +228,52 @@ fn version_predicate(
     }
 }
 
-/// Locks the head and checks `signer` holds the active key; returns the head.
-async fn lock_head(tx: &mut Transaction<'_, Postgres>, signer: &LogSigner) -> Result<LogHead, StoreError> {
+/// The log as a transaction holds it locked: its head, the time of the lock, and the
+/// stored hashes the appends that follow read.
+struct Locked {
+    head: LogHead,
+    now: DateTime<Utc>,
+    known: HashMap<u64, Hash>,
+}
+
+/// The stored hashes appending `count` entries to a tree of `size` reads (those already
+/// stored: the ones the appends write themselves are computed on the way).
+fn hashes_read_by_appending(size: u64, count: u64) -> Vec<i64> {
+    let stored_before = merkle::first_stored_index(size);
+    let mut needed: Vec<u64> = (size..size + count).flat_map(merkle::append_needs).collect();
+    for end in size + 1..=size + count {
+        needed.extend(merkle::root_needs(end));
+    }
+    needed.retain(|i| *i < stored_before);
+    needed.sort_unstable();
+    needed.dedup();
+    needed.into_iter().map(to_i64).collect()
+}
+
+/// Locks the head for appending `count` entries and checks `signer` holds the active key.
+/// Two round trips: the lock, then — in a statement of its own, so it sees what committed
+/// while the lock was awaited (a rotation) — the active key, the time and the stored
+/// hashes the appends read.
+async fn lock_head(tx: &mut Transaction<'_, Postgres>, signer: &LogSigner, count: u64) -> Result<Locked, StoreError> {
     let (origin, size, root): (Option<String>, i64, Vec<u8>) =
         sqlx::query_as("SELECT origin, size, root FROM transparency_log FOR UPDATE")
             .fetch_one(&mut **tx)
             .await?;
-    // Read after the lock is held, in a statement of its own: a statement that waited for
-    // the lock would still see the key that was active when it started (a rotation that
-    // committed meanwhile must be seen).
-    let active: Option<String> = sqlx::query_scalar("SELECT key_id FROM signing_keys WHERE status = 'active'")
-        .fetch_optional(&mut **tx)
-        .await?;
     let Some(origin) = origin else {
         return Err(StoreError::Signing(
             "the transparency log was never opened: start the registry once (it names and opens the log)".to_owned(),
         ));
     };
+    let size = to_u64(size);
+    let (active, now, indexes, hashes): (Option<String>, DateTime<Utc>, Vec<i64>, Vec<Vec<u8>>) = sqlx::query_as(
+        "SELECT (SELECT key_id FROM signing_keys WHERE status = 'active'), clock_timestamp(), \
+                coalesce(array_agg(h.idx ORDER BY h.idx) FILTER (WHERE h.idx IS NOT NULL), '{}'), \
+                coalesce(array_agg(h.hash ORDER BY h.idx) FILTER (WHERE h.idx IS NOT NULL), '{}') \
+         FROM (SELECT 1) AS one LEFT JOIN log_hashes h ON h.idx = ANY($1)",
+    )
+    .bind(hashes_read_by_appending(size, count))
+    .fetch_one(&mut **tx)
+    .await?;
     if active.as_deref() != Some(signer.key.id().as_str()) {
         return Err(StoreError::Signing(format!(
             "this registry signs with key {} but the active key is {}: give every replica the active key \
@@ -253,10 +282,19 @@ async fn lock_head(tx: &mut Transaction<'_, Postgres>, signer: &LogSigner) -> Re
             active.as_deref().unwrap_or("none")
         )));
     }
-    Ok(LogHead {
-        origin,
-        size: to_u64(size),
-        root: Hash::from_slice(&root).unwrap_or_default(),
+    let known = indexes
+        .into_iter()
+        .zip(hashes)
+        .filter_map(|(idx, hash)| Some((to_u64(idx), Hash::from_slice(&hash)?)))
+        .collect();
+    Ok(Locked {
+        head: LogHead {
+            origin,
+            size,
+            root: Hash::from_slice(&root).unwrap_or_default(),
+        },
+        now,
+        known,
     })
 }
 
@@ -283,25 +321,28 @@ struct NewEntry {
     event: &'static str,
 }
 
-/// Appends `entries` after the locked `head` and moves the head; returns the first index.
+/// Appends `entries` after the locked head and moves it; returns the first index.
 async fn append_entries(
     tx: &mut Transaction<'_, Postgres>,
-    head: &LogHead,
+    locked: &mut Locked,
     signer: &LogSigner,
     entries: &[NewEntry],
 ) -> Result<u64, StoreError> {
-    let first = head.size;
+    let first = locked.head.size;
     let end = first + entries.len() as u64;
-    let stored_before = merkle::first_stored_index(first);
-    let mut needed: Vec<u64> = (first..end).flat_map(merkle::append_needs).collect();
-    needed.extend(merkle::root_needs(end));
-    needed.retain(|i| *i < stored_before);
-    needed.sort_unstable();
-    needed.dedup();
-    let mut known = read_hashes(&mut **tx, &needed).await?;
+    // Normally every hash is in hand since the lock; any other is read now.
+    let missing: Vec<u64> = hashes_read_by_appending(first, entries.len() as u64)
+        .into_iter()
+        .map(to_u64)
+        .filter(|i| !locked.known.contains_key(i))
+        .collect();
+    if !missing.is_empty() {
+        locked.known.extend(read_hashes(&mut **tx, &missing).await?);
+    }
+    let known = &mut locked.known;
     let mut new_hashes: Vec<(i64, Vec<u8>)> = Vec::new();
     for (index, entry) in (first..).zip(entries) {
-        let hashes = merkle::append(index, merkle::leaf_hash(&entry.entry), &known)
+        let hashes = merkle::append(index, merkle::leaf_hash(&entry.entry), known)
             .map_err(|e| StoreError::Signing(format!("the log's stored hashes are incomplete: {e}")))?;
         let at = merkle::first_stored_index(index);
         for (offset, hash) in (0..).zip(hashes) {
@@ -309,7 +350,7 @@ async fn append_entries(
             new_hashes.push((to_i64(at + offset), hash.0.to_vec()));
         }
     }
-    let root = merkle::root(end, &known)
+    let root = merkle::root(end, known)
         .map_err(|e| StoreError::Signing(format!("the log's stored hashes are incomplete: {e}")))?;
     let (hash_ids, hash_values): (Vec<i64>, Vec<Vec<u8>>) = new_hashes.into_iter().unzip();
     let indexes: Vec<i64> = (first..end).map(to_i64).collect();
@@ -336,6 +377,8 @@ async fn append_entries(
     .bind(root.0.to_vec())
     .execute(&mut **tx)
     .await?;
+    locked.head.size = end;
+    locked.head.root = root;
     Ok(first)
 }
 
@@ -353,18 +396,16 @@ pub(crate) async fn append_version_events(
         return Ok(());
     }
     let ids: Vec<i64> = events.iter().map(|(id, _)| *id).collect();
-    let head = lock_head(tx, signer).await?;
+    let mut locked = lock_head(tx, signer, events.len() as u64).await?;
     // After the lock: the facts and the time as of the entry's place in the log.
     let facts = version_facts(tx, &ids).await?;
-    let now: DateTime<Utc> = sqlx::query_scalar("SELECT clock_timestamp()")
-        .fetch_one(&mut **tx)
-        .await?;
+    let now = locked.now;
     let mut entries = Vec::with_capacity(events.len());
     for (id, event) in events {
         let facts = facts
             .get(id)
             .ok_or_else(|| StoreError::NotFound(format!("version {id} to attest")))?;
-        let statement = Statement::for_version(&version_predicate(facts, *event, &head.origin, now));
+        let statement = Statement::for_version(&version_predicate(facts, *event, &locked.head.origin, now));
         let envelope = Envelope::sign(IN_TOTO_PAYLOAD_TYPE, &statement.to_json(), &[&signer.key]);
         entries.push(NewEntry {
             entry: envelope.to_json(),
@@ -372,7 +413,7 @@ pub(crate) async fn append_version_events(
             event: event.as_str(),
         });
     }
-    append_entries(tx, &head, signer, &entries).await?;
+    append_entries(tx, &mut locked, signer, &entries).await?;
     Ok(())
 }
 
@@ -412,10 +453,10 @@ impl Store {
                     .bind(key.to_bytes().to_vec())
                     .execute(&mut *tx)
                     .await?;
-                let head = lock_head(&mut tx, signer).await?;
+                let mut locked = lock_head(&mut tx, signer, 1).await?;
                 append_key_event(
                     &mut tx,
-                    &head,
+                    &mut locked,
                     signer,
                     &[signer],
                     key,
@@ -451,7 +492,7 @@ impl Store {
         let mut attested = 0;
         loop {
             let mut tx = self.pool.begin().await?;
-            lock_head(&mut tx, signer).await?;
+            lock_head(&mut tx, signer, 0).await?;
             let rows: Vec<(i64, bool)> = sqlx::query_as(
                 "SELECT v.id, v.yanked FROM versions v WHERE NOT EXISTS \
                  (SELECT 1 FROM log_entries e WHERE e.version_id = v.id AND e.event = 'published') \
@@ -576,7 +617,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<KeyChange, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let head = lock_head(&mut tx, current).await?;
+        let mut locked = lock_head(&mut tx, current, 2).await?;
         let key = next.key.public();
         let known: Option<String> = sqlx::query_scalar("SELECT status FROM signing_keys WHERE key_id = $1")
             .bind(key.id().as_str())
@@ -596,9 +637,9 @@ impl Store {
             .bind(key.to_bytes().to_vec())
             .execute(&mut *tx)
             .await?;
-        let retired = append_key_event(
+        append_key_event(
             &mut tx,
-            &head,
+            &mut locked,
             current,
             &[current],
             current.key.public(),
@@ -607,13 +648,9 @@ impl Store {
             &actor.name,
         )
         .await?;
-        let head = LogHead {
-            size: retired + 1,
-            ..head
-        };
         let index = append_key_event(
             &mut tx,
-            &head,
+            &mut locked,
             current,
             &[current, next],
             key,
@@ -646,7 +683,8 @@ impl Store {
         actor: &Actor,
     ) -> Result<KeyChange, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let head = lock_head(&mut tx, current).await?;
+        let mut locked = lock_head(&mut tx, current, 1).await?;
+        let size = locked.head.size;
         let row: Option<(Vec<u8>, String)> =
             sqlx::query_as("SELECT public_key, status FROM signing_keys WHERE key_id = $1 FOR UPDATE")
                 .bind(key_id)
@@ -667,11 +705,10 @@ impl Store {
             }
             _ => {}
         }
-        let after = after_index.unwrap_or(head.size);
-        if after > head.size {
+        let after = after_index.unwrap_or(size);
+        if after > size {
             return Err(StoreError::Invalid(format!(
-                "the log holds {} entries: revoke after an index up to {}",
-                head.size, head.size
+                "the log holds {size} entries: revoke after an index up to {size}"
             )));
         }
         let key = cairn_provenance::PublicKey::from_bytes(&public)
@@ -685,7 +722,7 @@ impl Store {
         .await?;
         let index = append_key_event(
             &mut tx,
-            &head,
+            &mut locked,
             current,
             &[current],
             &key,
@@ -709,7 +746,7 @@ impl Store {
 #[allow(clippy::too_many_arguments)]
 async fn append_key_event(
     tx: &mut Transaction<'_, Postgres>,
-    head: &LogHead,
+    locked: &mut Locked,
     appender: &LogSigner,
     signers: &[&LogSigner],
     key: &cairn_provenance::PublicKey,
@@ -717,17 +754,14 @@ async fn append_key_event(
     revoked_after_index: Option<u64>,
     by: &str,
 ) -> Result<u64, StoreError> {
-    let now: DateTime<Utc> = sqlx::query_scalar("SELECT clock_timestamp()")
-        .fetch_one(&mut **tx)
-        .await?;
     let statement = Statement::for_key(&KeyPredicate {
         event,
-        registry: head.origin.clone(),
+        registry: locked.head.origin.clone(),
         key_id: key.id().to_string(),
         public_key: key.to_hex(),
         revoked_after_index,
         by: by.to_owned(),
-        at: rfc3339(now),
+        at: rfc3339(locked.now),
     });
     let keys: Vec<&SigningKey> = signers.iter().map(|s| &s.key).collect();
     let envelope = Envelope::sign(IN_TOTO_PAYLOAD_TYPE, &statement.to_json(), &keys);
@@ -738,7 +772,7 @@ async fn append_key_event(
     };
     append_entries(
         tx,
-        head,
+        locked,
         appender,
         &[NewEntry {
             entry: envelope.to_json(),
