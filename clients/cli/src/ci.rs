@@ -128,7 +128,12 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CiError + '_ {
 }
 
 /// Makes the lock of the registry's current index (every skill, or those named).
-pub async fn lock(registry: &Registry, only: &[String]) -> Result<Lock, CiError> {
+/// Makes the lock of the registry's current index (every skill, or those named). Given
+/// the lock it replaces (same registry, with provenance), the registry's log must be an
+/// extension of the one that lock pinned — proved by a consistency proof — and the keys it
+/// pinned are kept, only ever tightened: a registry cannot rewrite its history between
+/// two locks unnoticed.
+pub async fn lock(registry: &Registry, only: &[String], previous: Option<&Lock>) -> Result<Lock, CiError> {
     let index = registry.index().await?;
     let mut skills = BTreeMap::new();
     for entry in index.skills {
@@ -153,7 +158,13 @@ pub async fn lock(registry: &Registry, only: &[String]) -> Result<Lock, CiError>
     }
     // Pinned after the index was read, so the checkpoint's tree holds every version in
     // it; each attestation is verified against these pins before the lock is written.
-    let pins = crate::provenance::fetch_pins(registry).await?;
+    let mut pins = crate::provenance::fetch_pins(registry).await?;
+    if let Some(old) = previous
+        .filter(|old| old.server == registry.server())
+        .and_then(|old| old.provenance.as_ref())
+    {
+        pins = crate::provenance::extend_pins(registry, old, pins).await?;
+    }
     let verified = verify_all(registry, &pins, &skills, false, None).await?;
     // Every version of the index is the caller's organisation's: pinned, so a pull can
     // refuse another organisation's identical version.

@@ -1094,7 +1094,10 @@ async fn pull(targets: &[String], json: bool) -> Result<u8> {
 /// `cairn ci lock`.
 async fn ci_lock(out: &std::path::Path, skills: &[String], json: bool) -> Result<u8> {
     let registry = configured_registry()?;
-    let lock = match cairn::ci::lock(&registry, skills).await {
+    // A lock being replaced must be extended, not started over (an unreadable one is
+    // replaced: it pins nothing usable).
+    let previous = out.exists().then(|| cairn::ci::read_lock(out).ok()).flatten();
+    let lock = match cairn::ci::lock(&registry, skills, previous.as_ref()).await {
         Ok(lock) => lock,
         Err(e) => return fail(e),
     };

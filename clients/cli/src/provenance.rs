@@ -123,6 +123,53 @@ pub async fn fetch_pins(registry: &Registry) -> Result<Pins, ProvenanceError> {
     Ok(pins)
 }
 
+/// `new` (the registry's pins now) checked against `old` (pinned before): the same log,
+/// its tree an extension of the old one (a consistency proof), and the old keys kept —
+/// their status only tightened by what the registry says now — beside any new ones.
+pub async fn extend_pins(registry: &Registry, old: &Pins, new: Pins) -> Result<Pins, ProvenanceError> {
+    if new.origin != old.origin {
+        return Err(ProvenanceError::Failed(format!(
+            "the registry's log is now named '{}', the lock's was '{}': it is another log; do not trust it until \
+             you know why",
+            new.origin, old.origin
+        )));
+    }
+    let before = old.checkpoint()?;
+    let now = new.checkpoint()?;
+    let fork = |why: String| {
+        ProvenanceError::Failed(format!(
+            "FORK: {why}: the registry's log is not an extension of the one the lock pinned at size {} (root {}); do \
+             not trust it until its operators explain it",
+            before.size, before.root
+        ))
+    };
+    if now.size < before.size || (now.size == before.size && now.root != before.root) {
+        return Err(fork(format!(
+            "the tree went from {} to {} entries",
+            before.size, now.size
+        )));
+    }
+    if now.size > before.size && before.size > 0 {
+        let proof = registry.consistency(before.size, now.size).await?;
+        let hashes: Option<Vec<cairn_provenance::merkle::Hash>> = proof
+            .hashes
+            .iter()
+            .map(|h| cairn_provenance::merkle::Hash::from_hex(h))
+            .collect();
+        let hashes = hashes.ok_or_else(|| fork("the consistency proof is malformed".to_owned()))?;
+        cairn_provenance::merkle::verify_consistency(&hashes, before.size, before.root, now.size, now.root)
+            .map_err(|_| fork(format!("no proof that {} entries extend {}", now.size, before.size)))?;
+    }
+    let mut keys = old.keys.clone();
+    for key in new.keys {
+        match keys.iter_mut().find(|k| k.key_id == key.key_id) {
+            Some(pinned) => crate::witness::tighten(pinned, &key.status, key.revoked_after_index),
+            None => keys.push(key),
+        }
+    }
+    Ok(Pins { keys, ..new })
+}
+
 /// What a policy requires of an attested version.
 #[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
 pub struct Policy {

@@ -227,7 +227,7 @@ pub async fn trusted_pins(registry: &Registry, path: &Path) -> Result<(Pins, Obs
 
 /// Moves a pinned key's status forward to what the registry says now, never back:
 /// active → retired → revoked, and a revocation index only ever lower.
-fn tighten(pinned: &mut PinnedKey, status: &str, revoked_after_index: Option<u64>) {
+pub(crate) fn tighten(pinned: &mut PinnedKey, status: &str, revoked_after_index: Option<u64>) {
     let rank = |status: &str| match status {
         "active" => 0,
         "retired" => 1,

@@ -592,3 +592,64 @@ async fn verify_checks_a_pulled_folder_and_a_synced_target_and_refuses_changed_f
     let out = run(&["verify", work.path().to_str().unwrap()]).await;
     assert_refused(&out, 2, &["not a synced target", "--lock"]);
 }
+
+#[tokio::test]
+async fn relocking_extends_the_old_lock_and_refuses_a_rewritten_log() {
+    let key = new_key();
+    let app = TestApp::spawn_with_signing_key(key.clone()).await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "alpha/SKILL.md", &skill("alpha", "1. Alpha."));
+    app.import(tree.path()).await.unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let lock = work.path().join("cairn.lock");
+    let lock_arg = lock.to_str().unwrap();
+    let env_for = |url: &str| {
+        [
+            ("CAIRN_SERVER", url.to_owned()),
+            ("CAIRN_TOKEN", app.admin_token.clone()),
+        ]
+    };
+    let run = async |env: [(&'static str, String); 2]| {
+        let env: Vec<(&str, &str)> = env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+        cairn(&env, &["ci", "lock", "--out", lock_arg]).await
+    };
+    let out = run(env_for(&app.base_url)).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let size = |lock: &Path| {
+        let locked: Value = serde_json::from_str(&std::fs::read_to_string(lock).unwrap()).unwrap();
+        let note = locked["provenance"]["checkpoint"].as_str().unwrap().to_owned();
+        note.lines().nth(1).unwrap().parse::<u64>().unwrap()
+    };
+    assert_eq!(size(&lock), 2);
+
+    // The log grew: the new lock extends the old one.
+    write(tree.path(), "beta/SKILL.md", &skill("beta", "1. Beta."));
+    app.import(tree.path()).await.unwrap();
+    let out = run(env_for(&app.base_url)).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(size(&lock), 3);
+
+    // Another history under the same name and key (the registry rewrote its log): refused,
+    // and the old lock is kept.
+    let fork = TestApp::spawn_with_signing_key(key).await.unwrap();
+    let other = tempfile::tempdir().unwrap();
+    for name in ["gamma", "delta", "epsilon"] {
+        write(other.path(), &format!("{name}/SKILL.md"), &skill(name, "1. Other."));
+    }
+    fork.import(other.path()).await.unwrap();
+    let mut locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+    locked["server"] = fork.base_url.as_str().into();
+    std::fs::write(&lock, serde_json::to_string_pretty(&locked).unwrap()).unwrap();
+    let before = std::fs::read(&lock).unwrap();
+    let env = [
+        ("CAIRN_SERVER", fork.base_url.clone()),
+        ("CAIRN_TOKEN", fork.admin_token.clone()),
+    ];
+    let out = run(env).await;
+    assert_refused(
+        &out,
+        4,
+        &["FORK", "not an extension of the one the lock pinned at size 3"],
+    );
+    assert_eq!(std::fs::read(&lock).unwrap(), before);
+}
