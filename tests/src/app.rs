@@ -60,6 +60,13 @@ pub struct TestApp {
     pub db: TestDb,
 }
 
+/// A temporary data directory with a filesystem blob store in `blobs/`.
+fn fs_data_dir() -> Result<(tempfile::TempDir, Arc<dyn BlobStore>)> {
+    let data_dir = tempfile::tempdir()?;
+    let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+    Ok((data_dir, blobs))
+}
+
 /// How a test registry signs.
 enum Signing {
     /// With a key of its own.
@@ -86,8 +93,7 @@ async fn signing_store(db: &TestDb, key: &cairn_provenance::SigningKey) -> Resul
 impl TestApp {
     /// Starts a registry with a filesystem blob store in a temporary directory.
     pub async fn spawn() -> Result<Self> {
-        let data_dir = tempfile::tempdir()?;
-        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        let (data_dir, blobs) = fs_data_dir()?;
         Self::spawn_with(data_dir, blobs).await
     }
 
@@ -99,8 +105,7 @@ impl TestApp {
 
     /// Starts a registry with these live-feed settings (heartbeats, limits).
     pub async fn spawn_with_live(settings: LiveSettings) -> Result<Self> {
-        let data_dir = tempfile::tempdir()?;
-        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        let (data_dir, blobs) = fs_data_dir()?;
         Self::start(
             data_dir,
             blobs,
@@ -117,8 +122,7 @@ impl TestApp {
     ///
     /// [`OutboundPolicy::strict`]: cairn_registry::app::outbound::OutboundPolicy::strict
     pub async fn spawn_with_outbound(outbound: cairn_registry::app::outbound::OutboundPolicy) -> Result<Self> {
-        let data_dir = tempfile::tempdir()?;
-        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        let (data_dir, blobs) = fs_data_dir()?;
         Self::start(data_dir, blobs, no_rate_limits(), None, outbound, Signing::Fresh).await
     }
 
@@ -134,8 +138,7 @@ impl TestApp {
     /// Starts a registry signing with `key` (two registries with one key and name but
     /// different histories: a forked log, as a witness must see it).
     pub async fn spawn_with_signing_key(key: cairn_provenance::SigningKey) -> Result<Self> {
-        let data_dir = tempfile::tempdir()?;
-        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        let (data_dir, blobs) = fs_data_dir()?;
         Self::start(
             data_dir,
             blobs,
@@ -150,8 +153,7 @@ impl TestApp {
     /// Starts a registry that signs nothing and keeps no log: the "without provenance"
     /// side of the publishing benchmark's A/B comparison, never a configuration users get.
     pub async fn spawn_unsigned() -> Result<Self> {
-        let data_dir = tempfile::tempdir()?;
-        let blobs: Arc<dyn BlobStore> = Arc::new(FsBlobStore::new(data_dir.path().join("blobs"))?);
+        let (data_dir, blobs) = fs_data_dir()?;
         Self::start(
             data_dir,
             blobs,

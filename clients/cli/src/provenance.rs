@@ -5,10 +5,10 @@
 //! and, when asked, pass a policy (approved by a reviewer, a scan verdict no worse than
 //! a bound).
 
-use cairn_provenance::verify::{Attestation, KeyStatus, Keyring, Verified, verify_attestation};
+use cairn_provenance::merkle::{self, Hash};
+use cairn_provenance::verify::{KeyStatus, Keyring, Verified, verify_in};
 use cairn_provenance::{Checkpoint, PublicKey};
 use serde::{Deserialize, Serialize};
-use sha2::Digest as _;
 
 use crate::remote::{Registry, RemoteError};
 
@@ -53,7 +53,37 @@ pub enum ProvenanceError {
     Failed(String),
 }
 
+impl From<cairn_wire::SigningKeyItem> for PinnedKey {
+    fn from(key: cairn_wire::SigningKeyItem) -> Self {
+        PinnedKey {
+            revoked_after_index: if key.status == "revoked" {
+                key.revoked_after_index
+            } else {
+                None
+            },
+            key_id: key.key_id,
+            public_key: key.public_key,
+            status: key.status,
+        }
+    }
+}
+
 impl Pins {
+    /// Takes what the registry says about its keys now: a pinned key's status only moves
+    /// forward (see [`crate::witness::tighten`]); a key not pinned yet is added only with
+    /// `add_new`. Returns whether anything changed.
+    pub fn merge_keys(&mut self, keys: impl IntoIterator<Item = PinnedKey>, add_new: bool) -> bool {
+        let before = self.keys.clone();
+        for key in keys {
+            match self.keys.iter_mut().find(|k| k.key_id == key.key_id) {
+                Some(pinned) => crate::witness::tighten(pinned, &key.status, key.revoked_after_index),
+                None if add_new => self.keys.push(key),
+                None => {}
+            }
+        }
+        self.keys != before
+    }
+
     /// The keys as a verifier trusts them; each key id must be its key's.
     pub fn keyring(&self) -> Result<Keyring, ProvenanceError> {
         let mut keys = Vec::with_capacity(self.keys.len());
@@ -99,23 +129,9 @@ pub fn open_checkpoint(note: &str, origin: &str, keyring: &Keyring) -> Result<Ch
 /// other.
 pub async fn fetch_pins(registry: &Registry) -> Result<Pins, ProvenanceError> {
     let document = registry.signing_keys().await?;
-    let keys = document
-        .keys
-        .into_iter()
-        .map(|k| PinnedKey {
-            key_id: k.key_id,
-            public_key: k.public_key,
-            revoked_after_index: if k.status == "revoked" {
-                k.revoked_after_index
-            } else {
-                None
-            },
-            status: k.status,
-        })
-        .collect();
     let pins = Pins {
         origin: document.origin,
-        keys,
+        keys: document.keys.into_iter().map(PinnedKey::from).collect(),
         checkpoint: registry.checkpoint().await?,
     };
     pins.checkpoint()
@@ -136,38 +152,64 @@ pub async fn extend_pins(registry: &Registry, old: &Pins, new: Pins) -> Result<P
     }
     let before = old.checkpoint()?;
     let now = new.checkpoint()?;
-    let fork = |why: String| {
-        ProvenanceError::Failed(format!(
-            "FORK: {why}: the registry's log is not an extension of the one the lock pinned at size {} (root {}); do \
-             not trust it until its operators explain it",
-            before.size, before.root
-        ))
-    };
-    if now.size < before.size || (now.size == before.size && now.root != before.root) {
-        return Err(fork(format!(
-            "the tree went from {} to {} entries",
+    match prove_extends(registry, &before, &now).await {
+        Ok(()) => {}
+        Err(NotExtended::Remote(e)) => return Err(e.into()),
+        Err(NotExtended::Fork(why)) => {
+            return Err(ProvenanceError::Failed(format!(
+                "FORK: {why}: the registry's log is not an extension of the one the lock pinned at size {} (root \
+                 {}); do not trust it until its operators explain it",
+                before.size, before.root
+            )));
+        }
+    }
+    let mut keys = old.clone();
+    keys.merge_keys(new.keys.clone(), true);
+    Ok(Pins { keys: keys.keys, ..new })
+}
+
+/// Why a newer checkpoint was not proved to extend an older one.
+pub enum NotExtended {
+    /// The proof could not be fetched.
+    Remote(RemoteError),
+    /// The newer tree is not an extension of the older one (why).
+    Fork(String),
+}
+
+/// Proves that the tree of `now` extends the tree of `before`: never smaller, the same
+/// root at the same size, and otherwise the registry's consistency proof between them.
+pub async fn prove_extends(registry: &Registry, before: &Checkpoint, now: &Checkpoint) -> Result<(), NotExtended> {
+    if now.size < before.size {
+        return Err(NotExtended::Fork(format!(
+            "the log shrank from {} to {} entries",
             before.size, now.size
         )));
     }
-    if now.size > before.size && before.size > 0 {
-        let proof = registry.consistency(before.size, now.size).await?;
-        let hashes: Option<Vec<cairn_provenance::merkle::Hash>> = proof
-            .hashes
-            .iter()
-            .map(|h| cairn_provenance::merkle::Hash::from_hex(h))
-            .collect();
-        let hashes = hashes.ok_or_else(|| fork("the consistency proof is malformed".to_owned()))?;
-        cairn_provenance::merkle::verify_consistency(&hashes, before.size, before.root, now.size, now.root)
-            .map_err(|_| fork(format!("no proof that {} entries extend {}", now.size, before.size)))?;
+    if now.size == before.size {
+        return if now.root == before.root {
+            Ok(())
+        } else {
+            Err(NotExtended::Fork(format!(
+                "the root at size {} changed to {}",
+                now.size, now.root
+            )))
+        };
     }
-    let mut keys = old.keys.clone();
-    for key in new.keys {
-        match keys.iter_mut().find(|k| k.key_id == key.key_id) {
-            Some(pinned) => crate::witness::tighten(pinned, &key.status, key.revoked_after_index),
-            None => keys.push(key),
-        }
+    if before.size == 0 {
+        return Ok(());
     }
-    Ok(Pins { keys, ..new })
+    let proof = registry
+        .consistency(before.size, now.size)
+        .await
+        .map_err(NotExtended::Remote)?;
+    let hashes: Option<Vec<Hash>> = proof.hashes.iter().map(|h| Hash::from_hex(h)).collect();
+    let hashes = hashes.ok_or_else(|| NotExtended::Fork("the consistency proof is malformed".to_owned()))?;
+    merkle::verify_consistency(&hashes, before.size, before.root, now.size, now.root).map_err(|_| {
+        NotExtended::Fork(format!(
+            "the tree of {} entries is not an extension of the tree of {}",
+            now.size, before.size
+        ))
+    })
 }
 
 /// What a policy requires of an attested version.
@@ -275,35 +317,36 @@ pub async fn verify_version(
     let fail = |reason: String| ProvenanceError::Failed(format!("skill '{name}' revision {revision}: {reason}"));
     let envelope: cairn_provenance::Envelope =
         serde_json::from_value(served.envelope).map_err(|e| fail(format!("the envelope is malformed: {e}")))?;
-    let attestation = Attestation {
-        envelope,
-        log_index: served.log_index,
-        inclusion_proof: served
-            .inclusion_proof
-            .iter()
-            .map(|h| cairn_provenance::merkle::Hash::from_hex(h))
-            .collect::<Option<Vec<_>>>()
-            .ok_or_else(|| fail("the inclusion proof is malformed".to_owned()))?,
-        // The pinned checkpoint, not the registry's: the proof must lead to it.
-        checkpoint: pins.checkpoint.clone(),
-    };
-    let entry = cairn_provenance::verify::entry_bytes(&attestation.envelope);
-    let sha = hex::encode(sha2::Sha256::digest(&entry));
+    let inclusion_proof = served
+        .inclusion_proof
+        .iter()
+        .map(|h| Hash::from_hex(h))
+        .collect::<Option<Vec<_>>>()
+        .ok_or_else(|| fail("the inclusion proof is malformed".to_owned()))?;
+    // Proved in the pinned checkpoint (opened once by the caller), not the registry's.
+    let verified = verify_in(
+        &envelope,
+        served.log_index,
+        &inclusion_proof,
+        checkpoint.clone(),
+        &pins.origin,
+        keyring,
+    )
+    .map_err(|e| fail(e.to_string()))?;
     if let Some(locked) = expected.attestation {
-        if sha != locked.envelope_sha256 {
+        if verified.envelope_sha256 != locked.envelope_sha256 {
             return Err(fail(format!(
-                "the registry serves an envelope with SHA-256 {sha}, the lock pins {}",
-                locked.envelope_sha256
+                "the registry serves an envelope with SHA-256 {}, the lock pins {}",
+                verified.envelope_sha256, locked.envelope_sha256
             )));
         }
-        if attestation.log_index != locked.log_index {
+        if verified.log_index != locked.log_index {
             return Err(fail(format!(
                 "the registry places it at log index {}, the lock at {}",
-                attestation.log_index, locked.log_index
+                verified.log_index, locked.log_index
             )));
         }
     }
-    let verified = verify_attestation(&attestation, &pins.origin, keyring).map_err(|e| fail(e.to_string()))?;
     let predicate = &verified.predicate;
     if predicate.skill != name || predicate.revision != revision {
         return Err(fail(format!("the attestation is about {}", predicate.subject_name())));

@@ -7,10 +7,9 @@
 
 use std::path::{Path, PathBuf};
 
-use cairn_provenance::merkle::{self, Hash};
 use serde::{Deserialize, Serialize};
 
-use crate::provenance::{PinnedKey, Pins, ProvenanceError, fetch_pins, open_checkpoint};
+use crate::provenance::{NotExtended, PinnedKey, Pins, ProvenanceError, fetch_pins, open_checkpoint, prove_extends};
 use crate::remote::{Registry, RemoteError};
 
 /// Exit code of a fork or a checkpoint that does not verify.
@@ -147,26 +146,10 @@ pub async fn check(registry: &Registry, path: &Path, trust_new_keys: bool) -> Re
     // The registry's word on its keys only ever tightens what is pinned (a key retired or
     // revoked since, a revocation reaching further back); new keys are trusted only when
     // asked to.
-    let before = state.pins.keys.clone();
     let document = registry.signing_keys().await?;
-    for key in document.keys {
-        let revoked_after_index = if key.status == "revoked" {
-            key.revoked_after_index
-        } else {
-            None
-        };
-        match state.pins.keys.iter_mut().find(|k| k.key_id == key.key_id) {
-            Some(pinned) => tighten(pinned, &key.status, revoked_after_index),
-            None if trust_new_keys => state.pins.keys.push(PinnedKey {
-                key_id: key.key_id,
-                public_key: key.public_key,
-                revoked_after_index,
-                status: key.status,
-            }),
-            None => {}
-        }
-    }
-    let keys_changed = state.pins.keys != before;
+    let keys_changed = state
+        .pins
+        .merge_keys(document.keys.into_iter().map(PinnedKey::from), trust_new_keys);
     let keyring = state.pins.keyring()?;
     let note = registry.checkpoint().await?;
     let new = open_checkpoint(&note, &state.pins.origin, &keyring).map_err(|e| {
@@ -182,31 +165,16 @@ pub async fn check(registry: &Registry, path: &Path, trust_new_keys: bool) -> Re
             old.size, old.root
         ))
     };
-    if new.size < old.size {
-        return Err(fork(format!(
-            "the log shrank from {} to {} entries",
-            old.size, new.size
-        )));
+    match prove_extends(registry, &old, &new).await {
+        Ok(()) => {}
+        Err(NotExtended::Remote(e)) => return Err(e.into()),
+        Err(NotExtended::Fork(why)) => return Err(fork(why)),
     }
     if new.size == old.size {
-        if new.root != old.root {
-            return Err(fork(format!("the root at size {} changed to {}", new.size, new.root)));
-        }
         if keys_changed {
             write_state(path, &state)?;
         }
         return Ok(Observation::Unchanged { size: new.size });
-    }
-    if old.size > 0 {
-        let proof = registry.consistency(old.size, new.size).await?;
-        let hashes: Option<Vec<Hash>> = proof.hashes.iter().map(|h| Hash::from_hex(h)).collect();
-        let hashes = hashes.ok_or_else(|| fork("the consistency proof is malformed".to_owned()))?;
-        merkle::verify_consistency(&hashes, old.size, old.root, new.size, new.root).map_err(|_| {
-            fork(format!(
-                "the tree of {} entries is not an extension of the tree of {}",
-                new.size, old.size
-            ))
-        })?;
     }
     state.pins.checkpoint = note;
     write_state(path, &state)?;

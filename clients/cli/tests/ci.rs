@@ -237,6 +237,18 @@ async fn ci_pulls_exactly_the_locked_versions_and_refuses_every_mismatch() {
     assert_eq!(snapshot(&dest), before);
 }
 
+/// A registry signing with `key` under the same name as another, with a history of its
+/// own (four entries): what a registry that rewrote its log looks like.
+async fn forked_registry(key: cairn_provenance::SigningKey) -> TestApp {
+    let fork = TestApp::spawn_with_signing_key(key).await.unwrap();
+    let other = tempfile::tempdir().unwrap();
+    for name in ["gamma", "delta", "epsilon"] {
+        write(other.path(), &format!("{name}/SKILL.md"), &skill(name, "1. Other."));
+    }
+    fork.import(other.path()).await.unwrap();
+    fork
+}
+
 /// A fresh Ed25519 key.
 fn new_key() -> cairn_provenance::SigningKey {
     let mut seed = [0u8; 32];
@@ -473,12 +485,7 @@ async fn the_witness_follows_a_growing_log_and_fails_loudly_on_a_fork() {
     );
 
     // Another registry with the same key and name but another history: a fork.
-    let fork = TestApp::spawn_with_signing_key(key).await.unwrap();
-    let other = tempfile::tempdir().unwrap();
-    for name in ["gamma", "delta", "epsilon"] {
-        write(other.path(), &format!("{name}/SKILL.md"), &skill(name, "1. Other."));
-    }
-    fork.import(other.path()).await.unwrap();
+    let fork = forked_registry(key).await;
     let mut state_json: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     state_json["server"] = fork.base_url.as_str().into();
     std::fs::write(&state, state_json.to_string()).unwrap();
@@ -631,12 +638,7 @@ async fn relocking_extends_the_old_lock_and_refuses_a_rewritten_log() {
 
     // Another history under the same name and key (the registry rewrote its log): refused,
     // and the old lock is kept.
-    let fork = TestApp::spawn_with_signing_key(key).await.unwrap();
-    let other = tempfile::tempdir().unwrap();
-    for name in ["gamma", "delta", "epsilon"] {
-        write(other.path(), &format!("{name}/SKILL.md"), &skill(name, "1. Other."));
-    }
-    fork.import(other.path()).await.unwrap();
+    let fork = forked_registry(key).await;
     let mut locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
     locked["server"] = fork.base_url.as_str().into();
     std::fs::write(&lock, serde_json::to_string_pretty(&locked).unwrap()).unwrap();

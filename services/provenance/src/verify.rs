@@ -139,13 +139,30 @@ pub fn entry_bytes(envelope: &Envelope) -> Vec<u8> {
 /// predicate (name, revision, digest, policy) with what it expects.
 pub fn verify_attestation(attestation: &Attestation, origin: &str, keyring: &Keyring) -> Result<Verified, VerifyError> {
     let (checkpoint, _) = Checkpoint::open(&attestation.checkpoint, origin, &keyring.for_checkpoint())?;
-    let index = attestation.log_index;
-    let (payload, signed_by) = attestation
-        .envelope
-        .verify(IN_TOTO_PAYLOAD_TYPE, |id| keyring.for_entry(id, index))?;
-    let entry = entry_bytes(&attestation.envelope);
-    merkle::verify_inclusion(
+    verify_in(
+        &attestation.envelope,
+        attestation.log_index,
         &attestation.inclusion_proof,
+        checkpoint,
+        origin,
+        keyring,
+    )
+}
+
+/// [`verify_attestation`] against a checkpoint already opened (its signature checked):
+/// many attestations proved in one pinned checkpoint open it once.
+pub fn verify_in(
+    envelope: &Envelope,
+    index: u64,
+    inclusion_proof: &[Hash],
+    checkpoint: Checkpoint,
+    origin: &str,
+    keyring: &Keyring,
+) -> Result<Verified, VerifyError> {
+    let (payload, signed_by) = envelope.verify(IN_TOTO_PAYLOAD_TYPE, |id| keyring.for_entry(id, index))?;
+    let entry = entry_bytes(envelope);
+    merkle::verify_inclusion(
+        inclusion_proof,
         index,
         checkpoint.size,
         checkpoint.root,

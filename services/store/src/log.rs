@@ -50,6 +50,8 @@ pub struct LogHead {
     pub size: u64,
     /// Their root hash.
     pub root: Hash,
+    /// The id of the key that signs now (`None`: the log was never opened).
+    pub active_key: Option<String>,
 }
 
 /// One stored entry.
@@ -292,6 +294,7 @@ async fn lock_head(tx: &mut Transaction<'_, Postgres>, signer: &LogSigner, count
             origin,
             size,
             root: Hash::from_slice(&root).unwrap_or_default(),
+            active_key: active,
         },
         now,
         known,
@@ -517,27 +520,19 @@ impl Store {
         }
     }
 
-    /// The id of the active signing key (`None`: the log was never opened).
-    #[instrument(skip_all)]
-    pub async fn active_key_id(&self) -> Result<Option<String>, StoreError> {
-        Ok(
-            sqlx::query_scalar("SELECT key_id FROM signing_keys WHERE status = 'active'")
-                .fetch_optional(&self.pool)
-                .await?,
-        )
-    }
-
     /// The log's head (name, size, root).
     #[instrument(skip_all)]
     pub async fn log_head(&self) -> Result<LogHead, StoreError> {
-        let (origin, size, root): (Option<String>, i64, Vec<u8>) =
-            sqlx::query_as("SELECT origin, size, root FROM transparency_log")
-                .fetch_one(&self.pool)
-                .await?;
+        let (origin, size, root, active_key): (Option<String>, i64, Vec<u8>, Option<String>) = sqlx::query_as(
+            "SELECT origin, size, root, (SELECT key_id FROM signing_keys WHERE status = 'active') FROM transparency_log",
+        )
+        .fetch_one(&self.pool)
+        .await?;
         Ok(LogHead {
             origin: origin.unwrap_or_default(),
             size: to_u64(size),
             root: Hash::from_slice(&root).unwrap_or_default(),
+            active_key,
         })
     }
 

@@ -549,6 +549,30 @@ async fn bad_log_requests_are_refused_clearly_and_change_nothing() {
     assert_eq!((counts, files), after);
 }
 
+/// Publishes a new revision of `demo` with `body` through `store` (a process of its own).
+async fn publish_demo(
+    app: &TestApp,
+    store: &cairn_store::Store,
+    body: &str,
+) -> Result<Vec<cairn_store::PublishOutcome>, cairn_registry::app::publish::PublishError> {
+    let candidate = cairn_registry::app::publish::Candidate {
+        name: cairn_skill::SkillName::parse("demo").unwrap(),
+        category: None,
+        bundle: crate::fixtures::bundle("demo", body, &[]),
+        verdict: None,
+    };
+    cairn_registry::app::publish::publish(
+        store,
+        app.blobs.as_ref(),
+        app.org_id,
+        std::slice::from_ref(&candidate),
+        cairn_store::VersionSource::Publish,
+        None,
+        &cairn_store::Actor::cli("test"),
+    )
+    .await
+}
+
 #[tokio::test]
 async fn a_process_holding_another_key_publishes_nothing() {
     let app = TestApp::spawn().await.unwrap();
@@ -560,24 +584,14 @@ async fn a_process_holding_another_key_publishes_nothing() {
         store.open_log(TEST_REGISTRY, &stranger).await.unwrap(),
         cairn_store::log::LogOpening::OtherKeyActive { .. }
     ));
-    let bundle = crate::fixtures::bundle("demo", "Changed.", &[]);
-    let name = cairn_skill::SkillName::parse("demo").unwrap();
-    let version = cairn_store::NewVersion {
-        name: &name,
-        category: cairn_store::CategoryUpdate::IfNew(None),
-        bundle: &bundle,
-        source: cairn_store::VersionSource::Publish,
-        published_by: None,
-        scan: None,
-    };
-    cairn_registry::app::publish::upload_missing_blobs(&store, app.blobs.as_ref(), std::iter::once(&bundle))
-        .await
-        .unwrap();
-    let error = store
-        .publish_versions(app.org_id, &[version], &cairn_store::Actor::cli("test"))
-        .await
-        .unwrap_err();
-    assert!(matches!(error, cairn_store::StoreError::Signing(_)), "{error}");
+    let error = publish_demo(&app, &store, "Changed.").await.unwrap_err();
+    assert!(
+        matches!(
+            error,
+            cairn_registry::app::publish::PublishError::Store(cairn_store::StoreError::Signing(_))
+        ),
+        "{error}"
+    );
     assert!(error.to_string().contains("active key"), "{error}");
     let (mut counts, _) = app.state_snapshot().await.unwrap();
     // Only the blob rows written before the refused commit (collected later) differ.
@@ -596,20 +610,7 @@ async fn a_retired_key_stays_valid_and_a_revoked_one_only_below_its_index() {
     app.store.activate_key(&old, &new, &actor).await.unwrap();
     // A replica given the new key publishes revision 2.
     let replica = app.db.store().await.unwrap().with_log_signer(new.clone());
-    let bundle = crate::fixtures::bundle("demo", "Revised.", &[]);
-    cairn_registry::app::publish::upload_missing_blobs(&replica, app.blobs.as_ref(), std::iter::once(&bundle))
-        .await
-        .unwrap();
-    let name = cairn_skill::SkillName::parse("demo").unwrap();
-    let version = cairn_store::NewVersion {
-        name: &name,
-        category: cairn_store::CategoryUpdate::IfNew(None),
-        bundle: &bundle,
-        source: cairn_store::VersionSource::Publish,
-        published_by: None,
-        scan: None,
-    };
-    replica.publish_versions(app.org_id, &[version], &actor).await.unwrap();
+    publish_demo(&app, &replica, "Revised.").await.unwrap();
 
     // The server still holding the retired key signs no checkpoint any more; a replica
     // given the new key does.

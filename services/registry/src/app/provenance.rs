@@ -47,9 +47,9 @@ fn hexes(hashes: &[Hash]) -> Vec<String> {
 
 /// The checkpoint of `head`, signed by this process's key — only while it is the log's
 /// active key (a replica left with a retired key signs nothing new).
-async fn sign_checkpoint(services: &Services, head: &LogHead) -> Result<String, ProvenanceError> {
+fn sign_checkpoint(services: &Services, head: &LogHead) -> Result<String, ProvenanceError> {
     let signer = services.store.log_signer().ok_or(ProvenanceError::NotSigning)?;
-    if services.store.active_key_id().await?.as_deref() != Some(signer.key().id().as_str()) {
+    if head.active_key.as_deref() != Some(signer.key().id().as_str()) {
         return Err(ProvenanceError::NotSigning);
     }
     Checkpoint {
@@ -64,7 +64,7 @@ async fn sign_checkpoint(services: &Services, head: &LogHead) -> Result<String, 
 /// The log's current signed checkpoint (a C2SP signed note).
 pub async fn checkpoint(services: &Services) -> Result<String, ProvenanceError> {
     let head = services.store.log_head().await?;
-    sign_checkpoint(services, &head).await
+    sign_checkpoint(services, &head)
 }
 
 /// The entry at `index`: key events for anyone, version events only for their own
@@ -88,9 +88,9 @@ pub async fn entry(services: &Services, org_id: i64, index: u64) -> Result<LogEn
     })
 }
 
-/// The size a proof is asked for, checked against the log (`None`: the current size).
-async fn proof_size(services: &Services, size: Option<u64>) -> Result<u64, ProvenanceError> {
-    let head = services.store.log_head().await?;
+/// The size a proof is asked for, checked against the log's `head` (`None`: the current
+/// size).
+fn proof_size(head: &LogHead, size: Option<u64>) -> Result<u64, ProvenanceError> {
     match size {
         None => Ok(head.size),
         Some(size) if size <= head.size => Ok(size),
@@ -110,7 +110,7 @@ async fn inclusion_hashes(services: &Services, index: u64, size: u64) -> Result<
 /// The proof that entry `index` is in the tree of `size` entries (default: the current
 /// size).
 pub async fn inclusion(services: &Services, index: u64, size: Option<u64>) -> Result<InclusionProof, ProvenanceError> {
-    let size = proof_size(services, size).await?;
+    let size = proof_size(&services.store.log_head().await?, size)?;
     let hashes = inclusion_hashes(services, index, size).await?;
     Ok(InclusionProof {
         index,
@@ -122,7 +122,7 @@ pub async fn inclusion(services: &Services, index: u64, size: Option<u64>) -> Re
 /// The proof that the tree of `from` entries is a prefix of the tree of `to` entries
 /// (default: the current size).
 pub async fn consistency(services: &Services, from: u64, to: Option<u64>) -> Result<ConsistencyProof, ProvenanceError> {
-    let to = proof_size(services, to).await?;
+    let to = proof_size(&services.store.log_head().await?, to)?;
     let needs = merkle::consistency_needs(from, to).map_err(proof_error)?;
     let known = services.store.log_hashes(&needs).await?;
     let hashes = merkle::consistency_proof(from, to, &known).map_err(proof_error)?;
@@ -158,7 +158,7 @@ pub async fn attestation(
         })?;
     let mut head = services.store.log_head().await?;
     if let Some(size) = size {
-        let size = proof_size(services, Some(size)).await?;
+        let size = proof_size(&head, Some(size))?;
         if record.index >= size {
             return Err(ProvenanceError::OutOfRange(format!(
                 "revision {revision} of skill '{name}' is log entry {}, after the tree of {size} entries: ask for a \
@@ -180,7 +180,7 @@ pub async fn attestation(
         envelope_sha256: hex::encode(sha2::Sha256::digest(&record.entry)),
         log_index: record.index,
         inclusion_proof: hexes(&hashes),
-        checkpoint: sign_checkpoint(services, &head).await?,
+        checkpoint: sign_checkpoint(services, &head)?,
     })
 }
 
