@@ -479,6 +479,7 @@ pub fn no_rate_limits() -> AccessSettings {
         rate_limits: RateLimits {
             per_token: None,
             per_address: None,
+            proposals_per_token: None,
         },
         ..AccessSettings::default()
     }

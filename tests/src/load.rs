@@ -58,8 +58,16 @@ pub async fn measure_with(
     measure_requests(&[get], clients, run_for).await
 }
 
+/// Whether `body` is a JSON-RPC answer that failed: MCP answers a refused call (a
+/// protocol error or a tool error) with HTTP 200, so the status alone proves nothing.
+fn failed_rpc(body: &[u8]) -> bool {
+    let has = |needle: &[u8]| body.windows(needle.len()).any(|w| w == needle);
+    body.starts_with(b"{\"jsonrpc\"") && (has(b"\"isError\":true") || has(b"\"error\":{"))
+}
+
 /// Sends `requests` one after another, as one operation, from `clients` clients for
-/// `run_for`; every answer must be a success. `bytes` is the operation's bodies as sent;
+/// `run_for`; every answer must be a success (for MCP, no JSON-RPC or tool error). `bytes`
+/// is the operation's bodies as sent;
 /// latencies are per operation.
 pub async fn measure_requests(requests: &[reqwest::RequestBuilder], clients: usize, run_for: Duration) -> Measured {
     let send_all = |requests: Vec<reqwest::RequestBuilder>| async move {
@@ -69,6 +77,7 @@ pub async fn measure_requests(requests: &[reqwest::RequestBuilder], clients: usi
             let status = response.status();
             let body = response.bytes().await.unwrap();
             assert!(status.is_success(), "{status}: {}", String::from_utf8_lossy(&body));
+            assert!(!failed_rpc(&body), "{}", String::from_utf8_lossy(&body));
             bytes += body.len();
         }
         bytes

@@ -20,7 +20,9 @@ pub mod webhooks;
 pub use accounts::{AuditItem, IssuedToken, OwnerList, TokenItem, UserItem, WhoAmI};
 pub use findings::{Dismissal, Dismissed, Items, Quarantined, Released, Rescan};
 pub use index::{Change, ChangeKind, Index, IndexEntry};
-pub use log::{ConsistencyProof, InclusionProof, LogEntry, SigningKeyItem, SigningKeys, VersionAttestation};
+pub use log::{
+    ConsistencyProof, InclusionProof, KeyActivation, LogEntry, SigningKeyItem, SigningKeys, VersionAttestation,
+};
 pub use patches::{
     BatchResult, BatchResults, ChangesRequested, Comment, DuplicateMark, Owner, Patch, PatchItem, PatchRound,
     Published, ReviewThread,

@@ -95,4 +95,17 @@ pub struct SigningKeyItem {
     pub revoked_at: Option<DateTime<Utc>>,
     /// For a revoked key: its signatures count only on entries below this index.
     pub revoked_after_index: Option<u64>,
+    /// Its activation: the log entry signed by it and by the key it replaced, which a
+    /// verifier that trusts the old key checks (and proves in the log) to trust this one.
+    #[serde(default)]
+    pub activation: Option<KeyActivation>,
+}
+
+/// Where and how a signing key was activated.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+pub struct KeyActivation {
+    /// The entry's index in the log.
+    pub index: u64,
+    /// The entry: a DSSE envelope around the key's activation statement.
+    pub envelope: serde_json::Value,
 }

@@ -11,6 +11,7 @@ pub mod mcp;
 pub mod patch;
 pub mod provenance;
 pub mod remote;
+pub mod rotation;
 pub mod sync;
 pub mod verify;
 pub mod witness;

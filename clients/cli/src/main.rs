@@ -248,6 +248,12 @@ struct McpInstall {
     /// With --offline: a target to serve (repeat for several).
     #[arg(long = "target", value_name = "TARGET", requires = "offline")]
     targets: Vec<String>,
+    /// With --offline: serve the versions this lock pins (for CI agents), from --dir.
+    #[arg(long, requires_all = ["offline", "dir"], conflicts_with = "targets")]
+    lock: Option<PathBuf>,
+    /// With --lock: the folder `cairn ci pull --dest` filled.
+    #[arg(long, requires = "lock")]
+    dir: Option<PathBuf>,
     /// Claude Code: the project's .mcp.json (in this folder) instead of ~/.claude.json.
     #[arg(long)]
     project: bool,
@@ -273,8 +279,10 @@ enum LogCommand {
         /// Keep checking at this interval (e.g. 5m) instead of checking once.
         #[arg(long, value_parser = humantime::parse_duration)]
         interval: Option<std::time::Duration>,
-        /// Trust keys the registry lists that this witness has not pinned (after its
-        /// operators confirmed a key rotation).
+        /// Trust keys the registry lists that this witness has not pinned, even when their
+        /// activation does not follow from the pinned keys (after its operators confirmed
+        /// the rotation). Without it, a rotation is followed only through its activation
+        /// entry, signed by the retired key and proved in the log.
         #[arg(long)]
         trust_new_keys: bool,
     },
@@ -587,6 +595,8 @@ fn mcp_install(options: McpInstall, json: bool) -> Result<u8> {
         http,
         offline,
         targets,
+        lock,
+        dir,
         project,
         config: config_file,
     } = options;
@@ -618,6 +628,14 @@ fn mcp_install(options: McpInstall, json: bool) -> Result<u8> {
             args.push("--offline".to_owned());
             for target in &targets {
                 args.extend(["--target".to_owned(), target.clone()]);
+            }
+            // The agent starts the program in a folder of its own: the paths are absolute.
+            for (flag, path) in [("--lock", &lock), ("--dir", &dir)] {
+                if let Some(path) = path {
+                    let path =
+                        std::path::absolute(path).with_context(|| format!("resolving {flag} {}", path.display()))?;
+                    args.extend([flag.to_owned(), path.to_string_lossy().into_owned()]);
+                }
             }
         }
         Connection::Stdio { command, args }

@@ -178,6 +178,12 @@ impl Registry {
         .await
     }
 
+    /// `GET /v1/log/proof/inclusion?index=&size=`.
+    pub async fn inclusion(&self, index: u64, size: u64) -> Result<cairn_wire::InclusionProof, RemoteError> {
+        self.get_json(&format!("/v1/log/proof/inclusion?index={index}&size={size}"))
+            .await
+    }
+
     /// `GET /v1/log/proof/consistency?from=&to=`.
     pub async fn consistency(&self, from: u64, to: u64) -> Result<cairn_wire::ConsistencyProof, RemoteError> {
         self.get_json(&format!("/v1/log/proof/consistency?from={from}&to={to}"))

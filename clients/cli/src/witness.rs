@@ -144,12 +144,20 @@ pub async fn check(registry: &Registry, path: &Path, trust_new_keys: bool) -> Re
     }
     let old = state.pins.checkpoint()?;
     // The registry's word on its keys only ever tightens what is pinned (a key retired or
-    // revoked since, a revocation reaching further back); new keys are trusted only when
-    // asked to.
+    // revoked since, a revocation reaching further back). A new key is trusted when its
+    // activation follows from the pinned keys (signed by the key it replaced, and proved
+    // in the log below), or when asked to.
     let document = registry.signing_keys().await?;
+    let followed = if trust_new_keys {
+        Vec::new()
+    } else {
+        crate::rotation::follow(&state.pins, &document.keys)?
+    };
+    state.pins.keys.extend(followed.iter().map(|f| f.key.clone()));
     let keys_changed = state
         .pins
-        .merge_keys(document.keys.into_iter().map(PinnedKey::from), trust_new_keys);
+        .merge_keys(document.keys.into_iter().map(PinnedKey::from), trust_new_keys)
+        || !followed.is_empty();
     let keyring = state.pins.keyring()?;
     let note = registry.checkpoint().await?;
     let new = open_checkpoint(&note, &state.pins.origin, &keyring).map_err(|e| {
@@ -170,6 +178,12 @@ pub async fn check(registry: &Registry, path: &Path, trust_new_keys: bool) -> Re
         Err(NotExtended::Remote(e)) => return Err(e.into()),
         Err(NotExtended::Fork(why)) => return Err(fork(why)),
     }
+    crate::rotation::prove_activations(registry, &followed, &new)
+        .await
+        .map_err(|e| match e {
+            ProvenanceError::Failed(why) => fork(why),
+            other => other.into(),
+        })?;
     if new.size == old.size {
         if keys_changed {
             write_state(path, &state)?;

@@ -524,12 +524,77 @@ async fn the_witness_follows_a_growing_log_and_fails_loudly_on_a_fork() {
     assert_refused(
         &out,
         4,
-        &["does not verify with the keys this witness trusts", "--trust-new-keys"],
+        &["does not follow from the keys pinned here", "--trust-new-keys"],
     );
     // A damaged state file is an error, not a fork.
     std::fs::write(&state, "{}").unwrap();
     let out = watch(here()).await;
     assert_refused(&out, 2, &["not a witness state file"]);
+}
+
+#[tokio::test]
+async fn the_witness_follows_a_rotation_from_the_key_it_pinned() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "alpha/SKILL.md", &skill("alpha", "1. Alpha."));
+    app.import(tree.path()).await.unwrap();
+    let work = tempfile::tempdir().unwrap();
+    let state = work.path().join("witness.json");
+    let state_arg = state.to_str().unwrap();
+    let watch = async |server: &str| {
+        let env = [("CAIRN_SERVER", server), ("CAIRN_TOKEN", "unused")];
+        cairn(&env, &["log", "watch", "--state", state_arg, "--json"]).await
+    };
+    let out = watch(&app.base_url).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+
+    // The operators rotate: the activation is signed by the old key and the new one, and
+    // the replicas are given the new key.
+    let old = cairn_store::log::LogSigner::new(app.signing_key.clone());
+    let next = new_key();
+    let new = cairn_store::log::LogSigner::new(next.clone());
+    app.store
+        .activate_key(&old, &new, &cairn_store::Actor::cli("test"))
+        .await
+        .unwrap();
+    let replica = app.replica_with_key(next.clone()).await.unwrap();
+    let mut state_json: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    state_json["server"] = replica.base_url.as_str().into();
+    std::fs::write(&state, state_json.to_string()).unwrap();
+    // No --trust-new-keys: the witness follows the rotation from the key it pinned.
+    let out = watch(&replica.base_url).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let seen: Value = serde_json::from_slice(&out.stdout).unwrap();
+    assert_eq!(
+        (seen["outcome"].as_str(), seen["from"].as_u64(), seen["to"].as_u64()),
+        (Some("grew"), Some(2), Some(4)),
+        "the old key retired and the new one activated"
+    );
+    let pinned: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
+    let statuses: Vec<(String, String)> = pinned["pins"]["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| {
+            (
+                k["key_id"].as_str().unwrap().to_owned(),
+                k["status"].as_str().unwrap().to_owned(),
+            )
+        })
+        .collect();
+    assert_eq!(
+        statuses,
+        [
+            (app.signing_key.id().to_string(), "retired".to_owned()),
+            (next.id().to_string(), "active".to_owned())
+        ]
+    );
+    let out = watch(&replica.base_url).await;
+    assert_eq!(
+        serde_json::from_slice::<Value>(&out.stdout).unwrap()["outcome"],
+        "unchanged"
+    );
+    replica.stop().await.unwrap();
 }
 
 #[tokio::test]

@@ -8,7 +8,7 @@ use crate::checkpoint::{Checkpoint, CheckpointError};
 use crate::dsse::{Envelope, EnvelopeError, IN_TOTO_PAYLOAD_TYPE};
 use crate::keys::{KeyId, PublicKey};
 use crate::merkle::{self, Hash, ProofError};
-use crate::statement::{Statement, StatementError, VersionPredicate};
+use crate::statement::{KeyEvent, KeyPredicate, Statement, StatementError, VersionPredicate};
 
 /// Where a key stands.
 #[derive(Clone, Copy, Debug, PartialEq, Eq, Serialize, Deserialize)]
@@ -186,6 +186,35 @@ pub fn verify_in(
     })
 }
 
+/// Checks that `envelope`, the log entry at `index`, activates `key` in the log `origin`
+/// with the consent of a key already trusted: its statement is an activation naming
+/// exactly `key`, signed by `key` itself (whoever activated it held it) and by a key
+/// `keyring` trusts at that index (the registry's previous key vouched for it). A
+/// verifier that pinned the old key follows a rotation this way instead of taking the
+/// registry's word; it still proves the entry is in a checkpoint it verifies.
+pub fn verify_activation(
+    envelope: &Envelope,
+    index: u64,
+    origin: &str,
+    keyring: &Keyring,
+    key: &PublicKey,
+) -> Result<KeyPredicate, VerifyError> {
+    let (payload, _) = envelope.verify(IN_TOTO_PAYLOAD_TYPE, |id| keyring.for_entry(id, index))?;
+    envelope.verify(IN_TOTO_PAYLOAD_TYPE, |id| (id == key.id().as_str()).then_some(key))?;
+    let predicate = Statement::from_json(&payload)?.key_predicate()?;
+    let named = (&predicate.registry, &predicate.key_id, &predicate.public_key);
+    if predicate.event != KeyEvent::Activated || named != (&origin.to_owned(), &key.id().to_string(), &key.to_hex()) {
+        return Err(VerifyError::Subject {
+            found: format!(
+                "a {:?} event of key {} in '{}'",
+                predicate.event, predicate.key_id, predicate.registry
+            ),
+            expected: format!("the activation of key {} in '{origin}'", key.id()),
+        });
+    }
+    Ok(predicate)
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
@@ -267,5 +296,48 @@ mod tests {
             verify_attestation(&genuine, "r.example", &late),
             Err(VerifyError::Envelope(_))
         ));
+    }
+
+    fn activation(key: &SigningKey, event: KeyEvent, signers: &[&SigningKey]) -> Envelope {
+        let statement = Statement::for_key(&KeyPredicate {
+            event,
+            registry: "r.example".into(),
+            key_id: key.id().to_string(),
+            public_key: key.public().to_hex(),
+            revoked_after_index: None,
+            by: "ops".into(),
+            at: "2026-12-05T00:00:00.000Z".into(),
+        });
+        Envelope::sign(IN_TOTO_PAYLOAD_TYPE, &statement.to_json(), signers)
+    }
+
+    #[test]
+    fn a_rotation_is_followed_only_when_the_old_key_vouched_and_the_new_one_signed() {
+        let old = SigningKey::from_seed([1; 32]);
+        let new = SigningKey::from_seed([2; 32]);
+        let other = SigningKey::from_seed([3; 32]);
+        let pinned = Keyring::new(vec![(old.public().clone(), KeyStatus::Active)]);
+        let follow =
+            |envelope: &Envelope, keyring: &Keyring| verify_activation(envelope, 5, "r.example", keyring, new.public());
+        let both = activation(&new, KeyEvent::Activated, &[&old, &new]);
+        assert_eq!(follow(&both, &pinned).unwrap().key_id, new.id().to_string());
+        // The registry alone (the new key, unvouched), or the old key alone (no proof the
+        // activator held the new one): refused.
+        for signers in [vec![&new], vec![&old], vec![&other, &new]] {
+            let envelope = activation(&new, KeyEvent::Activated, &signers);
+            assert!(matches!(follow(&envelope, &pinned), Err(VerifyError::Envelope(_))));
+        }
+        // Another event, another key or another log: refused.
+        let retired = activation(&new, KeyEvent::Retired, &[&old, &new]);
+        assert!(matches!(follow(&retired, &pinned), Err(VerifyError::Subject { .. })));
+        let elsewhere = activation(&other, KeyEvent::Activated, &[&old, &new]);
+        assert!(matches!(follow(&elsewhere, &pinned), Err(VerifyError::Subject { .. })));
+        assert!(verify_activation(&both, 5, "elsewhere.example", &pinned, new.public()).is_err());
+        // Vouched for by a key revoked before the activation's index: refused.
+        let revoked = Keyring::new(vec![(
+            old.public().clone(),
+            KeyStatus::Revoked { revoked_after_index: 5 },
+        )]);
+        assert!(matches!(follow(&both, &revoked), Err(VerifyError::Envelope(_))));
     }
 }

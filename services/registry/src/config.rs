@@ -365,6 +365,10 @@ fn access_settings(env: &impl Fn(&str) -> Option<String>) -> Result<AccessSettin
     for (variable, slot) in [
         ("CAIRN_RATE_LIMIT_TOKEN", &mut settings.rate_limits.per_token),
         ("CAIRN_RATE_LIMIT_ADDRESS", &mut settings.rate_limits.per_address),
+        (
+            "CAIRN_RATE_LIMIT_PROPOSALS",
+            &mut settings.rate_limits.proposals_per_token,
+        ),
     ] {
         if let Some(value) = env(variable) {
             *slot = Limit::parse(&value).map_err(|hint| unusable(variable, value, hint))?;
@@ -417,6 +421,27 @@ mod tests {
     }
 
     #[test]
+    fn mcp_allowed_hosts_parse_and_bad_lists_say_how_to_write_them() {
+        assert_eq!(
+            config(&[]).unwrap().mcp_allowed_hosts,
+            DEFAULT_MCP_ALLOWED_HOSTS.to_vec()
+        );
+        let c = config(&[("CAIRN_MCP_ALLOWED_HOSTS", " skills.example.com , localhost:7878,")]).unwrap();
+        assert_eq!(c.mcp_allowed_hosts, ["skills.example.com", "localhost:7878"]);
+        assert_eq!(
+            config(&[("CAIRN_MCP_ALLOWED_HOSTS", "*")]).unwrap().mcp_allowed_hosts,
+            ["*"]
+        );
+        for bad in [",", "https://skills.example.com", "two words"] {
+            let e = config(&[("CAIRN_MCP_ALLOWED_HOSTS", bad)]).unwrap_err().to_string();
+            assert!(
+                e.contains("CAIRN_MCP_ALLOWED_HOSTS") && e.contains("separated by commas"),
+                "{bad}: {e}"
+            );
+        }
+    }
+
+    #[test]
     fn defaults_use_the_embedded_database_and_local_blobs() {
         let c = config(&[]).unwrap();
         assert!(c.database_url.is_none());
@@ -455,9 +480,11 @@ mod tests {
             ("CAIRN_TOKEN_DEFAULT_TTL", "12h"),
             ("CAIRN_RATE_LIMIT_TOKEN", "off"),
             ("CAIRN_RATE_LIMIT_ADDRESS", "50/s"),
+            ("CAIRN_RATE_LIMIT_PROPOSALS", "30/h"),
             ("CAIRN_TRUSTED_PROXY_HOPS", "1"),
         ])
         .unwrap();
+        assert_eq!(c.access.rate_limits.proposals_per_token.unwrap().to_string(), "30/h");
         assert_eq!(c.access.default_token_ttl, Duration::from_secs(12 * 3600));
         assert_eq!(c.access.rate_limits.per_token, None);
         assert_eq!(c.access.rate_limits.per_address.unwrap().to_string(), "50/s");

@@ -65,11 +65,19 @@ pub struct RateLimits {
     pub per_token: Option<Limit>,
     /// Per client address (every request, authenticated or not).
     pub per_address: Option<Limit>,
+    /// Proposals (new patches and new rounds, over any transport) per API token: every
+    /// one runs the pipeline and lands in a person's queue, and skill text can talk an
+    /// agent into proposing, so they have a budget of their own, far below requests'.
+    pub proposals_per_token: Option<Limit>,
 }
 
 impl Default for RateLimits {
     fn default() -> Self {
         RateLimits {
+            proposals_per_token: Some(Limit {
+                count: NonZeroU32::new(120).unwrap_or(NonZeroU32::MIN),
+                period: Duration::from_secs(3600),
+            }),
             per_token: Some(Limit {
                 count: NonZeroU32::new(1200).unwrap_or(NonZeroU32::MIN),
                 period: Duration::from_secs(60),
@@ -96,7 +104,7 @@ pub struct Budget {
 /// A refused request: which limit, and when to retry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limited {
-    /// `token` or `address`.
+    /// `token`, `address` or `proposals`.
     pub key: &'static str,
     /// The limit that was hit.
     pub limit: Limit,
@@ -151,6 +159,7 @@ impl<K: Hash + Eq + Clone> KeyedLimit<K> {
 pub struct RateLimiters {
     per_token: Option<KeyedLimit<Uuid>>,
     per_address: Option<KeyedLimit<IpAddr>>,
+    proposals_per_token: Option<KeyedLimit<Uuid>>,
 }
 
 impl RateLimiters {
@@ -159,7 +168,16 @@ impl RateLimiters {
         RateLimiters {
             per_token: limits.per_token.map(KeyedLimit::new),
             per_address: limits.per_address.map(KeyedLimit::new),
+            proposals_per_token: limits.proposals_per_token.map(KeyedLimit::new),
         }
+    }
+
+    /// Counts a proposal (a new patch or round) made with token `token_id`.
+    pub fn check_proposal(&self, token_id: Uuid) -> Result<Option<Budget>, Limited> {
+        self.proposals_per_token
+            .as_ref()
+            .map(|l| l.check(&token_id, "proposals"))
+            .transpose()
     }
 
     /// Counts a request from `address`.
@@ -183,6 +201,10 @@ impl RateLimiters {
             l.limiter.shrink_to_fit();
         }
         if let Some(l) = &self.per_address {
+            l.limiter.retain_recent();
+            l.limiter.shrink_to_fit();
+        }
+        if let Some(l) = &self.proposals_per_token {
             l.limiter.retain_recent();
             l.limiter.shrink_to_fit();
         }
@@ -218,6 +240,7 @@ mod tests {
         let limiters = RateLimiters::new(RateLimits {
             per_token: Limit::parse("3/min").unwrap(),
             per_address: None,
+            proposals_per_token: Limit::parse("2/h").unwrap(),
         });
         let id = Uuid::new_v4();
         let remaining: Vec<u32> = (0..3)
@@ -230,5 +253,10 @@ mod tests {
         // Another token has its own budget; addresses are unlimited here.
         assert!(limiters.check_token(Uuid::new_v4()).is_ok());
         assert_eq!(limiters.check_address(IpAddr::from([127, 0, 0, 1])), Ok(None));
+        // Proposals have their own, smaller budget, counted apart from requests.
+        assert!(limiters.check_proposal(id).is_ok() && limiters.check_proposal(id).is_ok());
+        let limited = limiters.check_proposal(id).unwrap_err();
+        assert_eq!(limited.key, "proposals");
+        assert!(limited.retry_after > Duration::from_secs(1700), "{limited:?}");
     }
 }

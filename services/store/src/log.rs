@@ -101,6 +101,8 @@ pub struct SigningKeyRecord {
     pub revoked_at: Option<DateTime<Utc>>,
     /// Entries at or above this index signed by it are not trusted.
     pub revoked_after_index: Option<i64>,
+    /// The index of its activation entry (signed by it and by the key it replaced).
+    pub activated_index: Option<i64>,
 }
 
 /// What opening the log found.
@@ -132,8 +134,8 @@ fn to_i64(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-/// The facts of a version an attestation states, read in the appending transaction.
-#[derive(sqlx::FromRow)]
+/// The facts of a version an attestation states, read with the log's lock.
+#[derive(serde::Deserialize)]
 struct VersionFacts {
     id: i64,
     organization: String,
@@ -146,39 +148,37 @@ struct VersionFacts {
     scan_verdict: Option<String>,
     scan_rules: Option<String>,
     publisher: Option<String>,
-    patch_id: Option<uuid::Uuid>,
+    patch_id: Option<String>,
     base_revision: Option<i32>,
     author: Option<String>,
-    agent: Option<sqlx::types::Json<serde_json::Value>>,
-    contributors: sqlx::types::Json<serde_json::Value>,
+    agent: Option<serde_json::Value>,
+    contributors: serde_json::Value,
     reviewer: Option<String>,
     decided_at: Option<DateTime<Utc>>,
-    files: sqlx::types::Json<Vec<AttestedFile>>,
+    files: Vec<AttestedFile>,
 }
 
-async fn version_facts(
-    tx: &mut Transaction<'_, Postgres>,
-    ids: &[i64],
-) -> Result<HashMap<i64, VersionFacts>, StoreError> {
-    let rows: Vec<VersionFacts> = sqlx::query_as(
-        "SELECT v.id, o.slug AS organization, s.name AS skill, s.category, v.revision, v.digest, v.source, \
-                v.created_at, v.scan_verdict, v.scan_rules, pu.handle AS publisher, p.id AS patch_id, \
-                p.base_revision, au.handle AS author, p.agent, v.contributors, re.handle AS reviewer, p.decided_at, \
-                (SELECT coalesce(json_agg(json_build_object('path', f.path, 'sha256', f.sha256, 'size', f.size, \
-                        'executable', f.executable) ORDER BY f.path), '[]') \
-                   FROM version_files f WHERE f.version_id = v.id) AS files \
+/// The locking read of the head: the head row (with the active key and the tree's edge),
+/// the time — the statement's clock, never earlier than the last entry's — and the facts
+/// of the versions `$1` as one JSON array (a subquery, so they cost no round trip).
+const LOCK_HEAD: &str = "SELECT origin, size, root, active_key, edge_idx, edge_hashes, \
+        greatest(clock_timestamp(), recorded_at), \
+        (SELECT coalesce(json_agg(json_build_object( \
+            'id', v.id, 'organization', o.slug, 'skill', s.name, 'category', s.category, \
+            'revision', v.revision, 'digest', v.digest, 'source', v.source, 'created_at', v.created_at, \
+            'scan_verdict', v.scan_verdict, 'scan_rules', v.scan_rules, 'publisher', pu.handle, \
+            'patch_id', p.id, 'base_revision', p.base_revision, 'author', au.handle, 'agent', p.agent, \
+            'contributors', v.contributors, 'reviewer', re.handle, 'decided_at', p.decided_at, \
+            'files', (SELECT coalesce(json_agg(json_build_object('path', f.path, 'sha256', f.sha256, \
+                             'size', f.size, 'executable', f.executable) ORDER BY f.path), '[]') \
+                      FROM version_files f WHERE f.version_id = v.id))), '[]') \
          FROM versions v JOIN skills s ON s.id = v.skill_id JOIN organizations o ON o.id = s.org_id \
          LEFT JOIN users pu ON pu.id = v.published_by \
          LEFT JOIN patches p ON p.id = v.patch_id \
          LEFT JOIN users au ON au.id = p.author_id \
          LEFT JOIN users re ON re.id = p.decided_by \
-         WHERE v.id = ANY($1)",
-    )
-    .bind(ids)
-    .fetch_all(&mut **tx)
-    .await?;
-    Ok(rows.into_iter().map(|row| (row.id, row)).collect())
-}
+         WHERE v.id = ANY($1)) \
+     FROM transparency_log FOR UPDATE";
 
 fn version_predicate(
     facts: &VersionFacts,
@@ -186,12 +186,12 @@ fn version_predicate(
     registry: &str,
     now: DateTime<Utc>,
 ) -> VersionPredicate {
-    let patch = facts.patch_id.map(|id| AttestedPatch {
-        id: id.to_string(),
+    let patch = facts.patch_id.as_ref().map(|id| AttestedPatch {
+        id: id.clone(),
         base_revision: facts.base_revision,
         author: facts.author.clone().unwrap_or_default(),
-        agent: facts.agent.as_ref().map(|a| a.0.clone()).unwrap_or_default(),
-        contributors: facts.contributors.0.clone(),
+        agent: facts.agent.clone().unwrap_or_default(),
+        contributors: facts.contributors.clone(),
     });
     let approvals = match (&facts.reviewer, facts.decided_at) {
         (Some(reviewer), Some(at)) => vec![cairn_provenance::statement::Approval {
@@ -209,7 +209,7 @@ fn version_predicate(
         revision: facts.revision,
         digest: facts.digest.clone(),
         category: facts.category.clone(),
-        files: facts.files.0.clone(),
+        files: facts.files.clone(),
         source: facts.source.clone(),
         publisher: if patch.is_some() { None } else { facts.publisher.clone() },
         patch,
@@ -230,12 +230,13 @@ fn version_predicate(
     }
 }
 
-/// The log as a transaction holds it locked: its head, the time of the lock, and the
-/// stored hashes the appends that follow read.
+/// The log as a transaction holds it locked: its head, the time of the lock, the stored
+/// hashes the appends that follow read, and the facts of the versions they attest.
 struct Locked {
     head: LogHead,
     now: DateTime<Utc>,
     known: HashMap<u64, Hash>,
+    facts: HashMap<i64, VersionFacts>,
 }
 
 /// The stored hashes appending `count` entries to a tree of `size` reads (those already
@@ -252,30 +253,36 @@ fn hashes_read_by_appending(size: u64, count: u64) -> Vec<i64> {
     needed.into_iter().map(to_i64).collect()
 }
 
-/// Locks the head for appending `count` entries and checks `signer` holds the active key.
-/// Two round trips: the lock, then — in a statement of its own, so it sees what committed
-/// while the lock was awaited (a rotation) — the active key, the time and the stored
-/// hashes the appends read.
-async fn lock_head(tx: &mut Transaction<'_, Postgres>, signer: &LogSigner, count: u64) -> Result<Locked, StoreError> {
-    let (origin, size, root): (Option<String>, i64, Vec<u8>) =
-        sqlx::query_as("SELECT origin, size, root FROM transparency_log FOR UPDATE")
-            .fetch_one(&mut **tx)
-            .await?;
+/// The head row as the locking statement reads it.
+type HeadRow = (
+    Option<String>,
+    i64,
+    Vec<u8>,
+    Option<String>,
+    Vec<i64>,
+    Vec<Vec<u8>>,
+    DateTime<Utc>,
+    sqlx::types::Json<Vec<VersionFacts>>,
+);
+
+/// Locks the head for appending and checks `signer` holds the active key: one round
+/// trip. The head row carries the active key and the tree's right edge, and a row locked
+/// `FOR UPDATE` is read as committed once the lock is granted, so a rotation or append
+/// that committed while this one waited is seen. The time is the statement's clock, never
+/// earlier than the last entry's; the facts of `versions` come along (this transaction's
+/// own writes).
+async fn lock_head(
+    tx: &mut Transaction<'_, Postgres>,
+    signer: &LogSigner,
+    versions: &[i64],
+) -> Result<Locked, StoreError> {
+    let (origin, size, root, active, edge_idx, edge_hashes, now, facts): HeadRow =
+        sqlx::query_as(LOCK_HEAD).bind(versions).fetch_one(&mut **tx).await?;
     let Some(origin) = origin else {
         return Err(StoreError::Signing(
             "the transparency log was never opened: start the registry once (it names and opens the log)".to_owned(),
         ));
     };
-    let size = to_u64(size);
-    let (active, now, indexes, hashes): (Option<String>, DateTime<Utc>, Vec<i64>, Vec<Vec<u8>>) = sqlx::query_as(
-        "SELECT (SELECT key_id FROM signing_keys WHERE status = 'active'), clock_timestamp(), \
-                coalesce(array_agg(h.idx ORDER BY h.idx) FILTER (WHERE h.idx IS NOT NULL), '{}'), \
-                coalesce(array_agg(h.hash ORDER BY h.idx) FILTER (WHERE h.idx IS NOT NULL), '{}') \
-         FROM (SELECT 1) AS one LEFT JOIN log_hashes h ON h.idx = ANY($1)",
-    )
-    .bind(hashes_read_by_appending(size, count))
-    .fetch_one(&mut **tx)
-    .await?;
     if active.as_deref() != Some(signer.key.id().as_str()) {
         return Err(StoreError::Signing(format!(
             "this registry signs with key {} but the active key is {}: give every replica the active key \
@@ -284,20 +291,21 @@ async fn lock_head(tx: &mut Transaction<'_, Postgres>, signer: &LogSigner, count
             active.as_deref().unwrap_or("none")
         )));
     }
-    let known = indexes
+    let known = edge_idx
         .into_iter()
-        .zip(hashes)
+        .zip(edge_hashes)
         .filter_map(|(idx, hash)| Some((to_u64(idx), Hash::from_slice(&hash)?)))
         .collect();
     Ok(Locked {
         head: LogHead {
             origin,
-            size,
+            size: to_u64(size),
             root: Hash::from_slice(&root).unwrap_or_default(),
             active_key: active,
         },
         now,
         known,
+        facts: facts.0.into_iter().map(|facts| (facts.id, facts)).collect(),
     })
 }
 
@@ -355,6 +363,13 @@ async fn append_entries(
     }
     let root = merkle::root(end, known)
         .map_err(|e| StoreError::Signing(format!("the log's stored hashes are incomplete: {e}")))?;
+    // The next append's reads; if one were not in hand (it never is), none is kept and
+    // that append reads them from log_hashes.
+    let edge: Option<Vec<(i64, Vec<u8>)>> = hashes_read_by_appending(end, 1)
+        .into_iter()
+        .map(|idx| known.get(&to_u64(idx)).map(|hash| (idx, hash.0.to_vec())))
+        .collect();
+    let (edge_idx, edge_hashes): (Vec<i64>, Vec<Vec<u8>>) = edge.unwrap_or_default().into_iter().unzip();
     let (hash_ids, hash_values): (Vec<i64>, Vec<Vec<u8>>) = new_hashes.into_iter().unzip();
     let indexes: Vec<i64> = (first..end).map(to_i64).collect();
     let bytes: Vec<&[u8]> = entries.iter().map(|e| e.entry.as_slice()).collect();
@@ -367,7 +382,8 @@ async fn append_entries(
              FROM UNNEST($1::bigint[], $2::bytea[], $3::bigint[], $4::text[]) AS e(idx, entry, version_id, event)), \
          hashes AS ( \
              INSERT INTO log_hashes (idx, hash) SELECT * FROM UNNEST($6::bigint[], $7::bytea[])) \
-         UPDATE transparency_log SET size = $8, root = $9",
+         UPDATE transparency_log SET size = $8, root = $9, edge_idx = $10, edge_hashes = $11, \
+             recorded_at = $12",
     )
     .bind(&indexes)
     .bind(&bytes)
@@ -378,6 +394,9 @@ async fn append_entries(
     .bind(&hash_values)
     .bind(to_i64(end))
     .bind(root.0.to_vec())
+    .bind(&edge_idx)
+    .bind(&edge_hashes)
+    .bind(locked.now)
     .execute(&mut **tx)
     .await?;
     locked.head.size = end;
@@ -399,9 +418,8 @@ pub(crate) async fn append_version_events(
         return Ok(());
     }
     let ids: Vec<i64> = events.iter().map(|(id, _)| *id).collect();
-    let mut locked = lock_head(tx, signer, events.len() as u64).await?;
-    // After the lock: the facts and the time as of the entry's place in the log.
-    let facts = version_facts(tx, &ids).await?;
+    let mut locked = lock_head(tx, signer, &ids).await?;
+    let facts = std::mem::take(&mut locked.facts);
     let now = locked.now;
     let mut entries = Vec::with_capacity(events.len());
     for (id, event) in events {
@@ -456,8 +474,8 @@ impl Store {
                     .bind(key.to_bytes().to_vec())
                     .execute(&mut *tx)
                     .await?;
-                let mut locked = lock_head(&mut tx, signer, 1).await?;
-                append_key_event(
+                let mut locked = lock_head(&mut tx, signer, &[]).await?;
+                let index = append_key_event(
                     &mut tx,
                     &mut locked,
                     signer,
@@ -468,6 +486,7 @@ impl Store {
                     "system:first-start",
                 )
                 .await?;
+                record_activation(&mut tx, key, index).await?;
                 crate::audit::record_audit_every_org(
                     &mut tx,
                     &Actor::system("first-start"),
@@ -495,7 +514,7 @@ impl Store {
         let mut attested = 0;
         loop {
             let mut tx = self.pool.begin().await?;
-            lock_head(&mut tx, signer, 0).await?;
+            lock_head(&mut tx, signer, &[]).await?;
             let rows: Vec<(i64, bool)> = sqlx::query_as(
                 "SELECT v.id, v.yanked FROM versions v WHERE NOT EXISTS \
                  (SELECT 1 FROM log_entries e WHERE e.version_id = v.id AND e.event = 'published') \
@@ -523,11 +542,10 @@ impl Store {
     /// The log's head (name, size, root).
     #[instrument(skip_all)]
     pub async fn log_head(&self) -> Result<LogHead, StoreError> {
-        let (origin, size, root, active_key): (Option<String>, i64, Vec<u8>, Option<String>) = sqlx::query_as(
-            "SELECT origin, size, root, (SELECT key_id FROM signing_keys WHERE status = 'active') FROM transparency_log",
-        )
-        .fetch_one(&self.pool)
-        .await?;
+        let (origin, size, root, active_key): (Option<String>, i64, Vec<u8>, Option<String>) =
+            sqlx::query_as("SELECT origin, size, root, active_key FROM transparency_log")
+                .fetch_one(&self.pool)
+                .await?;
         Ok(LogHead {
             origin: origin.unwrap_or_default(),
             size: to_u64(size),
@@ -580,8 +598,8 @@ impl Store {
     #[instrument(skip_all)]
     pub async fn signing_keys(&self) -> Result<Vec<SigningKeyRecord>, StoreError> {
         Ok(sqlx::query_as(
-            "SELECT key_id, public_key, status, created_at, retired_at, revoked_at, revoked_after_index \
-             FROM signing_keys ORDER BY created_at, key_id",
+            "SELECT key_id, public_key, status, created_at, retired_at, revoked_at, revoked_after_index, \
+                    activated_index FROM signing_keys ORDER BY created_at, key_id",
         )
         .fetch_all(&self.pool)
         .await?)
@@ -612,7 +630,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<KeyChange, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let mut locked = lock_head(&mut tx, current, 2).await?;
+        let mut locked = lock_head(&mut tx, current, &[]).await?;
         let key = next.key.public();
         let known: Option<String> = sqlx::query_scalar("SELECT status FROM signing_keys WHERE key_id = $1")
             .bind(key.id().as_str())
@@ -654,6 +672,7 @@ impl Store {
             &actor.name,
         )
         .await?;
+        record_activation(&mut tx, key, index).await?;
         let details = serde_json::json!({ "key_id": key.id().as_str(), "retired": current.key.id().as_str() });
         crate::audit::record_audit_every_org(&mut tx, actor, "key.activate", &format!("key:{}", key.id()), details)
             .await?;
@@ -678,7 +697,7 @@ impl Store {
         actor: &Actor,
     ) -> Result<KeyChange, StoreError> {
         let mut tx = self.pool.begin().await?;
-        let mut locked = lock_head(&mut tx, current, 1).await?;
+        let mut locked = lock_head(&mut tx, current, &[]).await?;
         let size = locked.head.size;
         let row: Option<(Vec<u8>, String)> =
             sqlx::query_as("SELECT public_key, status FROM signing_keys WHERE key_id = $1 FOR UPDATE")
@@ -737,6 +756,20 @@ impl Store {
     }
 }
 
+/// Records where `key`'s activation entry is.
+async fn record_activation(
+    tx: &mut Transaction<'_, Postgres>,
+    key: &cairn_provenance::PublicKey,
+    index: u64,
+) -> Result<(), StoreError> {
+    sqlx::query("UPDATE signing_keys SET activated_index = $2 WHERE key_id = $1")
+        .bind(key.id().as_str())
+        .bind(to_i64(index))
+        .execute(&mut **tx)
+        .await?;
+    Ok(())
+}
+
 /// Signs a key event with `signers` and appends it.
 #[allow(clippy::too_many_arguments)]
 async fn append_key_event(
@@ -776,4 +809,25 @@ async fn append_key_event(
         }],
     )
     .await
+}
+
+#[cfg(test)]
+mod tests {
+    use super::hashes_read_by_appending;
+
+    /// The head keeps what one append reads; a batch (an upgrade's backfill, a rotation's
+    /// two events) must need nothing more, or it would pay a round trip the head saves.
+    #[test]
+    fn a_batch_reads_only_the_edge_one_append_reads() {
+        for size in 0..600 {
+            let edge = hashes_read_by_appending(size, 1);
+            for count in 1..40 {
+                let batch = hashes_read_by_appending(size, count);
+                assert!(
+                    batch.iter().all(|idx| edge.contains(idx)),
+                    "appending {count} to {size} reads {batch:?}, the edge holds {edge:?}"
+                );
+            }
+        }
+    }
 }

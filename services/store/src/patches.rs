@@ -549,7 +549,7 @@ impl Store {
             &format!("patch:{}", patch.id),
             serde_json::json!({
                 "skill": patch.skill_name, "status": patch.status, "supersedes": patch.supersedes,
-                "duplicate_of": patch.duplicate.and_then(|d| d.patch),
+                "duplicate_of": patch.duplicate.and_then(|d| d.patch), "agent": patch.agent,
             }),
         )
         .await?;

@@ -444,6 +444,7 @@ async fn rate_limits_answer_429_with_retry_after_and_tell_the_remaining_budget()
         rate_limits: RateLimits {
             per_token: Limit::parse("3/min").unwrap(),
             per_address: Limit::parse("8/min").unwrap(),
+            proposals_per_token: None,
         },
         ..AccessSettings::default()
     };
@@ -610,6 +611,7 @@ async fn unknown_paths_count_against_the_address_but_probes_never_do() {
         rate_limits: RateLimits {
             per_token: None,
             per_address: Limit::parse("4/min").unwrap(),
+            proposals_per_token: None,
         },
         ..AccessSettings::default()
     };

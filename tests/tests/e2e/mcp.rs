@@ -157,7 +157,8 @@ async fn the_python_sdk_searches_loads_reads_and_proposes_in_both_protocol_eras(
         assert_eq!(out["resource"]["contents"][0]["text"], SKILL_MD);
         assert_eq!(out["resource"]["contents"][0]["mimeType"], "text/markdown");
         assert_eq!(out["templates"].as_array().unwrap().len(), 2);
-        // The Skills extension: every file with the digest of its exact bytes.
+        // The Skills extension: every file with the digest of its exact bytes, named by
+        // the revision's URIs (what a host reads is what the manifest describes).
         let listed = &out["skills_list"]["skills"];
         let deploy = listed
             .as_array()
@@ -169,11 +170,23 @@ async fn the_python_sdk_searches_loads_reads_and_proposes_in_both_protocol_eras(
         assert_eq!(
             deploy["resources"],
             json!([
-                {"uri": "skill://default/deploy/SKILL.md", "digest": sha256(SKILL_MD.as_bytes()), "size": SKILL_MD.len()},
-                {"uri": "skill://default/deploy/references/notes.md", "digest": sha256(NOTES.as_bytes()), "size": NOTES.len()},
+                {"uri": "skill://default/@1/deploy/SKILL.md", "digest": sha256(SKILL_MD.as_bytes()), "size": SKILL_MD.len()},
+                {"uri": "skill://default/@1/deploy/references/notes.md", "digest": sha256(NOTES.as_bytes()), "size": NOTES.len()},
             ])
         );
-        assert_eq!(out["skills_get"]["skill"], *deploy);
+        // skills/get answers in the form it was asked (here the latest): the same files.
+        let got = &out["skills_get"]["skill"];
+        assert_eq!(got["uri"], "skill://default/deploy/SKILL.md");
+        assert_eq!(got["frontmatter"], deploy["frontmatter"]);
+        let digests = |entry: &Value| -> Vec<Value> {
+            entry["resources"]
+                .as_array()
+                .unwrap()
+                .iter()
+                .map(|r| r["digest"].clone())
+                .collect()
+        };
+        assert_eq!(digests(got), digests(deploy));
         assert!(
             out["skills_get_unknown"]["error"]
                 .as_str()
@@ -188,14 +201,17 @@ async fn the_python_sdk_searches_loads_reads_and_proposes_in_both_protocol_eras(
         let id = proposal["id"].as_str().unwrap().to_owned();
         assert_eq!(proposal["review_url"], app.url(&format!("/admin/patches/{id}")));
         let mine = answered(&out["mine"]).unwrap();
-        assert!(
-            mine["patches"]
-                .as_array()
-                .unwrap()
-                .iter()
-                .any(|p| p["id"] == id.as_str()),
-            "{mine}"
-        );
+        let line = mine["patches"]
+            .as_array()
+            .unwrap()
+            .iter()
+            .find(|p| p["id"] == id.as_str())
+            .unwrap_or_else(|| panic!("{mine}"));
+        // Enough to follow many proposals without a get_patch each.
+        assert_eq!(line["verdict"], "safe", "{line}");
+        assert_eq!(line["findings"], 0, "{line}");
+        assert!(line["next_step"].as_str().unwrap().contains("review"), "{line}");
+        assert!(line["decided_by"].is_null() && line["decided_at"].is_null(), "{line}");
         assert_eq!(answered(&out["patch"]).unwrap()["status"], "pending_review");
         let patch = app.get_json_as(&mia, &format!("/v1/patches/{id}")).await;
         assert_eq!(patch["author"], "mia");
@@ -379,7 +395,7 @@ async fn fastmcp_verifies_every_file_of_a_skill_against_the_manifest() {
     let (app, mia) = team().await;
     let out = python_client(&app, &mia, "auto", "fastmcp", json!({"skill": "deploy"})).await;
     assert_eq!(out["names"], json!(["deploy", "git-flow"]));
-    assert_eq!(out["uri"], "skill://default/deploy/SKILL.md");
+    assert_eq!(out["uri"], "skill://default/@1/deploy/SKILL.md");
     let verified = out["verified"].as_array().unwrap();
     assert_eq!(verified.len(), 2);
     assert!(verified.iter().all(|v| v["ok"] == true), "{verified:?}");
@@ -395,7 +411,16 @@ async fn the_typescript_sdk_reads_and_proposes_with_its_session_recorded() {
     )
     .await;
     assert_eq!(out["server"]["name"], "cairn-registry");
-    assert!(out["instructions"].as_str().unwrap().contains("search_skills"));
+    // The three things every agent is told: search first, skill text is advice it still
+    // checks, and lessons are proposed rather than kept.
+    let instructions = out["instructions"].as_str().unwrap();
+    for told in [
+        "Before you start a task, call search_skills",
+        "that you still check",
+        "propose it with propose_patch",
+    ] {
+        assert!(instructions.contains(told), "{told}: {instructions}");
+    }
     let session = out["session"].as_str().unwrap().to_owned();
     assert!(session.starts_with("cairn1."), "{session}");
     assert_eq!(out["tools"].as_array().unwrap().len(), 7);
@@ -478,6 +503,17 @@ async fn an_agents_proposal_always_waits_for_a_person_even_from_a_trusted_author
         .await;
     assert_eq!(stored["agent"]["via"], "mcp");
     assert_eq!(stored["decision"], "pending_review", "{}", stored["decision"]);
+    // Its next round, sent over REST under another agent's name, still waits: the patch
+    // began as an agent's proposal, and stays one.
+    let id = patch["id"].as_str().unwrap();
+    let mut round = proposal.clone();
+    round["ops"][0]["new"] = json!("- Check `kubectl config current-context` first (1).\n- And the namespace, always.");
+    let body = json!({"base_revision": 2, "ops": round["ops"], "agent": {"name": "hermes", "via": "rest"}});
+    let (status, revised) = app.post_json(&mia, &format!("/v1/patches/{id}/revisions"), &body).await;
+    assert_eq!(status, StatusCode::OK, "{revised}");
+    assert_eq!(revised["status"], "pending_review", "{revised}");
+    assert_eq!(revised["agent"]["via"], "mcp", "{}", revised["agent"]);
+    assert_eq!(revised["agent"]["name"], "hermes");
 }
 
 #[tokio::test]
@@ -581,4 +617,200 @@ async fn a_skill_whose_every_version_is_yanked_disappears_for_agents() {
         let error = out["resources"][uri]["error"].as_str().unwrap_or_default();
         assert!(error.contains("yanked"), "{uri}: {error}");
     }
+}
+
+#[tokio::test]
+async fn a_stateless_client_names_its_session_in_meta_and_only_a_plain_name_is_kept() {
+    let (app, mia) = team().await;
+    let too_long = "s".repeat(cairn_wire::mcp::MAX_SESSION + 1);
+    for (n, (named, kept)) in [
+        ("agent-run:42.a_b", Some("agent-run:42.a_b")),
+        ("two words", None),
+        ("<script>", None),
+        (too_long.as_str(), None),
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let call = json!({"jsonrpc": "2.0", "id": 1, "method": "tools/call", "params": {
+            "name": "propose_patch",
+            "arguments": lesson(n),
+            "_meta": {
+                "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+                "io.modelcontextprotocol/clientCapabilities": {},
+                "io.modelcontextprotocol/clientInfo": {"name": "raw-agent", "version": "1"},
+                (cairn_wire::mcp::SESSION_META): named,
+            },
+        }});
+        let (status, body) = send(
+            app.post_as(&mia, "/mcp")
+                .header("mcp-protocol-version", "2026-07-28")
+                .header("mcp-method", "tools/call")
+                .header("mcp-name", "propose_patch")
+                .json(&call),
+        )
+        .await;
+        assert_eq!(status, StatusCode::OK, "{body}");
+        let proposal = answered(&body["result"]).unwrap();
+        let patch = app
+            .get_json_as(&mia, &format!("/v1/patches/{}", proposal["id"].as_str().unwrap()))
+            .await;
+        assert_eq!(patch["agent"]["name"], "raw-agent 1");
+        assert_eq!(
+            patch["agent"]["session"].as_str(),
+            kept,
+            "{named:?}: {}",
+            patch["agent"]
+        );
+    }
+    // The audit row of each proposal says an agent sent it over MCP, and which.
+    let (status, log) = send(app.get("/v1/audit?actor=mia")).await;
+    assert_eq!(status, StatusCode::OK, "{log}");
+    let submitted: Vec<&Value> = log["items"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .filter(|e| e["action"] == "patch.submit")
+        .collect();
+    assert_eq!(submitted.len(), 4, "{log}");
+    for row in submitted {
+        assert_eq!(row["details"]["agent"]["via"], "mcp", "{row}");
+        assert_eq!(row["details"]["agent"]["name"], "raw-agent 1", "{row}");
+    }
+}
+
+#[tokio::test]
+async fn a_token_has_a_proposal_budget_across_transports_and_refusals_store_nothing() {
+    use cairn_registry::config::AccessSettings;
+    use cairn_registry::ratelimit::{Limit, RateLimits};
+    let data_dir = tempfile::tempdir().unwrap();
+    let blobs: std::sync::Arc<dyn cairn_store::blob::BlobStore> =
+        std::sync::Arc::new(cairn_store::blob::FsBlobStore::new(data_dir.path().join("blobs")).unwrap());
+    let settings = AccessSettings {
+        rate_limits: RateLimits {
+            per_token: None,
+            per_address: None,
+            proposals_per_token: Limit::parse("3/h").unwrap(),
+        },
+        ..AccessSettings::default()
+    };
+    let app = TestApp::spawn_with_settings(data_dir, blobs, settings).await.unwrap();
+    app.import_files(&[("devops/deploy/SKILL.md", SKILL_MD)]).await;
+    let (_, mia) = app.user_with_token("mia", Role::Member).await.unwrap();
+    // An agent talked into proposing again and again: three go to review, the fourth
+    // is refused with what to do, and nothing of it is stored.
+    let calls: Vec<Value> = (1..=4).map(|n| json!(["propose_patch", lesson(n)])).collect();
+    let before = app.state_snapshot().await.unwrap();
+    let out = python_client(&app, &mia, "auto", "propose", json!({"calls": calls})).await;
+    // The client sends them at once: any three are accepted.
+    let answers: Vec<Result<&Value, &str>> = out["answers"].as_array().unwrap().iter().map(answered).collect();
+    let accepted = answers
+        .iter()
+        .filter(|a| a.is_ok_and(|p| p["status"] == "pending_review"))
+        .count();
+    assert_eq!(accepted, 3, "{out}");
+    let refused = answers.iter().find_map(|a| a.err()).unwrap();
+    assert!(
+        refused.contains("budget of 3/h proposals") && refused.contains("CAIRN_RATE_LIMIT_PROPOSALS"),
+        "{refused}"
+    );
+    let (status, patches) = send(app.get_as(&mia, "/v1/patches?status=pending_review")).await;
+    assert_eq!(status, StatusCode::OK);
+    assert_eq!(patches["items"].as_array().unwrap().len(), 3, "{patches}");
+    // The budget is the token's, whatever the transport: REST is refused too (429)…
+    let after_three = app.state_snapshot().await.unwrap();
+    assert_ne!(after_three, before);
+    let mut rest = lesson(5);
+    rest["agent"] = json!({"name": "hermes"});
+    let (status, body) = app.post_json(&mia, "/v1/patches", &rest).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    assert_eq!(error_code(&body), "rate_limited");
+    assert_eq!(app.state_snapshot().await.unwrap(), after_three);
+    // …while another token has its own.
+    let other = app.read_only_token(&mia).await;
+    let (status, body) = app.post_json(&other, "/v1/patches", &rest).await;
+    assert_eq!(
+        status,
+        StatusCode::FORBIDDEN,
+        "a read-only token is refused for its scope first: {body}"
+    );
+    let (status, issued) = send(
+        app.post_as(&mia, "/v1/tokens")
+            .json(&json!({"name": "second agent", "scopes": ["read", "submit"]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{issued}");
+    let (status, body) = app
+        .post_json(issued["token"].as_str().unwrap(), "/v1/patches", &rest)
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+}
+
+/// One JSON-RPC call to `/mcp` in the stateless protocol, as `cairn mcp` sends it.
+async fn rpc(app: &TestApp, token: &str, method: &str, params: Value) -> Value {
+    let mut params = params;
+    params["_meta"] = json!({
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}},
+        "io.modelcontextprotocol/clientInfo": {"name": "raw-agent", "version": "1"},
+    });
+    let call = json!({"jsonrpc": "2.0", "id": 1, "method": method, "params": params});
+    let mut request = app
+        .post_as(token, "/mcp")
+        .header("mcp-protocol-version", "2026-07-28")
+        .header("mcp-method", method);
+    if let Some(uri) = call["params"]["uri"].as_str() {
+        request = request.header("mcp-name", uri);
+    }
+    let (status, body) = send(request.json(&call)).await;
+    assert_eq!(status, StatusCode::OK, "{method}: {body}");
+    assert!(body["error"].is_null(), "{method}: {body}");
+    body["result"].clone()
+}
+
+#[tokio::test]
+async fn a_skill_listed_before_a_publication_is_read_as_listed() {
+    // A host lists, a reviewer publishes, the host reads: the manifest's URIs name the
+    // revision it describes, so every digest still matches what is read.
+    let (app, mia) = team().await;
+    let listed = rpc(&app, &mia, "skills/list", json!({})).await;
+    let deploy = listed["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .find(|s| s["frontmatter"]["name"] == "deploy")
+        .unwrap()
+        .clone();
+    let got = rpc(&app, &mia, "skills/get", json!({"uri": deploy["uri"]})).await;
+    assert_eq!(
+        got["skill"], deploy,
+        "skills/get of a listed URI answers the same entry"
+    );
+    let (status, proposal) = app
+        .post_json(&mia, "/v1/patches", &{
+            let mut p = lesson(1);
+            p["agent"] = json!({"name": "hermes"});
+            p
+        })
+        .await;
+    assert_eq!(status, StatusCode::CREATED, "{proposal}");
+    let id = proposal["id"].as_str().unwrap();
+    let (status, approved) = app
+        .post_json(&app.admin_token, &format!("/v1/patches/{id}/approve"), &json!({}))
+        .await;
+    assert_eq!(status, StatusCode::OK, "{approved}");
+    for resource in deploy["resources"].as_array().unwrap() {
+        let read = rpc(&app, &mia, "resources/read", json!({"uri": resource["uri"]})).await;
+        let text = read["contents"][0]["text"].as_str().unwrap();
+        assert_eq!(sha256(text.as_bytes()), resource["digest"], "{resource}");
+    }
+    // The listing now names revision 2.
+    let relisted = rpc(&app, &mia, "skills/list", json!({})).await;
+    let uris: Vec<&str> = relisted["skills"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|s| s["uri"].as_str().unwrap())
+        .collect();
+    assert!(uris.contains(&"skill://default/@2/deploy/SKILL.md"), "{uris:?}");
 }

@@ -378,6 +378,8 @@ async fn the_log_refuses_changes_from_any_role() {
         "UPDATE transparency_log SET size = 1",
         "UPDATE transparency_log SET origin = 'elsewhere'",
         "DELETE FROM transparency_log",
+        // The head's edge repeats stored hashes; a forged one is refused when it commits.
+        "UPDATE transparency_log SET edge_idx = '{0}', edge_hashes = ARRAY[decode(repeat('00', 32), 'hex')]",
     ] {
         // The connection is the database owner and superuser: the trigger holds anyway.
         let error = sqlx::query(sql).execute(app.store.pool()).await.unwrap_err();
@@ -453,6 +455,43 @@ async fn concurrent_publishes_on_two_replicas_leave_one_consistent_tree() {
     assert_eq!(published.len(), 16);
     assert_eq!(rebuilt.root(last.size).unwrap(), last.root);
     replica.stop().await.unwrap();
+}
+
+#[tokio::test]
+async fn a_head_without_its_edge_reads_the_stored_hashes_and_keeps_one_tree() {
+    // A log written before the head kept its edge (an upgrade) starts with none.
+    let app = TestApp::spawn().await.unwrap();
+    for n in 0..3 {
+        app.import_skill(&format!("ops/demo-{n}"), &format!("demo-{n}"), BODY, &[])
+            .await;
+    }
+    sqlx::query("UPDATE transparency_log SET edge_idx = '{}', edge_hashes = '{}'")
+        .execute(app.store.pool())
+        .await
+        .unwrap();
+    for n in 3..7 {
+        app.import_skill(&format!("ops/demo-{n}"), &format!("demo-{n}"), BODY, &[])
+            .await;
+    }
+    let (_, keys) = keyring(&app).await;
+    let last = open(&checkpoint(&app).await, &keys);
+    assert_eq!(last.size, 8, "one activation and seven publications");
+    let mut rebuilt = MemoryLog::default();
+    for index in 0..last.size {
+        let entry = app.get_json(&format!("/v1/log/entries/{index}")).await;
+        let envelope: Envelope = serde_json::from_value(entry["envelope"].clone()).unwrap();
+        rebuilt.push(&envelope.to_json());
+    }
+    assert_eq!(rebuilt.root(last.size).unwrap(), last.root);
+    let edge: i32 = sqlx::query_scalar("SELECT cardinality(edge_idx) FROM transparency_log")
+        .fetch_one(app.store.pool())
+        .await
+        .unwrap();
+    assert_eq!(
+        edge, 1,
+        "the edge is kept again: the one complete subtree of eight leaves"
+    );
+    verified(&app, "demo-6", 1).await;
 }
 
 fn replica_get(app: &TestApp, base: &str, path: &str) -> reqwest::RequestBuilder {

@@ -38,6 +38,25 @@ pub fn server_config(server: rmcp::model::Implementation, instructions: &str) ->
     .with_instructions(instructions)
 }
 
+/// The `_meta` key under which a client of the stateless protocol names its session (the
+/// protocol itself has none): `cairn mcp` sends one per process, and the registry records
+/// it on proposals as self-reported provenance, like the handshake era's session id.
+pub const SESSION_META: &str = "cairn.dev/session";
+
+/// Longest session name kept.
+pub const MAX_SESSION: usize = 96;
+
+/// A client's session name as a proposal records it: 1 to [`MAX_SESSION`] characters of
+/// letters, digits and `.`, `_`, `:`, `-`; anything else is not a session name and is
+/// dropped (it is self-reported: a label, never an identity).
+pub fn session_name(raw: &str) -> Option<String> {
+    let valid = (1..=MAX_SESSION).contains(&raw.len())
+        && raw
+            .bytes()
+            .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'.' | b'_' | b':' | b'-'));
+    valid.then(|| raw.to_owned())
+}
+
 /// The tools that change something: they need the `submit` scope.
 pub const WRITE_TOOLS: [&str; 2] = ["propose_patch", "propose_skill"];
 
@@ -381,8 +400,18 @@ pub struct PatchLine {
     pub status: String,
     /// Its summary.
     pub summary: String,
+    /// What the agent can do now (as `get_patch` says it).
+    pub next_step: String,
     /// The revision its approval published.
     pub result_revision: Option<i32>,
+    /// The scan's verdict (`safe`, `caution`, `dangerous`), once scanned.
+    pub verdict: Option<String>,
+    /// How many findings the scan reported (`get_patch` lists them).
+    pub findings: usize,
+    /// Who decided it.
+    pub decided_by: Option<String>,
+    /// When it was decided.
+    pub decided_at: Option<DateTime<Utc>>,
     /// When it was sent.
     pub created_at: DateTime<Utc>,
     /// Where a person reviews it.

@@ -1,6 +1,9 @@
 //! The Skills extension's entries (`skills/list`, `skills/get`), built the same way by the
 //! registry and by `cairn mcp --offline`: the URI of the skill's SKILL.md, its frontmatter
-//! verbatim, and the complete manifest with each file's `sha256:` digest and size.
+//! verbatim, and the complete manifest with each file's `sha256:` digest and size. The
+//! registry's listing names the revision in every URI (`skill://org/@N/name/…`): a
+//! publication between a host's listing and its reads cannot hand it bytes the manifest
+//! does not describe.
 
 use rmcp::model::{Skill, SkillFrontmatter, SkillResource, SkillResources};
 

@@ -22,6 +22,8 @@ use crate::remote::{MCP_PROTOCOL, Registry};
 #[derive(Clone)]
 pub struct Forwarder {
     registry: Arc<Registry>,
+    /// This process's session name: an agent's proposals from one run share it.
+    session: String,
 }
 
 impl Forwarder {
@@ -29,6 +31,7 @@ impl Forwarder {
     pub fn new(registry: Registry) -> Self {
         Forwarder {
             registry: Arc::new(registry),
+            session: format!("cairn-mcp.{}", uuid::Uuid::new_v4().simple()),
         }
     }
 
@@ -49,14 +52,13 @@ impl Forwarder {
             .client_info()
             .and_then(|info| serde_json::to_value(info).ok())
             .unwrap_or_else(|| json!({"name": "cairn-mcp", "version": env!("CARGO_PKG_VERSION")}));
-        params.insert(
-            "_meta".to_owned(),
-            json!({
-                "io.modelcontextprotocol/protocolVersion": MCP_PROTOCOL,
-                "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}},
-                "io.modelcontextprotocol/clientInfo": agent,
-            }),
-        );
+        let mut meta = json!({
+            "io.modelcontextprotocol/protocolVersion": MCP_PROTOCOL,
+            "io.modelcontextprotocol/clientCapabilities": {"extensions": {"io.modelcontextprotocol/skills": {}}},
+            "io.modelcontextprotocol/clientInfo": agent,
+        });
+        meta[cairn_wire::mcp::SESSION_META] = json!(self.session);
+        params.insert("_meta".to_owned(), meta);
         let answer = self
             .registry
             .mcp(method, name, Value::Object(params))

@@ -7,7 +7,9 @@ use cairn_provenance::merkle::{self, Hash, ProofError};
 use cairn_provenance::{Checkpoint, Envelope, PublicKey};
 use cairn_store::log::LogHead;
 use cairn_store::{RevisionSelector, StoreError};
-use cairn_wire::{ConsistencyProof, InclusionProof, LogEntry, SigningKeyItem, SigningKeys, VersionAttestation};
+use cairn_wire::{
+    ConsistencyProof, InclusionProof, KeyActivation, LogEntry, SigningKeyItem, SigningKeys, VersionAttestation,
+};
 
 use crate::Services;
 
@@ -184,6 +186,20 @@ pub async fn attestation(
     })
 }
 
+/// A key's activation entry, stored at `index`.
+async fn activation(services: &Services, index: Option<i64>) -> Result<Option<KeyActivation>, ProvenanceError> {
+    let Some(index) = index.and_then(|i| u64::try_from(i).ok()) else {
+        return Ok(None);
+    };
+    let record = services
+        .store
+        .log_entry(index)
+        .await?
+        .ok_or_else(|| ProvenanceError::Corrupt(format!("the activation entry {index} is missing from the log")))?;
+    let envelope = serde_json::from_slice(&record.entry).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
+    Ok(Some(KeyActivation { index, envelope }))
+}
+
 /// The registry's public keys with their status.
 pub async fn keys(services: &Services) -> Result<SigningKeys, ProvenanceError> {
     let head = services.store.log_head().await?;
@@ -200,6 +216,7 @@ pub async fn keys(services: &Services) -> Result<SigningKeys, ProvenanceError> {
             retired_at: record.retired_at,
             revoked_at: record.revoked_at,
             revoked_after_index: record.revoked_after_index.and_then(|i| u64::try_from(i).ok()),
+            activation: activation(services, record.activated_index).await?,
         });
     }
     Ok(SigningKeys {

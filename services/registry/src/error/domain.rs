@@ -132,6 +132,7 @@ impl From<PatchError> for ApiError {
             PatchError::NotFound(message) => ApiError::not_found(message),
             PatchError::Forbidden(message) => ApiError::new(ErrorKind::Forbidden, "forbidden", message),
             PatchError::State(message) => ApiError::new(ErrorKind::Conflict, "conflict", message),
+            PatchError::TooMany(message) => ApiError::new(ErrorKind::RateLimited, "rate_limited", message),
             PatchError::Store(e) => e.into(),
             PatchError::Catalog(e) => e.into(),
             PatchError::Publish(e) => e.into(),

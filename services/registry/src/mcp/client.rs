@@ -68,9 +68,15 @@ fn from_session(parts: &Parts) -> Option<(String, ClientInfo)> {
 }
 
 /// The agent provenance of a request: the client's name and version (from the request's
-/// `_meta`, or from the session it was given), and the session when there is one.
+/// `_meta`, or from the session it was given), and the session when there is one — ours
+/// (handshake era) or the one a stateless client names in `_meta` (`cairn mcp` does).
 pub fn agent(context: &RequestContext<RoleServer>, parts: &Parts) -> AgentInfo {
     let session = from_session(parts);
+    let named = context
+        .meta
+        .get(cairn_wire::mcp::SESSION_META)
+        .and_then(|value| value.as_str())
+        .and_then(cairn_wire::mcp::session_name);
     let info = context
         .meta
         .client_info()
@@ -91,7 +97,7 @@ pub fn agent(context: &RequestContext<RoleServer>, parts: &Parts) -> AgentInfo {
             .filter(|n| !n.trim().is_empty())
             .or_else(|| Some("mcp client".to_owned())),
         model: None,
-        session: session.map(|(id, _)| id),
+        session: session.map(|(id, _)| id).or(named),
         via: Some(crate::app::patches::VIA_MCP.to_owned()),
     }
 }

@@ -202,7 +202,7 @@ impl ServerHandler for CairnMcp {
                 skills::entry(
                     &principal.org_slug,
                     &entry.name,
-                    None,
+                    Some(entry.revision),
                     frontmatter,
                     manifest(&entry.files),
                 )
@@ -238,6 +238,8 @@ impl ServerHandler for CairnMcp {
         let skill = skills::entry(
             &principal.org_slug,
             &uri.skill,
+            // In the form asked (the SDK holds an answer to the request's URI): a pinned
+            // URI, as skills/list gives, answers that revision's URIs.
             uri.revision,
             &frontmatter,
             manifest(&loaded.0.files),

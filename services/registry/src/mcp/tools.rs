@@ -50,7 +50,8 @@ fn patch_failure(error: PatchError) -> Failure {
         | PatchError::Refused(m)
         | PatchError::NotFound(m)
         | PatchError::Forbidden(m)
-        | PatchError::State(m) => failure(m),
+        | PatchError::State(m)
+        | PatchError::TooMany(m) => failure(m),
         other => {
             tracing::error!(error = %other, "MCP patch tool failed");
             failure("the registry could not record the patch: retry in a moment")
@@ -389,14 +390,22 @@ impl CairnMcp {
         let hops = self.state.access.trusted_proxy_hops;
         let patches = records
             .into_iter()
-            .map(|p| PatchLine {
-                review_url: review_url(&parts, hops, &p.id),
-                id: p.id.to_string(),
-                skill: p.skill_name,
-                status: p.status,
-                summary: p.summary,
-                result_revision: p.result_revision,
-                created_at: p.created_at,
+            .map(|p| {
+                let scan = cairn_pipeline::report::PatchReport::from_stored(&p.report).scan;
+                PatchLine {
+                    review_url: review_url(&parts, hops, &p.id),
+                    id: p.id.to_string(),
+                    skill: p.skill_name,
+                    next_step: next_step(&p.status).to_owned(),
+                    status: p.status,
+                    summary: p.summary,
+                    result_revision: p.result_revision,
+                    verdict: scan.as_ref().map(|s| s.verdict.as_str().to_owned()),
+                    findings: scan.map_or(0, |s| s.findings.len()),
+                    decided_by: p.decided_by,
+                    decided_at: p.decided_at,
+                    created_at: p.created_at,
+                }
             })
             .collect();
         Ok(Json(MyPatches { patches }))

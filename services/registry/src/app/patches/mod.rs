@@ -122,6 +122,9 @@ pub enum PatchError {
     /// The patch is not in a state that allows this.
     #[error("{0}")]
     State(String),
+    /// The caller's token has spent its proposal budget for now.
+    #[error("{0}")]
+    TooMany(String),
     /// The store failed.
     #[error(transparent)]
     Store(#[from] StoreError),
@@ -143,6 +146,7 @@ pub async fn submit(
     actor: &Actor,
     submission: Submission,
 ) -> Result<PatchRecord, PatchError> {
+    spend_proposal(services, caller)?;
     if let Some(old) = submission.supersedes {
         let previous = services.store.patch(caller.org_id, old).await.map_err(not_found)?;
         if previous.author_id != caller.user_id && !caller.is_admin() {
@@ -167,6 +171,24 @@ pub async fn submit(
         Destination::NewPatch { superseded_round: None },
     )
     .await
+}
+
+/// Counts a proposal (a new patch or round) against the caller's token's budget
+/// (`CAIRN_RATE_LIMIT_PROPOSALS`), before the pipeline runs: a flood of proposals — an
+/// agent talked into it by skill text — stops here, whichever transport it came by.
+pub(crate) fn spend_proposal(services: &Services, caller: &Principal) -> Result<(), PatchError> {
+    services
+        .limiters
+        .check_proposal(caller.token_id)
+        .map(drop)
+        .map_err(|limited| {
+            PatchError::TooMany(format!(
+                "this token has used its budget of {} proposals (CAIRN_RATE_LIMIT_PROPOSALS): the next one is \
+                 accepted in {} s; until then, answer reviews of the open ones or ask an admin for a larger budget",
+                limited.limit,
+                limited.retry_after.as_secs().max(1)
+            ))
+        })
 }
 
 /// The submission that proposes a new skill from its SKILL.md and other files (path →

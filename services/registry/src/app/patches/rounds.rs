@@ -49,6 +49,7 @@ pub async fn revise(
             patch.status
         )));
     }
+    super::spend_proposal(services, caller)?;
     if revision.base_revision.is_none() && patch.base_revision.is_some() {
         return Err(PatchError::Invalid(format!(
             "patch {id} changes the existing skill '{}': send the base_revision your agent read with the new ops",
@@ -60,9 +61,16 @@ pub async fn revise(
             .filter(|s| !s.trim().is_empty())
             .unwrap_or_else(|| last.to_owned())
     };
+    let first: AgentInfo = serde_json::from_value(patch.agent.clone()).unwrap_or_default();
     let agent = match revision.agent {
+        // A patch an agent proposed over MCP waits for a person in every round, whoever
+        // sends the next one and however.
+        Some(agent) if first.via.as_deref() == Some(super::VIA_MCP) => AgentInfo {
+            via: first.via,
+            ..agent
+        },
         Some(agent) => agent,
-        None => serde_json::from_value(patch.agent.clone()).unwrap_or_default(),
+        None => first,
     };
     let submission = Submission {
         skill: patch.skill_name.clone(),

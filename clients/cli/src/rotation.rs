@@ -1,0 +1,98 @@
+//! Following the registry's key rotations from the keys already pinned, instead of taking
+//! the registry's word for a new key: each activation is a log entry signed by the new key
+//! and by the key it replaced, and it must be in the tree the witness proves consistent.
+
+use cairn_provenance::merkle::{self, Hash};
+use cairn_provenance::verify::{Keyring, verify_activation};
+use cairn_provenance::{Checkpoint, Envelope, PublicKey};
+use cairn_wire::{KeyActivation, SigningKeyItem};
+
+use crate::provenance::{PinnedKey, Pins, ProvenanceError};
+use crate::remote::Registry;
+
+/// A key followed from the pins: trusted once its activation entry is proved in a
+/// checkpoint the witness verifies ([`prove_activations`]).
+#[derive(Clone, Debug)]
+pub struct Followed {
+    /// The key, pinned as the registry lists it now.
+    pub key: PinnedKey,
+    /// Its activation entry's index.
+    pub index: u64,
+    /// That entry's bytes (the leaf).
+    pub entry: Vec<u8>,
+}
+
+fn refused(key: &SigningKeyItem, why: impl std::fmt::Display) -> ProvenanceError {
+    ProvenanceError::Failed(format!(
+        "the registry lists key {} as activated, but its activation does not follow from the keys pinned \
+         here ({why}): do not trust it; ask the registry's operators, and only if they confirm the rotation run \
+         once with --trust-new-keys",
+        key.key_id
+    ))
+}
+
+/// The keys `listed` (the public keys document, activations included) that `pins` do not
+/// hold and that follow from them, oldest activation first, so a key can vouch for the
+/// next (a witness that missed two rotations follows both). A listed key without its
+/// activation (an older registry) is left out; one whose activation does not verify is an
+/// error. Needs nothing from the registry but what it listed.
+pub fn follow(pins: &Pins, listed: &[SigningKeyItem]) -> Result<Vec<Followed>, ProvenanceError> {
+    let mut new: Vec<(&SigningKeyItem, &KeyActivation)> = listed
+        .iter()
+        .filter(|k| !pins.keys.iter().any(|p| p.key_id == k.key_id))
+        .filter_map(|k| Some((k, k.activation.as_ref()?)))
+        .collect();
+    new.sort_by_key(|(_, activation)| activation.index);
+    let mut working = pins.clone();
+    let mut followed = Vec::new();
+    for (listed_key, activation) in new {
+        let index = activation.index;
+        let key = PublicKey::from_hex(&listed_key.public_key).map_err(|e| refused(listed_key, e))?;
+        if key.id().as_str() != listed_key.key_id {
+            return Err(refused(listed_key, "its id is not the SHA-256 of its public key"));
+        }
+        let envelope: Envelope =
+            serde_json::from_value(activation.envelope.clone()).map_err(|e| refused(listed_key, e))?;
+        let keyring: Keyring = working.keyring()?;
+        verify_activation(&envelope, index, &working.origin, &keyring, &key).map_err(|e| refused(listed_key, e))?;
+        let pinned = PinnedKey::from(listed_key.clone());
+        working.keys.push(pinned.clone());
+        followed.push(Followed {
+            key: pinned,
+            index,
+            entry: envelope.to_json(),
+        });
+    }
+    Ok(followed)
+}
+
+/// Proves every followed activation is an entry of the tree of `checkpoint` (one the
+/// witness verified and proves consistent with what it saw before).
+pub async fn prove_activations(
+    registry: &Registry,
+    followed: &[Followed],
+    checkpoint: &Checkpoint,
+) -> Result<(), ProvenanceError> {
+    for key in followed {
+        let proof = registry.inclusion(key.index, checkpoint.size).await?;
+        let hashes: Option<Vec<Hash>> = proof.hashes.iter().map(|h| Hash::from_hex(h)).collect();
+        let proved = hashes.is_some_and(|hashes| {
+            merkle::verify_inclusion(
+                &hashes,
+                key.index,
+                checkpoint.size,
+                checkpoint.root,
+                merkle::leaf_hash(&key.entry),
+            )
+            .is_ok()
+        });
+        if !proved {
+            return Err(ProvenanceError::Failed(format!(
+                "the activation of key {} (log entry {}) is not in the log's tree of {} entries: the registry \
+                 shows a key history the log does not hold",
+                key.key.key_id, key.index, checkpoint.size
+            )));
+        }
+    }
+    Ok(())
+}
