@@ -33,10 +33,14 @@ fn refused(key: &SigningKeyItem, why: impl std::fmt::Display) -> ProvenanceError
 
 /// The keys `listed` (the public keys document, activations included) that `pins` do not
 /// hold and that follow from them, oldest activation first, so a key can vouch for the
-/// next (a witness that missed two rotations follows both). A listed key without its
-/// activation (an older registry) is left out; one whose activation does not verify is an
-/// error. Needs nothing from the registry but what it listed.
-pub fn follow(pins: &Pins, listed: &[SigningKeyItem]) -> Result<Vec<Followed>, ProvenanceError> {
+/// next (a witness that missed two rotations follows both). Only the key that was active
+/// vouches — `active`, the keys active in the pins before the registry's document was
+/// merged, then each key followed — never a retired one (a stolen retired key must not
+/// mint keys), and revocations the document brought (already merged into `pins`) apply.
+/// A listed key without its activation (an older registry) is left out; one whose
+/// activation does not verify is an error. Needs nothing from the registry but what it
+/// listed.
+pub fn follow(pins: &Pins, active: &[String], listed: &[SigningKeyItem]) -> Result<Vec<Followed>, ProvenanceError> {
     let mut new: Vec<(&SigningKeyItem, &KeyActivation)> = listed
         .iter()
         .filter(|k| !pins.keys.iter().any(|p| p.key_id == k.key_id))
@@ -44,6 +48,7 @@ pub fn follow(pins: &Pins, listed: &[SigningKeyItem]) -> Result<Vec<Followed>, P
         .collect();
     new.sort_by_key(|(_, activation)| activation.index);
     let mut working = pins.clone();
+    let mut vouchers: Vec<String> = active.to_vec();
     let mut followed = Vec::new();
     for (listed_key, activation) in new {
         let index = activation.index;
@@ -53,8 +58,17 @@ pub fn follow(pins: &Pins, listed: &[SigningKeyItem]) -> Result<Vec<Followed>, P
         }
         let envelope: Envelope =
             serde_json::from_value(activation.envelope.clone()).map_err(|e| refused(listed_key, e))?;
-        let keyring: Keyring = working.keyring()?;
+        let keyring = Keyring::new(
+            working
+                .keyring()?
+                .keys()
+                .iter()
+                .filter(|(k, _)| vouchers.iter().any(|v| v == k.id().as_str()))
+                .cloned()
+                .collect(),
+        );
         verify_activation(&envelope, index, &working.origin, &keyring, &key).map_err(|e| refused(listed_key, e))?;
+        vouchers = vec![listed_key.key_id.clone()];
         let pinned = PinnedKey::from(listed_key.clone());
         working.keys.push(pinned.clone());
         followed.push(Followed {

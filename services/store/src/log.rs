@@ -134,7 +134,9 @@ fn to_i64(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-/// The facts of a version an attestation states, read with the log's lock.
+/// The facts of a version an attestation states, read by the locking statement (as of its
+/// start: the versions are this transaction's own rows; a handle renamed while it waited
+/// for the lock is attested as it was).
 #[derive(serde::Deserialize)]
 struct VersionFacts {
     id: i64,
@@ -377,8 +379,8 @@ async fn append_entries(
     let events: Vec<&str> = entries.iter().map(|e| e.event).collect();
     sqlx::query(
         "WITH entries AS ( \
-             INSERT INTO log_entries (idx, entry, version_id, event, key_id) \
-             SELECT e.idx, e.entry, e.version_id, e.event, $5 \
+             INSERT INTO log_entries (idx, entry, version_id, event, key_id, created_at) \
+             SELECT e.idx, e.entry, e.version_id, e.event, $5, $12 \
              FROM UNNEST($1::bigint[], $2::bytea[], $3::bigint[], $4::text[]) AS e(idx, entry, version_id, event)), \
          hashes AS ( \
              INSERT INTO log_hashes (idx, hash) SELECT * FROM UNNEST($6::bigint[], $7::bytea[])) \

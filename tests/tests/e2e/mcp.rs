@@ -514,6 +514,16 @@ async fn an_agents_proposal_always_waits_for_a_person_even_from_a_trusted_author
     assert_eq!(revised["status"], "pending_review", "{revised}");
     assert_eq!(revised["agent"]["via"], "mcp", "{}", revised["agent"]);
     assert_eq!(revised["agent"]["name"], "hermes");
+    // A REST patch that supersedes it is still the agent's proposal: it waits too.
+    let mut carried = lesson(3);
+    carried["base_revision"] = json!(2);
+    carried["ops"] = round["ops"].clone();
+    carried["supersedes"] = json!(id);
+    carried["agent"] = json!({"name": "hermes"});
+    let (status, superseding) = app.post_json(&mia, "/v1/patches", &carried).await;
+    assert_eq!(status, StatusCode::CREATED, "{superseding}");
+    assert_eq!(superseding["status"], "pending_review", "{superseding}");
+    assert_eq!(superseding["agent"]["via"], "mcp", "{}", superseding["agent"]);
 }
 
 #[tokio::test]

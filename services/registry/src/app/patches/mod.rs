@@ -146,7 +146,7 @@ pub async fn submit(
     actor: &Actor,
     submission: Submission,
 ) -> Result<PatchRecord, PatchError> {
-    spend_proposal(services, caller)?;
+    let mut submission = submission;
     if let Some(old) = submission.supersedes {
         let previous = services.store.patch(caller.org_id, old).await.map_err(not_found)?;
         if previous.author_id != caller.user_id && !caller.is_admin() {
@@ -156,7 +156,12 @@ pub async fn submit(
             )));
         }
         check_supersedable(&previous, &submission.skill)?;
+        // An agent's MCP proposal waits for a person in whatever carries it on.
+        if previous.agent.get("via").and_then(|v| v.as_str()) == Some(VIA_MCP) {
+            submission.agent.via = Some(VIA_MCP.to_owned());
+        }
     }
+    spend_proposal(services, caller)?;
     let author = Author {
         user_id: caller.user_id,
         handle: &caller.handle,

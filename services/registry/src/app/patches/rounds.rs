@@ -49,13 +49,13 @@ pub async fn revise(
             patch.status
         )));
     }
-    super::spend_proposal(services, caller)?;
     if revision.base_revision.is_none() && patch.base_revision.is_some() {
         return Err(PatchError::Invalid(format!(
             "patch {id} changes the existing skill '{}': send the base_revision your agent read with the new ops",
             patch.skill_name
         )));
     }
+    super::spend_proposal(services, caller)?;
     let keep = |given: Option<String>, last: &str| {
         given
             .filter(|s| !s.trim().is_empty())
