@@ -14,7 +14,7 @@ corpus="$repo/../shared/corpus/skills/anthropic"
 server_url="${BENCH_PG_SERVER:-postgres://postgres@127.0.0.1:5432}"
 command -v wrk >/dev/null || { echo "wrk is missing: apt-get install wrk" >&2; exit 1; }
 work="$(mktemp -d)"; chmod 711 "$work"
-export CAIRN_LOG=warn CAIRN_RATE_LIMIT_TOKEN=${CAIRN_RATE_LIMIT_TOKEN:-1000000000/h} CAIRN_RATE_LIMIT_ADDRESS=${CAIRN_RATE_LIMIT_ADDRESS:-1000000000/h} CAIRN_RATE_LIMIT_PROPOSALS=${CAIRN_RATE_LIMIT_PROPOSALS:-off}
+export CAIRN_LOG=warn CAIRN_RATE_LIMIT_TOKEN=${CAIRN_RATE_LIMIT_TOKEN:-1000000000/h} CAIRN_RATE_LIMIT_ADDRESS=${CAIRN_RATE_LIMIT_ADDRESS:-1000000000/h} CAIRN_RATE_LIMIT_PROPOSALS=${CAIRN_RATE_LIMIT_PROPOSALS:-off} CAIRN_RATE_LIMIT_USER_PROPOSALS=${CAIRN_RATE_LIMIT_USER_PROPOSALS:-off}
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done

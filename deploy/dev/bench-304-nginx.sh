@@ -23,7 +23,7 @@ bin="$CARGO_TARGET_DIR/release/cairn-registry"
 
 work="$(mktemp -d)"; chmod 711 "$work"
 db=cairn_bench_nginx
-export CAIRN_DATABASE_URL="$server_url/$db" CAIRN_LOG=warn CAIRN_RATE_LIMIT_TOKEN=off CAIRN_RATE_LIMIT_ADDRESS=off CAIRN_RATE_LIMIT_PROPOSALS=off
+export CAIRN_DATABASE_URL="$server_url/$db" CAIRN_LOG=warn CAIRN_RATE_LIMIT_TOKEN=off CAIRN_RATE_LIMIT_ADDRESS=off CAIRN_RATE_LIMIT_PROPOSALS=off CAIRN_RATE_LIMIT_USER_PROPOSALS=off
 pids=()
 cleanup() {
     for pid in "${pids[@]}"; do kill "$pid" 2>/dev/null || true; wait "$pid" 2>/dev/null || true; done

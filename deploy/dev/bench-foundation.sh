@@ -27,6 +27,7 @@ export CAIRN_LOG=warn
 export CAIRN_RATE_LIMIT_TOKEN="${CAIRN_RATE_LIMIT_TOKEN:-1000000000/h}"
 export CAIRN_RATE_LIMIT_ADDRESS="${CAIRN_RATE_LIMIT_ADDRESS:-1000000000/h}"
 export CAIRN_RATE_LIMIT_PROPOSALS="${CAIRN_RATE_LIMIT_PROPOSALS:-off}"
+export CAIRN_RATE_LIMIT_USER_PROPOSALS="${CAIRN_RATE_LIMIT_USER_PROPOSALS:-off}"
 cleanup() {
     [[ -n "${server_pid:-}" ]] && kill "$server_pid" 2>/dev/null && wait "$server_pid" 2>/dev/null
     psql -q "$server_url/postgres" -c "DROP DATABASE IF EXISTS cairn_bench WITH (FORCE)" || true

@@ -37,7 +37,7 @@ free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1",
 cp -r "$corpus" "$work/tree"
 psql -q "$server_url" -c "CREATE DATABASE $db" >/dev/null
 export CAIRN_DATABASE_URL="${server_url%/*}/$db"
-export CAIRN_RATE_LIMIT_TOKEN=off CAIRN_RATE_LIMIT_ADDRESS=off CAIRN_RATE_LIMIT_PROPOSALS=off RUST_LOG=warn
+export CAIRN_RATE_LIMIT_TOKEN=off CAIRN_RATE_LIMIT_ADDRESS=off CAIRN_RATE_LIMIT_PROPOSALS=off CAIRN_RATE_LIMIT_USER_PROPOSALS=off RUST_LOG=warn
 "$registry" import "$work/tree" --data-dir "$work/data" >/dev/null
 port="$(free_port)"
 "$registry" serve --listen "127.0.0.1:$port" --data-dir "$work/data" >/dev/null 2>&1 &

@@ -86,6 +86,7 @@ async fn run() {
             .env("CAIRN_RATE_LIMIT_TOKEN", "off")
             .env("CAIRN_RATE_LIMIT_ADDRESS", "off")
             .env("CAIRN_RATE_LIMIT_PROPOSALS", "off")
+            .env("CAIRN_RATE_LIMIT_USER_PROPOSALS", "off")
             // One token opens every watcher here (real clients each have their own).
             .env("CAIRN_MAX_WATCHES_PER_TOKEN", (watchers + 1).to_string())
             .env("RUST_LOG", "warn")

@@ -480,6 +480,7 @@ pub fn no_rate_limits() -> AccessSettings {
             per_token: None,
             per_address: None,
             proposals_per_token: None,
+            proposals_per_user: None,
         },
         ..AccessSettings::default()
     }

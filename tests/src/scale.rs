@@ -343,6 +343,7 @@ impl Cluster {
             ("CAIRN_RATE_LIMIT_TOKEN", "off".to_owned()),
             ("CAIRN_RATE_LIMIT_ADDRESS", "off".to_owned()),
             ("CAIRN_RATE_LIMIT_PROPOSALS", "off".to_owned()),
+            ("CAIRN_RATE_LIMIT_USER_PROPOSALS", "off".to_owned()),
             ("CAIRN_LOG", "warn".to_owned()),
             // Collections run concurrently on every replica during the load (they find
             // nothing old enough: the grace period outlasts the run).

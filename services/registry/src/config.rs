@@ -369,6 +369,10 @@ fn access_settings(env: &impl Fn(&str) -> Option<String>) -> Result<AccessSettin
             "CAIRN_RATE_LIMIT_PROPOSALS",
             &mut settings.rate_limits.proposals_per_token,
         ),
+        (
+            "CAIRN_RATE_LIMIT_USER_PROPOSALS",
+            &mut settings.rate_limits.proposals_per_user,
+        ),
     ] {
         if let Some(value) = env(variable) {
             *slot = Limit::parse(&value).map_err(|hint| unusable(variable, value, hint))?;
@@ -481,10 +485,12 @@ mod tests {
             ("CAIRN_RATE_LIMIT_TOKEN", "off"),
             ("CAIRN_RATE_LIMIT_ADDRESS", "50/s"),
             ("CAIRN_RATE_LIMIT_PROPOSALS", "30/h"),
+            ("CAIRN_RATE_LIMIT_USER_PROPOSALS", "off"),
             ("CAIRN_TRUSTED_PROXY_HOPS", "1"),
         ])
         .unwrap();
         assert_eq!(c.access.rate_limits.proposals_per_token.unwrap().to_string(), "30/h");
+        assert_eq!(c.access.rate_limits.proposals_per_user, None);
         assert_eq!(c.access.default_token_ttl, Duration::from_secs(12 * 3600));
         assert_eq!(c.access.rate_limits.per_token, None);
         assert_eq!(c.access.rate_limits.per_address.unwrap().to_string(), "50/s");

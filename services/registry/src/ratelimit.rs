@@ -69,6 +69,10 @@ pub struct RateLimits {
     /// one runs the pipeline and lands in a person's queue, and skill text can talk an
     /// agent into proposing, so they have a budget of their own, far below requests'.
     pub proposals_per_token: Option<Limit>,
+    /// Proposals per user, over all of the user's tokens: a token per agent keeps one
+    /// agent's flood from stopping another's lessons, and this ceiling keeps a user from
+    /// multiplying the budget by minting tokens.
+    pub proposals_per_user: Option<Limit>,
 }
 
 impl Default for RateLimits {
@@ -76,6 +80,10 @@ impl Default for RateLimits {
         RateLimits {
             proposals_per_token: Some(Limit {
                 count: NonZeroU32::new(120).unwrap_or(NonZeroU32::MIN),
+                period: Duration::from_secs(3600),
+            }),
+            proposals_per_user: Some(Limit {
+                count: NonZeroU32::new(600).unwrap_or(NonZeroU32::MIN),
                 period: Duration::from_secs(3600),
             }),
             per_token: Some(Limit {
@@ -104,7 +112,7 @@ pub struct Budget {
 /// A refused request: which limit, and when to retry.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub struct Limited {
-    /// `token`, `address` or `proposals`.
+    /// `token`, `address`, `proposals` (the token's) or `user proposals`.
     pub key: &'static str,
     /// The limit that was hit.
     pub limit: Limit,
@@ -160,6 +168,7 @@ pub struct RateLimiters {
     per_token: Option<KeyedLimit<Uuid>>,
     per_address: Option<KeyedLimit<IpAddr>>,
     proposals_per_token: Option<KeyedLimit<Uuid>>,
+    proposals_per_user: Option<KeyedLimit<i64>>,
 }
 
 impl RateLimiters {
@@ -169,15 +178,26 @@ impl RateLimiters {
             per_token: limits.per_token.map(KeyedLimit::new),
             per_address: limits.per_address.map(KeyedLimit::new),
             proposals_per_token: limits.proposals_per_token.map(KeyedLimit::new),
+            proposals_per_user: limits.proposals_per_user.map(KeyedLimit::new),
         }
     }
 
-    /// Counts a proposal (a new patch or round) made with token `token_id`.
-    pub fn check_proposal(&self, token_id: Uuid) -> Result<Option<Budget>, Limited> {
-        self.proposals_per_token
+    /// Counts a proposal (a new patch or round) made with token `token_id` of user
+    /// `user_id`, against the token's budget and then the user's ceiling. The token comes
+    /// first so that a flooding token's refused attempts never use up the ceiling its
+    /// user's other agents share.
+    pub fn check_proposal(&self, token_id: Uuid, user_id: i64) -> Result<Option<Budget>, Limited> {
+        let token = self
+            .proposals_per_token
             .as_ref()
             .map(|l| l.check(&token_id, "proposals"))
-            .transpose()
+            .transpose()?;
+        let user = self
+            .proposals_per_user
+            .as_ref()
+            .map(|l| l.check(&user_id, "user proposals"))
+            .transpose()?;
+        Ok(tighter(token, user))
     }
 
     /// Counts a request from `address`.
@@ -205,6 +225,10 @@ impl RateLimiters {
             l.limiter.shrink_to_fit();
         }
         if let Some(l) = &self.proposals_per_token {
+            l.limiter.retain_recent();
+            l.limiter.shrink_to_fit();
+        }
+        if let Some(l) = &self.proposals_per_user {
             l.limiter.retain_recent();
             l.limiter.shrink_to_fit();
         }
@@ -241,6 +265,7 @@ mod tests {
             per_token: Limit::parse("3/min").unwrap(),
             per_address: None,
             proposals_per_token: Limit::parse("2/h").unwrap(),
+            proposals_per_user: Limit::parse("3/h").unwrap(),
         });
         let id = Uuid::new_v4();
         let remaining: Vec<u32> = (0..3)
@@ -254,9 +279,17 @@ mod tests {
         assert!(limiters.check_token(Uuid::new_v4()).is_ok());
         assert_eq!(limiters.check_address(IpAddr::from([127, 0, 0, 1])), Ok(None));
         // Proposals have their own, smaller budget, counted apart from requests.
-        assert!(limiters.check_proposal(id).is_ok() && limiters.check_proposal(id).is_ok());
-        let limited = limiters.check_proposal(id).unwrap_err();
+        assert!(limiters.check_proposal(id, 7).is_ok() && limiters.check_proposal(id, 7).is_ok());
+        let limited = limiters.check_proposal(id, 7).unwrap_err();
         assert_eq!(limited.key, "proposals");
         assert!(limited.retry_after > Duration::from_secs(1700), "{limited:?}");
+        // A second token of the same user has its own budget, under the user's ceiling
+        // (the refused third proposal above did not count against it).
+        let second = Uuid::new_v4();
+        assert_eq!(limiters.check_proposal(second, 7).unwrap().unwrap().remaining, 0);
+        let limited = limiters.check_proposal(second, 7).unwrap_err();
+        assert_eq!(limited.key, "user proposals");
+        // Another user is not touched by it.
+        assert!(limiters.check_proposal(Uuid::new_v4(), 8).is_ok());
     }
 }

@@ -445,6 +445,7 @@ async fn rate_limits_answer_429_with_retry_after_and_tell_the_remaining_budget()
             per_token: Limit::parse("3/min").unwrap(),
             per_address: Limit::parse("8/min").unwrap(),
             proposals_per_token: None,
+            proposals_per_user: None,
         },
         ..AccessSettings::default()
     };
@@ -612,6 +613,7 @@ async fn unknown_paths_count_against_the_address_but_probes_never_do() {
             per_token: None,
             per_address: Limit::parse("4/min").unwrap(),
             proposals_per_token: None,
+            proposals_per_user: None,
         },
         ..AccessSettings::default()
     };

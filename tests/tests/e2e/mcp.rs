@@ -701,6 +701,7 @@ async fn a_token_has_a_proposal_budget_across_transports_and_refusals_store_noth
             per_token: None,
             per_address: None,
             proposals_per_token: Limit::parse("3/h").unwrap(),
+            proposals_per_user: Limit::parse("5/h").unwrap(),
         },
         ..AccessSettings::default()
     };
@@ -750,9 +751,29 @@ async fn a_token_has_a_proposal_budget_across_transports_and_refusals_store_noth
     )
     .await;
     assert_eq!(status, StatusCode::CREATED, "{issued}");
-    let (status, body) = app
-        .post_json(issued["token"].as_str().unwrap(), "/v1/patches", &rest)
-        .await;
+    let second = issued["token"].as_str().unwrap();
+    let (status, body) = app.post_json(second, "/v1/patches", &rest).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    // Minting tokens does not multiply the budget: the user's ceiling (5/h) covers all of
+    // them, the refused ones above not counted.
+    let mut sixth = lesson(6);
+    sixth["agent"] = json!({"name": "hermes"});
+    let (status, body) = app.post_json(second, "/v1/patches", &sixth).await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let before_ceiling = app.state_snapshot().await.unwrap();
+    let mut seventh = lesson(7);
+    seventh["agent"] = json!({"name": "hermes"});
+    let (status, body) = app.post_json(second, "/v1/patches", &seventh).await;
+    assert_eq!(status, StatusCode::TOO_MANY_REQUESTS, "{body}");
+    let message = body["error"]["message"].as_str().unwrap_or_default().to_owned();
+    assert!(
+        message.contains("your tokens together") && message.contains("CAIRN_RATE_LIMIT_USER_PROPOSALS"),
+        "{body}"
+    );
+    assert_eq!(app.state_snapshot().await.unwrap(), before_ceiling);
+    // Another member's agent is not touched by it.
+    let (_, noor) = app.user_with_token("noor", Role::Member).await.unwrap();
+    let (status, body) = app.post_json(&noor, "/v1/patches", &seventh).await;
     assert_eq!(status, StatusCode::CREATED, "{body}");
 }
 

@@ -179,17 +179,23 @@ pub async fn submit(
 }
 
 /// Counts a proposal (a new patch or round) against the caller's token's budget
-/// (`CAIRN_RATE_LIMIT_PROPOSALS`), before the pipeline runs: a flood of proposals — an
-/// agent talked into it by skill text — stops here, whichever transport it came by.
+/// (`CAIRN_RATE_LIMIT_PROPOSALS`) and the user's ceiling over all their tokens
+/// (`CAIRN_RATE_LIMIT_USER_PROPOSALS`), before the pipeline runs: a flood of proposals —
+/// an agent talked into it by skill text — stops here, whichever transport it came by.
 pub(crate) fn spend_proposal(services: &Services, caller: &Principal) -> Result<(), PatchError> {
     services
         .limiters
-        .check_proposal(caller.token_id)
+        .check_proposal(caller.token_id, caller.user_id)
         .map(drop)
         .map_err(|limited| {
+            let (whose, variable) = if limited.key == "user proposals" {
+                ("your tokens together have", "CAIRN_RATE_LIMIT_USER_PROPOSALS")
+            } else {
+                ("this token has", "CAIRN_RATE_LIMIT_PROPOSALS")
+            };
             PatchError::TooMany(format!(
-                "this token has used its budget of {} proposals (CAIRN_RATE_LIMIT_PROPOSALS): the next one is \
-                 accepted in {} s; until then, answer reviews of the open ones or ask an admin for a larger budget",
+                "{whose} used the budget of {} proposals ({variable}): the next one is accepted in {} s; until \
+                 then, answer reviews of the open ones or ask an admin for a larger budget",
                 limited.limit,
                 limited.retry_after.as_secs().max(1)
             ))
