@@ -162,24 +162,10 @@ struct VersionFacts {
 
 /// The locking read of the head: the head row (with the active key and the tree's edge),
 /// the time — the statement's clock, never earlier than the last entry's — and the facts
-/// of the versions `$1` as one JSON array (a subquery, so they cost no round trip).
+/// of the versions `$1` as one JSON array (`log_version_facts`, migration 0015: no round
+/// trip of their own, and planned once per connection rather than at every publish).
 const LOCK_HEAD: &str = "SELECT origin, size, root, active_key, edge_idx, edge_hashes, \
-        greatest(clock_timestamp(), recorded_at), \
-        (SELECT coalesce(json_agg(json_build_object( \
-            'id', v.id, 'organization', o.slug, 'skill', s.name, 'category', s.category, \
-            'revision', v.revision, 'digest', v.digest, 'source', v.source, 'created_at', v.created_at, \
-            'scan_verdict', v.scan_verdict, 'scan_rules', v.scan_rules, 'publisher', pu.handle, \
-            'patch_id', p.id, 'base_revision', p.base_revision, 'author', au.handle, 'agent', p.agent, \
-            'contributors', v.contributors, 'reviewer', re.handle, 'decided_at', p.decided_at, \
-            'files', (SELECT coalesce(json_agg(json_build_object('path', f.path, 'sha256', f.sha256, \
-                             'size', f.size, 'executable', f.executable) ORDER BY f.path), '[]') \
-                      FROM version_files f WHERE f.version_id = v.id))), '[]') \
-         FROM versions v JOIN skills s ON s.id = v.skill_id JOIN organizations o ON o.id = s.org_id \
-         LEFT JOIN users pu ON pu.id = v.published_by \
-         LEFT JOIN patches p ON p.id = v.patch_id \
-         LEFT JOIN users au ON au.id = p.author_id \
-         LEFT JOIN users re ON re.id = p.decided_by \
-         WHERE v.id = ANY($1)) \
+        greatest(clock_timestamp(), recorded_at), log_version_facts($1) \
      FROM transparency_log FOR UPDATE";
 
 fn version_predicate(
