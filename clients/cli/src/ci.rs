@@ -127,13 +127,18 @@ fn io(path: &Path) -> impl FnOnce(std::io::Error) -> CiError + '_ {
     }
 }
 
-/// Makes the lock of the registry's current index (every skill, or those named).
 /// Makes the lock of the registry's current index (every skill, or those named). Given
 /// the lock it replaces (same registry, with provenance), the registry's log must be an
 /// extension of the one that lock pinned — proved by a consistency proof — and the keys it
 /// pinned are kept, only ever tightened: a registry cannot rewrite its history between
-/// two locks unnoticed.
-pub async fn lock(registry: &Registry, only: &[String], previous: Option<&Lock>) -> Result<Lock, CiError> {
+/// two locks unnoticed. A new key is pinned when its activation follows from the pinned
+/// keys, or with `trust_new_keys`.
+pub async fn lock(
+    registry: &Registry,
+    only: &[String],
+    previous: Option<&Lock>,
+    trust_new_keys: bool,
+) -> Result<Lock, CiError> {
     let index = registry.index().await?;
     let mut skills = BTreeMap::new();
     for entry in index.skills {
@@ -158,12 +163,12 @@ pub async fn lock(registry: &Registry, only: &[String], previous: Option<&Lock>)
     }
     // Pinned after the index was read, so the checkpoint's tree holds every version in
     // it; each attestation is verified against these pins before the lock is written.
-    let mut pins = crate::provenance::fetch_pins(registry).await?;
+    let (mut pins, listed) = crate::provenance::fetch_pins_listed(registry).await?;
     if let Some(old) = previous
         .filter(|old| old.server == registry.server())
         .and_then(|old| old.provenance.as_ref())
     {
-        pins = crate::provenance::extend_pins(registry, old, pins).await?;
+        pins = crate::provenance::extend_pins(registry, old, pins, &listed, trust_new_keys).await?;
     }
     let verified = verify_all(registry, &pins, &skills, false, None).await?;
     // Every version of the index is the caller's organisation's: pinned, so a pull can

@@ -301,6 +301,11 @@ enum CiCommand {
         /// Lock only these skills (default: all).
         #[arg(long = "skill", value_name = "NAME")]
         skills: Vec<String>,
+        /// Replacing a lock: also pin keys the registry lists whose activation does not
+        /// follow from the keys that lock pinned (only once its operators confirmed the
+        /// rotation; a rotation signed by the pinned key is followed without it).
+        #[arg(long)]
+        trust_new_keys: bool,
     },
     /// Fetch exactly the locked versions into DEST/<name>/, verifying every file's sha256
     /// and each version's digest. Exit 0 verified, 4 a mismatch (yanked version, changed
@@ -453,7 +458,11 @@ fn main() -> ExitCode {
             online(push(&targets, &options, json))
         }
         Command::Diff { name, targets } => diff(name.as_deref(), &targets, json),
-        Command::Ci(CiCommand::Lock { out, skills }) => online(ci_lock(&out, &skills, json)),
+        Command::Ci(CiCommand::Lock {
+            out,
+            skills,
+            trust_new_keys,
+        }) => online(ci_lock(&out, &skills, trust_new_keys, json)),
         Command::Ci(CiCommand::Pull {
             lock,
             dest,
@@ -1110,12 +1119,12 @@ async fn pull(targets: &[String], json: bool) -> Result<u8> {
 }
 
 /// `cairn ci lock`.
-async fn ci_lock(out: &std::path::Path, skills: &[String], json: bool) -> Result<u8> {
+async fn ci_lock(out: &std::path::Path, skills: &[String], trust_new_keys: bool, json: bool) -> Result<u8> {
     let registry = configured_registry()?;
     // A lock being replaced must be extended, not started over (an unreadable one is
     // replaced: it pins nothing usable).
     let previous = out.exists().then(|| cairn::ci::read_lock(out).ok()).flatten();
-    let lock = match cairn::ci::lock(&registry, skills, previous.as_ref()).await {
+    let lock = match cairn::ci::lock(&registry, skills, previous.as_ref(), trust_new_keys).await {
         Ok(lock) => lock,
         Err(e) => return fail(e),
     };

@@ -10,6 +10,8 @@ use cairn_provenance::verify::{KeyStatus, Keyring, Verified, verify_in};
 use cairn_provenance::{Checkpoint, PublicKey};
 use serde::{Deserialize, Serialize};
 
+use cairn_wire::SigningKeyItem;
+
 use crate::remote::{Registry, RemoteError};
 
 /// What a lock (or a witness) pins about a registry's provenance.
@@ -128,7 +130,14 @@ pub fn open_checkpoint(note: &str, origin: &str, keyring: &Keyring) -> Result<Ch
 /// The pins of `registry` now: its keys and its current checkpoint, checked against each
 /// other.
 pub async fn fetch_pins(registry: &Registry) -> Result<Pins, ProvenanceError> {
+    Ok(fetch_pins_listed(registry).await?.0)
+}
+
+/// Like [`fetch_pins`], with the keys document's entries as the registry listed them
+/// (activations included), for following a rotation from keys pinned before.
+pub async fn fetch_pins_listed(registry: &Registry) -> Result<(Pins, Vec<SigningKeyItem>), ProvenanceError> {
     let document = registry.signing_keys().await?;
+    let listed = document.keys.clone();
     let pins = Pins {
         origin: document.origin,
         keys: document.keys.into_iter().map(PinnedKey::from).collect(),
@@ -136,13 +145,22 @@ pub async fn fetch_pins(registry: &Registry) -> Result<Pins, ProvenanceError> {
     };
     pins.checkpoint()
         .map_err(|e| ProvenanceError::Failed(format!("the registry's own checkpoint does not verify: {e}")))?;
-    Ok(pins)
+    Ok((pins, listed))
 }
 
-/// `new` (the registry's pins now) checked against `old` (pinned before): the same log,
-/// its tree an extension of the old one (a consistency proof), and the old keys kept —
-/// their status only tightened by what the registry says now — beside any new ones.
-pub async fn extend_pins(registry: &Registry, old: &Pins, new: Pins) -> Result<Pins, ProvenanceError> {
+/// `new` (the registry's pins now, with `listed`, its keys document) checked against `old`
+/// (pinned before): the same log, its tree an extension of the old one (a consistency
+/// proof), and the old keys kept — their status only tightened by what the registry says
+/// now. A key the old pins do not hold is added only when its activation follows from
+/// them (signed by the key it replaced and proved in the new tree, as the witness follows
+/// it), or with `trust_new_keys` (after the registry's operators confirmed a rotation).
+pub async fn extend_pins(
+    registry: &Registry,
+    old: &Pins,
+    new: Pins,
+    listed: &[SigningKeyItem],
+    trust_new_keys: bool,
+) -> Result<Pins, ProvenanceError> {
     if new.origin != old.origin {
         return Err(ProvenanceError::Failed(format!(
             "the registry's log is now named '{}', the lock's was '{}': it is another log; do not trust it until \
@@ -150,8 +168,27 @@ pub async fn extend_pins(registry: &Registry, old: &Pins, new: Pins) -> Result<P
             new.origin, old.origin
         )));
     }
+    let active_before: Vec<String> = old
+        .keys
+        .iter()
+        .filter(|k| k.status == "active")
+        .map(|k| k.key_id.clone())
+        .collect();
+    let mut keys = old.clone();
+    keys.merge_keys(new.keys.clone(), trust_new_keys);
+    let followed = if trust_new_keys {
+        Vec::new()
+    } else {
+        crate::rotation::follow(&keys, &active_before, listed)?
+    };
+    keys.keys.extend(followed.iter().map(|f| f.key.clone()));
     let before = old.checkpoint()?;
-    let now = new.checkpoint()?;
+    let now = open_checkpoint(&new.checkpoint, &old.origin, &keys.keyring()?).map_err(|e| {
+        ProvenanceError::Failed(format!(
+            "the registry's checkpoint does not verify with the keys the lock pinned ({e}); if its operators \
+             rotated the key, confirm it with them and lock once with --trust-new-keys"
+        ))
+    })?;
     match prove_extends(registry, &before, &now).await {
         Ok(()) => {}
         Err(NotExtended::Remote(e)) => return Err(e.into()),
@@ -163,8 +200,7 @@ pub async fn extend_pins(registry: &Registry, old: &Pins, new: Pins) -> Result<P
             )));
         }
     }
-    let mut keys = old.clone();
-    keys.merge_keys(new.keys.clone(), true);
+    crate::rotation::prove_activations(registry, &followed, &now).await?;
     Ok(Pins { keys: keys.keys, ..new })
 }
 

@@ -485,7 +485,7 @@ async fn the_witness_follows_a_growing_log_and_fails_loudly_on_a_fork() {
     );
 
     // Another registry with the same key and name but another history: a fork.
-    let fork = forked_registry(key).await;
+    let fork = forked_registry(key.clone()).await;
     let mut state_json: Value = serde_json::from_str(&std::fs::read_to_string(&state).unwrap()).unwrap();
     state_json["server"] = fork.base_url.as_str().into();
     std::fs::write(&state, state_json.to_string()).unwrap();
@@ -703,7 +703,7 @@ async fn relocking_extends_the_old_lock_and_refuses_a_rewritten_log() {
 
     // Another history under the same name and key (the registry rewrote its log): refused,
     // and the old lock is kept.
-    let fork = forked_registry(key).await;
+    let fork = forked_registry(key.clone()).await;
     let mut locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
     locked["server"] = fork.base_url.as_str().into();
     std::fs::write(&lock, serde_json::to_string_pretty(&locked).unwrap()).unwrap();
@@ -719,4 +719,61 @@ async fn relocking_extends_the_old_lock_and_refuses_a_rewritten_log() {
         &["FORK", "not an extension of the one the lock pinned at size 3"],
     );
     assert_eq!(std::fs::read(&lock).unwrap(), before);
+
+    let point_at = |url: &str| {
+        let mut locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+        locked["server"] = url.into();
+        std::fs::write(&lock, serde_json::to_string_pretty(&locked).unwrap()).unwrap();
+        std::fs::read(&lock).unwrap()
+    };
+    // A registry signing with a key that does not follow from the pinned one is refused,
+    // the old lock kept; trusting its key does not make its history an extension either.
+    let stranger = TestApp::spawn().await.unwrap();
+    stranger.import(tree.path()).await.unwrap();
+    let before = point_at(&stranger.base_url);
+    let stranger_env = [
+        ("CAIRN_SERVER", stranger.base_url.clone()),
+        ("CAIRN_TOKEN", stranger.admin_token.clone()),
+    ];
+    let out = run(stranger_env.clone()).await;
+    assert_refused(
+        &out,
+        4,
+        &["does not follow from the keys pinned here", "--trust-new-keys"],
+    );
+    assert_eq!(std::fs::read(&lock).unwrap(), before);
+    let env: Vec<(&str, &str)> = stranger_env.iter().map(|(k, v)| (*k, v.as_str())).collect();
+    let out = cairn(&env, &["ci", "lock", "--out", lock_arg, "--trust-new-keys"]).await;
+    assert_refused(&out, 4, &["FORK"]);
+    assert_eq!(std::fs::read(&lock).unwrap(), before);
+
+    // The operators rotate (the activation signed by the old key and the new one) and the
+    // replicas sign with the new key: the re-lock follows the rotation from the key the
+    // lock pinned, without --trust-new-keys, and keeps the old key, retired.
+    let next = new_key();
+    app.store
+        .activate_key(
+            &cairn_store::log::LogSigner::new(key.clone()),
+            &cairn_store::log::LogSigner::new(next.clone()),
+            &cairn_store::Actor::cli("test"),
+        )
+        .await
+        .unwrap();
+    let replica = app.replica_with_key(next.clone()).await.unwrap();
+    point_at(&replica.base_url);
+    let out = run(env_for(&replica.base_url)).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    assert_eq!(size(&lock), 5, "the old key retired and the new one activated");
+    let locked: Value = serde_json::from_str(&std::fs::read_to_string(&lock).unwrap()).unwrap();
+    let statuses: Vec<(&str, &str)> = locked["provenance"]["keys"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|k| (k["key_id"].as_str().unwrap(), k["status"].as_str().unwrap()))
+        .collect();
+    assert_eq!(
+        statuses,
+        [(key.id().as_str(), "retired"), (next.id().as_str(), "active")]
+    );
+    replica.stop().await.unwrap();
 }
