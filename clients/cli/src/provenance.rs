@@ -55,8 +55,8 @@ pub enum ProvenanceError {
     Failed(String),
 }
 
-impl From<cairn_wire::SigningKeyItem> for PinnedKey {
-    fn from(key: cairn_wire::SigningKeyItem) -> Self {
+impl From<SigningKeyItem> for PinnedKey {
+    fn from(key: SigningKeyItem) -> Self {
         PinnedKey {
             revoked_after_index: if key.status == "revoked" {
                 key.revoked_after_index
