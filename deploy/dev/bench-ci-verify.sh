@@ -18,8 +18,11 @@ profile="${BENCH_PROFILE:-release}"
 export CARGO_TARGET_DIR="${CARGO_TARGET_DIR:-/var/tmp/cairn-target}"
 
 cargo build --profile "$profile" -q -p cairn-registry -p cairn
-dir="$CARGO_TARGET_DIR/$profile"
-[[ "$profile" == dev ]] && dir="$CARGO_TARGET_DIR/debug"
+case "$profile" in
+    dev | test) dir="$CARGO_TARGET_DIR/debug" ;;
+    release | bench) dir="$CARGO_TARGET_DIR/release" ;;
+    *) dir="$CARGO_TARGET_DIR/$profile" ;;
+esac
 registry="$dir/cairn-registry"
 cairn="$dir/cairn"
 
@@ -57,4 +60,5 @@ for round in 1 2 3; do
     timed "ci pull, round $round" "$cairn" ci pull --lock "$work/cairn.lock" --dest "$work/plain"
     timed "ci pull --verify, round $round" "$cairn" ci pull --lock "$work/cairn.lock" --dest "$work/verified" --verify
 done
+timed "ci pull over a complete folder" "$cairn" ci pull --lock "$work/cairn.lock" --dest "$work/plain" --frozen
 timed "ci pull --verify over a complete folder" "$cairn" ci pull --lock "$work/cairn.lock" --dest "$work/verified" --verify --frozen

@@ -27,6 +27,8 @@ pub const LOCK_VERSION: u32 = 2;
 const READABLE_LOCK_VERSIONS: [u32; 2] = [1, 2];
 /// Attestations fetched at once.
 const CONCURRENT_ATTESTATIONS: usize = 16;
+/// Locked versions asked for at once.
+const CONCURRENT_VERSIONS: usize = 16;
 /// Blob ids per batch request (the registry's limit).
 const BATCH: usize = 1000;
 
@@ -355,8 +357,13 @@ pub async fn pull(
         }
     }
     let mut plan = Vec::new();
-    for (name, locked) in &lock.skills {
-        let version = match registry.version(name, locked.revision).await {
+    // Several versions asked at once; each answer is checked in the lock's order, so the
+    // first mismatch named is the same whatever order the answers come in.
+    let mut versions = futures::stream::iter(&lock.skills)
+        .map(|(name, locked)| async move { (name, locked, registry.version(name, locked.revision).await) })
+        .buffered(CONCURRENT_VERSIONS);
+    while let Some((name, locked, answer)) = versions.next().await {
+        let version = match answer {
             Ok(version) => version,
             Err(RemoteError::Refused {
                 status: 404, message, ..
