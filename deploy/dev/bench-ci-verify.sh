@@ -3,7 +3,7 @@
 # registry (release) imports ../shared/corpus/wild/openclaw, `cairn ci lock` pins every
 # skill, then `ci pull` fetches them all into a fresh folder, without and with `--verify`
 # (the offline proof of each attestation against the lock's pinned keys and checkpoint),
-# each run three times; `--verify` once more over a folder that is already complete.
+# each run three times; then both once more over folders that are already complete.
 #
 #   deploy/dev/bench-ci-verify.sh [corpus-dir]
 #

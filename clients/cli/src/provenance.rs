@@ -168,20 +168,8 @@ pub async fn extend_pins(
             new.origin, old.origin
         )));
     }
-    let active_before: Vec<String> = old
-        .keys
-        .iter()
-        .filter(|k| k.status == "active")
-        .map(|k| k.key_id.clone())
-        .collect();
     let mut keys = old.clone();
-    keys.merge_keys(new.keys.clone(), trust_new_keys);
-    let followed = if trust_new_keys {
-        Vec::new()
-    } else {
-        crate::rotation::follow(&keys, &active_before, listed)?
-    };
-    keys.keys.extend(followed.iter().map(|f| f.key.clone()));
+    let (_, followed) = crate::rotation::take_keys(&mut keys, listed, trust_new_keys)?;
     let before = old.checkpoint()?;
     let now = open_checkpoint(&new.checkpoint, &old.origin, &keys.keyring()?).map_err(|e| {
         ProvenanceError::Failed(format!(

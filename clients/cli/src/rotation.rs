@@ -80,6 +80,32 @@ pub fn follow(pins: &Pins, active: &[String], listed: &[SigningKeyItem]) -> Resu
     Ok(followed)
 }
 
+/// Takes the registry's keys document `listed` into `pins`: a pinned key's status only
+/// tightens; a new key is added when its activation follows from the keys active in
+/// `pins` before ([`follow`]), or — with `trust_new_keys`, once the operators confirmed
+/// a rotation — as listed. Returns whether the pins changed and the keys followed, whose
+/// activations the caller proves in a checkpoint it verified ([`prove_activations`]).
+pub fn take_keys(
+    pins: &mut Pins,
+    listed: &[SigningKeyItem],
+    trust_new_keys: bool,
+) -> Result<(bool, Vec<Followed>), ProvenanceError> {
+    let active_before: Vec<String> = pins
+        .keys
+        .iter()
+        .filter(|k| k.status == "active")
+        .map(|k| k.key_id.clone())
+        .collect();
+    let merged = pins.merge_keys(listed.iter().cloned().map(PinnedKey::from), trust_new_keys);
+    let followed = if trust_new_keys {
+        Vec::new()
+    } else {
+        follow(pins, &active_before, listed)?
+    };
+    pins.keys.extend(followed.iter().map(|f| f.key.clone()));
+    Ok((merged || !followed.is_empty(), followed))
+}
+
 /// Proves every followed activation is an entry of the tree of `checkpoint` (one the
 /// witness verified and proves consistent with what it saw before).
 pub async fn prove_activations(

@@ -148,23 +148,7 @@ pub async fn check(registry: &Registry, path: &Path, trust_new_keys: bool) -> Re
     // activation follows from the pinned keys (signed by the key it replaced, and proved
     // in the log below), or when asked to.
     let document = registry.signing_keys().await?;
-    let active_before: Vec<String> = state
-        .pins
-        .keys
-        .iter()
-        .filter(|k| k.status == "active")
-        .map(|k| k.key_id.clone())
-        .collect();
-    let merged = state
-        .pins
-        .merge_keys(document.keys.iter().cloned().map(PinnedKey::from), trust_new_keys);
-    let followed = if trust_new_keys {
-        Vec::new()
-    } else {
-        crate::rotation::follow(&state.pins, &active_before, &document.keys)?
-    };
-    state.pins.keys.extend(followed.iter().map(|f| f.key.clone()));
-    let keys_changed = merged || !followed.is_empty();
+    let (keys_changed, followed) = crate::rotation::take_keys(&mut state.pins, &document.keys, trust_new_keys)?;
     let keyring = state.pins.keyring()?;
     let note = registry.checkpoint().await?;
     let new = open_checkpoint(&note, &state.pins.origin, &keyring).map_err(|e| {

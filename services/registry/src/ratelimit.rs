@@ -138,6 +138,12 @@ impl<K: Hash + Eq + Clone> KeyedLimit<K> {
         }
     }
 
+    /// Forgets keys whose budget is full again.
+    fn forget_idle(&self) {
+        self.limiter.retain_recent();
+        self.limiter.shrink_to_fit();
+    }
+
     fn check(&self, key: &K, name: &'static str) -> Result<Budget, Limited> {
         let interval = self.limit.period / self.limit.count.get();
         match self.limiter.check_key(key) {
@@ -217,20 +223,16 @@ impl RateLimiters {
     /// clients rather than every client ever seen. Run periodically.
     pub fn forget_idle(&self) {
         if let Some(l) = &self.per_token {
-            l.limiter.retain_recent();
-            l.limiter.shrink_to_fit();
+            l.forget_idle();
         }
         if let Some(l) = &self.per_address {
-            l.limiter.retain_recent();
-            l.limiter.shrink_to_fit();
+            l.forget_idle();
         }
         if let Some(l) = &self.proposals_per_token {
-            l.limiter.retain_recent();
-            l.limiter.shrink_to_fit();
+            l.forget_idle();
         }
         if let Some(l) = &self.proposals_per_user {
-            l.limiter.retain_recent();
-            l.limiter.shrink_to_fit();
+            l.forget_idle();
         }
     }
 }
