@@ -21,7 +21,8 @@ pub use accounts::{AuditItem, IssuedToken, OwnerList, TokenItem, UserItem, WhoAm
 pub use findings::{Dismissal, Dismissed, Items, Quarantined, Released, Rescan};
 pub use index::{Change, ChangeKind, Index, IndexEntry};
 pub use log::{
-    ConsistencyProof, InclusionProof, KeyActivation, LogEntry, SigningKeyItem, SigningKeys, VersionAttestation,
+    AttestationBatch, AttestationBatchRequest, BatchedAttestation, ConsistencyProof, InclusionProof, KeyActivation,
+    LogEntry, SigningKeyItem, SigningKeys, VersionAttestation, VersionRef,
 };
 pub use patches::{
     BatchResult, BatchResults, ChangesRequested, Comment, DuplicateMark, Owner, Patch, PatchItem, PatchRound,

@@ -65,6 +65,57 @@ pub struct VersionAttestation {
     pub checkpoint: String,
 }
 
+/// Body of `POST /v1/attestations/batch`: the attestations of many versions in one request,
+/// so verifying a lock of thousands of skills is a handful of round trips, not thousands.
+#[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct AttestationBatchRequest {
+    /// The versions, at most 1,000 (a version asked twice is answered once).
+    pub versions: Vec<VersionRef>,
+    /// Prove against the tree of this many entries (a pinned checkpoint's size);
+    /// default: the current tree.
+    #[serde(default, skip_serializing_if = "Option::is_none")]
+    pub size: Option<u64>,
+}
+
+/// One version named by its skill and revision.
+#[derive(Clone, Debug, PartialEq, Eq, Hash, Serialize, Deserialize, JsonSchema)]
+#[serde(deny_unknown_fields)]
+pub struct VersionRef {
+    /// The skill.
+    pub name: String,
+    /// The revision (from 1).
+    pub revision: i32,
+}
+
+/// The answer of `POST /v1/attestations/batch`: one signed checkpoint, and every asked
+/// version's attestation (in request order) with its inclusion proof in that checkpoint's tree.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct AttestationBatch {
+    /// The signed checkpoint (C2SP signed note) every proof leads to.
+    pub checkpoint: String,
+    /// One per asked version, in request order.
+    pub attestations: Vec<BatchedAttestation>,
+}
+
+/// A version's attestation inside a batch: [`VersionAttestation`] without the checkpoint,
+/// which the batch carries once.
+#[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
+pub struct BatchedAttestation {
+    /// The skill.
+    pub name: String,
+    /// The revision.
+    pub revision: i32,
+    /// The DSSE envelope around the in-toto statement.
+    pub envelope: serde_json::Value,
+    /// SHA-256 of the envelope's compact JSON (what a lock records).
+    pub envelope_sha256: String,
+    /// The envelope's index in the log.
+    pub log_index: u64,
+    /// Its inclusion proof in the batch checkpoint's tree.
+    pub inclusion_proof: Vec<String>,
+}
+
 /// The registry's signing keys (`GET /.well-known/cairn/keys`).
 #[derive(Clone, Debug, PartialEq, Eq, Serialize, Deserialize, JsonSchema)]
 pub struct SigningKeys {

@@ -15,7 +15,7 @@ use cairn_skill::{RelPath, Sha256Hash};
 use crate::folder::NewFile;
 use serde::{Deserialize, Serialize};
 
-use crate::provenance::{Expected, LockedAttestation, Pins, Policy, ProvenanceError, verify_version};
+use crate::provenance::{Expected, LockedAttestation, Pins, Policy, ProvenanceError, check_attestation};
 use crate::remote::{FileEntry, Registry, RemoteError};
 use futures::StreamExt as _;
 
@@ -25,8 +25,10 @@ pub const EXIT_MISMATCH: u8 = 4;
 pub const LOCK_VERSION: u32 = 2;
 /// Lock formats read (1: without provenance; `--verify` needs 2).
 const READABLE_LOCK_VERSIONS: [u32; 2] = [1, 2];
-/// Attestations fetched at once.
-const CONCURRENT_ATTESTATIONS: usize = 16;
+/// Versions whose attestations are asked for in one request (the registry's limit).
+const ATTESTATION_BATCH: usize = 1000;
+/// Attestation batches asked for at once.
+const CONCURRENT_ATTESTATION_BATCHES: usize = 2;
 /// Locked versions asked for at once.
 const CONCURRENT_VERSIONS: usize = 16;
 /// Blob ids per batch request (the registry's limit).
@@ -212,8 +214,8 @@ pub(crate) struct VerifiedSkill {
     pub(crate) predicate: cairn_provenance::VersionPredicate,
 }
 
-/// Verifies every skill's attestation against `pins` (several at once); with `pinned`,
-/// each must also be the envelope the lock pins.
+/// Verifies every skill's attestation against `pins`, asking for them in batches; with
+/// `pinned`, each must also be the envelope the lock pins.
 pub(crate) async fn verify_all(
     registry: &Registry,
     pins: &Pins,
@@ -221,46 +223,82 @@ pub(crate) async fn verify_all(
     pinned: bool,
     organization: Option<&str>,
 ) -> Result<Vec<(String, VerifiedSkill)>, CiError> {
+    if pinned
+        && let Some(name) = skills
+            .iter()
+            .find_map(|(name, s)| s.attestation.is_none().then_some(name))
+    {
+        return Err(CiError::Mismatch(format!(
+            "skill '{name}' has no attestation in the lock: write the lock again with `cairn ci lock`"
+        )));
+    }
     let keyring = pins.keyring()?;
     let checkpoint = pins.checkpoint()?;
     let (keyring, checkpoint) = (&keyring, &checkpoint);
-    let checks = futures::stream::iter(skills.iter().map(|(name, skill)| async move {
-        if pinned && skill.attestation.is_none() {
+    let listed: Vec<(&String, &LockedSkill)> = skills.iter().collect();
+    let batches = futures::stream::iter(listed.chunks(ATTESTATION_BATCH).map(|batch| async move {
+        let asked = batch
+            .iter()
+            .map(|(name, skill)| cairn_wire::VersionRef {
+                name: (*name).clone(),
+                revision: skill.revision,
+            })
+            .collect();
+        let served = registry.attestations(asked, checkpoint.size).await?;
+        if served.attestations.len() != batch.len() {
             return Err(CiError::Mismatch(format!(
-                "skill '{name}' has no attestation in the lock: write the lock again with `cairn ci lock`"
+                "the registry answered {} attestations for the {} versions asked: it is not serving this lock's \
+                 versions faithfully",
+                served.attestations.len(),
+                batch.len()
             )));
         }
-        let expected = Expected {
-            name,
-            revision: skill.revision,
-            digest: &skill.digest,
-            files: skill
-                .files
-                .iter()
-                .map(|f| {
-                    (
-                        f.path.as_str(),
-                        f.sha256.as_str(),
-                        u64::try_from(f.size).ok(),
-                        f.executable,
-                    )
-                })
-                .collect(),
-            attestation: if pinned { skill.attestation.as_ref() } else { None },
-            organization,
-        };
-        let verified = verify_version(registry, pins, keyring, checkpoint, &expected).await?;
-        Ok::<_, CiError>((
-            name.clone(),
-            VerifiedSkill {
-                envelope_sha256: verified.envelope_sha256,
-                attestation_index: verified.log_index,
-                predicate: verified.predicate,
-            },
-        ))
+        batch
+            .iter()
+            .zip(served.attestations)
+            .map(|((name, skill), served)| {
+                let expected = expected_of(name, skill, pinned, organization);
+                let verified = check_attestation(served, pins, keyring, checkpoint, &expected)?;
+                Ok::<_, CiError>((
+                    (*name).clone(),
+                    VerifiedSkill {
+                        envelope_sha256: verified.envelope_sha256,
+                        attestation_index: verified.log_index,
+                        predicate: verified.predicate,
+                    },
+                ))
+            })
+            .collect::<Result<Vec<_>, _>>()
     }))
-    .buffered(CONCURRENT_ATTESTATIONS);
-    checks.collect::<Vec<_>>().await.into_iter().collect()
+    .buffered(CONCURRENT_ATTESTATION_BATCHES);
+    let mut verified = Vec::with_capacity(skills.len());
+    for batch in batches.collect::<Vec<_>>().await {
+        verified.extend(batch?);
+    }
+    Ok(verified)
+}
+
+/// What the lock says `skill` is, as the attestation must state it.
+fn expected_of<'a>(name: &'a str, skill: &'a LockedSkill, pinned: bool, organization: Option<&'a str>) -> Expected<'a> {
+    Expected {
+        name,
+        revision: skill.revision,
+        digest: &skill.digest,
+        files: skill
+            .files
+            .iter()
+            .map(|f| {
+                (
+                    f.path.as_str(),
+                    f.sha256.as_str(),
+                    u64::try_from(f.size).ok(),
+                    f.executable,
+                )
+            })
+            .collect(),
+        attestation: if pinned { skill.attestation.as_ref() } else { None },
+        organization,
+    }
 }
 
 /// Reads and checks a lock file: its format, and each skill's digest against its files

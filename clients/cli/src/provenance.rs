@@ -324,12 +324,13 @@ pub struct Expected<'a> {
     pub organization: Option<&'a str>,
 }
 
-/// Fetches the attestation of `expected` proved against the pinned tree and checks it
-/// offline against the pins: the envelope is the pinned one (when pinned), signed by a
-/// key valid at its index, included in the pinned checkpoint's tree, and its statement
-/// names exactly this skill, revision, digest and files. Returns what was verified.
-pub async fn verify_version(
-    registry: &Registry,
+/// Checks, offline against the pins, the attestation the registry served for
+/// `expected` (proved against the pinned tree): the envelope is the pinned one (when
+/// pinned), signed by a key valid at its index, included in the pinned checkpoint's tree,
+/// and its statement names exactly this skill, revision, digest and files. Returns what
+/// was verified.
+pub fn check_attestation(
+    served: cairn_wire::BatchedAttestation,
     pins: &Pins,
     keyring: &Keyring,
     checkpoint: &Checkpoint,
@@ -337,8 +338,13 @@ pub async fn verify_version(
 ) -> Result<Verified, ProvenanceError> {
     let name = expected.name;
     let revision = expected.revision;
-    let served = registry.attestation(name, revision, checkpoint.size).await?;
     let fail = |reason: String| ProvenanceError::Failed(format!("skill '{name}' revision {revision}: {reason}"));
+    if served.name != name || served.revision != revision {
+        return Err(fail(format!(
+            "the registry answered with the attestation of {}@{} in its place",
+            served.name, served.revision
+        )));
+    }
     let envelope: cairn_provenance::Envelope =
         serde_json::from_value(served.envelope).map_err(|e| fail(format!("the envelope is malformed: {e}")))?;
     let inclusion_proof = served

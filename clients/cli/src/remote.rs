@@ -164,18 +164,18 @@ impl Registry {
         })
     }
 
-    /// `GET /v1/skills/{name}/versions/{rev}/attestation?size=`: a version's attestation,
+    /// `POST /v1/attestations/batch`: the attestations of `versions` (at most 1,000),
     /// proved against the tree of `size` entries.
-    pub async fn attestation(
+    pub async fn attestations(
         &self,
-        name: &str,
-        revision: i32,
+        versions: Vec<cairn_wire::VersionRef>,
         size: u64,
-    ) -> Result<cairn_wire::VersionAttestation, RemoteError> {
-        self.get_json(&format!(
-            "/v1/skills/{name}/versions/{revision}/attestation?size={size}"
-        ))
-        .await
+    ) -> Result<cairn_wire::AttestationBatch, RemoteError> {
+        let body = cairn_wire::AttestationBatchRequest {
+            versions,
+            size: Some(size),
+        };
+        self.post_json("/v1/attestations/batch", &body).await
     }
 
     /// `GET /v1/log/proof/inclusion?index=&size=`.
@@ -317,7 +317,11 @@ impl Registry {
     }
 
     /// Posts `body` as JSON to `path`; the answer's JSON.
-    async fn post_json(&self, path: &str, body: &serde_json::Value) -> Result<serde_json::Value, RemoteError> {
+    async fn post_json<T: serde::de::DeserializeOwned>(
+        &self,
+        path: &str,
+        body: &impl serde::Serialize,
+    ) -> Result<T, RemoteError> {
         let url = format!("{}{path}", self.profile.server);
         let request = self.http.post(&url).bearer_auth(&self.profile.token).json(body);
         let answer = self.send(&url, request).await?;

@@ -597,6 +597,113 @@ async fn the_witness_follows_a_rotation_from_the_key_it_pinned() {
     replica.stop().await.unwrap();
 }
 
+/// How the registry in front of the real one lies about attestation batches.
+#[derive(Clone, Copy, PartialEq, Eq)]
+enum Lie {
+    /// It tells the truth.
+    None,
+    /// It answers the versions in another order.
+    Reordered,
+    /// It leaves a version out.
+    Dropped,
+    /// It answers one version with another's attestation, relabelled.
+    Relabelled,
+}
+
+/// A registry in front of `upstream` that forwards every request and, while `lie` says so,
+/// alters the answers of `POST /v1/attestations/batch`. Returns its address.
+async fn lying_registry(upstream: String, lie: std::sync::Arc<std::sync::Mutex<Lie>>) -> String {
+    let listener = tokio::net::TcpListener::bind("127.0.0.1:0").await.unwrap();
+    let address = format!("http://{}", listener.local_addr().unwrap());
+    let client = reqwest::Client::new();
+    let forward = move |request: axum::extract::Request| {
+        let (client, upstream, lie) = (client.clone(), upstream.clone(), *lie.lock().unwrap());
+        async move {
+            let (parts, body) = request.into_parts();
+            let body = axum::body::to_bytes(body, usize::MAX).await.unwrap();
+            let path = parts.uri.path_and_query().map_or("/", |p| p.as_str()).to_owned();
+            let mut outgoing = client
+                .request(parts.method.clone(), format!("{upstream}{path}"))
+                .body(body);
+            for name in ["authorization", "content-type"] {
+                if let Some(value) = parts.headers.get(name) {
+                    outgoing = outgoing.header(name, value);
+                }
+            }
+            let answer = outgoing.send().await.unwrap();
+            let status = answer.status();
+            let content_type = answer.headers().get("content-type").cloned();
+            let mut bytes = answer.bytes().await.unwrap().to_vec();
+            if parts.uri.path() == "/v1/attestations/batch" && status.is_success() && lie != Lie::None {
+                let mut batch: Value = serde_json::from_slice(&bytes).unwrap();
+                let items = batch["attestations"].as_array_mut().unwrap();
+                match lie {
+                    Lie::Reordered => items.reverse(),
+                    Lie::Dropped => drop(items.pop()),
+                    Lie::Relabelled => {
+                        let (name, revision) = (items[0]["name"].clone(), items[0]["revision"].clone());
+                        items[0] = items[1].clone();
+                        items[0]["name"] = name;
+                        items[0]["revision"] = revision;
+                    }
+                    Lie::None => {}
+                }
+                bytes = serde_json::to_vec(&batch).unwrap();
+            }
+            let mut response = axum::response::Response::new(axum::body::Body::from(bytes));
+            *response.status_mut() = status;
+            if let Some(content_type) = content_type {
+                response.headers_mut().insert("content-type", content_type);
+            }
+            response
+        }
+    };
+    let router = axum::Router::new().fallback(forward);
+    tokio::spawn(async move { axum::serve(listener, router).await.unwrap() });
+    address
+}
+
+#[tokio::test]
+async fn a_registry_that_answers_attestation_batches_falsely_is_refused_and_nothing_is_written() {
+    let app = TestApp::spawn().await.unwrap();
+    let tree = tempfile::tempdir().unwrap();
+    write(tree.path(), "alpha/SKILL.md", &skill("alpha", "1. Alpha."));
+    write(tree.path(), "beta/SKILL.md", &skill("beta", "1. Beta."));
+    app.import(tree.path()).await.unwrap();
+    let lie = std::sync::Arc::new(std::sync::Mutex::new(Lie::None));
+    let liar = lying_registry(app.base_url.clone(), lie.clone()).await;
+    let (_, reader) = app.user_with_token("ci", Role::Reader).await.unwrap();
+    let env = [("CAIRN_SERVER", liar.as_str()), ("CAIRN_TOKEN", reader.as_str())];
+    let work = tempfile::tempdir().unwrap();
+    let lock = work.path().join("cairn.lock");
+    let dest = work.path().join("skills");
+    let (lock_arg, dest_arg) = (lock.to_str().unwrap(), dest.to_str().unwrap());
+    let out = cairn(&env, &["ci", "lock", "--out", lock_arg]).await;
+    assert!(out.status.success(), "{}", text(&out.stderr));
+    let pull = ["ci", "pull", "--lock", lock_arg, "--dest", dest_arg, "--verify"];
+    for (told, needles) in [
+        (
+            Lie::Reordered,
+            &["skill 'alpha'", "the attestation of beta@1 in its place"][..],
+        ),
+        (Lie::Dropped, &["answered 1 attestations for the 2 versions asked"][..]),
+        (Lie::Relabelled, &["skill 'alpha'", "the lock pins"][..]),
+    ] {
+        *lie.lock().unwrap() = told;
+        let out = cairn(&env, &pull).await;
+        assert_refused(&out, 4, needles);
+        assert!(!dest.exists(), "nothing is written when the registry lies");
+        // A lock is not written from a lying answer either.
+        let again = work.path().join("again.lock");
+        let out = cairn(&env, &["ci", "lock", "--out", again.to_str().unwrap()]).await;
+        assert_eq!(out.status.code(), Some(4), "{}", text(&out.stderr));
+        assert!(!again.exists(), "no lock is written when the registry lies");
+    }
+    *lie.lock().unwrap() = Lie::None;
+    let out = cairn(&env, &pull).await;
+    assert!(out.status.success(), "the truth verifies: {}", text(&out.stderr));
+}
+
 #[tokio::test]
 async fn verify_checks_a_pulled_folder_and_a_synced_target_and_refuses_changed_files() {
     let app = TestApp::spawn().await.unwrap();

@@ -73,6 +73,9 @@ pub struct LogEntryRecord {
 
 type EntryRow = (i64, Vec<u8>, String, String, DateTime<Utc>, Option<i64>);
 
+/// An entry row led by the skill name and revision it is about.
+type VersionEntryRow = (String, i32, i64, Vec<u8>, String, String, DateTime<Utc>, Option<i64>);
+
 fn entry_record((index, entry, event, key_id, created_at, org_id): EntryRow) -> LogEntryRecord {
     LogEntryRecord {
         index: to_u64(index),
@@ -580,6 +583,41 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.map(entry_record))
+    }
+
+    /// The publication entries of many versions of organisation `org_id` in one query
+    /// (`versions` as name and revision); versions without one are left out of the answer.
+    #[instrument(skip_all, fields(versions = versions.len()))]
+    pub async fn version_log_entries(
+        &self,
+        org_id: i64,
+        versions: &[(String, i32)],
+    ) -> Result<HashMap<(String, i32), LogEntryRecord>, StoreError> {
+        let names: Vec<&str> = versions.iter().map(|(name, _)| name.as_str()).collect();
+        let revisions: Vec<i32> = versions.iter().map(|(_, revision)| *revision).collect();
+        let rows: Vec<VersionEntryRow> = sqlx::query_as(
+            "SELECT DISTINCT ON (s.name, v.revision) s.name, v.revision, \
+                    e.idx, e.entry, e.event, e.key_id, e.created_at, s.org_id \
+             FROM unnest($2::text[], $3::int[]) AS wanted(name, revision) \
+             JOIN skills s ON s.org_id = $1 AND s.name = wanted.name \
+             JOIN versions v ON v.skill_id = s.id AND v.revision = wanted.revision \
+             JOIN log_entries e ON e.version_id = v.id AND e.event = 'published' \
+             ORDER BY s.name, v.revision, e.idx",
+        )
+        .bind(org_id)
+        .bind(&names)
+        .bind(&revisions)
+        .fetch_all(&self.pool)
+        .await?;
+        Ok(rows
+            .into_iter()
+            .map(|(name, revision, index, entry, event, key_id, created_at, org)| {
+                (
+                    (name, revision),
+                    entry_record((index, entry, event, key_id, created_at, org)),
+                )
+            })
+            .collect())
     }
 
     /// Every signing key the log has known, oldest first.

@@ -252,6 +252,12 @@ async fn sample(world: &World, rule: &Rule, n: usize, token: &str) -> Sample {
         ("GET", "/v1/skills/{name}/versions/{rev}/attestation") => {
             s("/v1/skills/askill/versions/1/attestation", Resource, READ)
         }
+        ("POST", "/v1/attestations/batch") => with(
+            "/v1/attestations/batch",
+            json!({"versions": [{"name": "askill", "revision": 1}]}),
+            Resource,
+            READ,
+        ),
         // The log is one for the whole registry: its checkpoint, proofs and keys are
         // public, its first entry (a key event) is every organisation's.
         ("GET", "/v1/log/checkpoint") => s("/v1/log/checkpoint", Collection, PUBLIC),

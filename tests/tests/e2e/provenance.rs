@@ -494,6 +494,179 @@ async fn a_head_without_its_edge_reads_the_stored_hashes_and_keeps_one_tree() {
     verified(&app, "demo-6", 1).await;
 }
 
+#[tokio::test]
+async fn a_batch_of_attestations_verifies_against_one_checkpoint_like_each_alone() {
+    let app = TestApp::spawn().await.unwrap();
+    for name in ["alpha", "beta", "gamma"] {
+        app.import_skill(&format!("ops/{name}"), name, BODY, &[]).await;
+    }
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
+    let bundle = crate::fixtures::bundle("beta", "Run it twice.", &[]);
+    let (status, body) = send(
+        app.post_as(&reviewer, "/v1/skills/beta/versions")
+            .header("content-type", "application/gzip")
+            .body(cairn_skill::archive::pack(&bundle, Vec::new()).unwrap()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+    let (origin, keys) = keyring(&app).await;
+    let size = open(&checkpoint(&app).await, &keys).size;
+
+    // Request order is kept; a version asked twice is answered once; the proofs lead to
+    // the pinned size, and each answer is what the single-version endpoint says.
+    let asked = json!({"size": size, "versions": [
+        {"name": "gamma", "revision": 1}, {"name": "beta", "revision": 2},
+        {"name": "alpha", "revision": 1}, {"name": "beta", "revision": 1}, {"name": "gamma", "revision": 1},
+    ]});
+    let (status, batch) = send(app.post("/v1/attestations/batch").json(&asked)).await;
+    assert_eq!(status, StatusCode::OK, "{batch}");
+    let items = batch["attestations"].as_array().unwrap();
+    let named: Vec<(&str, i64)> = items
+        .iter()
+        .map(|a| (a["name"].as_str().unwrap(), a["revision"].as_i64().unwrap()))
+        .collect();
+    assert_eq!(named, [("gamma", 1), ("beta", 2), ("alpha", 1), ("beta", 1)]);
+    let note = batch["checkpoint"].as_str().unwrap();
+    assert_eq!(open(note, &keys).size, size);
+    for item in items {
+        let mut whole = item.clone();
+        whole["checkpoint"] = json!(note);
+        let attestation: Attestation = serde_json::from_value(whole).unwrap();
+        let verified = verify_attestation(&attestation, &origin, &keys).unwrap();
+        let (name, revision) = (item["name"].as_str().unwrap(), item["revision"].as_i64().unwrap());
+        assert_eq!(
+            (
+                verified.predicate.skill.as_str(),
+                i64::from(verified.predicate.revision)
+            ),
+            (name, revision)
+        );
+        let alone = app
+            .get_json(&format!(
+                "/v1/skills/{name}/versions/{revision}/attestation?size={size}"
+            ))
+            .await;
+        for field in ["envelope", "envelope_sha256", "log_index", "inclusion_proof"] {
+            assert_eq!(item[field], alone[field], "{name}@{revision}: {field}");
+        }
+    }
+    // Without a size: the current tree.
+    let (status, current) = send(
+        app.post("/v1/attestations/batch")
+            .json(&json!({"versions": [{"name": "alpha", "revision": 1}]})),
+    )
+    .await;
+    assert_eq!(status, StatusCode::OK, "{current}");
+    assert_eq!(
+        open(current["checkpoint"].as_str().unwrap(), &keys).size,
+        open(&checkpoint(&app).await, &keys).size
+    );
+}
+
+#[tokio::test]
+async fn bad_attestation_batches_are_refused_whole_and_change_nothing() {
+    let app = TestApp::spawn().await.unwrap();
+    app.import_skill("ops/demo", "demo", BODY, &[]).await;
+    let before = app.state_snapshot().await.unwrap();
+    let one = |name: &str, revision: i64| json!({"name": name, "revision": revision});
+    let too_many: Vec<Value> = (0..1001).map(|_| one("demo", 1)).collect();
+    for (body, status, needle) in [
+        (
+            json!({"versions": []}),
+            StatusCode::BAD_REQUEST,
+            "1 to 1000 versions, not 0",
+        ),
+        (json!({"versions": too_many}), StatusCode::BAD_REQUEST, "not 1001"),
+        (
+            json!({"versions": [one("Not A Name", 1)]}),
+            StatusCode::BAD_REQUEST,
+            "not a skill name",
+        ),
+        (
+            json!({"versions": [one("demo", 0)]}),
+            StatusCode::BAD_REQUEST,
+            "count from 1",
+        ),
+        (
+            json!({"versions": [one("demo", 1), one("demo", 7), one("nope", 1)]}),
+            StatusCode::NOT_FOUND,
+            "no attestation for demo@7, nope@1",
+        ),
+        (
+            json!({"versions": [one("demo", 1)], "size": 99}),
+            StatusCode::BAD_REQUEST,
+            "holds 2 entries",
+        ),
+        (
+            json!({"versions": [one("demo", 1)], "size": 1}),
+            StatusCode::BAD_REQUEST,
+            "after the tree of 1 entries",
+        ),
+        (
+            json!({"versions": [one("demo", 1)], "extra": 1}),
+            StatusCode::BAD_REQUEST,
+            "unknown field",
+        ),
+        (
+            json!({"versions": [{"name": "demo"}]}),
+            StatusCode::BAD_REQUEST,
+            "revision",
+        ),
+        (json!([1, 2]), StatusCode::BAD_REQUEST, "not valid"),
+    ] {
+        let (got, answer) = send(app.post("/v1/attestations/batch").json(&body)).await;
+        assert_eq!(got, status, "{body}: {answer}");
+        let message = answer["error"]["message"].as_str().unwrap_or_default();
+        assert!(message.contains(needle), "{body}: {message}");
+    }
+    let (got, _) = send(
+        app.post("/v1/attestations/batch")
+            .header("content-type", "text/plain")
+            .body("demo@1"),
+    )
+    .await;
+    assert_eq!(got, StatusCode::UNSUPPORTED_MEDIA_TYPE);
+    let response = app
+        .client
+        .post(app.url("/v1/attestations/batch"))
+        .json(&json!({"versions": [one("demo", 1)]}))
+        .send()
+        .await
+        .unwrap();
+    assert_eq!(
+        response.status(),
+        StatusCode::UNAUTHORIZED,
+        "attestations are not public"
+    );
+    // Another organisation's member cannot read this organisation's versions in a batch.
+    let org = app
+        .store
+        .create_org("elsewhere", "Elsewhere", &cairn_store::Actor::cli("test"))
+        .await
+        .unwrap();
+    let stranger = app
+        .store
+        .create_user(org.id, "sam", Role::Member, &cairn_store::Actor::cli("test"))
+        .await
+        .unwrap();
+    let token = app
+        .token_for(&stranger, "elsewhere", std::time::Duration::from_secs(3600), &app.keys)
+        .await
+        .unwrap();
+    let (got, answer) = send(
+        app.post_as(&token, "/v1/attestations/batch")
+            .json(&json!({"versions": [one("demo", 1)]})),
+    )
+    .await;
+    assert_eq!(got, StatusCode::NOT_FOUND, "{answer}");
+    let after = app.state_snapshot().await.unwrap();
+    let (mut counts, files) = before;
+    for table in ["organizations", "users", "api_tokens", "audit_log"] {
+        counts.insert(table.to_owned(), after.0[table]);
+    }
+    assert_eq!((counts, files), after);
+}
+
 fn replica_get(app: &TestApp, base: &str, path: &str) -> reqwest::RequestBuilder {
     app.client.get(format!("{base}{path}"))
 }

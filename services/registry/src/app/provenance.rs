@@ -8,7 +8,8 @@ use cairn_provenance::{Checkpoint, Envelope, PublicKey};
 use cairn_store::log::LogHead;
 use cairn_store::{RevisionSelector, StoreError};
 use cairn_wire::{
-    ConsistencyProof, InclusionProof, KeyActivation, LogEntry, SigningKeyItem, SigningKeys, VersionAttestation,
+    AttestationBatch, AttestationBatchRequest, BatchedAttestation, ConsistencyProof, InclusionProof, KeyActivation,
+    LogEntry, SigningKeyItem, SigningKeys, VersionAttestation,
 };
 
 use crate::Services;
@@ -22,6 +23,9 @@ pub enum ProvenanceError {
     /// The sizes or indexes asked for do not describe a proof of this log.
     #[error("{0}")]
     OutOfRange(String),
+    /// The request is malformed (what to send instead is said).
+    #[error("{0}")]
+    Invalid(String),
     /// This process holds no signing key, or not the log's active one: it signs nothing.
     #[error("this registry process does not hold the log's active signing key")]
     NotSigning,
@@ -135,9 +139,41 @@ pub async fn consistency(services: &Services, from: u64, to: Option<u64>) -> Res
     })
 }
 
+/// The tree proofs are asked against: the current head, or the tree of its first `size`
+/// entries (a lock pins a checkpoint; proofs against it need no newer one).
+async fn tree_at(services: &Services, size: Option<u64>) -> Result<LogHead, ProvenanceError> {
+    let mut head = services.store.log_head().await?;
+    if let Some(size) = size {
+        let size = proof_size(&head, Some(size))?;
+        let known = services.store.log_hashes(&merkle::root_needs(size)).await?;
+        head.root = merkle::root(size, &known).map_err(proof_error)?;
+        head.size = size;
+    }
+    Ok(head)
+}
+
+/// Refuses an entry the tree of `size` entries does not hold yet.
+fn within(size: u64, index: u64, what: impl std::fmt::Display) -> Result<(), ProvenanceError> {
+    if index >= size {
+        return Err(ProvenanceError::OutOfRange(format!(
+            "{what} is log entry {index}, after the tree of {size} entries: ask for a larger size (or none for the \
+             current tree)"
+        )));
+    }
+    Ok(())
+}
+
+/// The envelope of a stored entry as JSON, and the SHA-256 of its stored bytes.
+fn envelope_of(entry: &[u8]) -> Result<(serde_json::Value, String), ProvenanceError> {
+    use sha2::Digest as _;
+    let envelope = Envelope::from_json(entry).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
+    let json = serde_json::to_value(&envelope).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
+    Ok((json, hex::encode(sha2::Sha256::digest(entry))))
+}
+
 /// A version's attestation: its publication envelope, log index, an inclusion proof and
 /// the signed checkpoint that proof leads to — of the current tree, or of the tree of
-/// `size` entries (a lock pins a checkpoint; proofs against it need no newer one).
+/// `size` entries.
 pub async fn attestation(
     services: &Services,
     org_id: i64,
@@ -158,31 +194,104 @@ pub async fn attestation(
                  start)"
             ))
         })?;
-    let mut head = services.store.log_head().await?;
-    if let Some(size) = size {
-        let size = proof_size(&head, Some(size))?;
-        if record.index >= size {
-            return Err(ProvenanceError::OutOfRange(format!(
-                "revision {revision} of skill '{name}' is log entry {}, after the tree of {size} entries: ask for a \
-                 larger size (or none for the current tree)",
-                record.index
-            )));
-        }
-        let known = services.store.log_hashes(&merkle::root_needs(size)).await?;
-        head.root = merkle::root(size, &known).map_err(proof_error)?;
-        head.size = size;
-    }
+    let head = tree_at(services, size).await?;
+    within(
+        head.size,
+        record.index,
+        format_args!("revision {revision} of skill '{name}'"),
+    )?;
     let hashes = inclusion_hashes(services, record.index, head.size).await?;
-    let envelope = Envelope::from_json(&record.entry).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
-    use sha2::Digest as _;
+    let (envelope, envelope_sha256) = envelope_of(&record.entry)?;
     Ok(VersionAttestation {
         name: name.as_str().to_owned(),
         revision,
-        envelope: serde_json::to_value(&envelope).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?,
-        envelope_sha256: hex::encode(sha2::Sha256::digest(&record.entry)),
+        envelope,
+        envelope_sha256,
         log_index: record.index,
         inclusion_proof: hexes(&hashes),
         checkpoint: sign_checkpoint(services, &head)?,
+    })
+}
+
+/// Most versions one attestation batch may ask for.
+pub const MAX_ATTESTATION_BATCH: usize = 1000;
+
+/// Many versions' attestations at once, every inclusion proof against one signed
+/// checkpoint (the current tree, or the tree of `request.size` entries): three reads of
+/// the store whatever the number of versions. A version asked twice is answered once;
+/// one unknown version fails the whole batch, naming every unknown one.
+pub async fn attestations(
+    services: &Services,
+    org_id: i64,
+    request: &AttestationBatchRequest,
+) -> Result<AttestationBatch, ProvenanceError> {
+    let count = request.versions.len();
+    if count == 0 || count > MAX_ATTESTATION_BATCH {
+        return Err(ProvenanceError::Invalid(format!(
+            "a batch asks for 1 to {MAX_ATTESTATION_BATCH} versions, not {count}: split the request"
+        )));
+    }
+    let mut seen = std::collections::HashSet::new();
+    let mut wanted = Vec::with_capacity(count);
+    for version in &request.versions {
+        let name = cairn_skill::SkillName::parse(&version.name)
+            .map_err(|e| ProvenanceError::Invalid(format!("'{}' is not a skill name: {e}", version.name)))?;
+        if version.revision < 1 {
+            return Err(ProvenanceError::Invalid(format!(
+                "skill '{name}': revision {} does not exist; revisions count from 1",
+                version.revision
+            )));
+        }
+        if seen.insert((name.as_str().to_owned(), version.revision)) {
+            wanted.push((name.as_str().to_owned(), version.revision));
+        }
+    }
+    let mut records = services.store.version_log_entries(org_id, &wanted).await?;
+    let mut found = Vec::with_capacity(wanted.len());
+    let mut missing = Vec::new();
+    for (name, revision) in wanted {
+        match records.remove(&(name.clone(), revision)) {
+            Some(record) => found.push((name, revision, record)),
+            None => missing.push(format!("{name}@{revision}")),
+        }
+    }
+    if !missing.is_empty() {
+        return Err(ProvenanceError::NotFound(format!(
+            "no attestation for {}: these versions are not in your organisation, or were published before this \
+             registry signed versions (it attests them when it starts); check the names and revisions asked for",
+            missing.join(", ")
+        )));
+    }
+    let head = tree_at(services, request.size).await?;
+    let mut needs = std::collections::BTreeSet::new();
+    for (name, revision, record) in &found {
+        within(
+            head.size,
+            record.index,
+            format_args!("revision {revision} of skill '{name}'"),
+        )?;
+        needs.extend(merkle::inclusion_needs(record.index, head.size).map_err(proof_error)?);
+    }
+    let known = services
+        .store
+        .log_hashes(&needs.into_iter().collect::<Vec<_>>())
+        .await?;
+    let mut attestations = Vec::with_capacity(found.len());
+    for (name, revision, record) in found {
+        let hashes = merkle::inclusion_proof(record.index, head.size, &known).map_err(proof_error)?;
+        let (envelope, envelope_sha256) = envelope_of(&record.entry)?;
+        attestations.push(BatchedAttestation {
+            name,
+            revision,
+            envelope,
+            envelope_sha256,
+            log_index: record.index,
+            inclusion_proof: hexes(&hashes),
+        });
+    }
+    Ok(AttestationBatch {
+        checkpoint: sign_checkpoint(services, &head)?,
+        attestations,
     })
 }
 

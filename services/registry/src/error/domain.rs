@@ -48,7 +48,7 @@ impl From<ProvenanceError> for ApiError {
     fn from(error: ProvenanceError) -> Self {
         match error {
             ProvenanceError::NotFound(message) => ApiError::not_found(message),
-            ProvenanceError::OutOfRange(message) => ApiError::bad_request(message),
+            ProvenanceError::OutOfRange(message) | ProvenanceError::Invalid(message) => ApiError::bad_request(message),
             ProvenanceError::Store(e) => e.into(),
             ProvenanceError::Catalog(e) => e.into(),
             ProvenanceError::NotSigning => ApiError::new(

@@ -4,6 +4,7 @@ use axum::Extension;
 use axum::extract::State;
 use axum::http::header;
 use axum::response::{IntoResponse, Response};
+use cairn_wire::AttestationBatchRequest;
 use serde::Deserialize;
 
 use super::json_ok;
@@ -12,7 +13,7 @@ use crate::app::provenance;
 use crate::auth::Principal;
 use crate::error::ApiError;
 use crate::error::parse as extract;
-use crate::error::parse::{ApiPath, ApiQuery};
+use crate::error::parse::{ApiJson, ApiPath, ApiQuery};
 
 /// `GET /v1/log/checkpoint`: the log's size and root, signed (C2SP signed note, text).
 pub async fn checkpoint(State(state): State<AppState>) -> Result<Response, ApiError> {
@@ -91,6 +92,17 @@ pub async fn attestation(
     let selector = extract::revision(&rev)?;
     Ok(json_ok(
         provenance::attestation(&state, principal.org_id, &name, selector, query.size).await?,
+    ))
+}
+
+/// `POST /v1/attestations/batch`: many versions' attestations against one checkpoint.
+pub async fn attestations(
+    State(state): State<AppState>,
+    Extension(principal): Extension<Principal>,
+    ApiJson(request): ApiJson<AttestationBatchRequest>,
+) -> Result<Response, ApiError> {
+    Ok(json_ok(
+        provenance::attestations(&state, principal.org_id, &request).await?,
     ))
 }
 

@@ -25,9 +25,10 @@ use axum::response::{IntoResponse, Response};
 use axum::routing::MethodRouter;
 use cairn_pipeline::policy::Policy;
 use cairn_wire::{
-    AuditItem, BatchResults, Comment, ConsistencyProof, Delivery, Dismissal, Dismissed, InclusionProof, Index,
-    IssuedToken, Items, LogEntry, Page, Patch, PatchItem, Published, Quarantined, Released, Rescan, SigningKeys,
-    SkillItem, TokenItem, UserItem, VersionAttestation, VersionItem, Webhook, WhoAmI, Yank,
+    AttestationBatch, AttestationBatchRequest, AuditItem, BatchResults, Comment, ConsistencyProof, Delivery, Dismissal,
+    Dismissed, InclusionProof, Index, IssuedToken, Items, LogEntry, Page, Patch, PatchItem, Published, Quarantined,
+    Released, Rescan, SigningKeys, SkillItem, TokenItem, UserItem, VersionAttestation, VersionItem, Webhook, WhoAmI,
+    Yank,
 };
 
 use self::openapi::Operation;
@@ -164,6 +165,17 @@ pub fn endpoints() -> Vec<Endpoint> {
                  checkpoint it leads to: everything needed to verify it offline",
             )
             .query::<log::AttestationQuery>(),
+        ),
+        at(
+            M::POST,
+            "/v1/attestations/batch",
+            READ,
+            log::attestations,
+            Op::json::<AttestationBatch>(
+                "Many versions' attestations (at most 1,000) with inclusion proofs against one signed checkpoint: \
+                 verifying a large lock in a few requests",
+            )
+            .body::<AttestationBatchRequest>(),
         ),
         at(
             M::GET,
