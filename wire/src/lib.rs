@@ -21,7 +21,7 @@ pub use accounts::{AuditItem, IssuedToken, OwnerList, TokenItem, UserItem, WhoAm
 pub use findings::{Dismissal, Dismissed, Items, Quarantined, Released, Rescan};
 pub use index::{Change, ChangeKind, Index, IndexEntry};
 pub use log::{
-    AttestationBatch, AttestationBatchRequest, BatchedAttestation, ConsistencyProof, InclusionProof, KeyActivation,
+    AttestationBatch, AttestationBatchRequest, AttestationEntry, ConsistencyProof, InclusionProof, KeyActivation,
     LogEntry, SigningKeyItem, SigningKeys, VersionAttestation, VersionRef,
 };
 pub use patches::{

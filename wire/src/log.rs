@@ -46,21 +46,13 @@ pub struct ConsistencyProof {
 }
 
 /// A version's attestation with everything needed to check it offline
-/// (`GET /v1/skills/{name}/versions/{rev}/attestation`).
+/// (`GET /v1/skills/{name}/versions/{rev}/attestation`): the entry and its proof, and the
+/// signed checkpoint the proof leads to.
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
 pub struct VersionAttestation {
-    /// The skill.
-    pub name: String,
-    /// The revision.
-    pub revision: i32,
-    /// The DSSE envelope around the in-toto statement.
-    pub envelope: serde_json::Value,
-    /// SHA-256 of the envelope's compact JSON (what a lock records).
-    pub envelope_sha256: String,
-    /// The envelope's index in the log.
-    pub log_index: u64,
-    /// Its inclusion proof in the checkpoint's tree.
-    pub inclusion_proof: Vec<String>,
+    /// The envelope, its log index and inclusion proof.
+    #[serde(flatten)]
+    pub entry: AttestationEntry,
     /// The signed checkpoint (C2SP signed note) the proof leads to.
     pub checkpoint: String,
 }
@@ -95,13 +87,13 @@ pub struct AttestationBatch {
     /// The signed checkpoint (C2SP signed note) every proof leads to.
     pub checkpoint: String,
     /// One per asked version, in request order.
-    pub attestations: Vec<BatchedAttestation>,
+    pub attestations: Vec<AttestationEntry>,
 }
 
-/// A version's attestation inside a batch: [`VersionAttestation`] without the checkpoint,
-/// which the batch carries once.
+/// A version's publication envelope, its log index and its inclusion proof — an
+/// attestation without the checkpoint its proof leads to (a batch carries that once).
 #[derive(Clone, Debug, PartialEq, Serialize, Deserialize, JsonSchema)]
-pub struct BatchedAttestation {
+pub struct AttestationEntry {
     /// The skill.
     pub name: String,
     /// The revision.
@@ -112,7 +104,7 @@ pub struct BatchedAttestation {
     pub envelope_sha256: String,
     /// The envelope's index in the log.
     pub log_index: u64,
-    /// Its inclusion proof in the batch checkpoint's tree.
+    /// Its inclusion proof in the checkpoint's tree.
     pub inclusion_proof: Vec<String>,
 }
 

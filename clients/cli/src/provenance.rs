@@ -330,7 +330,7 @@ pub struct Expected<'a> {
 /// and its statement names exactly this skill, revision, digest and files. Returns what
 /// was verified.
 pub fn check_attestation(
-    served: cairn_wire::BatchedAttestation,
+    served: cairn_wire::AttestationEntry,
     pins: &Pins,
     keyring: &Keyring,
     checkpoint: &Checkpoint,

@@ -5,7 +5,8 @@
 //! any alteration is refused; the log refuses changes from any role; concurrent publishes
 //! on two replicas leave one consistent tree; bad requests change nothing.
 
-use std::collections::HashSet;
+use std::collections::{BTreeMap, HashSet};
+use std::path::PathBuf;
 use std::process::Stdio;
 
 use cairn_e2e::app::{TEST_REGISTRY, TestApp, send, text_of};
@@ -639,26 +640,33 @@ async fn bad_attestation_batches_are_refused_whole_and_change_nothing() {
         "attestations are not public"
     );
     // Another organisation's member cannot read this organisation's versions in a batch.
-    let org = app
-        .store
-        .create_org("elsewhere", "Elsewhere", &cairn_store::Actor::cli("test"))
-        .await
-        .unwrap();
-    let stranger = app
-        .store
-        .create_user(org.id, "sam", Role::Member, &cairn_store::Actor::cli("test"))
-        .await
-        .unwrap();
-    let token = app
-        .token_for(&stranger, "elsewhere", std::time::Duration::from_secs(3600), &app.keys)
-        .await
-        .unwrap();
+    let token = stranger_token(&app).await;
     let (got, answer) = send(
         app.post_as(&token, "/v1/attestations/batch")
             .json(&json!({"versions": [one("demo", 1)]})),
     )
     .await;
     assert_eq!(got, StatusCode::NOT_FOUND, "{answer}");
+    assert_unchanged_but_the_stranger(&app, before).await;
+}
+
+/// A token of a member of another organisation, `elsewhere`.
+async fn stranger_token(app: &TestApp) -> String {
+    let actor = cairn_store::Actor::cli("test");
+    let org = app.store.create_org("elsewhere", "Elsewhere", &actor).await.unwrap();
+    let stranger = app
+        .store
+        .create_user(org.id, "sam", Role::Member, &actor)
+        .await
+        .unwrap();
+    app.token_for(&stranger, "elsewhere", std::time::Duration::from_secs(3600), &app.keys)
+        .await
+        .unwrap()
+}
+
+/// Asserts the database and blob store are as `before`, but for the stranger's
+/// organisation, user, token and their audit rows.
+async fn assert_unchanged_but_the_stranger(app: &TestApp, before: (BTreeMap<String, i64>, Vec<PathBuf>)) {
     let after = app.state_snapshot().await.unwrap();
     let (mut counts, files) = before;
     for table in ["organizations", "users", "api_tokens", "audit_log"] {
@@ -734,31 +742,12 @@ async fn bad_log_requests_are_refused_clearly_and_change_nothing() {
         assert_eq!(response.status(), status, "{path}");
     }
     // Another organisation's member sees key events but not this organisation's versions.
-    let org = app
-        .store
-        .create_org("elsewhere", "Elsewhere", &cairn_store::Actor::cli("test"))
-        .await
-        .unwrap();
-    let stranger = app
-        .store
-        .create_user(org.id, "sam", Role::Member, &cairn_store::Actor::cli("test"))
-        .await
-        .unwrap();
-    let token = app
-        .token_for(&stranger, "elsewhere", std::time::Duration::from_secs(3600), &app.keys)
-        .await
-        .unwrap();
+    let token = stranger_token(&app).await;
     let (status, _) = send(app.get_as(&token, "/v1/log/entries/0")).await;
     assert_eq!(status, StatusCode::OK, "a key event is everyone's");
     let (status, body) = send(app.get_as(&token, "/v1/log/entries/1")).await;
     assert_eq!(status, StatusCode::NOT_FOUND, "{body}");
-    let after = app.state_snapshot().await.unwrap();
-    // Only the stranger's organisation, user and token were added.
-    let (mut counts, files) = before;
-    for table in ["organizations", "users", "api_tokens", "audit_log"] {
-        counts.insert(table.to_owned(), after.0[table]);
-    }
-    assert_eq!((counts, files), after);
+    assert_unchanged_but_the_stranger(&app, before).await;
 }
 
 /// Publishes a new revision of `demo` with `body` through `store` (a process of its own).

@@ -5,10 +5,10 @@
 use cairn_provenance::checkpoint::note_verifier_key;
 use cairn_provenance::merkle::{self, Hash, ProofError};
 use cairn_provenance::{Checkpoint, Envelope, PublicKey};
-use cairn_store::log::LogHead;
+use cairn_store::log::{LogEntryRecord, LogHead};
 use cairn_store::{RevisionSelector, StoreError};
 use cairn_wire::{
-    AttestationBatch, AttestationBatchRequest, BatchedAttestation, ConsistencyProof, InclusionProof, KeyActivation,
+    AttestationBatch, AttestationBatchRequest, AttestationEntry, ConsistencyProof, InclusionProof, KeyActivation,
     LogEntry, SigningKeyItem, SigningKeys, VersionAttestation,
 };
 
@@ -163,12 +163,23 @@ fn within(size: u64, index: u64, what: impl std::fmt::Display) -> Result<(), Pro
     Ok(())
 }
 
-/// The envelope of a stored entry as JSON, and the SHA-256 of its stored bytes.
-fn envelope_of(entry: &[u8]) -> Result<(serde_json::Value, String), ProvenanceError> {
+/// The attestation entry of `name`@`revision` stored as `record`, with its inclusion proof.
+fn entry_of(
+    name: String,
+    revision: i32,
+    record: &LogEntryRecord,
+    proof: &[Hash],
+) -> Result<AttestationEntry, ProvenanceError> {
     use sha2::Digest as _;
-    let envelope = Envelope::from_json(entry).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
-    let json = serde_json::to_value(&envelope).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
-    Ok((json, hex::encode(sha2::Sha256::digest(entry))))
+    let envelope = Envelope::from_json(&record.entry).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?;
+    Ok(AttestationEntry {
+        name,
+        revision,
+        envelope: serde_json::to_value(&envelope).map_err(|e| ProvenanceError::Corrupt(e.to_string()))?,
+        envelope_sha256: hex::encode(sha2::Sha256::digest(&record.entry)),
+        log_index: record.index,
+        inclusion_proof: hexes(proof),
+    })
 }
 
 /// A version's attestation: its publication envelope, log index, an inclusion proof and
@@ -201,14 +212,8 @@ pub async fn attestation(
         format_args!("revision {revision} of skill '{name}'"),
     )?;
     let hashes = inclusion_hashes(services, record.index, head.size).await?;
-    let (envelope, envelope_sha256) = envelope_of(&record.entry)?;
     Ok(VersionAttestation {
-        name: name.as_str().to_owned(),
-        revision,
-        envelope,
-        envelope_sha256,
-        log_index: record.index,
-        inclusion_proof: hexes(&hashes),
+        entry: entry_of(name.as_str().to_owned(), revision, &record, &hashes)?,
         checkpoint: sign_checkpoint(services, &head)?,
     })
 }
@@ -279,15 +284,7 @@ pub async fn attestations(
     let mut attestations = Vec::with_capacity(found.len());
     for (name, revision, record) in found {
         let hashes = merkle::inclusion_proof(record.index, head.size, &known).map_err(proof_error)?;
-        let (envelope, envelope_sha256) = envelope_of(&record.entry)?;
-        attestations.push(BatchedAttestation {
-            name,
-            revision,
-            envelope,
-            envelope_sha256,
-            log_index: record.index,
-            inclusion_proof: hexes(&hashes),
-        });
+        attestations.push(entry_of(name, revision, &record, &hashes)?);
     }
     Ok(AttestationBatch {
         checkpoint: sign_checkpoint(services, &head)?,
