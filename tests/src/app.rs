@@ -410,6 +410,30 @@ impl TestApp {
         Ok((counts, files))
     }
 
+    /// Checks that every `published` entry in the log states exactly what the stored
+    /// records of its version say: the publishing code states the facts it wrote rather
+    /// than reading them back, and must never state anything else. Returns how many
+    /// publications it compared.
+    pub async fn assert_publications_restate(&self) -> Result<usize> {
+        let head = self.store.log_head().await?;
+        let mut compared = 0;
+        for index in 0..head.size {
+            let Some(restated) = self.store.restated_publication(index).await? else {
+                continue;
+            };
+            let entry = self.store.log_entry(index).await?.expect("an entry below the head");
+            let envelope: cairn_provenance::Envelope = serde_json::from_slice(&entry.entry)?;
+            let logged = envelope.payload_bytes()?;
+            assert_eq!(
+                String::from_utf8_lossy(&logged),
+                String::from_utf8_lossy(&restated),
+                "entry {index} states other facts than its version's records"
+            );
+            compared += 1;
+        }
+        Ok(compared)
+    }
+
     /// Stops the server and waits for it to drain.
     pub async fn stop(mut self) -> Result<()> {
         self.server.stop().await

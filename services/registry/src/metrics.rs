@@ -69,6 +69,14 @@ pub struct DependencyLabels {
     pub dependency: &'static str,
 }
 
+/// Labels of a transparency-log append: whether it wrote on the head this process assumed
+/// (`assumed`, one statement) or read the head under its lock first (`locked`).
+#[derive(Clone, Debug, Hash, PartialEq, Eq, EncodeLabelSet)]
+pub struct HeadLabels {
+    /// `assumed` or `locked`.
+    pub head: &'static str,
+}
+
 type Timings<L> = Family<L, Histogram, fn() -> Histogram>;
 
 /// Latency buckets from 0.5 ms to about 33 s (doubling).
@@ -96,6 +104,7 @@ pub struct Metrics {
     dependency_up: Family<DependencyLabels, Gauge>,
     conflicts_resolved: Counter,
     index_builds: Family<TriggerLabels, Counter>,
+    log_appends: Family<HeadLabels, Counter>,
 }
 
 impl std::fmt::Debug for Metrics {
@@ -213,6 +222,14 @@ impl Metrics {
              request: a client found none built)",
             index_builds.clone(),
         );
+        let log_appends = Family::<HeadLabels, Counter>::default();
+        registry.register(
+            "log_appends",
+            "Version events appended to the transparency log by this process, by how the head was taken \
+             (assumed: one statement on the head it last wrote; locked: the head read under its lock first, \
+             as after another replica appended)",
+            log_appends.clone(),
+        );
         let dependency_up = Family::<DependencyLabels, Gauge>::default();
         registry.register(
             "dependency_up",
@@ -238,6 +255,7 @@ impl Metrics {
             dependency_up,
             conflicts_resolved,
             index_builds,
+            log_appends,
         }
     }
 
@@ -315,6 +333,13 @@ impl Metrics {
     /// leaves the last values and marks `cairn_dependency_up{dependency="database"}` 0.
     pub async fn render(&self, store: &Store, watches_open: usize) -> String {
         self.watches_open.set(i64::try_from(watches_open).unwrap_or(i64::MAX));
+        if let Some(signer) = store.log_signer() {
+            let counts = signer.append_counts();
+            for (head, count) in [("assumed", counts.assumed_head), ("locked", counts.locked_head)] {
+                let counter = self.log_appends.get_or_create(&HeadLabels { head });
+                counter.inner().store(count, std::sync::atomic::Ordering::Relaxed);
+            }
+        }
         match tokio::time::timeout(Duration::from_secs(3), store.operational_counts()).await {
             Ok(Ok(counts)) => {
                 self.patches_pending.set(counts.patches_pending);

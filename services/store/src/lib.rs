@@ -43,10 +43,7 @@ pub use patches::{
     OpenLesson, PATCH_STATUSES, PatchKey, PatchOrder, PatchQuery, PatchRecord,
 };
 pub use rounds::RoundRecord;
-pub use skills::{
-    ArchiveDigest, CategoryUpdate, NewVersion, RevisionSelector, SkillQuery, VersionProvenance, VersionScan,
-    YankOutcome,
-};
+pub use skills::{ArchiveDigest, CategoryUpdate, NewVersion, RevisionSelector, SkillQuery, VersionScan, YankOutcome};
 pub use tokens::{NewToken, TokenQuery};
 pub use users::{AuthChange, AuthChanges, UserUpdate};
 pub use webhooks::{ClaimedDelivery, DeliveryInfo, WEBHOOK_EVENTS, WebhookInfo};

@@ -4,9 +4,13 @@
 //!
 //! Appends lock the log's head row, so entries take consecutive indexes in commit order
 //! whatever the number of replicas; the lock is taken last in a transaction (after the
-//! organisation's index lock), just before it commits.
+//! organisation's index lock), just before it commits. A publication whose facts the
+//! publishing code states takes the lock by the statement that writes, if this process
+//! wrote the head last (one round trip); otherwise by a locking read first (two).
 
 use std::collections::HashMap;
+use std::sync::atomic::{AtomicU64, Ordering};
+use std::sync::{Arc, Mutex};
 
 use cairn_provenance::merkle::{self, Hash};
 use cairn_provenance::statement::{
@@ -24,22 +28,114 @@ use crate::{Actor, Store, StoreError};
 #[derive(Clone, Debug)]
 pub struct LogSigner {
     key: SigningKey,
+    /// The head this process last wrote or saw: the next append assumes it and lets the
+    /// database check the assumption in the statement that writes (see [`append_if_head_is`]).
+    last_head: Arc<Mutex<Option<KnownHead>>>,
+    appends: Arc<AppendCounters>,
+}
+
+/// How this process's appends went, for the operator's metrics: how often the head it
+/// assumed was still the stored one.
+#[derive(Clone, Copy, Debug, Default, PartialEq, Eq)]
+pub struct AppendCounts {
+    /// Appends written by one statement on an assumed head (no read of the head first).
+    pub assumed_head: u64,
+    /// Appends that read the head under its lock first (the head moved, a yank, a
+    /// process's first append).
+    pub locked_head: u64,
+}
+
+#[derive(Debug, Default)]
+struct AppendCounters {
+    assumed_head: AtomicU64,
+    locked_head: AtomicU64,
 }
 
 impl LogSigner {
     /// A signer with `key`.
     pub fn new(key: SigningKey) -> Self {
-        Self { key }
+        Self {
+            key,
+            last_head: Arc::default(),
+            appends: Arc::default(),
+        }
     }
 
     /// The key.
     pub fn key(&self) -> &SigningKey {
         &self.key
     }
+
+    /// How this process's appends went since it started.
+    pub fn append_counts(&self) -> AppendCounts {
+        AppendCounts {
+            assumed_head: self.appends.assumed_head.load(Ordering::Relaxed),
+            locked_head: self.appends.locked_head.load(Ordering::Relaxed),
+        }
+    }
+
+    fn last_head(&self) -> Option<KnownHead> {
+        self.last_head.lock().ok().and_then(|head| head.clone())
+    }
+
+    /// Keeps `head` for the next append (`None`: none is known, the next one locks).
+    fn remember(&self, head: Option<KnownHead>) {
+        if let Ok(mut last) = self.last_head.lock() {
+            *last = head;
+        }
+    }
 }
 
-/// A version event waiting to be appended when its transaction commits.
-pub(crate) type PendingEvent = (i64, VersionEvent);
+/// A head as this process last wrote or saw it — perhaps in a transaction that then rolled
+/// back, perhaps moved since by another replica or a key rotation: an append that assumes
+/// it writes only if the stored head still has its size and root and the signer's key is
+/// the active one.
+#[derive(Clone, Debug)]
+struct KnownHead {
+    head: LogHead,
+    /// The stored hashes the next append reads (the tree's right edge).
+    edge: HashMap<u64, Hash>,
+}
+
+impl KnownHead {
+    /// Whether an append by `signer` can assume it: its key is the active one and its edge
+    /// gives its root (so the hashes it writes extend that very tree).
+    fn usable_by(&self, signer: &LogSigner) -> bool {
+        self.head.active_key.as_deref() == Some(signer.key.id().as_str())
+            && merkle::root(self.head.size, &self.edge).is_ok_and(|root| root == self.head.root)
+    }
+}
+
+/// A version event waiting to be appended when its transaction commits, with the facts
+/// its attestation states when the publishing code has them in hand (otherwise they are
+/// read under the log's lock).
+#[derive(Clone, Debug)]
+pub(crate) struct PendingEvent {
+    version_id: i64,
+    event: VersionEvent,
+    facts: Option<Box<VersionFacts>>,
+}
+
+impl PendingEvent {
+    /// A version just published, with the facts the publishing statement wrote.
+    pub(crate) fn published(facts: VersionFacts) -> Self {
+        Self {
+            version_id: facts.id,
+            event: VersionEvent::Published,
+            facts: Some(Box::new(facts)),
+        }
+    }
+
+    /// An event whose facts are read under the log's lock (a yank, an unyank, a version
+    /// published before the log).
+    pub(crate) fn read_under_lock(version_id: i64, event: VersionEvent) -> Self {
+        Self {
+            version_id,
+            event,
+            facts: None,
+        }
+    }
+}
 
 /// The log's head.
 #[derive(Clone, Debug, PartialEq, Eq, Default)]
@@ -137,30 +233,32 @@ fn to_i64(value: u64) -> i64 {
     i64::try_from(value).unwrap_or(i64::MAX)
 }
 
-/// The facts of a version an attestation states, read by the locking statement (as of its
-/// start: the versions are this transaction's own rows; a handle renamed while it waited
-/// for the lock is attested as it was).
-#[derive(serde::Deserialize)]
-struct VersionFacts {
-    id: i64,
-    organization: String,
-    skill: String,
-    category: Option<String>,
-    revision: i32,
-    digest: String,
-    source: String,
-    created_at: DateTime<Utc>,
-    scan_verdict: Option<String>,
-    scan_rules: Option<String>,
-    publisher: Option<String>,
-    patch_id: Option<String>,
-    base_revision: Option<i32>,
-    author: Option<String>,
-    agent: Option<serde_json::Value>,
-    contributors: serde_json::Value,
-    reviewer: Option<String>,
-    decided_at: Option<DateTime<Utc>>,
-    files: Vec<AttestedFile>,
+/// The facts of a version an attestation states: stated by the publishing code from what
+/// it wrote, or read by the locking statement (as of its start: the versions are this
+/// transaction's own rows; a handle renamed while it waited for the lock is attested as it
+/// was). Both ways give the same facts; `Store::restated_publication` reads them back.
+#[derive(Clone, Debug, PartialEq, serde::Deserialize)]
+pub(crate) struct VersionFacts {
+    pub(crate) id: i64,
+    pub(crate) organization: String,
+    pub(crate) skill: String,
+    pub(crate) category: Option<String>,
+    pub(crate) revision: i32,
+    pub(crate) digest: String,
+    pub(crate) source: String,
+    pub(crate) created_at: DateTime<Utc>,
+    pub(crate) scan_verdict: Option<String>,
+    pub(crate) scan_rules: Option<String>,
+    pub(crate) publisher: Option<String>,
+    pub(crate) patch_id: Option<String>,
+    pub(crate) base_revision: Option<i32>,
+    pub(crate) author: Option<String>,
+    pub(crate) agent: Option<serde_json::Value>,
+    pub(crate) contributors: serde_json::Value,
+    pub(crate) reviewer: Option<String>,
+    pub(crate) decided_at: Option<DateTime<Utc>>,
+    /// Sorted by path bytes.
+    pub(crate) files: Vec<AttestedFile>,
 }
 
 /// The locking read of the head: the head row (with the active key and the tree's edge),
@@ -323,27 +421,24 @@ struct NewEntry {
     event: &'static str,
 }
 
-/// Appends `entries` after the locked head and moves it; returns the first index.
-async fn append_entries(
-    tx: &mut Transaction<'_, Postgres>,
-    locked: &mut Locked,
-    signer: &LogSigner,
-    entries: &[NewEntry],
-) -> Result<u64, StoreError> {
-    let first = locked.head.size;
-    let end = first + entries.len() as u64;
-    // Normally every hash is in hand since the lock; any other is read now.
-    let missing: Vec<u64> = hashes_read_by_appending(first, entries.len() as u64)
-        .into_iter()
-        .map(to_u64)
-        .filter(|i| !locked.known.contains_key(i))
-        .collect();
-    if !missing.is_empty() {
-        locked.known.extend(read_hashes(&mut **tx, &missing).await?);
-    }
-    let known = &mut locked.known;
-    let mut new_hashes: Vec<(i64, Vec<u8>)> = Vec::new();
-    for (index, entry) in (first..).zip(entries) {
+/// The tree after an append, computed in memory from the hashes in hand.
+struct Growth {
+    first: u64,
+    end: u64,
+    root: Hash,
+    /// The stored hashes the append writes.
+    new_hashes: Vec<(i64, Vec<u8>)>,
+    /// The stored hashes the next append reads (`None` if one is not in hand — never, as
+    /// the append reads them itself; then no head is remembered and none is written).
+    edge: Option<HashMap<u64, Hash>>,
+}
+
+/// Appends `entries` to the tree of `size` leaves whose stored hashes `known` holds (every
+/// one `hashes_read_by_appending` names); fails if one is missing.
+fn grow(size: u64, known: &mut HashMap<u64, Hash>, entries: &[NewEntry]) -> Result<Growth, StoreError> {
+    let end = size + entries.len() as u64;
+    let mut new_hashes = Vec::new();
+    for (index, entry) in (size..).zip(entries) {
         let hashes = merkle::append(index, merkle::leaf_hash(&entry.entry), known)
             .map_err(|e| StoreError::Signing(format!("the log's stored hashes are incomplete: {e}")))?;
         let at = merkle::first_stored_index(index);
@@ -354,18 +449,71 @@ async fn append_entries(
     }
     let root = merkle::root(end, known)
         .map_err(|e| StoreError::Signing(format!("the log's stored hashes are incomplete: {e}")))?;
-    // The next append's reads; if one were not in hand (it never is), none is kept and
-    // that append reads them from log_hashes.
-    let edge: Option<Vec<(i64, Vec<u8>)>> = hashes_read_by_appending(end, 1)
+    let edge = hashes_read_by_appending(end, 1)
         .into_iter()
-        .map(|idx| known.get(&to_u64(idx)).map(|hash| (idx, hash.0.to_vec())))
+        .map(|idx| known.get(&to_u64(idx)).map(|hash| (to_u64(idx), *hash)))
         .collect();
-    let (edge_idx, edge_hashes): (Vec<i64>, Vec<Vec<u8>>) = edge.unwrap_or_default().into_iter().unzip();
-    let (hash_ids, hash_values): (Vec<i64>, Vec<Vec<u8>>) = new_hashes.into_iter().unzip();
-    let indexes: Vec<i64> = (first..end).map(to_i64).collect();
-    let bytes: Vec<&[u8]> = entries.iter().map(|e| e.entry.as_slice()).collect();
-    let versions: Vec<Option<i64>> = entries.iter().map(|e| e.version_id).collect();
-    let events: Vec<&str> = entries.iter().map(|e| e.event).collect();
+    Ok(Growth {
+        first: size,
+        end,
+        root,
+        new_hashes,
+        edge,
+    })
+}
+
+/// The columns of an append, bound in the order both append statements take them.
+struct AppendColumns {
+    indexes: Vec<i64>,
+    entries: Vec<Vec<u8>>,
+    versions: Vec<Option<i64>>,
+    events: Vec<&'static str>,
+    hash_ids: Vec<i64>,
+    hash_values: Vec<Vec<u8>>,
+    edge_idx: Vec<i64>,
+    edge_hashes: Vec<Vec<u8>>,
+}
+
+fn append_columns(growth: &Growth, entries: &[NewEntry]) -> AppendColumns {
+    let mut edge: Vec<(i64, Vec<u8>)> = growth
+        .edge
+        .iter()
+        .flatten()
+        .map(|(idx, hash)| (to_i64(*idx), hash.0.to_vec()))
+        .collect();
+    edge.sort_unstable();
+    let (edge_idx, edge_hashes) = edge.into_iter().unzip();
+    let (hash_ids, hash_values) = growth.new_hashes.iter().cloned().unzip();
+    AppendColumns {
+        indexes: (growth.first..growth.end).map(to_i64).collect(),
+        entries: entries.iter().map(|e| e.entry.clone()).collect(),
+        versions: entries.iter().map(|e| e.version_id).collect(),
+        events: entries.iter().map(|e| e.event).collect(),
+        hash_ids,
+        hash_values,
+        edge_idx,
+        edge_hashes,
+    }
+}
+
+/// Appends `entries` after the locked head and moves it; returns the first index.
+async fn append_entries(
+    tx: &mut Transaction<'_, Postgres>,
+    locked: &mut Locked,
+    signer: &LogSigner,
+    entries: &[NewEntry],
+) -> Result<u64, StoreError> {
+    // Normally every hash is in hand since the lock; any other is read now.
+    let missing: Vec<u64> = hashes_read_by_appending(locked.head.size, entries.len() as u64)
+        .into_iter()
+        .map(to_u64)
+        .filter(|i| !locked.known.contains_key(i))
+        .collect();
+    if !missing.is_empty() {
+        locked.known.extend(read_hashes(&mut **tx, &missing).await?);
+    }
+    let growth = grow(locked.head.size, &mut locked.known, entries)?;
+    let columns = append_columns(&growth, entries);
     sqlx::query(
         "WITH entries AS ( \
              INSERT INTO log_entries (idx, entry, version_id, event, key_id, created_at) \
@@ -376,27 +524,204 @@ async fn append_entries(
          UPDATE transparency_log SET size = $8, root = $9, edge_idx = $10, edge_hashes = $11, \
              recorded_at = $12",
     )
-    .bind(&indexes)
-    .bind(&bytes)
-    .bind(&versions)
-    .bind(&events)
+    .bind(&columns.indexes)
+    .bind(&columns.entries)
+    .bind(&columns.versions)
+    .bind(&columns.events)
     .bind(signer.key.id().as_str())
-    .bind(&hash_ids)
-    .bind(&hash_values)
-    .bind(to_i64(end))
-    .bind(root.0.to_vec())
-    .bind(&edge_idx)
-    .bind(&edge_hashes)
+    .bind(&columns.hash_ids)
+    .bind(&columns.hash_values)
+    .bind(to_i64(growth.end))
+    .bind(growth.root.0.to_vec())
+    .bind(&columns.edge_idx)
+    .bind(&columns.edge_hashes)
     .bind(locked.now)
     .execute(&mut **tx)
     .await?;
-    locked.head.size = end;
-    locked.head.root = root;
-    Ok(first)
+    locked.head.size = growth.end;
+    locked.head.root = growth.root;
+    signer.remember(growth.edge.map(|edge| KnownHead {
+        head: locked.head.clone(),
+        edge,
+    }));
+    Ok(growth.first)
+}
+
+/// What an append on an assumed head found.
+enum Attempt {
+    /// It appended.
+    Appended,
+    /// The stored head was another: nothing was written. The head as the statement began
+    /// (the one that moved it committed before; `None` if it is the one assumed — the head
+    /// moved while the statement waited for its lock).
+    Moved(Option<KnownHead>),
+}
+
+/// The head row as the one-statement append returns it.
+type AssumedHeadRow = (
+    bool,
+    Option<String>,
+    i64,
+    Vec<u8>,
+    Option<String>,
+    Vec<i64>,
+    Vec<Vec<u8>>,
+);
+
+/// Appends `entries` in one statement if the stored head is still `assumed` and `signer`
+/// holds the active key — the usual case: this process wrote the head last. The head row
+/// is updated only if it matches, which takes its lock as a locking read would; after
+/// waiting for that lock the row is checked again as committed. A head moved since (by
+/// another replica, by a transaction that then rolled back, by a rotation) matches
+/// nothing, and nothing is written.
+async fn append_if_head_is(
+    tx: &mut Transaction<'_, Postgres>,
+    assumed: &LogHead,
+    signer: &LogSigner,
+    growth: &Growth,
+    entries: &[NewEntry],
+) -> Result<Attempt, StoreError> {
+    let columns = append_columns(growth, entries);
+    let (appended, origin, size, root, active, edge_idx, edge_hashes): AssumedHeadRow = sqlx::query_as(
+        "WITH head AS ( \
+             UPDATE transparency_log SET size = $8, root = $9, edge_idx = $10, edge_hashes = $11, \
+                 recorded_at = greatest(clock_timestamp(), recorded_at) \
+             WHERE size = $12 AND root = $13 AND active_key = $5 RETURNING recorded_at), \
+         entries AS ( \
+             INSERT INTO log_entries (idx, entry, version_id, event, key_id, created_at) \
+             SELECT e.idx, e.entry, e.version_id, e.event, $5, head.recorded_at \
+             FROM head, UNNEST($1::bigint[], $2::bytea[], $3::bigint[], $4::text[]) AS e(idx, entry, version_id, event)), \
+         hashes AS ( \
+             INSERT INTO log_hashes (idx, hash) \
+             SELECT h.idx, h.hash FROM head, UNNEST($6::bigint[], $7::bytea[]) AS h(idx, hash)) \
+         SELECT EXISTS (SELECT 1 FROM head), t.origin, t.size, t.root, t.active_key, t.edge_idx, t.edge_hashes \
+         FROM transparency_log t",
+    )
+    .bind(&columns.indexes)
+    .bind(&columns.entries)
+    .bind(&columns.versions)
+    .bind(&columns.events)
+    .bind(signer.key.id().as_str())
+    .bind(&columns.hash_ids)
+    .bind(&columns.hash_values)
+    .bind(to_i64(growth.end))
+    .bind(growth.root.0.to_vec())
+    .bind(&columns.edge_idx)
+    .bind(&columns.edge_hashes)
+    .bind(to_i64(assumed.size))
+    .bind(assumed.root.0.to_vec())
+    .fetch_one(&mut **tx)
+    .await?;
+    if appended {
+        return Ok(Attempt::Appended);
+    }
+    let size = to_u64(size);
+    let root = Hash::from_slice(&root).unwrap_or_default();
+    if (size, root) == (assumed.size, assumed.root) {
+        return Ok(Attempt::Moved(None));
+    }
+    Ok(Attempt::Moved(origin.map(|origin| {
+        KnownHead {
+            head: LogHead {
+                origin,
+                size,
+                root,
+                active_key: active,
+            },
+            edge: edge_idx
+                .into_iter()
+                .zip(edge_hashes)
+                .filter_map(|(idx, hash)| Some((to_u64(idx), Hash::from_slice(&hash)?)))
+                .collect(),
+        }
+    })))
+}
+
+/// Signs the envelope of one version event.
+fn sign_version_event(
+    signer: &LogSigner,
+    origin: &str,
+    facts: &VersionFacts,
+    event: VersionEvent,
+    now: DateTime<Utc>,
+) -> NewEntry {
+    let statement = Statement::for_version(&version_predicate(facts, event, origin, now));
+    let envelope = Envelope::sign(IN_TOTO_PAYLOAD_TYPE, &statement.to_json(), &[&signer.key]);
+    NewEntry {
+        entry: envelope.to_json(),
+        version_id: Some(facts.id),
+        event: event.as_str(),
+    }
+}
+
+/// How many heads an append assumes before it locks the head: the one it remembers, then
+/// the one a miss returns (current unless another append was committing at that moment).
+const ASSUMED_HEADS: usize = 2;
+
+/// What appending on an assumed head did.
+enum OnAssumedHead {
+    /// The entries are appended.
+    Appended,
+    /// This process knows no head yet: nothing was signed.
+    NoHeadKnown,
+    /// No assumed head held: the envelopes, signed for the log `origin`, wait for the
+    /// locked head.
+    Signed { origin: String, entries: Vec<NewEntry> },
+}
+
+/// Appends publications whose facts were stated on the head this process remembers
+/// ([`append_if_head_is`]); if that head moved, on the head the miss returned.
+async fn append_on_assumed_head(
+    tx: &mut Transaction<'_, Postgres>,
+    signer: &LogSigner,
+    publications: &[&VersionFacts],
+) -> Result<OnAssumedHead, StoreError> {
+    let mut assumed = signer.last_head();
+    let Some(origin) = assumed.as_ref().map(|known| known.head.origin.clone()) else {
+        return Ok(OnAssumedHead::NoHeadKnown);
+    };
+    // A publication states its version's time, not the log's clock: signed once, before
+    // the log is touched, whichever way it is appended.
+    let entries: Vec<NewEntry> = publications
+        .iter()
+        .map(|facts| sign_version_event(signer, &origin, facts, VersionEvent::Published, facts.created_at))
+        .collect();
+    for _ in 0..ASSUMED_HEADS {
+        let Some(KnownHead { head, mut edge }) = assumed.take().filter(|known| known.usable_by(signer)) else {
+            break;
+        };
+        if head.origin != origin {
+            break;
+        }
+        let Ok(growth) = grow(head.size, &mut edge, &entries) else {
+            break;
+        };
+        match append_if_head_is(tx, &head, signer, &growth, &entries).await? {
+            Attempt::Appended => {
+                signer.remember(growth.edge.map(|edge| KnownHead {
+                    head: LogHead {
+                        size: growth.end,
+                        root: growth.root,
+                        ..head
+                    },
+                    edge,
+                }));
+                signer.appends.assumed_head.fetch_add(1, Ordering::Relaxed);
+                return Ok(OnAssumedHead::Appended);
+            }
+            Attempt::Moved(current) => assumed = current,
+        }
+    }
+    Ok(OnAssumedHead::Signed { origin, entries })
 }
 
 /// Signs and appends the version events of a transaction (no-op without a signer: a
 /// store opened for maintenance or a test of something else).
+///
+/// When every event is a publication whose facts the publishing code stated, the
+/// envelopes are signed before the log is touched and appended in one statement on the
+/// head this process assumes ([`append_on_assumed_head`]); otherwise — or if no assumed
+/// head held — the head is locked and read first.
 pub(crate) async fn append_version_events(
     tx: &mut Transaction<'_, Postgres>,
     signer: Option<&LogSigner>,
@@ -408,24 +733,53 @@ pub(crate) async fn append_version_events(
     if events.is_empty() {
         return Ok(());
     }
-    let ids: Vec<i64> = events.iter().map(|(id, _)| *id).collect();
-    let mut locked = lock_head(tx, signer, &ids).await?;
-    let facts = std::mem::take(&mut locked.facts);
-    let now = locked.now;
-    let mut entries = Vec::with_capacity(events.len());
-    for (id, event) in events {
-        let facts = facts
-            .get(id)
-            .ok_or_else(|| StoreError::NotFound(format!("version {id} to attest")))?;
-        let statement = Statement::for_version(&version_predicate(facts, *event, &locked.head.origin, now));
-        let envelope = Envelope::sign(IN_TOTO_PAYLOAD_TYPE, &statement.to_json(), &[&signer.key]);
-        entries.push(NewEntry {
-            entry: envelope.to_json(),
-            version_id: Some(*id),
-            event: event.as_str(),
-        });
+    let publications: Option<Vec<&VersionFacts>> = events
+        .iter()
+        .map(|pending| {
+            pending
+                .facts
+                .as_deref()
+                .filter(|_| pending.event == VersionEvent::Published)
+        })
+        .collect();
+    let mut signed = None;
+    if let Some(publications) = publications {
+        match append_on_assumed_head(tx, signer, &publications).await? {
+            OnAssumedHead::Appended => return Ok(()),
+            OnAssumedHead::NoHeadKnown => {}
+            OnAssumedHead::Signed { origin, entries } => signed = Some((origin, entries)),
+        }
     }
+    let unstated: Vec<i64> = events
+        .iter()
+        .filter(|pending| pending.facts.is_none())
+        .map(|pending| pending.version_id)
+        .collect();
+    let mut locked = lock_head(tx, signer, &unstated).await?;
+    let entries = match signed {
+        Some((origin, entries)) if origin == locked.head.origin => entries,
+        _ => {
+            let read = std::mem::take(&mut locked.facts);
+            let mut entries = Vec::with_capacity(events.len());
+            for pending in events {
+                let facts = pending
+                    .facts
+                    .as_deref()
+                    .or_else(|| read.get(&pending.version_id))
+                    .ok_or_else(|| StoreError::NotFound(format!("version {} to attest", pending.version_id)))?;
+                entries.push(sign_version_event(
+                    signer,
+                    &locked.head.origin,
+                    facts,
+                    pending.event,
+                    locked.now,
+                ));
+            }
+            entries
+        }
+    };
     append_entries(tx, &mut locked, signer, &entries).await?;
+    signer.appends.locked_head.fetch_add(1, Ordering::Relaxed);
     Ok(())
 }
 
@@ -519,9 +873,9 @@ impl Store {
             }
             let mut events = Vec::new();
             for (id, yanked) in &rows {
-                events.push((*id, VersionEvent::Published));
+                events.push(PendingEvent::read_under_lock(*id, VersionEvent::Published));
                 if *yanked {
-                    events.push((*id, VersionEvent::Yanked));
+                    events.push(PendingEvent::read_under_lock(*id, VersionEvent::Yanked));
                 }
             }
             append_version_events(&mut tx, Some(signer), &events).await?;
@@ -556,6 +910,25 @@ impl Store {
         .fetch_optional(&self.pool)
         .await?;
         Ok(row.map(entry_record))
+    }
+
+    /// The statement a `published` entry would carry if it were made now from the stored
+    /// records of its version (`None`: no such entry). The publishing code states the
+    /// facts it wrote instead of reading them back; an audit compares the two.
+    #[instrument(skip_all)]
+    pub async fn restated_publication(&self, index: u64) -> Result<Option<Vec<u8>>, StoreError> {
+        let row: Option<(String, sqlx::types::Json<Vec<VersionFacts>>)> = sqlx::query_as(
+            "SELECT t.origin, log_version_facts(ARRAY[e.version_id]) FROM log_entries e, transparency_log t \
+             WHERE e.idx = $1 AND e.event = 'published' AND t.origin IS NOT NULL",
+        )
+        .bind(to_i64(index))
+        .fetch_optional(&self.pool)
+        .await?;
+        Ok(row.and_then(|(origin, facts)| {
+            let facts = facts.0.into_iter().next()?;
+            let predicate = version_predicate(&facts, VersionEvent::Published, &origin, facts.created_at);
+            Some(Statement::for_version(&predicate).to_json())
+        }))
     }
 
     /// The stored hashes numbered `indexes` (those missing are left out).

@@ -941,14 +941,20 @@ impl Store {
         } = decision;
         let mut tx = self.pool.begin().await?;
         lock_org_index(&mut tx, org_id).await?;
-        let row: Option<(String, Option<Uuid>, i32)> = sqlx::query_as(
-            "SELECT status, duplicate_group, round FROM patches WHERE org_id = $1 AND id = $2 FOR UPDATE",
+        // With what the published version's attestation states about the patch and this
+        // decision (`now()`: the time `decided_at` records below).
+        let row: Option<ApprovedPatchRow> = sqlx::query_as(
+            "SELECT p.status, p.duplicate_group, p.round, p.base_revision, au.handle, p.agent, \
+                 (SELECT handle FROM users WHERE id = $3), now() \
+             FROM patches p JOIN users au ON au.id = p.author_id \
+             WHERE p.org_id = $1 AND p.id = $2 FOR UPDATE OF p",
         )
         .bind(org_id)
         .bind(id)
+        .bind(reviewer_id)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((status, group, current)) = row else {
+        let Some((status, group, current, base_revision, author, agent, reviewer, decided_at)) = row else {
             return Err(StoreError::NotFound(format!("patch {id}")));
         };
         if current != round {
@@ -1014,7 +1020,12 @@ impl Store {
         .await?;
         let provenance = VersionProvenance {
             patch: id,
+            base_revision,
+            author,
+            agent: agent.map(|agent| agent.0),
             contributors: contributors.0,
+            reviewer,
+            decided_at,
         };
         let mut events = Vec::new();
         let (skill, revision) = match approval {
@@ -1085,6 +1096,19 @@ impl Store {
         Ok(ApproveOutcome::Published { revision })
     }
 }
+
+/// The approved patch's row as approving reads it: status, duplicate group, round, base
+/// revision, author, agent, the reviewer's handle and the transaction's time.
+type ApprovedPatchRow = (
+    String,
+    Option<Uuid>,
+    i32,
+    Option<i32>,
+    String,
+    Option<Json<serde_json::Value>>,
+    Option<String>,
+    DateTime<Utc>,
+);
 
 fn verb(status: &str) -> &str {
     match status {

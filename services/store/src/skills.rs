@@ -1,9 +1,12 @@
 //! Skills and their immutable versions: publishing and reading.
 
+use cairn_provenance::statement::AttestedFile;
 use cairn_skill::{Bundle, Category, SkillName};
+use chrono::{DateTime, Utc};
 use sqlx::{Postgres, Transaction};
 use tracing::instrument;
 
+use crate::log::VersionFacts;
 use crate::notify::INDEX_CHANNEL;
 use crate::{Actor, FileEntry, PublishOutcome, SkillSummary, Store, StoreError, VersionInfo, VersionSource};
 
@@ -49,13 +52,24 @@ pub struct VersionScan<'a> {
     pub rules: &'a str,
 }
 
-/// Where a version published by approving a patch comes from.
+/// Where a version published by approving a patch comes from: what its attestation
+/// states about the patch and its approval.
 #[derive(Clone, Debug, PartialEq)]
-pub struct VersionProvenance {
+pub(crate) struct VersionProvenance {
     /// The approved patch.
-    pub patch: uuid::Uuid,
+    pub(crate) patch: uuid::Uuid,
+    /// The revision it was written against.
+    pub(crate) base_revision: Option<i32>,
+    /// Its author's handle.
+    pub(crate) author: String,
+    /// The agent's self-reported provenance.
+    pub(crate) agent: Option<serde_json::Value>,
     /// Everyone who reported the lesson: `[{"patch", "author", "agent"}]`.
-    pub contributors: serde_json::Value,
+    pub(crate) contributors: serde_json::Value,
+    /// The approving reviewer's handle (`None`: the organisation's policy approved it).
+    pub(crate) reviewer: Option<String>,
+    /// When it was approved (the transaction's time, as `decided_at` records it).
+    pub(crate) decided_at: DateTime<Utc>,
 }
 
 /// How publishing treats the skill's category.
@@ -452,19 +466,22 @@ pub(crate) async fn publish_in(
     let executables: Vec<bool> = manifest.iter().map(|f| f.executable).collect();
     let total_size: i64 = sizes.iter().sum();
 
-    // One round trip: blob rows, the version and its manifest.
-    let version_id: i64 = sqlx::query_scalar(
+    // One round trip: blob rows, the version and its manifest; back come what the
+    // version's attestation states beyond what is in hand.
+    let (version_id, created_at, organization, publisher): (i64, DateTime<Utc>, String, Option<String>) = sqlx::query_as(
         "WITH new_blobs AS ( \
              INSERT INTO blobs (sha256, size) SELECT * FROM UNNEST($10::text[], $11::bigint[]) ON CONFLICT DO NOTHING), \
          new_version AS ( \
              INSERT INTO versions (skill_id, revision, digest, description, frontmatter, file_count, total_size, source, \
                                    published_by, patch_id, contributors, scan_verdict, scan_rules) \
-             VALUES ($1, $2, $3, $4, $5::json, $6, $7, $8, $9, $14, coalesce($15, '[]'::jsonb), $16, $17) RETURNING id), \
+             VALUES ($1, $2, $3, $4, $5::json, $6, $7, $8, $9, $14, coalesce($15, '[]'::jsonb), $16, $17) \
+             RETURNING id, created_at), \
          new_files AS ( \
              INSERT INTO version_files (version_id, path, sha256, size, executable) \
              SELECT new_version.id, f.path, f.sha256, f.size, f.executable FROM new_version, \
                  UNNEST($12::text[], $10::text[], $11::bigint[], $13::bool[]) AS f(path, sha256, size, executable)) \
-         SELECT id FROM new_version",
+         SELECT id, created_at, (SELECT slug FROM organizations WHERE id = $18), \
+             (SELECT handle FROM users WHERE id = $9) FROM new_version",
     )
     .bind(skill_id)
     .bind(revision)
@@ -485,9 +502,39 @@ pub(crate) async fn publish_in(
     .bind(provenance.map(|p| sqlx::types::Json(&p.contributors)))
     .bind(version.scan.map(|s| s.verdict))
     .bind(version.scan.map(|s| s.rules))
+    .bind(org_id)
     .fetch_one(&mut **tx)
     .await?;
-    events.push((version_id, cairn_provenance::statement::VersionEvent::Published));
+    events.push(crate::log::PendingEvent::published(VersionFacts {
+        id: version_id,
+        organization,
+        skill: name.to_owned(),
+        category: category.map(str::to_owned),
+        revision,
+        digest: digest.clone(),
+        source: version.source.as_str().to_owned(),
+        created_at,
+        scan_verdict: version.scan.map(|s| s.verdict.to_owned()),
+        scan_rules: version.scan.map(|s| s.rules.to_owned()),
+        publisher,
+        patch_id: provenance.map(|p| p.patch.to_string()),
+        base_revision: provenance.and_then(|p| p.base_revision),
+        author: provenance.map(|p| p.author.clone()),
+        agent: provenance.and_then(|p| p.agent.clone()),
+        contributors: provenance.map_or_else(|| serde_json::json!([]), |p| p.contributors.clone()),
+        reviewer: provenance.and_then(|p| p.reviewer.clone()),
+        decided_at: provenance.map(|p| p.decided_at),
+        files: manifest
+            .iter()
+            .zip(&shas)
+            .map(|(file, sha256)| AttestedFile {
+                path: file.path.as_str().to_owned(),
+                sha256: sha256.clone(),
+                size: file.size,
+                executable: file.executable,
+            })
+            .collect(),
+    }));
     let details = serde_json::json!({ "digest": digest, "source": version.source.as_str(), "files": manifest.len() });
     record_skill_change(
         tx,
@@ -650,7 +697,8 @@ impl Store {
         } else {
             cairn_provenance::statement::VersionEvent::Unyanked
         };
-        crate::log::append_version_events(&mut tx, self.log_signer(), &[(version_id, event)]).await?;
+        let pending = crate::log::PendingEvent::read_under_lock(version_id, event);
+        crate::log::append_version_events(&mut tx, self.log_signer(), &[pending]).await?;
         tx.commit().await?;
         Ok(YankOutcome {
             changed: true,
@@ -681,7 +729,10 @@ pub(crate) async fn yank_all_in(
     .fetch_all(&mut **tx)
     .await?;
     for (skill_id, category, revision, version_id) in rows {
-        events.push((version_id, cairn_provenance::statement::VersionEvent::Yanked));
+        events.push(crate::log::PendingEvent::read_under_lock(
+            version_id,
+            cairn_provenance::statement::VersionEvent::Yanked,
+        ));
         record_skill_change(
             tx,
             org_id,

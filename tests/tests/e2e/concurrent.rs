@@ -483,6 +483,7 @@ async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
         .map(|c| c["author"].as_str().unwrap())
         .collect();
     assert_eq!(reporters, ["member0", "member1", "member2"], "{v}");
+    assert_eq!(team.app.assert_publications_restate().await.unwrap(), 2);
     let (_, audit) = send(team.app.get("/v1/audit?action=patch.duplicate")).await;
     assert_eq!(audit["items"].as_array().unwrap().len(), 2);
 

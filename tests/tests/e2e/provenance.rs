@@ -179,7 +179,16 @@ async fn every_way_a_version_is_made_is_attested_and_verifies_offline() {
     assert_eq!(merged.scan.as_ref().map(|s| s.verdict.as_str()), Some("safe"));
 
     // A direct publish by the reviewer.
-    let bundle = crate::fixtures::bundle("demo", "Run it twice.", &[("references/notes.md", "notes\n")]);
+    // Paths whose byte order is not a linguistic collation's ("_" and capitals).
+    let bundle = crate::fixtures::bundle(
+        "demo",
+        "Run it twice.",
+        &[
+            ("references/notes.md", "notes\n"),
+            ("references/Notes-2.md", "more\n"),
+            ("references/_index.md", "index\n"),
+        ],
+    );
     let (status, body) = send(
         app.post_as(&reviewer, "/v1/skills/demo/versions")
             .header("content-type", "application/gzip")
@@ -192,7 +201,17 @@ async fn every_way_a_version_is_made_is_attested_and_verifies_offline() {
         (direct.source.as_str(), direct.publisher.as_deref()),
         ("publish", Some("rex"))
     );
-    assert_eq!(direct.files.len(), 2);
+    let paths: Vec<&str> = direct.files.iter().map(|f| f.path.as_str()).collect();
+    assert_eq!(
+        paths,
+        [
+            "SKILL.md",
+            "references/Notes-2.md",
+            "references/_index.md",
+            "references/notes.md"
+        ],
+        "files are attested in path byte order"
+    );
 
     // A yank and an unyank are logged too; the version's attestation stays its publication.
     for action in ["yank", "unyank"] {
@@ -224,6 +243,27 @@ async fn every_way_a_version_is_made_is_attested_and_verifies_offline() {
         events,
         ["activated", "published", "published", "published", "yanked", "unyanked"]
     );
+    assert_eq!(app.assert_publications_restate().await.unwrap(), 3);
+    // The three publications were written on the head this process had just written (the
+    // log's opening first), in one statement each; a yank's or unyank's envelope reads the
+    // log's clock, so those lock the head first. Operators see the same in the metrics.
+    let counts = app.store.log_signer().unwrap().append_counts();
+    assert_eq!((counts.assumed_head, counts.locked_head), (3, 2));
+    let metrics = app
+        .client
+        .get(app.serve_metrics().await)
+        .send()
+        .await
+        .unwrap()
+        .text()
+        .await
+        .unwrap();
+    for line in [
+        "cairn_log_appends_total{head=\"assumed\"} 3",
+        "cairn_log_appends_total{head=\"locked\"} 2",
+    ] {
+        assert!(metrics.lines().any(|l| l == line), "{line} in\n{metrics}");
+    }
 
     // The first tree is a prefix of the last one.
     let (status, proof) = send(app.get(&format!(
@@ -455,6 +495,70 @@ async fn concurrent_publishes_on_two_replicas_leave_one_consistent_tree() {
     }
     assert_eq!(published.len(), 16);
     assert_eq!(rebuilt.root(last.size).unwrap(), last.root);
+    assert_eq!(app.assert_publications_restate().await.unwrap(), 16);
+    replica.stop().await.unwrap();
+}
+
+/// Publishes `name` through the registry at `base` as `token`.
+async fn publish_at(app: &TestApp, base: &str, token: &str, name: &str) {
+    let bundle = crate::fixtures::bundle(name, BODY, &[]);
+    let (status, body) = send(
+        app.client
+            .post(format!("{base}/v1/skills/{name}/versions?category=ops"))
+            .bearer_auth(token)
+            .header("content-type", "application/gzip")
+            .body(cairn_skill::archive::pack(&bundle, Vec::new()).unwrap()),
+    )
+    .await;
+    assert_eq!(status, StatusCode::CREATED, "{body}");
+}
+
+#[tokio::test]
+async fn a_replica_whose_head_moved_appends_on_the_head_it_finds() {
+    let app = TestApp::spawn().await.unwrap();
+    let replica = app.replica().await.unwrap();
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
+    let counts = |store: &cairn_store::Store| {
+        let counts = store.log_signer().unwrap().append_counts();
+        (counts.assumed_head, counts.locked_head)
+    };
+    // Turns: each replica's head is stale at every turn but its first.
+    for (n, base) in [
+        &app.base_url,
+        &replica.base_url,
+        &app.base_url,
+        &replica.base_url,
+        &app.base_url,
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        publish_at(&app, base, &reviewer, &format!("turn-{n}")).await;
+    }
+    assert_eq!(
+        counts(&app.store),
+        (3, 0),
+        "the first on the head it opened, then each on the head its miss returned"
+    );
+    assert_eq!(
+        counts(&replica.state.store),
+        (1, 1),
+        "a process that never wrote locks the head once"
+    );
+    let (_, keys) = keyring(&app).await;
+    let last = open(&checkpoint(&app).await, &keys);
+    assert_eq!(last.size, 6, "the activation and five publications");
+    let mut rebuilt = MemoryLog::default();
+    for index in 0..last.size {
+        let entry = app.get_json(&format!("/v1/log/entries/{index}")).await;
+        let envelope: Envelope = serde_json::from_value(entry["envelope"].clone()).unwrap();
+        rebuilt.push(&envelope.to_json());
+    }
+    assert_eq!(rebuilt.root(last.size).unwrap(), last.root);
+    assert_eq!(app.assert_publications_restate().await.unwrap(), 5);
+    for n in 0..5 {
+        verified(&app, &format!("turn-{n}"), 1).await;
+    }
     replica.stop().await.unwrap();
 }
 
@@ -470,10 +574,14 @@ async fn a_head_without_its_edge_reads_the_stored_hashes_and_keeps_one_tree() {
         .execute(app.store.pool())
         .await
         .unwrap();
+    // Published through another replica: a process that has not appended yet knows no
+    // head of its own, so it reads the head, finds no edge and reads the stored hashes.
+    let replica = app.replica().await.unwrap();
+    let (_, reviewer) = app.user_with_token("rex", Role::Reviewer).await.unwrap();
     for n in 3..7 {
-        app.import_skill(&format!("ops/demo-{n}"), &format!("demo-{n}"), BODY, &[])
-            .await;
+        publish_at(&app, &replica.base_url, &reviewer, &format!("demo-{n}")).await;
     }
+    replica.stop().await.unwrap();
     let (_, keys) = keyring(&app).await;
     let last = open(&checkpoint(&app).await, &keys);
     assert_eq!(last.size, 8, "one activation and seven publications");
