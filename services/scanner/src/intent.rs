@@ -17,6 +17,9 @@ pub(crate) const INTENTS: &str = include_str!("../lexicon/intents.toml");
 struct Lexicon {
     negations: Vec<String>,
     negations_after: Vec<String>,
+    never: Vec<String>,
+    reinstating: Vec<String>,
+    clause_breaks: Vec<String>,
     intent: Vec<IntentSpec>,
 }
 
@@ -238,10 +241,13 @@ fn find_in(
                 .unwrap_or(anchor);
             let line = line_of(first);
             let line_start = line_starts[line];
-            if intent.negatable && negated(&compiled.lexicon.negations, &haystack[sentence.max(line_start)..first]) {
+            let sentence_end = sentence_end(first);
+            if intent.negatable
+                && (negated_in(&compiled.lexicon, &haystack[sentence.max(line_start)..first])
+                    || negated_after_verb(&compiled.lexicon, &haystack[first..sentence_end.max(first)]))
+            {
                 continue;
             }
-            let sentence_end = sentence_end(first);
             if intent.negation_after
                 && compiled
                     .lexicon
@@ -346,12 +352,85 @@ fn sentence_starts(text: &str) -> Vec<usize> {
     starts
 }
 
-fn negated(negations: &[String], before: &str) -> bool {
-    negations.iter().any(|n| {
+/// Whether `before` (lowercase, the sentence up to an instruction) negates it: a
+/// negation of the lexicon not followed by a word that reinstates the instruction ("don't
+/// forget to", "n'oubliez pas").
+fn negated_in(lexicon: &Lexicon, before: &str) -> bool {
+    let before = last_clause(lexicon, before);
+    lexicon.negations.iter().any(|n| {
         before.match_indices(n.as_str()).any(|(i, _)| {
-            i == 0
+            let at_word = i == 0
                 || !n.starts_with(|c: char| c.is_ascii_alphabetic())
-                || !before.as_bytes()[i - 1].is_ascii_alphanumeric()
+                || !before.as_bytes()[i - 1].is_ascii_alphanumeric();
+            at_word && !reinstated(lexicon, &before[i + n.len()..])
+        })
+    })
+}
+
+/// Whether `from_verb` (lowercase, from an instruction's first term to the sentence's
+/// end) carries a negation in the two words after that term ("poussez jamais", "desactives
+/// nunca", "pushe nicht").
+fn negated_after_verb(lexicon: &Lexicon, from_verb: &str) -> bool {
+    let mut words = from_verb
+        .split(|c: char| !c.is_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .skip(1)
+        .take(2);
+    words.any(|w| lexicon.never.iter().any(|n| n == w))
+}
+
+/// The last clause of `before`: a negation in an earlier clause negates that clause's
+/// verb, not the instruction that follows.
+fn last_clause<'t>(lexicon: &Lexicon, before: &'t str) -> &'t str {
+    let start = lexicon
+        .clause_breaks
+        .iter()
+        .filter_map(|b| before.rfind(b.as_str()).map(|i| i + b.len()))
+        .max()
+        .unwrap_or(0);
+    &before[start..]
+}
+
+fn reinstated(lexicon: &Lexicon, after_negation: &str) -> bool {
+    let near: String = after_negation.chars().take(REINSTATING_REACH).collect();
+    lexicon.reinstating.iter().any(|r| near.contains(r.as_str()))
+}
+
+/// How far after a negation (characters) a reinstating word is looked for: "don't ever
+/// forget to" still reinstates, an unrelated clause later in a long sentence does not.
+const REINSTATING_REACH: usize = 24;
+
+/// The clause of `before` (lowercase) that an instruction after it belongs to (see
+/// `clause_breaks` in the lexicon).
+pub(crate) fn current_clause(before: &str) -> &str {
+    match COMPILED.as_ref() {
+        Ok(compiled) => last_clause(&compiled.lexicon, before),
+        Err(_) => before,
+    }
+}
+
+/// Whether the sentence `before` an instruction (lowercase) says "never" in another
+/// language than English (the lexicon's `never` words), for the pattern rules and the
+/// command model's prose reading.
+pub(crate) fn never_before(before: &str) -> bool {
+    let Ok(compiled) = COMPILED.as_ref() else {
+        return false;
+    };
+    let before = last_clause(&compiled.lexicon, before);
+    compiled.lexicon.never.iter().any(|n| {
+        before.match_indices(n.as_str()).any(|(i, _)| {
+            // Scripts written with spaces between words need whole words ("nie", not
+            // "nieder"); Chinese, Japanese and Korean are written without them.
+            let spaced = |c: char| c.is_alphabetic() && u32::from(c) < 0x2E80;
+            let starts_word = before[..i]
+                .chars()
+                .next_back()
+                .is_none_or(|c| !c.is_alphanumeric() || !n.starts_with(spaced));
+            let ends_word = before[i + n.len()..]
+                .chars()
+                .next()
+                .is_none_or(|c| !c.is_alphanumeric() || !n.ends_with(spaced));
+            starts_word && ends_word && !reinstated(&compiled.lexicon, &before[i + n.len()..])
         })
     })
 }

@@ -241,6 +241,7 @@ impl Scanner {
             })
             .collect();
         let path = file.path;
+        let first_pattern = findings.len();
         self.scan_block(
             vendor,
             text,
@@ -253,6 +254,20 @@ impl Scanner {
             0,
             findings,
         );
+        if base == Context::Prose && contexts.contains(&Context::Code) {
+            // A technique shown in a block framed as not to do, or quoted as an attack by
+            // a security-training skill, weighs what the command model gives it there.
+            let framed = commands::framed_lines(text, &contexts, vendor.security_training);
+            for finding in &mut findings[first_pattern..] {
+                if let Some(Some(framing)) = framed.get(finding.line - 1)
+                    && vendor::quotable_in_blocks(&finding.category)
+                    && framing.lowers(&finding.category, finding.severity)
+                {
+                    finding.severity = framing.cap;
+                    finding.message.push_str(framing.note);
+                }
+            }
+        }
         let negated = |index: usize, at: usize| {
             let (_, line) = lines.line(text, index.min(lines.starts.len().saturating_sub(1)));
             context::negated(line, at) || under_negated_lead_in(text, &lines, index)
@@ -294,7 +309,10 @@ impl Scanner {
                 let (_, line) = lines.line(text, found.line);
                 let mut severity = found.severity;
                 let mut message = found.message.to_owned();
-                if vendor.security_training && context::quoted(line, found.at) && severity > Severity::Medium {
+                if vendor.security_training
+                    && context::quoted_or_blockquote(line, found.at)
+                    && severity > Severity::Medium
+                {
                     severity = Severity::Medium;
                     message.push_str(" (quoted in a security-training skill's documentation: caution, not dangerous)");
                 } else if context::describes_attempt(line, found.at) {
@@ -431,7 +449,7 @@ impl Scanner {
                 let lesson = vendor.security_training
                     && ctx == Context::Prose
                     && (vendor::taught_technique(&rule.spec.category)
-                        || rule.spec.category == "prompt-injection" && context::quoted(line, start))
+                        || rule.spec.category == "prompt-injection" && context::quoted_or_blockquote(line, start))
                     && severity > Severity::Medium;
                 if lesson {
                     severity = Severity::Medium;

@@ -278,8 +278,30 @@ pub fn example_secret(secret: &str, line: &str) -> bool {
         "redacted",
     ];
     MARKS.iter().any(|m| lower.contains(m))
+        || longest_ascending_run(&lower) >= FAKE_RUN
         || line.contains("pragma: allowlist secret")
         || line.contains("gitleaks:allow")
+}
+
+/// A run this long of characters in order (`12345678`, `abcdefgh`) marks a key typed by
+/// hand for documentation: a generated key holds one by chance about once in 10^10.
+const FAKE_RUN: usize = 8;
+
+/// The longest run of consecutive ASCII digits or letters in order in `text`.
+fn longest_ascending_run(text: &str) -> usize {
+    let mut longest = 0;
+    let mut run = 0;
+    let mut previous: Option<u8> = None;
+    for b in text.bytes() {
+        run = match previous {
+            Some(p) if b.is_ascii_alphanumeric() && p.checked_add(1) == Some(b) => run + 1,
+            _ if b.is_ascii_alphanumeric() => 1,
+            _ => 0,
+        };
+        longest = longest.max(run);
+        previous = Some(b);
+    }
+    longest
 }
 
 /// Shannon entropy of `text` in bits per character.
@@ -334,6 +356,13 @@ pub fn compile_ahead(rules: &[&Rule]) {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn keys_typed_by_hand_for_documentation_are_examples() {
+        assert!(example_secret("ghp_1234567890abcdefghijklmnopqrstuvwxyz12", ""));
+        assert!(example_secret("AKIAIOSFODNN7EXAMPLE", ""));
+        assert!(!example_secret("ghp_Zr8Kq2VwXy7PLm4TnB9cR1sD6fH3jG5aE0uQ", ""));
+    }
 
     #[test]
     fn word_boundaries_become_ascii_and_escapes_survive() {

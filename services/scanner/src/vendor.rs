@@ -15,7 +15,7 @@ use crate::ScanFile;
 /// (incident response, threat hunting, detection, security reviews and audits).
 static SECURITY_TRAINING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r"(?i)(?-u:\b)(?:pen(?:etration)?[\s-]?test\w*|red[\s-]?team\w*|offensive\s+security|security\s+(?:training|testing|review|audit\w*)|ctf|capture\s+the\s+flag|exploit(?:s|ation)|exploit\s+development|bug\s+bounty|malware\s+analysis|incident[\s-]response|threat[\s-]hunt\w*|dfir|forensics?|blue[\s-]team\w*|detection\s+engineering|detect\w*\s+(?:\w+\s+){0,2}(?:reverse\s+shells?|exfiltration|malware|intrusions?|attacks?|threats?|persistence|prompt\s+injections?)|hunt\w*\s+for\s+(?:\w+\s+){0,2}(?:exfiltration|malware|persistence|intrusions?|attackers?|threats?)|(?:review|audit|vet)\w*\s+(?:[\w-]+\s+){0,3}skills|skills?[\s-]+(?:audit|review|scan|security|guard|check)\w*|security[\s-](?:check|scan)\w*|(?:skill|agent)[\s-]?guard|audit\w*\s+(?:\w+\s+){0,4}(?:dependencies|packages)\s+for)(?-u:\b)",
+        r"(?i)(?-u:\b)(?:pen(?:etration)?[\s-]?test\w*|red[\s-]?team\w*|offensive\s+security|security\s+(?:training|testing|review|audit\w*)|ctf|capture\s+the\s+flag|exploit(?:s|ation)|exploit\s+development|bug\s+bounty|malware\s+analysis|incident[\s-]response|threat[\s-]hunt\w*|dfir|forensics?|blue[\s-]team\w*|detection\s+engineering|detect\w*\s+(?:\w+\s+){0,2}(?:reverse\s+shells?|exfiltration|malware|intrusions?|attacks?|threats?|persistence|prompt\s+injections?)|hunt\w*\s+for\s+(?:\w+\s+){0,2}(?:exfiltration|malware|persistence|intrusions?|attackers?|threats?)|(?:review|audit|vet)\w*\s+(?:[\w-]+\s+){0,3}skills|skills?[\s-]+(?:audit|review|scan|security|guard|check)\w*|security[\s-](?:check|scan)\w*|(?:skill|agent)[\s-]?guard|audit\w*\s+(?:\w+\s+){0,4}(?:dependencies|packages)\s+for|(?:spot|recogni[sz]e|identify|detect)\w*\s+(?:[\w-]+\s+){0,3}(?:tricks?|scams?|phishing|malicious|typosquat\w*|lookalikes?|attacks?|prompt[\s-]injection\w*|supply[\s-]chain\s+attacks?)|security\s+awareness|phishing\s+(?:awareness|training|simulation)|supply[\s-]chain\s+attacks?)(?-u:\b)",
     )
     .expect("valid security-training pattern")
 });
@@ -253,6 +253,13 @@ pub fn taught_technique(category: &str) -> bool {
     )
 }
 
+/// Whether a finding of `category` inside a code block is lowered by the block's framing
+/// (shown as not to do, or quoted as an attack): the taught techniques, and a dropper's
+/// download, which an incident-response skill quotes as an indicator.
+pub fn quotable_in_blocks(category: &str) -> bool {
+    taught_technique(category) || category == "malware-dropper"
+}
+
 /// Whether `url` (lowercase, without its scheme) is on the installer list.
 fn installer(url: &str, host: &str, installers: &[String]) -> bool {
     installers.iter().any(|entry| {
@@ -349,6 +356,12 @@ mod tests {
         assert!(!vendor("description: Object detection and anomaly detection for images").security_training);
         assert!(!vendor("description: Formats files. Not for CTF use.").security_training);
         assert!(vendor("name: notes\ntags:\n  - red-team\n  - notes").security_training);
+        assert!(
+            vendor("description: Teach junior developers to spot tricks in install instructions").security_training
+        );
+        assert!(vendor("description: Review new npm dependencies for supply-chain attacks").security_training);
+        assert!(!vendor("description: Identify slow queries and fix them").security_training);
+        assert!(vendor("description: Train support staff to recognise prompt-injection attempts").security_training);
         assert!(!vendor("author: The CTF Team\nname: formatter").security_training);
     }
 }

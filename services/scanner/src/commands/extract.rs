@@ -7,6 +7,7 @@ use std::sync::LazyLock;
 use regex::Regex;
 
 use super::script::Language;
+use crate::Severity;
 use crate::context::Context;
 
 /// Text an agent might run, with where its lines are.
@@ -29,6 +30,9 @@ pub enum Place {
     Block {
         /// The nearest prose line above the fence.
         lead_in: String,
+        /// How the block is framed (an example not to follow, an attack quoted), which
+        /// lowers what is found in it.
+        framing: Option<Framing>,
     },
     /// Inline code or a command in a prose line, starting at byte `at` of its line.
     Prose {
@@ -90,6 +94,140 @@ pub struct Block {
     pub lead_in: String,
     /// File lines (0-based) of the block's content.
     pub body: Vec<usize>,
+}
+
+/// How a code block is presented, when that changes what its content means: shown as
+/// something not to do (in any skill), or quoted as an attack by a security-training skill.
+#[derive(Clone, Copy, Debug, PartialEq, Eq)]
+pub struct Framing {
+    /// The most a finding inside the block may weigh.
+    pub cap: Severity,
+    /// Said in the finding's message, so the reviewer sees why it weighs less.
+    pub note: &'static str,
+    /// Whether only attack techniques are lowered, as in a
+    /// security-training skill's prose (`vendor::quotable_in_blocks`); otherwise every command
+    /// judgment is.
+    pub techniques_only: bool,
+}
+
+impl Framing {
+    /// Whether a finding of `category` at `severity` is lowered by this framing.
+    pub fn lowers(&self, category: &str, severity: Severity) -> bool {
+        severity > self.cap && (!self.techniques_only || crate::vendor::quotable_in_blocks(category))
+    }
+}
+
+impl Block {
+    /// How the block is framed (see [`Framing`]); `training`: the skill teaches or audits
+    /// attacks (its frontmatter says so).
+    pub fn framing(&self, lines: &[&str], training: bool) -> Option<Framing> {
+        if quoting_lead_in(&self.lead_in) {
+            return Some(Framing {
+                cap: Severity::Low,
+                note: " (in a block introduced as something not to do, or as an example of an attack)",
+                techniques_only: false,
+            });
+        }
+        if !training {
+            return None;
+        }
+        // The block's first comment line speaks for it as a lead-in does.
+        let opening = self
+            .body
+            .iter()
+            .map(|&i| lines[i].trim())
+            .find(|l| !l.is_empty())
+            .filter(|l| l.starts_with('#') || l.starts_with("//") || l.starts_with("--"))
+            .unwrap_or("");
+        // Text, logs, data and detection rules (Sigma, YARA, queries) are not run.
+        let not_a_command = Language::of_fence(&self.info).is_none()
+            || matches!(
+                self.info
+                    .split_whitespace()
+                    .next()
+                    .unwrap_or("")
+                    .to_ascii_lowercase()
+                    .as_str(),
+                "text"
+                    | "txt"
+                    | "plain"
+                    | "plaintext"
+                    | "log"
+                    | "logs"
+                    | "output"
+                    | "nohighlight"
+                    | "ioc"
+                    | "iocs"
+                    | "yara"
+                    | "sigma"
+                    | "kql"
+                    | "spl"
+                    | "eql"
+            );
+        (not_a_command || names_an_attack(&self.lead_in) || names_an_attack(opening)).then_some(Framing {
+            cap: Severity::Medium,
+            note: " (quoted as an attack to recognise by a security-training skill: caution, not dangerous)",
+            techniques_only: true,
+        })
+    }
+}
+
+/// Whether the prose introducing a code block presents it as something not to do, or as
+/// an attack to recognise ("Never run:", "A malicious skill would contain:").
+fn quoting_lead_in(lead_in: &str) -> bool {
+    let lower = lead_in.to_lowercase();
+    if crate::context::negating_lead_in(lead_in) {
+        return true;
+    }
+    const MARKS: [&str; 17] = [
+        "never run",
+        "never do",
+        "do not run",
+        "don't run",
+        "do not do",
+        "don't do",
+        "don't:",
+        "do not:",
+        "bad:",
+        "bad example",
+        "anti-pattern",
+        "antipattern",
+        "❌",
+        "a malicious skill would",
+        "an attacker would",
+        "malicious example",
+        "example payload",
+    ];
+    MARKS.iter().any(|m| lower.contains(m))
+}
+
+/// Whether a lead-in or a block's first comment presents it as what attackers do, in
+/// the words incident responders and trainers use ("Attackers commonly leave lines like
+/// these", "# example of a malicious step found in the wild", "Indicators:"). Read only
+/// in security-training skills: anywhere else an attacker could write it.
+fn names_an_attack(text: &str) -> bool {
+    let lower = text.to_lowercase();
+    const MARKS: [&str; 18] = [
+        "attacker",
+        "adversar",
+        "threat actor",
+        "malicious",
+        "in the wild",
+        "indicator",
+        "ioc",
+        "red flag",
+        "payload",
+        "malware",
+        "suspicious",
+        "seen in",
+        "exploit",
+        "compromised",
+        "backdoor",
+        "typosquat",
+        "phishing",
+        "trojan",
+    ];
+    MARKS.iter().any(|m| lower.contains(m))
 }
 
 /// The fenced code blocks of a Markdown file whose lines have `contexts`.
@@ -157,7 +295,7 @@ pub fn manifest_name(block: &Block, text: &str) -> Option<&'static str> {
 
 /// The snippets of a Markdown or text file: its `blocks` (from [`blocks`]) and the
 /// commands in its prose lines.
-pub fn markdown(lines: &[&str], blocks: &[Block], contexts: &[Context]) -> Vec<Snippet> {
+pub fn markdown(lines: &[&str], blocks: &[Block], contexts: &[Context], training: bool) -> Vec<Snippet> {
     let mut out = Vec::new();
     let mut in_block = vec![false; lines.len()];
     for block in blocks {
@@ -175,6 +313,7 @@ pub fn markdown(lines: &[&str], blocks: &[Block], contexts: &[Context]) -> Vec<S
                 language,
                 place: Place::Block {
                     lead_in: block.lead_in.clone(),
+                    framing: block.framing(lines, training),
                 },
             });
         }

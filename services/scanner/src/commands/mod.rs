@@ -22,6 +22,7 @@ mod targets;
 use crate::Severity;
 use crate::context::Context;
 use crate::vendor::Vendor;
+pub(crate) use extract::Framing;
 use extract::{Place, Snippet};
 pub use flow::Judgment;
 use script::Language;
@@ -68,7 +69,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
                         }
                     }
                 }
-                extract::markdown(&lines, &blocks, contexts)
+                extract::markdown(&lines, &blocks, contexts, around.vendor.security_training)
             }
         }
         Context::Data => extract::configuration(path, text),
@@ -86,7 +87,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
     for snippet in &snippets {
         let before = machine.judgments.len();
         machine.lead_in = match &snippet.place {
-            Place::Block { lead_in } => lead_in.clone(),
+            Place::Block { lead_in, .. } => lead_in.clone(),
             _ => String::new(),
         };
         script::follow(&mut machine, snippet.language, &snippet.text, &snippet.lines, false);
@@ -110,9 +111,11 @@ fn weigh(mut judgment: Judgment, place: &Place, around: &Surroundings<'_>) -> Op
     let mut message = std::mem::take(&mut judgment.message);
     match place {
         Place::Prose { at } if (around.negated)(judgment.line, *at) => return None,
-        Place::Block { lead_in } if quoting_lead_in(lead_in) => {
-            severity = severity.min(Severity::Low);
-            message.push_str(" (in a block introduced as something not to do, or as an example of an attack)");
+        Place::Block {
+            framing: Some(framing), ..
+        } if framing.lowers(judgment.category, severity) => {
+            severity = framing.cap;
+            message.push_str(framing.note);
         }
         _ => {}
     }
@@ -173,31 +176,20 @@ pub fn describe(rule: &str) -> Option<&'static str> {
     })
 }
 
-/// Whether the prose introducing a code block presents it as something not to do, or as
-/// an attack to recognise ("Never run:", "A malicious skill would contain:").
-fn quoting_lead_in(lead_in: &str) -> bool {
-    let lower = lead_in.to_lowercase();
-    if crate::context::negating_lead_in(lead_in) {
-        return true;
+/// The framing of each line of a Markdown file's code blocks (`None` elsewhere), so a
+/// pattern rule's finding inside a block weighs what the command model's finding there
+/// weighs.
+pub(crate) fn framed_lines(text: &str, contexts: &[Context], training: bool) -> Vec<Option<Framing>> {
+    let lines: Vec<&str> = text.split('\n').collect();
+    let mut out = vec![None; lines.len()];
+    for block in extract::blocks(&lines, contexts) {
+        if let Some(framing) = block.framing(&lines, training) {
+            for &i in &block.body {
+                out[i] = Some(framing);
+            }
+        }
     }
-    const MARKS: [&str; 15] = [
-        "never run",
-        "never do",
-        "do not run",
-        "don't run",
-        "do not do",
-        "don't do",
-        "bad:",
-        "bad example",
-        "anti-pattern",
-        "antipattern",
-        "❌",
-        "a malicious skill would",
-        "an attacker would",
-        "malicious example",
-        "example payload",
-    ];
-    MARKS.iter().any(|m| lower.contains(m))
+    out
 }
 
 /// Builds the command model's tables now (a second core does it while the prefilter

@@ -110,7 +110,7 @@ const MAX_TAINTED: usize = 256;
 /// Calls that download.
 static FETCH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)urlopen\s*\(|urllib\.request|urllib2|requests\.(?:get|request)\s*\(|httpx\.(?:get|stream)|aiohttp|(?-u:\b)fetch\s*\(|axios(?:\.get)?\s*\(|(?-u:\b)https?\.get\s*\(|(?-u:\b)got\s*\(|Net::HTTP|open-uri|URI\.open|LWP::Simple|LWP::UserAgent|HTTP::Tiny|Invoke-WebRequest|Invoke-RestMethod|(?-u:\b)iwr(?-u:\b)|(?-u:\b)irm(?-u:\b)|DownloadString|DownloadData|DownloadFile|Net\.WebClient|curl_exec|file_get_contents\s*\(\s*['"]https?:|http\.client|HTTPSConnection|wget\.download"#,
+        r#"(?i)urlopen\s*\(|urllib\.request|urllib2|requests\.(?:get|request)\s*\(|httpx\.(?:get|stream)|aiohttp|(?-u:\b)fetch\s*\(|axios(?:\.get)?\s*\(|(?-u:\b)https?\.get\s*\(|(?-u:\b)got\s*\(|Net::HTTP|open-uri|URI\.open|LWP::Simple|LWP::UserAgent|HTTP::Tiny|(?-u:\b)get(?:store)?\s*\(\s*['"]https?://|Invoke-WebRequest|Invoke-RestMethod|(?-u:\b)iwr(?-u:\b)|(?-u:\b)irm(?-u:\b)|DownloadString|DownloadData|DownloadFile|Net\.WebClient|curl_exec|file_get_contents\s*\(\s*['"]https?:|http\.client|HTTPSConnection|wget\.download"#,
     )
     .expect("valid fetch pattern")
 });
@@ -153,6 +153,21 @@ static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid environment read pattern")
 });
 
+/// Calls that open a connection or a request whose handle later carries the data
+/// (`const req = https.request(…); req.write(body)`, `s = socket.create_connection(…)`).
+static CONNECTION: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?-u:\b)https?\.request\s*\(|(?-u:\b)net\.(?:connect|createConnection)\s*\(|(?-u:\b)tls\.connect\s*\(|new\s+WebSocket\s*\(|(?-u:\b)dgram\.createSocket|socket\.(?:socket|create_connection)\s*\(|HTTPS?Connection\s*\(|TCPSocket\.(?:new|open)|Net::HTTP\.start|System\.Net\.Sockets"#,
+    )
+    .expect("valid connection pattern")
+});
+
+/// A handle's call that sends what it is given (`req.write(body)`, `ws.send(x)`).
+static HANDLE_SEND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"([A-Za-z_]\w*)\s*\.\s*(?:write|end|send|sendall|sendto|request|puts|print)\s*\("#)
+        .expect("valid handle send pattern")
+});
+
 /// Calls that hand a string to a shell.
 static SHELL_CALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -174,6 +189,7 @@ static RELEVANT: LazyLock<regex::RegexSet> = LazyLock::new(|| {
     regex::RegexSet::new([
         FETCH.as_str(),
         SEND.as_str(),
+        CONNECTION.as_str(),
         SHELL_CALL.as_str(),
         WRITE_CALL.as_str(),
         EXEC.as_str(),
@@ -295,6 +311,8 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
     // Ordered, so which origin a message names does not change between runs.
     let mut tainted: BTreeMap<String, Taint> = BTreeMap::new();
     let mut paths: BTreeMap<String, String> = BTreeMap::new();
+    // Names holding an open connection or request: what is written to them is sent.
+    let mut connections: Vec<String> = Vec::new();
     // The function being read: what its statements take in flows out of its calls.
     let mut function: Option<(String, usize)> = None;
     for (index, statement) in statements(text) {
@@ -370,9 +388,11 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 tool: None,
             });
         }
-        if SEND.is_match(&statement)
-            && let Some(secret) = &taint.secret
-        {
+        let sends = SEND.is_match(&statement)
+            || HANDLE_SEND
+                .captures_iter(&statement)
+                .any(|c| c.get(1).is_some_and(|h| connections.iter().any(|n| n == h.as_str())));
+        if sends && let Some(secret) = &taint.secret {
             let from = if secret.line == line {
                 secret.what.clone()
             } else {
@@ -439,6 +459,9 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             && let Some(name) = caps.get(1).or_else(|| caps.get(2))
         {
             let name = name.as_str().to_owned();
+            if CONNECTION.is_match(&statement) && connections.len() < MAX_TAINTED && !connections.contains(&name) {
+                connections.push(name.clone());
+            }
             if let Some(path) = strings.iter().find(|s| targets::persistent(s).is_some()) {
                 paths.insert(name.clone(), path.clone());
             }
@@ -458,6 +481,8 @@ pub(crate) fn warm_up() {
         &EXEC,
         &PIPE_TO_IEX,
         &SEND,
+        &CONNECTION,
+        &HANDLE_SEND,
         &SECRET_EXPR,
         &ENV_READ,
         &SHELL_CALL,

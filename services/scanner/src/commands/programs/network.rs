@@ -407,7 +407,13 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
                 if read.taint.secret.is_some() {
                     sent.taint.join(&read.taint);
                 }
+                // What `gh` posts (an issue's or a comment's body, an API field) is
+                // published on GitHub, whatever repository it names.
+                if name == "gh" {
+                    sent.taint.join(&args[i].taint);
+                }
             }
+            "gh" => sent.taint.join(&args[i].taint),
             _ => {}
         }
         i += 1;
@@ -420,7 +426,10 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
         "gsutil" => texts.iter().any(|t| t.starts_with("gs://")),
         "az" => texts.iter().any(|t| *t == "upload" || *t == "upload-batch"),
         "gcloud" => texts.iter().any(|t| t.starts_with("gs://")),
-        "gh" => texts.first() == Some(&"gist") || texts.first() == Some(&"release"),
+        "gh" => matches!(
+            texts.first().copied(),
+            Some("gist" | "release" | "issue" | "pr" | "api" | "discussion")
+        ),
         _ => true,
     };
     if uses_stdin {
@@ -439,8 +448,12 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
     };
     // A variable named like a token, sent with a request, is how every API is called;
     // only a lookup that spells it into a DNS name is suspicious by itself.
+    // An issue, a pull request, a gist or a discussion is read by others: a token posted
+    // there is published, even though `gh` talks to the token's own service.
+    let publishes = name == "gh" && matches!(texts.first().copied(), Some("issue" | "pr" | "gist" | "discussion"));
     let severity = match (weak, name) {
         (false, _) => Severity::Critical,
+        (true, "gh") if publishes => Severity::High,
         (true, "dig" | "nslookup" | "host") => Severity::Medium,
         (true, _) if owner_matches => Severity::Low,
         (true, _) if service_of(&secret.what).is_some() && !destination.is_empty() => Severity::High,

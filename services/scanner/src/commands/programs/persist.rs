@@ -80,17 +80,45 @@ pub(crate) fn runnable_part(text: &str) -> String {
     out.join("\n")
 }
 
+/// Whether a write to an agent-instructions file is a project's own conventions rather
+/// than planted orders: a file of the project (a relative path, not the user's home or an
+/// agent's global memory), text the model can read in full (no variable, no download),
+/// no payload, and no instruction of the intent lexicon (ignore instructions, hide from
+/// the user, push around review, skip checks, …).
+fn plain_project_instructions(target: &str, content: &Value, payload: Option<&str>) -> bool {
+    let t = target.trim_matches(|c| c == '"' || c == '\'');
+    let in_project = !(t.starts_with('~') || t.starts_with('/') || t.starts_with('$') || t.contains(".."));
+    let readable = !content.text.trim().is_empty() && !content.text.contains('$') && content.taint.is_clean();
+    in_project
+        && readable
+        && payload.is_none()
+        && crate::intent::find(&content.text, &|_| true)
+            .iter()
+            .all(|found| found.severity < Severity::Medium)
+}
+
 /// Judges a write that outlives the session.
 pub(crate) fn persist(m: &mut Machine, target: &str, kind: Persistent, content: &Value, line: usize) {
     let payload = suspicious_payload(m, content, line);
     let (rule, category, severity, what, hint) = match kind {
-        Persistent::AgentInstructions => (
-            "flow.agent-instructions",
-            "agent-config-tampering",
-            Severity::High,
-            format!("writes to {target}, which agents read as standing instructions or memory in every later session"),
-            "a skill must not edit the agent's instruction or memory files; tell the user what to add and let them decide",
-        ),
+        Persistent::AgentInstructions => {
+            let plain = plain_project_instructions(target, content, payload.as_deref());
+            (
+                "flow.agent-instructions",
+                "agent-config-tampering",
+                if plain { Severity::Medium } else { Severity::High },
+                if plain {
+                    format!(
+                        "writes to {target}, which agents read as standing instructions in every later session (the project's own file, with text that asks the agent for nothing the scan flags: check it is what the team wants)"
+                    )
+                } else {
+                    format!(
+                        "writes to {target}, which agents read as standing instructions or memory in every later session"
+                    )
+                },
+                "a skill must not edit the agent's instruction or memory files; tell the user what to add and let them decide",
+            )
+        }
         Persistent::AgentConfig => (
             "flow.agent-config",
             "agent-config-tampering",
