@@ -105,17 +105,11 @@ pub fn negated(line: &str, at: usize) -> bool {
     let english = NEGATIONS.iter().any(|n| {
         sentence.match_indices(n).any(|(i, _)| {
             (i == 0 || !sentence.as_bytes()[i - 1].is_ascii_alphanumeric())
-                && !REINSTATING.iter().any(|r| {
-                    let after: String = sentence[i + n.len()..].chars().take(24).collect();
-                    after.contains(r)
-                })
+                && !crate::intent::reinstates(&sentence[i + n.len()..])
         })
     });
     english || crate::intent::never_before(sentence)
 }
-
-/// Words right after an English negation that make it an instruction again.
-const REINSTATING: [&str; 6] = ["forget", "skip", "omit", "hesitate", "fail to", "neglect"];
 
 /// The sentence of `line` before byte `at`, lowercase.
 fn sentence_before(line: &str, at: usize) -> String {

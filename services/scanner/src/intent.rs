@@ -19,6 +19,7 @@ struct Lexicon {
     negations_after: Vec<String>,
     never: Vec<String>,
     reinstating: Vec<String>,
+    conditions: Vec<String>,
     clause_breaks: Vec<String>,
     intent: Vec<IntentSpec>,
 }
@@ -244,7 +245,7 @@ fn find_in(
             let sentence_end = sentence_end(first);
             if intent.negatable
                 && (negated_in(&compiled.lexicon, &haystack[sentence.max(line_start)..first])
-                    || negated_after_verb(&compiled.lexicon, &haystack[first..sentence_end.max(first)]))
+                    || negated_after_verb(&compiled.lexicon, &haystack[anchor..sentence_end.max(anchor)]))
             {
                 continue;
             }
@@ -371,17 +372,26 @@ fn negated_in(lexicon: &Lexicon, before: &str) -> bool {
 /// end) carries a negation in the two words after that term ("poussez jamais", "desactives
 /// nunca", "pushe nicht").
 fn negated_after_verb(lexicon: &Lexicon, from_verb: &str) -> bool {
+    // Whole words only: "jamais-vu" is no "jamais".
     let mut words = from_verb
-        .split(|c: char| !c.is_alphanumeric())
+        .split_whitespace()
+        .map(|w| w.trim_matches(|c: char| !c.is_alphanumeric()))
         .filter(|w| !w.is_empty())
         .skip(1)
         .take(2);
-    words.any(|w| lexicon.never.iter().any(|n| n == w))
+    words.any(|w| lexicon.never.iter().any(|n| n == w)) && !reinstated(lexicon, from_verb)
 }
 
 /// The last clause of `before`: a negation in an earlier clause negates that clause's
 /// verb, not the instruction that follows.
 fn last_clause<'t>(lexicon: &Lexicon, before: &'t str) -> &'t str {
+    // Only the end of a long sentence is searched: a clause is never thousands of bytes,
+    // and searching all of it for every command in it would be quadratic.
+    let mut from = before.len().saturating_sub(MAX_CLAUSE);
+    while !before.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &before[from..];
     let start = lexicon
         .clause_breaks
         .iter()
@@ -396,9 +406,20 @@ fn reinstated(lexicon: &Lexicon, after_negation: &str) -> bool {
     lexicon.reinstating.iter().any(|r| near.contains(r.as_str()))
 }
 
+/// The most bytes of a sentence read as the clause before an instruction.
+const MAX_CLAUSE: usize = 400;
+
 /// How far after a negation (characters) a reinstating word is looked for: "don't ever
 /// forget to" still reinstates, an unrelated clause later in a long sentence does not.
 const REINSTATING_REACH: usize = 24;
+
+/// Whether `after_negation` (lowercase) starts with a word that turns a negation back
+/// into an instruction, in any of the lexicon's languages ("forget", "olvides").
+pub(crate) fn reinstates(after_negation: &str) -> bool {
+    COMPILED
+        .as_ref()
+        .is_ok_and(|compiled| reinstated(&compiled.lexicon, after_negation))
+}
 
 /// The clause of `before` (lowercase) that an instruction after it belongs to (see
 /// `clause_breaks` in the lexicon).
@@ -430,7 +451,23 @@ pub(crate) fn never_before(before: &str) -> bool {
                 .chars()
                 .next()
                 .is_none_or(|c| !c.is_alphanumeric() || !n.ends_with(spaced));
-            starts_word && ends_word && !reinstated(&compiled.lexicon, &before[i + n.len()..])
+            let lead: String = before[..i]
+                .chars()
+                .rev()
+                .take(REINSTATING_REACH)
+                .collect::<Vec<_>>()
+                .into_iter()
+                .rev()
+                .collect();
+            starts_word
+                && ends_word
+                && !reinstated(&compiled.lexicon, &before[i + n.len()..])
+                && !reinstated(&compiled.lexicon, &lead)
+                && !compiled
+                    .lexicon
+                    .conditions
+                    .iter()
+                    .any(|c| before[..i].contains(c.as_str()))
         })
     })
 }

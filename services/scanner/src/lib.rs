@@ -256,14 +256,16 @@ impl Scanner {
         );
         if base == Context::Prose && contexts.contains(&Context::Code) {
             // A technique shown in a block framed as not to do, or quoted as an attack by
-            // a security-training skill, weighs what the command model gives it there.
+            // a security-training skill, is `caution`: the reviewer reads it, no more.
             let framed = commands::framed_lines(text, &contexts, vendor.security_training);
             for finding in &mut findings[first_pattern..] {
                 if let Some(Some(framing)) = framed.get(finding.line - 1)
                     && vendor::quotable_in_blocks(&finding.category)
                     && framing.lowers(&finding.category, finding.severity)
                 {
-                    finding.severity = framing.cap;
+                    // A pattern rule keeps at least `caution` under a not-to-do lead-in: the
+                    // lead-in is the author's word, and a reviewer should read the block.
+                    finding.severity = framing.cap.max(Severity::Medium);
                     finding.message.push_str(framing.note);
                 }
             }

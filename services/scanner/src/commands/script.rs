@@ -202,9 +202,10 @@ static STRING: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#""((?:[^"\\\n]|\\.)*)"|'((?:[^'\\\n]|\\.)*)'|`((?:[^`\\]|\\.)*)`"#).expect("valid string pattern")
 });
 
-/// An assignment's target (`x = …`, `const x = …`, `$x = …`, `with … as x:`).
+/// An assignment's target (`x = …`, `const x = …`, `$x = …`, `with … as x:`, a loop's
+/// variable: `for p in …:`, `for (const p of …)`).
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*\$?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:"#)
+    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*\$?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:|^\s*for\s*\(?\s*(?:const|let|var|my)?\s*\$?([A-Za-z_]\w*)\s+(?:in|of)\s"#)
         .expect("valid assignment pattern")
 });
 
@@ -269,6 +270,45 @@ fn mentions(statement: &str, name: &str) -> bool {
     })
 }
 
+/// A path built from pieces (`Path.home() / ".hermes" / "SOUL.md"`,
+/// `os.path.join(os.path.expanduser("~"), ".codex", "AGENTS.md")`,
+/// `path.join(os.homedir(), ".bashrc")`): the statement's string literals joined with `/`,
+/// under `~` when the statement starts from the home directory.
+fn built_path(statement: &str, strings: &[String]) -> Option<String> {
+    if strings.len() < 2 && !HOME_CALL.is_match(statement) {
+        return None;
+    }
+    let pieces: Vec<&str> = strings
+        .iter()
+        .map(|s| s.trim_matches('/'))
+        .filter(|s| !s.is_empty() && *s != "~" && !s.contains(char::is_whitespace))
+        .collect();
+    if pieces.is_empty() {
+        return None;
+    }
+    let joined = pieces.join("/");
+    Some(if HOME_CALL.is_match(statement) {
+        format!("~/{joined}")
+    } else {
+        joined
+    })
+}
+
+/// Calls that change the working directory (a relative path written after one is no
+/// longer the project's file).
+static CHDIR: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?-u:\b)(?:os\.chdir|process\.chdir|Dir\.chdir|Set-Location|Push-Location)(?-u:\b)|(?-u:\b)chdir\s*\("#,
+    )
+    .expect("valid chdir pattern")
+});
+
+/// Calls that stand for the home directory.
+static HOME_CALL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)Path\.home\s*\(|expanduser\s*\(\s*['"]~|os\.homedir\s*\(|Dir\.home|\$HOME|\$env:USERPROFILE|getenv\s*\(\s*['"]HOME"#)
+        .expect("valid home pattern")
+});
+
 /// Follows `text` in `language`; its lines are at `lines` of the file (`nested`: every
 /// statement is reported at `lines[0]`, the command that carried the text).
 pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], nested: bool) {
@@ -328,6 +368,9 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             function = None;
         }
         let strings = literals(&statement);
+        if CHDIR.is_match(&statement) {
+            m.left_project = true;
+        }
         let mut taint = Taint::default();
         if FETCH.is_match(&statement) {
             let urls: Vec<String> = strings.iter().filter(|s| s.contains("://")).cloned().collect();
@@ -456,14 +499,19 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             tainted.entry(name.clone()).or_default().join(&taint);
         }
         if let Some(caps) = ASSIGN.captures(&statement)
-            && let Some(name) = caps.get(1).or_else(|| caps.get(2))
+            && let Some(name) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3))
         {
             let name = name.as_str().to_owned();
             if CONNECTION.is_match(&statement) && connections.len() < MAX_TAINTED && !connections.contains(&name) {
                 connections.push(name.clone());
             }
-            if let Some(path) = strings.iter().find(|s| targets::persistent(s).is_some()) {
-                paths.insert(name.clone(), path.clone());
+            if let Some(path) = strings
+                .iter()
+                .find(|s| targets::persistent(s).is_some())
+                .cloned()
+                .or_else(|| built_path(&statement, &strings).filter(|p| targets::persistent(p).is_some()))
+            {
+                paths.insert(name.clone(), path);
             }
             if taint.is_clean() {
                 tainted.remove(&name);
@@ -490,6 +538,8 @@ pub(crate) fn warm_up() {
         &STRING,
         &ASSIGN,
         &FUNCTION,
+        &HOME_CALL,
+        &CHDIR,
     ] {
         LazyLock::force(pattern);
     }

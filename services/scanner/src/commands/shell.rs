@@ -27,6 +27,9 @@ const MAX_NESTING: usize = 48;
 /// Marks where an unquoted `$IFS` split a word.
 const IFS_MARK: char = '\u{1}';
 
+/// Separates an array's elements in its stored value (see `AssignmentValue::Array`).
+const ARRAY_MARK: char = '\u{2}';
+
 /// The state of the abstract shell over one file.
 #[derive(Debug, Default)]
 pub struct Machine {
@@ -39,6 +42,9 @@ pub struct Machine {
     pub judgments: Vec<Judgment>,
     /// Prose that introduces the text being run ("on the production database:").
     pub lead_in: String,
+    /// Whether a command moved out of the project (`cd ~/.codex`, `pushd /etc`,
+    /// `os.chdir(…)`): a relative path written after it is no longer the project's file.
+    pub left_project: bool,
     /// File line of each line of the text being run.
     lines: Vec<usize>,
     /// Set while following program text found inside a command: every command in it is
@@ -137,6 +143,7 @@ impl Machine {
             files: self.files.clone(),
             depth: self.depth + 1,
             commands: self.commands,
+            left_project: self.left_project,
             ..Machine::default()
         }
     }
@@ -291,10 +298,15 @@ impl Machine {
                     let value = match &assignment.value {
                         ast::AssignmentValue::Scalar(word) => self.expand_joined(&word.value, line),
                         ast::AssignmentValue::Array(items) => {
+                            // Elements are kept apart by the word-splitting mark, so
+                            // `"${a[@]}"` gives them back as words; any other use reads
+                            // them joined by spaces.
                             let mut joined = Value::default();
-                            for (_, word) in items {
+                            for (i, (_, word)) in items.iter().enumerate() {
+                                if i > 0 {
+                                    joined.text.push(ARRAY_MARK);
+                                }
                                 joined.push(&self.expand_joined(&word.value, line));
-                                joined.text.push(' ');
                             }
                             joined
                         }
@@ -606,7 +618,12 @@ impl Machine {
             return;
         }
         if let Some(known) = self.vars.get(&name) {
-            let known = known.clone();
+            let mut known = known.clone();
+            if known.text.contains(ARRAY_MARK) {
+                let every_element = matches!(parameter, Parameter::NamedWithAllIndices { .. });
+                let separator = if every_element { IFS_MARK } else { ' ' };
+                known.text = known.text.replace(ARRAY_MARK, &separator.to_string());
+            }
             value.push(&known);
             return;
         }

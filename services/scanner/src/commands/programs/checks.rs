@@ -148,6 +148,19 @@ pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whol
                 (severity, "deletes a system or home directory recursively".to_owned())
             })
         }
+        // `find ~ -delete`, `find / -exec rm -rf {} +`: everything under the start is gone.
+        "find"
+            if args.first().is_some_and(|start| targets::sweeping_path(start))
+                && (has("-delete")
+                    || args
+                        .windows(2)
+                        .any(|w| matches!(w[0], "-exec" | "-execdir") && w[1] == "rm")) =>
+        {
+            Some((
+                Severity::High,
+                "deletes everything under a system or home directory".to_owned(),
+            ))
+        }
         "dd" if args
             .iter()
             .any(|a| a.starts_with("of=/dev/") && !a.starts_with("of=/dev/null")) =>

@@ -158,6 +158,15 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
         }
     }
     match name.as_str() {
+        "cd" | "pushd" | "chdir" | "set-location" | "sl" => {
+            if texts.iter().any(|t| {
+                let t = t.trim_matches(|c| c == '"' || c == '\'');
+                t.starts_with(['~', '/', '$', '\\']) || t.contains(':') || t.contains("..")
+            }) {
+                m.left_project = true;
+            }
+            Value::default()
+        }
         "echo" => echo(&args),
         "printf" if texts.first() == Some(&"-v") && args.len() > 2 => {
             // `printf -v NAME FORMAT …` sets a variable instead of printing.

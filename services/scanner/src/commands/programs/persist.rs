@@ -102,7 +102,7 @@ pub(crate) fn persist(m: &mut Machine, target: &str, kind: Persistent, content: 
     let payload = suspicious_payload(m, content, line);
     let (rule, category, severity, what, hint) = match kind {
         Persistent::AgentInstructions => {
-            let plain = plain_project_instructions(target, content, payload.as_deref());
+            let plain = !m.left_project && plain_project_instructions(target, content, payload.as_deref());
             (
                 "flow.agent-instructions",
                 "agent-config-tampering",
