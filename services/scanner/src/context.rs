@@ -102,13 +102,7 @@ pub fn describes_attempt(line: &str, at: usize) -> bool {
 pub fn negated(line: &str, at: usize) -> bool {
     let sentence = sentence_before(line, at);
     let sentence = crate::intent::current_clause(&sentence);
-    let english = NEGATIONS.iter().any(|n| {
-        sentence.match_indices(n).any(|(i, _)| {
-            (i == 0 || !sentence.as_bytes()[i - 1].is_ascii_alphanumeric())
-                && !crate::intent::reinstates(&sentence[i + n.len()..])
-        })
-    });
-    english || crate::intent::never_before(sentence)
+    crate::intent::negated_by_english(sentence, &NEGATIONS) || crate::intent::never_before(sentence)
 }
 
 /// The sentence of `line` before byte `at`, lowercase.

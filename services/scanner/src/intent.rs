@@ -357,15 +357,33 @@ fn sentence_starts(text: &str) -> Vec<usize> {
 /// negation of the lexicon not followed by a word that reinstates the instruction ("don't
 /// forget to", "n'oubliez pas").
 fn negated_in(lexicon: &Lexicon, before: &str) -> bool {
-    let before = last_clause(lexicon, before);
-    lexicon.negations.iter().any(|n| {
-        before.match_indices(n.as_str()).any(|(i, _)| {
+    negated_by(
+        lexicon,
+        last_clause(lexicon, before),
+        lexicon.negations.iter().map(String::as_str),
+    )
+}
+
+/// Whether one of `negations` in `before` (lowercase) stands: at a word's start (for
+/// negations written with Latin letters) and not followed by a word that reinstates the
+/// instruction.
+fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<Item = &'n str>) -> bool {
+    negations.into_iter().any(|n| {
+        before.match_indices(n).any(|(i, _)| {
             let at_word = i == 0
                 || !n.starts_with(|c: char| c.is_ascii_alphabetic())
                 || !before.as_bytes()[i - 1].is_ascii_alphanumeric();
             at_word && !reinstated(lexicon, &before[i + n.len()..])
         })
     })
+}
+
+/// Whether one of the English `negations` in `clause` (lowercase, see
+/// [`current_clause`]) stands, read as the lexicon's negations are.
+pub(crate) fn negated_by_english(clause: &str, negations: &[&str]) -> bool {
+    COMPILED
+        .as_ref()
+        .is_ok_and(|compiled| negated_by(&compiled.lexicon, clause, negations.iter().copied()))
 }
 
 /// Whether `from_verb` (lowercase, from an instruction's first term to the sentence's
@@ -413,14 +431,6 @@ const MAX_CLAUSE: usize = 400;
 /// forget to" still reinstates, an unrelated clause later in a long sentence does not.
 const REINSTATING_REACH: usize = 24;
 
-/// Whether `after_negation` (lowercase) starts with a word that turns a negation back
-/// into an instruction, in any of the lexicon's languages ("forget", "olvides").
-pub(crate) fn reinstates(after_negation: &str) -> bool {
-    COMPILED
-        .as_ref()
-        .is_ok_and(|compiled| reinstated(&compiled.lexicon, after_negation))
-}
-
 /// The clause of `before` (lowercase) that an instruction after it belongs to (see
 /// `clause_breaks` in the lexicon).
 pub(crate) fn current_clause(before: &str) -> &str {
@@ -451,18 +461,16 @@ pub(crate) fn never_before(before: &str) -> bool {
                 .chars()
                 .next()
                 .is_none_or(|c| !c.is_alphanumeric() || !n.ends_with(spaced));
-            let lead: String = before[..i]
-                .chars()
+            // The reinstating word may also come just before ("n'oubliez jamais").
+            let lead = before[..i]
+                .char_indices()
                 .rev()
-                .take(REINSTATING_REACH)
-                .collect::<Vec<_>>()
-                .into_iter()
-                .rev()
-                .collect();
+                .nth(REINSTATING_REACH - 1)
+                .map_or(0, |(k, _)| k);
             starts_word
                 && ends_word
                 && !reinstated(&compiled.lexicon, &before[i + n.len()..])
-                && !reinstated(&compiled.lexicon, &lead)
+                && !reinstated(&compiled.lexicon, &before[lead..i])
                 && !compiled
                     .lexicon
                     .conditions

@@ -254,22 +254,6 @@ impl Scanner {
             0,
             findings,
         );
-        if base == Context::Prose && contexts.contains(&Context::Code) {
-            // A technique shown in a block framed as not to do, or quoted as an attack by
-            // a security-training skill, is `caution`: the reviewer reads it, no more.
-            let framed = commands::framed_lines(text, &contexts, vendor.security_training);
-            for finding in &mut findings[first_pattern..] {
-                if let Some(Some(framing)) = framed.get(finding.line - 1)
-                    && vendor::quotable_in_blocks(&finding.category)
-                    && framing.lowers(&finding.category, finding.severity)
-                {
-                    // A pattern rule keeps at least `caution` under a not-to-do lead-in: the
-                    // lead-in is the author's word, and a reviewer should read the block.
-                    finding.severity = framing.cap.max(Severity::Medium);
-                    finding.message.push_str(framing.note);
-                }
-            }
-        }
         let negated = |index: usize, at: usize| {
             let (_, line) = lines.line(text, index.min(lines.starts.len().saturating_sub(1)));
             context::negated(line, at) || under_negated_lead_in(text, &lines, index)
@@ -279,8 +263,22 @@ impl Scanner {
             installers: &self.rules.installer_hosts,
             negated: &negated,
         };
+        let judged = commands::judge_file(path, text, &contexts, &around);
+        // A technique shown in a block framed as not to do, or quoted as an attack by a
+        // security-training skill, is `caution`: the reviewer reads it, no more.
+        for finding in &mut findings[first_pattern..] {
+            if let Some(Some(framing)) = judged.framed.get(finding.line - 1)
+                && vendor::quotable_in_blocks(&finding.category)
+                && framing.lowers(&finding.category, finding.severity)
+            {
+                // A pattern rule keeps at least `caution` under a not-to-do lead-in: the
+                // lead-in is the author's word, and a reviewer should read the block.
+                finding.severity = framing.cap.max(Severity::Medium);
+                finding.message.push_str(framing.note);
+            }
+        }
         let first_of_file = findings.len();
-        for found in commands::judge_file(path, text, &contexts, &around) {
+        for found in judged.judgments {
             let Some(index) = (found.line < lines.starts.len()).then_some(found.line) else {
                 continue;
             };

@@ -294,11 +294,11 @@ pub fn manifest_name(block: &Block, text: &str) -> Option<&'static str> {
 }
 
 /// The snippets of a Markdown or text file: its `blocks` (from [`blocks`]) and the
-/// commands in its prose lines.
-pub fn markdown(lines: &[&str], blocks: &[Block], contexts: &[Context], training: bool) -> Vec<Snippet> {
+/// commands in its prose lines; `framings` holds each block's [`Block::framing`].
+pub fn markdown(lines: &[&str], blocks: &[Block], framings: &[Option<Framing>], contexts: &[Context]) -> Vec<Snippet> {
     let mut out = Vec::new();
     let mut in_block = vec![false; lines.len()];
-    for block in blocks {
+    for (block, framing) in blocks.iter().zip(framings) {
         for &i in &block.body {
             in_block[i] = true;
         }
@@ -313,7 +313,7 @@ pub fn markdown(lines: &[&str], blocks: &[Block], contexts: &[Context], training
                 language,
                 place: Place::Block {
                     lead_in: block.lead_in.clone(),
-                    framing: block.framing(lines, training),
+                    framing: *framing,
                 },
             });
         }

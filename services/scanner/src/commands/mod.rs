@@ -22,7 +22,7 @@ mod targets;
 use crate::Severity;
 use crate::context::Context;
 use crate::vendor::Vendor;
-pub(crate) use extract::Framing;
+pub use extract::Framing;
 use extract::{Place, Snippet};
 pub use flow::Judgment;
 use script::Language;
@@ -38,10 +38,19 @@ pub struct Surroundings<'a> {
     pub negated: &'a dyn Fn(usize, usize) -> bool,
 }
 
-/// Judges every command in one file (`text` with LF line ends; `contexts` per line): the
-/// judgments that stand after context, each at its file line (0-based).
-pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroundings<'_>) -> Vec<Judgment> {
+/// What the command model made of one file.
+pub struct FileJudgments {
+    /// The judgments that stand after context, each at its file line (0-based).
+    pub judgments: Vec<Judgment>,
+    /// The framing of each line inside a framed code block of a Markdown file (empty for
+    /// other files), so a pattern rule's finding there weighs what the model's does.
+    pub framed: Vec<Option<Framing>>,
+}
+
+/// Judges every command in one file (`text` with LF line ends; `contexts` per line).
+pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroundings<'_>) -> FileJudgments {
     let first_line = text.lines().next().unwrap_or("");
+    let mut framed = Vec::new();
     let mut declared = packages::declared_in(path, text);
     let snippets: Vec<Snippet> = match crate::context::file_context(path) {
         Context::Script | Context::Prose if Language::of_path(path, first_line).is_some() => {
@@ -69,7 +78,19 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
                         }
                     }
                 }
-                extract::markdown(&lines, &blocks, contexts, around.vendor.security_training)
+                let framings: Vec<Option<Framing>> = blocks
+                    .iter()
+                    .map(|block| block.framing(&lines, around.vendor.security_training))
+                    .collect();
+                if framings.iter().any(Option::is_some) {
+                    framed = vec![None; lines.len()];
+                    for (block, framing) in blocks.iter().zip(&framings) {
+                        for &i in &block.body {
+                            framed[i] = *framing;
+                        }
+                    }
+                }
+                extract::markdown(&lines, &blocks, &framings, contexts)
             }
         }
         Context::Data => extract::configuration(path, text),
@@ -101,7 +122,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
     // download on one line is the planted download).
     out.sort_by_key(|f| (f.line, f.rule, std::cmp::Reverse(f.severity)));
     out.dedup_by(|a, b| a.line == b.line && a.rule == b.rule);
-    out
+    FileJudgments { judgments: out, framed }
 }
 
 /// Applies context to a judgment: negation, quoting lead-ins, security training, the
@@ -174,22 +195,6 @@ pub fn describe(rule: &str) -> Option<&'static str> {
         "flow.typosquat" => "command model: a package one typo away from a popular one (data/popular-packages.csv)",
         _ => return None,
     })
-}
-
-/// The framing of each line of a Markdown file's code blocks (`None` elsewhere), so a
-/// pattern rule's finding inside a block weighs what the command model's finding there
-/// weighs.
-pub(crate) fn framed_lines(text: &str, contexts: &[Context], training: bool) -> Vec<Option<Framing>> {
-    let lines: Vec<&str> = text.split('\n').collect();
-    let mut out = vec![None; lines.len()];
-    for block in extract::blocks(&lines, contexts) {
-        if let Some(framing) = block.framing(&lines, training) {
-            for &i in &block.body {
-                out[i] = Some(framing);
-            }
-        }
-    }
-    out
 }
 
 /// Builds the command model's tables now (a second core does it while the prefilter

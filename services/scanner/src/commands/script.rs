@@ -275,7 +275,8 @@ fn mentions(statement: &str, name: &str) -> bool {
 /// `path.join(os.homedir(), ".bashrc")`): the statement's string literals joined with `/`,
 /// under `~` when the statement starts from the home directory.
 fn built_path(statement: &str, strings: &[String]) -> Option<String> {
-    if strings.len() < 2 && !HOME_CALL.is_match(statement) {
+    let from_home = HOME_CALL.is_match(statement);
+    if strings.len() < 2 && !from_home {
         return None;
     }
     let pieces: Vec<&str> = strings
@@ -287,11 +288,7 @@ fn built_path(statement: &str, strings: &[String]) -> Option<String> {
         return None;
     }
     let joined = pieces.join("/");
-    Some(if HOME_CALL.is_match(statement) {
-        format!("~/{joined}")
-    } else {
-        joined
-    })
+    Some(if from_home { format!("~/{joined}") } else { joined })
 }
 
 /// Calls that change the working directory (a relative path written after one is no
