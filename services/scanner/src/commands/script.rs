@@ -262,12 +262,36 @@ fn literals(statement: &str) -> Vec<String> {
 }
 
 fn mentions(statement: &str, name: &str) -> bool {
-    statement.match_indices(name).any(|(i, _)| {
+    first_mention(statement, name).is_some()
+}
+
+/// Where `statement` first names `name` as a whole word.
+fn first_mention(statement: &str, name: &str) -> Option<usize> {
+    statement.match_indices(name).map(|(i, _)| i).find(|&i| {
         let before = statement[..i].chars().next_back();
         let after = statement[i + name.len()..].chars().next();
         !before.is_some_and(|c| c.is_alphanumeric() || c == '_')
             && !after.is_some_and(|c| c.is_alphanumeric() || c == '_')
     })
+}
+
+/// Where a sending statement sends: the address written first in it, as a literal or a
+/// name holding one (`requests.post(f"{BASE}/links", json={"url": "https://…"})` sends
+/// to `BASE`, not to the URL in its body).
+fn destination_of(statement: &str, addresses: &BTreeMap<String, String>) -> Option<String> {
+    let literal = STRING
+        .captures_iter(statement)
+        .filter_map(|c| c.get(1).or_else(|| c.get(2)).or_else(|| c.get(3)))
+        .find(|m| m.as_str().contains("://"))
+        .map(|m| (m.start(), m.as_str().to_owned()));
+    let named = addresses
+        .iter()
+        .filter_map(|(name, a)| first_mention(statement, name).map(|at| (at, a.clone())))
+        .min_by_key(|(at, _)| *at);
+    match (literal, named) {
+        (Some(l), Some(n)) => Some(if n.0 < l.0 { n.1 } else { l.1 }),
+        (l, n) => l.or(n).map(|(_, a)| a),
+    }
 }
 
 /// A path built from pieces (`Path.home() / ".hermes" / "SOUL.md"`,
@@ -289,6 +313,15 @@ fn built_path(statement: &str, strings: &[String]) -> Option<String> {
     }
     let joined = pieces.join("/");
     Some(if from_home { format!("~/{joined}") } else { joined })
+}
+
+/// Whether a string is a host name or address as a connection is given it
+/// (`api.example.com`, `203.0.113.9`): dotted, no spaces or slashes.
+fn bare_host(s: &str) -> bool {
+    s.contains('.')
+        && s.len() <= 253
+        && s.chars().all(|c| c.is_ascii_alphanumeric() || c == '.' || c == '-')
+        && s.split('.').all(|label| !label.is_empty())
 }
 
 /// Calls that change the working directory (a relative path written after one is no
@@ -350,6 +383,8 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
     let mut paths: BTreeMap<String, String> = BTreeMap::new();
     // Names holding an open connection or request: what is written to them is sent.
     let mut connections: Vec<String> = Vec::new();
+    // Names holding an address (a URL, a connection's host).
+    let mut addresses: BTreeMap<String, String> = BTreeMap::new();
     // The function being read: what its statements take in flows out of its calls.
     let mut function: Option<(String, usize)> = None;
     for (index, statement) in statements(text) {
@@ -428,22 +463,43 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 tool: None,
             });
         }
-        let sends = SEND.is_match(&statement)
-            || HANDLE_SEND
-                .captures_iter(&statement)
-                .any(|c| c.get(1).is_some_and(|h| connections.iter().any(|n| n == h.as_str())));
+        let handle = HANDLE_SEND
+            .captures_iter(&statement)
+            .filter_map(|c| c.get(1))
+            .find(|h| connections.iter().any(|n| n == h.as_str()))
+            .map(|h| h.as_str().to_owned());
+        let sends = SEND.is_match(&statement) || handle.is_some();
         if sends && let Some(secret) = &taint.secret {
             let from = if secret.line == line {
                 secret.what.clone()
             } else {
                 format!("{} (line {})", secret.what, human(secret.line))
             };
+            // Where it goes: the connection's address, else the first one the call names.
+            let destination = handle
+                .as_ref()
+                .and_then(|h| addresses.get(h).cloned())
+                .or_else(|| destination_of(&statement, &addresses));
+            // A token variable sent to the service it is named for is an API call; one
+            // named for a service and sent to another host is a theft.
+            let stolen_token = destination.as_deref().is_some_and(|d| {
+                programs::service_of(&secret.what).is_some() && !programs::token_may_belong(&secret.what, d)
+            });
+            let severity = match (taint.weak_secret, stolen_token) {
+                (false, _) => Severity::Critical,
+                (true, true) => Severity::High,
+                (true, false) => Severity::Low,
+            };
+            let to = match (&destination, stolen_token) {
+                (Some(d), true) => format!(" to {d}, a host of another service"),
+                _ => String::new(),
+            };
             m.judge(Judgment {
                 line,
                 rule: "flow.secret-exfiltration",
                 category: "exfiltration",
-                severity: if taint.weak_secret { Severity::Low } else { Severity::Critical },
-                message: format!("sends {from} off the machine"),
+                severity,
+                message: format!("sends {from} off the machine{to}"),
                 hint: "a skill must never send keys, tokens, credential files or the environment anywhere; ask the user to provide what a service needs",
                 urls: Vec::new(),
                 tool: None,
@@ -499,8 +555,26 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             && let Some(name) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3))
         {
             let name = name.as_str().to_owned();
-            if CONNECTION.is_match(&statement) && connections.len() < MAX_TAINTED && !connections.contains(&name) {
+            let connection = CONNECTION.is_match(&statement);
+            if connection && connections.len() < MAX_TAINTED && !connections.contains(&name) {
                 connections.push(name.clone());
+            }
+            // The address a connection or variable is given (`HTTPSConnection("host")`,
+            // `url = "https://…"`), for what is later sent through it.
+            let address = strings.iter().find(|s| s.contains("://")).cloned().or_else(|| {
+                strings
+                    .iter()
+                    .find(|s| connection && bare_host(s))
+                    .map(|h| format!("https://{h}"))
+            });
+            match address {
+                Some(a) if addresses.len() < MAX_TAINTED || addresses.contains_key(&name) => {
+                    addresses.insert(name.clone(), a);
+                }
+                Some(_) => {}
+                None => {
+                    addresses.remove(&name);
+                }
             }
             if let Some(path) = strings
                 .iter()

@@ -326,13 +326,30 @@ pub fn secret_variable(name: &str) -> bool {
         && !n.ends_with("_URL")
 }
 
-/// `path` with the home directory spelled one way (`~`), lowercase.
+/// `path` with the home directory spelled one way (`~`) and `/` between its parts,
+/// lowercase: Windows spellings (`C:\Users\me\.codex`, `$env:USERPROFILE\.codex`,
+/// `%USERPROFILE%`) name the same files as their Unix forms.
 pub fn normalize_path(path: &str) -> String {
-    let lower = path.trim_matches(|c| c == '"' || c == '\'').to_ascii_lowercase();
+    let lower = path
+        .trim_matches(|c| c == '"' || c == '\'')
+        .to_ascii_lowercase()
+        .replace('\\', "/");
     let mut p = lower
+        .replace("${env:userprofile}", "~")
+        .replace("$env:userprofile", "~")
+        .replace("${env:home}", "~")
+        .replace("$env:home", "~")
+        .replace("%homedrive%%homepath%", "~")
         .replace("${home}", "~")
         .replace("$home", "~")
         .replace("%userprofile%", "~");
+    if let Some(rest) = p
+        .strip_prefix(|c: char| c.is_ascii_alphabetic())
+        .and_then(|r| r.strip_prefix(':'))
+        && rest.starts_with('/')
+    {
+        p = rest.to_owned();
+    }
     for prefix in ["/root/", "/users/", "/home/"] {
         if let Some(rest) = p.strip_prefix(prefix) {
             p = match prefix {
@@ -572,6 +589,19 @@ mod tests {
     fn persistence_targets() {
         assert_eq!(persistent("~/.codex/AGENTS.md"), Some(Persistent::AgentInstructions));
         assert_eq!(persistent("AGENTS.md"), Some(Persistent::AgentInstructions));
+        assert_eq!(
+            persistent(r"$env:USERPROFILE\.codex\AGENTS.md"),
+            Some(Persistent::AgentInstructions)
+        );
+        assert_eq!(
+            persistent(r"C:\Users\Public\.claude\settings.json"),
+            Some(Persistent::AgentConfig)
+        );
+        assert_eq!(
+            persistent(r"%USERPROFILE%\.hermes\SOUL.md"),
+            Some(Persistent::AgentInstructions)
+        );
+        assert_eq!(persistent(r"C:\work\notes\user.md"), None);
         assert_eq!(persistent("$HOME/.bashrc"), Some(Persistent::ShellStartup));
         assert_eq!(
             persistent("~/Library/LaunchAgents/com.x.plist"),

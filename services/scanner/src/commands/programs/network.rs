@@ -481,6 +481,62 @@ pub(crate) fn service_of(variable: &str) -> Option<String> {
     (first.len() >= 3 && !GENERIC.contains(&first.as_str())).then_some(first)
 }
 
+/// Whether a token variable, sent from a script, may belong to the destination: what
+/// [`token_for`] accepts, and also a host on this machine or the local network, a service
+/// word and registrable label sharing three letters in a row (`$HUBSPOT_TOKEN` to
+/// `api.hubapi.com`), and the few services whose API lives under another name. Scripts
+/// pass tokens in headers the model cannot tell from bodies, so only a token plainly
+/// named for another service counts as stolen.
+pub(crate) fn token_may_belong(variable: &str, destination: &str) -> bool {
+    if token_for(variable, destination) {
+        return true;
+    }
+    let Some(service) = service_of(variable) else {
+        return true;
+    };
+    let host = host_of(destination);
+    if host == "localhost"
+        || host.ends_with(".local")
+        || host.ends_with(".internal")
+        || host
+            .parse::<std::net::Ipv4Addr>()
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_private())
+        || !host.contains('.')
+    {
+        return true;
+    }
+    const ELSEWHERE: [(&str, &str); 6] = [
+        ("gemini", "googleapis"),
+        ("google", "googleapis"),
+        ("gcp", "googleapis"),
+        ("aws", "amazonaws"),
+        ("azure", "microsoft"),
+        ("claude", "anthropic"),
+    ];
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    let registrable = labels.len().checked_sub(2).map_or("", |i| labels[i]);
+    ELSEWHERE.iter().any(|(s, r)| service == *s && registrable == *r)
+        || service
+            .as_bytes()
+            .windows(3)
+            .any(|w| registrable.as_bytes().windows(3).any(|r| r == w))
+}
+
+/// The host of a URL, lowercase (`api.slack.com` of `https://api.slack.com:443/x`).
+fn host_of(destination: &str) -> String {
+    destination
+        .split("://")
+        .nth(1)
+        .unwrap_or("")
+        .split(['/', '?', ':'])
+        .next()
+        .unwrap_or("")
+        .rsplit('@')
+        .next()
+        .unwrap_or("")
+        .to_ascii_lowercase()
+}
+
 /// Whether a token variable is sent to the service it is named for (`$SLACK_TOKEN` to
 /// `slack.com`): everyday API use. A token named for one service sent elsewhere is a
 /// theft.
@@ -500,5 +556,33 @@ pub(crate) fn token_for(variable: &str, destination: &str) -> bool {
     match service_of(variable) {
         Some(service) => registrable == service,
         None => true,
+    }
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn tokens_and_the_services_they_belong_to() {
+        // Named for the destination's registrable label: an API call.
+        assert!(token_for("$SLACK_BOT_TOKEN", "https://hooks.slack.com/services/x"));
+        assert!(!token_for("$GITHUB_TOKEN", "https://github.com.evil.example/x"));
+        // Generic names carry no service: never counted as stolen.
+        assert!(token_for("$API_KEY", "https://203.0.113.9/collect"));
+        // Scripts: near names, local hosts and known API domains belong too.
+        assert!(token_may_belong("$HUBSPOT_TOKEN", "https://api.hubapi.com/crm/v3"));
+        assert!(token_may_belong(
+            "$GEMINI_API_KEY",
+            "https://generativelanguage.googleapis.com/v1"
+        ));
+        assert!(token_may_belong("$AIRFLOW_PASSWORD", "http://localhost:8080/auth"));
+        assert!(token_may_belong("$GITLAB_TOKEN", "https://10.0.0.5/api"));
+        // A token named for one service sent to an unrelated host does not.
+        assert!(!token_may_belong(
+            "$GITHUB_TOKEN",
+            "https://notes-cache.example.invalid/v1"
+        ));
+        assert!(!token_may_belong("$OPENAI_API_KEY", "https://203.0.113.9/collect"));
     }
 }
