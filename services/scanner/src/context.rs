@@ -80,14 +80,38 @@ const NEGATIONS: [&str; 12] = [
 
 /// Words that describe an attempt rather than make one ("identify attempts to override
 /// the system prompt"): they excuse prompt-injection phrases only.
-const ATTEMPTS: [&str; 6] = [
+const ATTEMPTS: [&str; 9] = [
     "attempts to",
     "attempt to",
     "attempting to",
     "attempted to",
     "tries to",
     "trying to",
+    "claiming to",
+    "claims to",
+    "pretending to",
 ];
+
+/// Words with which a security-training skill reports instructions rather than gives
+/// them ("flag instructions to skip tests", "phrases such as …", "e.g. …").
+const REPORTING: [&str; 10] = [
+    "instructions to",
+    "instruction to",
+    "telling the agent to",
+    "tells the agent to",
+    "asking the agent to",
+    "asks the agent to",
+    "phrases like",
+    "such as",
+    "e.g.",
+    "for example",
+];
+
+/// Whether `line` reports an instruction (see [`REPORTING`]) or describes an attempt.
+pub fn reports_instruction(line: &str) -> bool {
+    let lower = line.to_lowercase();
+    REPORTING.iter().chain(ATTEMPTS.iter()).any(|w| lower.contains(w))
+}
 
 /// Whether the sentence before byte `at` of `line` describes an attempt (see
 /// [`ATTEMPTS`]).
@@ -149,6 +173,34 @@ pub fn quoted(line: &str, at: usize) -> bool {
         };
         open_now && after.contains(close)
     })
+}
+
+/// The phrases `line` quotes (between the quotation marks [`quoted`] knows). Every text
+/// between two straight quotes counts: a quotation opened on the line above shifts which
+/// ones are inside.
+pub fn quotations(line: &str) -> Vec<&str> {
+    let pieces: Vec<&str> = line.split('"').collect();
+    let mut out: Vec<&str> = pieces
+        .get(1..pieces.len().saturating_sub(1))
+        .unwrap_or_default()
+        .to_vec();
+    for (open, close) in [
+        ('„', '“'),
+        ('„', '"'),
+        ('“', '”'),
+        ('«', '»'),
+        ('「', '」'),
+        ('『', '』'),
+    ] {
+        let mut rest = line;
+        while let Some(start) = rest.find(open) {
+            let inner = &rest[start + open.len_utf8()..];
+            let Some(end) = inner.find(close) else { break };
+            out.push(&inner[..end]);
+            rest = &inner[end + close.len_utf8()..];
+        }
+    }
+    out
 }
 
 /// Whether byte `at` of `line` is quoted: inside quotation marks ([`quoted`]) or on a

@@ -110,7 +110,9 @@ fn check_characters(line: &str, context: Context, first_line: bool) -> Vec<Hidde
             hint: "remove the invisible characters: agents read them, reviewers do not see them",
         });
     }
-    if let Some(at) = bidi_at {
+    if let Some(at) = bidi_at
+        && !(context != Context::Script && localized_isolates(line))
+    {
         out.push(Hidden {
             rule: "hidden.bidi-control",
             severity: if context == Context::Prose {
@@ -124,6 +126,28 @@ fn check_characters(line: &str, context: Context, first_line: bool) -> Vec<Hidde
         });
     }
     out
+}
+
+/// Whether the line's bidirectional controls are the ones localised right-to-left text
+/// uses around embedded values (`"مرحبًا، \u{2068}{name}\u{2069}!"`): isolates only, each
+/// closed on the line, in a line with right-to-left letters. Overrides and embeddings,
+/// which Trojan Source relies on, never are.
+fn localized_isolates(line: &str) -> bool {
+    let mut open = 0usize;
+    let mut rtl = false;
+    for c in line.chars() {
+        match c {
+            '\u{202A}'..='\u{202E}' => return false,
+            '\u{2066}'..='\u{2068}' => open += 1,
+            '\u{2069}' => match open.checked_sub(1) {
+                Some(left) => open = left,
+                None => return false,
+            },
+            '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFC}' => rtl = true,
+            _ => {}
+        }
+    }
+    open == 0 && rtl
 }
 
 fn flush_run(out: &mut Vec<Hidden>, run: &mut usize, at: usize) {
@@ -211,6 +235,12 @@ mod tests {
         assert!(rules("\u{200F}שלום עולם").is_empty(), "RTL mark");
         assert_eq!(rules("pass\u{200B}word"), vec!["hidden.zero-width"]);
         assert_eq!(rules("a\u{202E}txt.exe"), vec!["hidden.bidi-control"]);
+        // Localised right-to-left strings isolate their placeholders; an override or an
+        // unclosed isolate still counts.
+        assert!(check_line("\"greeting\": \"שלום, \u{2068}{name}\u{2069}!\"", Context::Data, false).is_empty());
+        assert_eq!(rules("\"x\": \"שלום \u{202E}{name}\""), vec!["hidden.bidi-control"]);
+        assert_eq!(rules("\"x\": \"שלום \u{2068}{name}\""), vec!["hidden.bidi-control"]);
+        assert_eq!(rules("let a = \"\u{2068}admin\u{2069}\";"), vec!["hidden.bidi-control"]);
         assert!(
             check_line("\u{FEFF}---", Context::Prose, true).is_empty(),
             "a BOM at the start of a file"

@@ -1,4 +1,4 @@
-//! What prose tells the agent to do, in nine languages (`lexicon/intents.toml`): an intent
+//! What prose tells the agent to do, in sixteen languages (`lexicon/intents.toml`): an intent
 //! is a combination of term groups found in one sentence, in any order, so "ignore" +
 //! "previous" + "instructions" is recognised however it is phrased, and in Chinese or
 //! Russian as in English. One pass of an Aho-Corasick automaton finds every term.
@@ -109,7 +109,7 @@ pub fn describe(rule: &str) -> Option<String> {
         })
         .collect();
     Some(format!(
-        "intent lexicon (lexicon/intents.toml): one sentence combining {}, in any of nine languages",
+        "intent lexicon (lexicon/intents.toml): one sentence combining {}, in any of the lexicon's sixteen languages",
         groups.join(" + ")
     ))
 }

@@ -255,8 +255,12 @@ impl Scanner {
             findings,
         );
         let negated = |index: usize, at: usize| {
-            let (_, line) = lines.line(text, index.min(lines.starts.len().saturating_sub(1)));
-            context::negated(line, at) || under_negated_lead_in(text, &lines, index)
+            let index = index.min(lines.starts.len().saturating_sub(1));
+            let (_, line) = lines.line(text, index);
+            context::negated(line, at)
+                || under_negated_lead_in(text, &lines, index)
+                || continued_prose(text, &lines, &contexts, index)
+                    .is_some_and(|(joined, offset)| context::negated(&joined, offset + at))
         };
         let around = commands::Surroundings {
             vendor,
@@ -309,8 +313,14 @@ impl Scanner {
                 let (_, line) = lines.line(text, found.line);
                 let mut severity = found.severity;
                 let mut message = found.message.to_owned();
+                // Quoted: where the finding starts, or a quotation on the line says it by
+                // itself (`Override phrases: "ignore previous instructions"`).
+                let quoted = context::quoted_or_blockquote(line, found.at)
+                    || context::quotations(line)
+                        .iter()
+                        .any(|q| intent::find(q, &|_| true).iter().any(|f| f.rule == found.rule));
                 if vendor.security_training
-                    && context::quoted_or_blockquote(line, found.at)
+                    && (quoted || context::reports_instruction(line))
                     && severity > Severity::Medium
                 {
                     severity = Severity::Medium;
@@ -454,11 +464,21 @@ impl Scanner {
                 if lesson {
                     severity = Severity::Medium;
                 }
+                // A key in a test fixture is what tests sign with: a reviewer confirms it
+                // is a throwaway, the gate does not call it a leak.
+                let fixture =
+                    secret.is_some() && rules::test_fixture(locate(index).file) && severity > Severity::Medium;
+                if fixture {
+                    severity = Severity::Medium;
+                }
                 let mut message = if depth > 0 {
                     format!("in decoded text: {}", rule.spec.message)
                 } else {
                     rule.spec.message.clone()
                 };
+                if fixture {
+                    message.push_str(" (in a test fixture: caution; confirm it is a throwaway key)");
+                }
                 if let Some(partner) = partner.filter(|p| *p != index && depth == 0) {
                     message = format!("{message} (with line {})", locate(partner).line);
                 }
@@ -598,6 +618,40 @@ fn supersede_by_model(findings: &mut Vec<Finding>, model: &[Finding]) {
             .get(&(f.file.as_str(), f.line, f.category.as_str()))
             .is_none_or(|&(worst, cleared)| !(worst >= f.severity || cleared))
     });
+}
+
+/// Line `index` of prose joined after the lines it continues, when it continues a
+/// soft-wrapped paragraph or list item ("- Never set `verify=False`,⏎  `git config
+/// --global http.sslVerify false`"), and where line `index` starts in the joined text: a
+/// negation reaches the rest of its sentence on the next line. At most four lines back.
+fn continued_prose(text: &str, lines: &Lines, contexts: &[Context], index: usize) -> Option<(String, usize)> {
+    let prose = |i: usize| contexts.get(i) == Some(&Context::Prose);
+    let fence = |t: &str| t.starts_with("```") || t.starts_with("~~~");
+    let continues = |i: usize| {
+        let (_, line) = lines.line(text, i);
+        let t = line.trim_start();
+        prose(i) && !t.is_empty() && !context::is_list_item(line) && !t.starts_with(['#', '|', '>']) && !fence(t)
+    };
+    let mut first = index;
+    while first > 0 && index - first < 4 && continues(first) {
+        let (_, above) = lines.line(text, first - 1);
+        let above = above.trim_start();
+        if !prose(first - 1) || above.is_empty() || above.starts_with(['#', '|']) || fence(above) {
+            break;
+        }
+        first -= 1;
+    }
+    if first == index {
+        return None;
+    }
+    let mut joined = String::new();
+    for i in first..index {
+        joined.push_str(lines.line(text, i).1.trim_end());
+        joined.push(' ');
+    }
+    let offset = joined.len();
+    joined.push_str(lines.line(text, index).1);
+    Some((joined, offset))
 }
 
 /// Whether line `index` is an item of a list introduced negatively ("It does not:").

@@ -283,6 +283,24 @@ pub fn example_secret(secret: &str, line: &str) -> bool {
         || line.contains("gitleaks:allow")
 }
 
+/// Whether `path` is a test fixture: under a fixtures or test-data directory, or a file
+/// named as a test's (`test_rsa_key.pem`, `fake_token.txt`) under a tests directory.
+pub fn test_fixture(path: &str) -> bool {
+    let lower = path.to_ascii_lowercase();
+    let mut parts: Vec<&str> = lower.split('/').collect();
+    let file = parts.pop().unwrap_or_default();
+    let fixture_dir = parts
+        .iter()
+        .any(|p| matches!(*p, "fixtures" | "__fixtures__" | "testdata" | "test-data" | "test_data"));
+    let test_dir = parts
+        .iter()
+        .any(|p| matches!(*p, "tests" | "test" | "spec" | "__tests__"));
+    let test_name = ["test", "fake", "dummy", "mock", "sample"]
+        .iter()
+        .any(|w| file.contains(w));
+    fixture_dir || test_dir && test_name
+}
+
 /// A run this long of characters in order (`12345678`, `abcdefgh`) marks a key typed by
 /// hand for documentation: a generated key holds one by chance about once in 10^10.
 const FAKE_RUN: usize = 8;
@@ -361,6 +379,11 @@ mod tests {
     fn keys_typed_by_hand_for_documentation_are_examples() {
         assert!(example_secret("ghp_1234567890abcdefghijklmnopqrstuvwxyz12", ""));
         assert!(example_secret("AKIAIOSFODNN7EXAMPLE", ""));
+        assert!(test_fixture("tests/fixtures/test_rsa_key.pem"));
+        assert!(test_fixture("pkg/testdata/token.txt"));
+        assert!(test_fixture("tests/fake_token.txt"));
+        assert!(!test_fixture("tests/run.sh.key"));
+        assert!(!test_fixture("config/credentials.json"));
         assert!(!example_secret("ghp_Zr8Kq2VwXy7PLm4TnB9cR1sD6fH3jG5aE0uQ", ""));
     }
 

@@ -112,6 +112,7 @@ pub fn interesting() -> &'static [&'static str] {
             "pnpm",
             "npx",
             "bunx",
+            "uvx",
             "pip",
             "pip3",
             "uv",

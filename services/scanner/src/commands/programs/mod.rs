@@ -140,6 +140,17 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             }
         }
     }
+    if let Some(address) = runner_address(&name, &texts) {
+        let taint = Taint {
+            remote: Some(Origin {
+                line,
+                what: format!("the package at {address}"),
+            }),
+            urls: vec![address],
+            ..Taint::default()
+        };
+        remote_code(m, line, &taint, &format!("is run by `{name}`"), true);
+    }
     check_safety(m, &name, &texts, &whole, line);
     check_destructive(m, &name, &texts, &whole, &stdin, line);
 
@@ -431,4 +442,40 @@ pub fn write(m: &mut Machine, path: &str, content: Value, append: bool, line: us
         _ => content,
     };
     m.files.insert(key, stored);
+}
+
+/// The address a package runner fetches the code it runs from (`npx https://…/pkg.tgz`,
+/// `uvx --from git+https://…`, `pipx run --spec https://…`, `pnpm dlx https://…`): a
+/// download run as code, whatever the runner's name. Only the package it runs counts:
+/// arguments after it are the package's own (`npx tool capture https://site`).
+fn runner_address(name: &str, texts: &[&str]) -> Option<String> {
+    let skip = match name {
+        "npx" | "bunx" | "uvx" => 0,
+        "pipx" if texts.first() == Some(&"run") => 1,
+        "pnpm" | "yarn" if texts.first() == Some(&"dlx") => 1,
+        "npm" if matches!(texts.first(), Some(&"exec") | Some(&"x")) => 1,
+        "uv" if texts.first() == Some(&"tool") && texts.get(1) == Some(&"run") => 2,
+        _ => return None,
+    };
+    const SPEC_FLAGS: [&str; 5] = ["--from", "--spec", "-p", "--package", "--with"];
+    let address = |t: &str| t.contains("://").then(|| t.trim_start_matches("git+").to_owned());
+    let mut rest = texts.iter().skip(skip);
+    while let Some(t) = rest.next() {
+        if SPEC_FLAGS.contains(t) {
+            if let Some(found) = rest.next().and_then(|v| address(v)) {
+                return Some(found);
+            }
+        } else if let Some((flag, value)) = t.split_once('=')
+            && SPEC_FLAGS.contains(&flag)
+        {
+            if let Some(found) = address(value) {
+                return Some(found);
+            }
+        } else if *t == "--" {
+            continue;
+        } else if !t.starts_with('-') {
+            return address(t);
+        }
+    }
+    None
 }

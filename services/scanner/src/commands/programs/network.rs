@@ -33,9 +33,15 @@ pub(crate) fn fetch(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, 
         line,
         what: format!("{name} {url}"),
     });
-    // A bare host (`curl -sL cli.tool.dev | bash`) is an https URL to whoever checks it.
+    // A bare host (`curl -sL cli.tool.dev | bash`) is an https URL to whoever checks it;
+    // a bare word in capitals (`curl URL | sh`) names the pattern, not a host.
     out.taint.urls = if found.is_empty() {
-        vec![format!("https://{url}")]
+        let placeholder = url.len() >= 3 && url.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+        vec![if placeholder {
+            format!("https://<{url}>")
+        } else {
+            format!("https://{url}")
+        }]
     } else {
         found
     };
@@ -323,8 +329,11 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
                 };
                 if let Some((text, taint)) = payload_value {
                     sent.taint.join(&taint);
+                    // `@file` sends a file, and in a form field `<file` sends its
+                    // content (`-F 'f=<-'`: standard input).
                     let payload = text
                         .split_once('@')
+                        .or_else(|| text.split_once("=<"))
                         .map(|(_, p)| p)
                         .unwrap_or(if upload { &text } else { "" });
                     let payload = payload.split(';').next().unwrap_or(payload);
