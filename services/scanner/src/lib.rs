@@ -387,6 +387,11 @@ impl Scanner {
             }
             if depth < MAX_DECODE_DEPTH {
                 self.scan_encoded(line, at, depth, out);
+                // Base64 wrapped over lines (a YAML block, a PEM-like body) is decoded whole:
+                // line by line, its text breaks mid-sentence and mid-character.
+                if let Some(joined) = wrapped_base64(text, lines, index) {
+                    self.scan_encoded(&joined, at, depth, out);
+                }
             }
         }
         let to_try = self.prefilter.rules_to_try(text);
@@ -537,6 +542,20 @@ impl Scanner {
                 depth + 1,
                 &mut inner,
             );
+            // What the decoded text tells the agent, in any language the lexicon reads.
+            for found in intent::find(text, &|_| true) {
+                inner.push(at.finding(
+                    line,
+                    run.start(),
+                    run.end(),
+                    None,
+                    found.rule,
+                    found.category,
+                    found.severity,
+                    format!("in decoded text: {}", found.message),
+                    found.hint,
+                ));
+            }
             let worst = inner.iter().map(|f| f.severity).max();
             if let Some(worst) = worst.filter(|s| *s >= Severity::Medium) {
                 out.push(at.finding(
@@ -652,6 +671,34 @@ fn continued_prose(text: &str, lines: &Lines, contexts: &[Context], index: usize
     let offset = joined.len();
     joined.push_str(lines.line(text, index).1);
     Some((joined, offset))
+}
+
+/// The base64 wrapped over the lines starting at `index`, joined, when line `index` starts
+/// such a block: at least two lines in a row of nothing but base64 (at least 40 characters
+/// each but the last), the line above not one of them.
+fn wrapped_base64(text: &str, lines: &Lines, index: usize) -> Option<String> {
+    let pure = |i: usize| {
+        let t = lines.line(text, i).1.trim().trim_matches(['"', '\'']);
+        (t.len() >= 8
+            && t.bytes()
+                .all(|b| b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'=')))
+        .then_some(t)
+    };
+    let long = |t: &str| t.len() >= 40 && !t.contains('=');
+    if !pure(index).is_some_and(long) || index > 0 && pure(index - 1).is_some_and(long) {
+        return None;
+    }
+    let mut joined = String::new();
+    let mut i = index;
+    while i < lines.starts.len() && joined.len() < MAX_ENCODED {
+        let Some(t) = pure(i) else { break };
+        joined.push_str(t);
+        i += 1;
+        if !long(t) {
+            break;
+        }
+    }
+    (i - index >= 2).then_some(joined)
 }
 
 /// Whether line `index` is an item of a list introduced negatively ("It does not:").

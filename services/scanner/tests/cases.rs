@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 14] = [
+const KNOWN_MISSES: [(&str, &str); 10] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -22,20 +22,8 @@ const KNOWN_MISSES: [(&str, &str); 14] = [
         "a dropper's raw-IP download quoted in a training skill's prose stays dangerous: droppers are never softened by the training framing",
     ),
     (
-        "make-release-helper",
-        "Makefiles are not read as commands: a recipe that downloads from $(HOST) and runs the file passes",
-    ),
-    (
-        "lint-ci-workflow",
-        "CI workflow YAML is not read as commands: `uvx --from \"$RULES_SRC\"` with the URL in the step's env passes",
-    ),
-    (
         "git-mirror-backup",
         "secrets copied into a repository and pushed to a foreign remote are not followed as a flow: caution only",
-    ),
-    (
-        "shell-productivity",
-        "a script written to a file and sourced from ~/.bashrc: the rc line is followed, the file's curl | source is not read back",
     ),
     (
         "macos-dev-tuneup",
@@ -48,10 +36,6 @@ const KNOWN_MISSES: [(&str, &str); 14] = [
     (
         "engineer-onboarding",
         "prose in a reference file telling the agent to write into its global memory files is caution, not dangerous",
-    ),
-    (
-        "changelog-linter",
-        "instructions base64-encoded in a YAML value the skill tells the agent to decode and apply are not decoded for the intent pass",
     ),
     (
         "terraform-drift-check",

@@ -442,7 +442,11 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
     let file = lower.rsplit('/').next().unwrap_or(&lower);
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = Vec::new();
-    if file == "dockerfile" || file.ends_with(".dockerfile") || file == "makefile" {
+    let makefile = is_makefile(&lower);
+    if file == "dockerfile" || file.ends_with(".dockerfile") || makefile {
+        let variables = if makefile { make_variables(&lines) } else { Vec::new() };
+        // The rule a recipe line belongs to: its target (`$@`) and first prerequisite (`$<`).
+        let mut rule: Vec<(String, String)> = Vec::new();
         let mut pending: Option<(usize, String)> = None;
         for (i, line) in lines.iter().enumerate() {
             // A `RUN … \` goes on over the next lines.
@@ -462,13 +466,23 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
                 continue;
             }
             let t = line.trim_start();
-            let command = if file == "makefile" {
-                line.strip_prefix('\t').map(|c| c.trim_start_matches(['@', '-']))
+            if makefile
+                && !line.starts_with('\t')
+                && let Some((target, prerequisites)) = make_rule(line, &variables)
+            {
+                rule = vec![("@".to_owned(), target), ("<".to_owned(), prerequisites)];
+            }
+            let command = if makefile {
+                line.strip_prefix('\t')
+                    .map(|c| c.trim_start_matches(['@', '-', '+']))
+                    .map(|c| expand_make(&expand_automatic(c, &rule), &variables))
             } else {
-                t.strip_prefix("RUN ").or_else(|| t.strip_prefix("run "))
+                t.strip_prefix("RUN ")
+                    .or_else(|| t.strip_prefix("run "))
+                    .map(str::to_owned)
             };
             if let Some(command) = command {
-                if file != "makefile" && command.trim_end().ends_with('\\') {
+                if !makefile && command.trim_end().ends_with('\\') {
                     pending = Some((i, command.trim_end().trim_end_matches('\\').to_owned()));
                     continue;
                 }
@@ -490,6 +504,9 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
         }
         return out;
     }
+    // Values a CI workflow puts in its steps' environment (`env:` maps): a `run:` step
+    // that says `"$RULES_SRC"` runs with them.
+    let environment = yaml_env(&lines);
     let mut index = 0;
     while index < lines.len() {
         let Some(caps) = KEY.captures(lines[index]) else {
@@ -511,13 +528,19 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
                 at += 1;
             }
             if !body.is_empty() {
+                let mut text = body
+                    .iter()
+                    .map(|&i| lines[i].trim_start())
+                    .collect::<Vec<_>>()
+                    .join("\n");
+                let mut at = body.clone();
+                if !environment.is_empty() {
+                    text = format!("{environment}\n{text}");
+                    at.insert(0, body[0]);
+                }
                 out.push(Snippet {
-                    text: body
-                        .iter()
-                        .map(|&i| lines[i].trim_start())
-                        .collect::<Vec<_>>()
-                        .join("\n"),
-                    lines: body,
+                    text,
+                    lines: at,
                     language: Language::Shell,
                     place: Place::File,
                 });
@@ -533,9 +556,14 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
             .unwrap_or(unquoted);
         let unescaped = unquoted.replace("\\\"", "\"").replace("\\n", "\n");
         if unescaped.contains(' ') {
+            let (text, at) = if environment.is_empty() {
+                (unescaped, vec![index])
+            } else {
+                (format!("{environment}\n{unescaped}"), vec![index, index])
+            };
             out.push(Snippet {
-                text: unescaped,
-                lines: vec![index],
+                text,
+                lines: at,
                 language: Language::Shell,
                 place: Place::File,
             });
@@ -543,6 +571,146 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
         index += 1;
     }
     out
+}
+
+/// Whether `path` (lowercase) is a Makefile (`Makefile`, `GNUmakefile`, `release.mk`).
+pub fn is_makefile(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    matches!(file, "makefile" | "gnumakefile") || file.ends_with(".mk")
+}
+
+/// A Makefile's variables (`HOST = …`, `URL := http://$(HOST)/x`, `export X ?= …`), in
+/// order, each already expanded with the ones before it.
+fn make_variables(lines: &[&str]) -> Vec<(String, String)> {
+    static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::{1,3}|\?|\+)?=\s*(.*)$")
+            .expect("valid make assignment pattern")
+    });
+    let mut out: Vec<(String, String)> = Vec::new();
+    for line in lines.iter().filter(|l| !l.starts_with('\t')) {
+        let Some(caps) = ASSIGNMENT.captures(line.trim_end()) else {
+            continue;
+        };
+        let value = expand_make(caps[2].trim(), &out);
+        let name = caps[1].to_owned();
+        if let Some(existing) = out.iter_mut().find(|(n, _)| *n == name) {
+            existing.1 = value;
+        } else if out.len() < 200 {
+            out.push((name, value));
+        }
+    }
+    out
+}
+
+/// A Makefile rule line's target and first prerequisite, expanded (`$(DIR)/stamp:
+/// $(DIR)/setup`); `None` for assignments and other lines.
+fn make_rule(line: &str, variables: &[(String, String)]) -> Option<(String, String)> {
+    if line.trim_start().starts_with('#') || line.contains(":=") || line.contains("::=") {
+        return None;
+    }
+    let (target, rest) = line.split_once(':')?;
+    if rest.starts_with('=') || target.contains('=') || target.trim().is_empty() {
+        return None;
+    }
+    let first = rest
+        .split(['|', ';'])
+        .next()
+        .unwrap_or("")
+        .split_whitespace()
+        .next()
+        .unwrap_or("");
+    let target = target.split_whitespace().next().unwrap_or("");
+    Some((expand_make(target, variables), expand_make(first, variables)))
+}
+
+/// A recipe line with Make's automatic variables (`$@`, `$<`) replaced by the rule's
+/// target and first prerequisite.
+fn expand_automatic(line: &str, rule: &[(String, String)]) -> String {
+    let mut out = line.replace("$$", "\u{0}");
+    for (name, value) in rule {
+        out = out
+            .replace(&format!("${name}"), value)
+            .replace(&format!("$({name})"), value);
+    }
+    out.replace('\u{0}', "$$")
+}
+
+/// A recipe line with Make's `$(NAME)` and `${NAME}` replaced by the variables' values
+/// and `$$` by the shell's `$`.
+fn expand_make(line: &str, variables: &[(String, String)]) -> String {
+    let mut out = String::with_capacity(line.len());
+    let mut rest = line;
+    while let Some(at) = rest.find('$') {
+        out.push_str(&rest[..at]);
+        let after = &rest[at + 1..];
+        if let Some(tail) = after.strip_prefix('$') {
+            out.push('$');
+            rest = tail;
+            continue;
+        }
+        let close = match after.chars().next() {
+            Some('(') => ')',
+            Some('{') => '}',
+            _ => {
+                out.push('$');
+                rest = after;
+                continue;
+            }
+        };
+        match after[1..].find(close) {
+            Some(end) => {
+                let name = &after[1..end + 1];
+                match variables.iter().find(|(n, _)| n == name) {
+                    Some((_, value)) => out.push_str(value),
+                    None => {
+                        out.push('$');
+                        out.push_str(&after[..end + 2]);
+                    }
+                }
+                rest = &after[end + 2..];
+            }
+            None => {
+                out.push('$');
+                rest = after;
+            }
+        }
+    }
+    out.push_str(rest);
+    out
+}
+
+/// The `env:` entries of a YAML file (a CI workflow's), as shell assignments on one line
+/// (`RULES_SRC='https://…'; MODE='x'`); empty when there are none.
+fn yaml_env(lines: &[&str]) -> String {
+    static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*["']?([^"'#]*?)["']?\s*(?:#.*)?$"#)
+            .expect("valid env entry pattern")
+    });
+    let mut out = Vec::new();
+    let mut index = 0;
+    while index < lines.len() {
+        let line = lines[index];
+        index += 1;
+        if line.trim() != "env:" {
+            continue;
+        }
+        let indent = line.len() - line.trim_start().len();
+        while index < lines.len() {
+            let l = lines[index];
+            if !l.trim().is_empty() && l.len() - l.trim_start().len() <= indent {
+                break;
+            }
+            if let Some(caps) = ENTRY.captures(l)
+                && !caps[2].is_empty()
+                && !caps[2].contains("${{")
+                && out.len() < 50
+            {
+                out.push(format!("{}='{}'", &caps[1], caps[2].replace('\'', "")));
+            }
+            index += 1;
+        }
+    }
+    out.join("; ")
 }
 
 /// Builds this module's pattern now (a second core does it while the prefilter builds).

@@ -64,7 +64,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
         }
         Context::Prose => {
             let lower = path.to_ascii_lowercase();
-            if lower.ends_with("dockerfile") || lower.ends_with("makefile") {
+            if lower.ends_with("dockerfile") || extract::is_makefile(&lower) {
                 extract::configuration(path, text)
             } else {
                 // One pass over the blocks: their commands, and the manifests they show.

@@ -220,18 +220,35 @@ impl Machine {
     }
 
     fn compound(&mut self, compound: &ast::CompoundCommand) -> Value {
+        /// Loops over at most this many values are followed once per value.
+        const MAX_LOOP_VALUES: usize = 4;
         use ast::CompoundCommand as C;
         match compound {
             C::BraceGroup(group) => self.compound_list(&group.list),
             C::Subshell(subshell) => self.compound_list(&subshell.list),
             C::ForClause(clause) => {
-                if let Some(values) = &clause.values {
+                let mut each = Vec::new();
+                for word in clause.values.iter().flatten() {
+                    for value in self.expand(&word.value, 0) {
+                        each.extend(brace_alternatives(value));
+                    }
+                }
+                // A short list is followed value by value, as the shell runs it (`for rc
+                // in ~/.bashrc ~/.zshrc; do … >> "$rc"` writes to each); a long one once,
+                // with the values joined.
+                if (1..=MAX_LOOP_VALUES).contains(&each.len()) {
+                    let mut out = Value::default();
+                    for value in each {
+                        self.vars.insert(clause.variable_name.clone(), value);
+                        out.push(&self.compound_list(&clause.body.list));
+                    }
+                    return out;
+                }
+                if !each.is_empty() {
                     let mut joined = Value::default();
-                    for word in values {
-                        for v in self.expand(&word.value, 0) {
-                            joined.push(&v);
-                            joined.text.push(' ');
-                        }
+                    for v in each {
+                        joined.push(&v);
+                        joined.text.push(' ');
                     }
                     self.vars.insert(clause.variable_name.clone(), joined);
                 }
@@ -570,6 +587,14 @@ impl Machine {
     }
 
     fn parameter(&mut self, expr: &ParameterExpr, value: &mut Value, line: usize, quoted: bool) {
+        // `${key%.pub}`, `${path##*/}`: a known value with a prefix or suffix taken off.
+        let trim = match expr {
+            ParameterExpr::RemoveSmallestSuffixPattern { pattern, .. } => pattern.as_deref().map(|p| (p, true, false)),
+            ParameterExpr::RemoveLargestSuffixPattern { pattern, .. } => pattern.as_deref().map(|p| (p, true, true)),
+            ParameterExpr::RemoveSmallestPrefixPattern { pattern, .. } => pattern.as_deref().map(|p| (p, false, false)),
+            ParameterExpr::RemoveLargestPrefixPattern { pattern, .. } => pattern.as_deref().map(|p| (p, false, true)),
+            _ => None,
+        };
         let (parameter, default) = match expr {
             ParameterExpr::Parameter { parameter, .. } => (parameter, None),
             ParameterExpr::UseDefaultValues {
@@ -623,6 +648,9 @@ impl Machine {
                 let every_element = matches!(parameter, Parameter::NamedWithAllIndices { .. });
                 let separator = if every_element { IFS_MARK } else { ' ' };
                 known.text = known.text.replace(ARRAY_MARK, &separator.to_string());
+            }
+            if let Some((pattern, suffix, largest)) = trim {
+                known.text = trim_pattern(&known.text, pattern, suffix, largest);
             }
             value.push(&known);
             return;
@@ -769,4 +797,87 @@ pub fn decode_escapes(s: &str) -> String {
         }
     }
     out
+}
+
+/// A value with one brace expansion (`"$DIR"/{a,b}.sh`) as its alternatives
+/// (`$DIR/a.sh`, `$DIR/b.sh`); other values as they are. At most eight alternatives.
+fn brace_alternatives(value: Value) -> Vec<Value> {
+    let text = &value.text;
+    let Some(open) = text.find('{') else {
+        return vec![value];
+    };
+    let Some(close) = text[open..].find('}').map(|c| open + c) else {
+        return vec![value];
+    };
+    let inner = &text[open + 1..close];
+    if !inner.contains(',') || inner.contains(char::is_whitespace) || inner.contains('{') {
+        return vec![value];
+    }
+    inner
+        .split(',')
+        .take(8)
+        .map(|alternative| Value {
+            text: format!("{}{alternative}{}", &text[..open], &text[close + 1..]),
+            taint: value.taint.clone(),
+        })
+        .collect()
+}
+
+/// `text` with the prefix or suffix `pattern` matches taken off, as `${x%pat}`, `${x%%pat}`,
+/// `${x#pat}` and `${x##pat}` do, for the patterns scripts use: a literal (`.pub`), a
+/// literal then `*` for suffixes (`.*`), `*` then a literal for prefixes (`*/`). Other
+/// patterns leave the text as it is.
+fn trim_pattern(text: &str, pattern: &str, suffix: bool, largest: bool) -> String {
+    let glob = |s: &str| s.contains(['*', '?', '[']);
+    if !glob(pattern) {
+        let trimmed = if suffix {
+            text.strip_suffix(pattern)
+        } else {
+            text.strip_prefix(pattern)
+        };
+        return trimmed.unwrap_or(text).to_owned();
+    }
+    let found = match (suffix, pattern.strip_suffix('*'), pattern.strip_prefix('*')) {
+        (true, Some(lit), _) if !lit.is_empty() && !glob(lit) => {
+            let at = if largest { text.find(lit) } else { text.rfind(lit) };
+            at.map(|at| text[..at].to_owned())
+        }
+        (false, _, Some(lit)) if !lit.is_empty() && !glob(lit) => {
+            let at = if largest { text.rfind(lit) } else { text.find(lit) };
+            at.map(|at| text[at + lit.len()..].to_owned())
+        }
+        _ => None,
+    };
+    found.unwrap_or_else(|| text.to_owned())
+}
+
+#[cfg(test)]
+mod tests {
+    use super::*;
+
+    #[test]
+    fn parameter_patterns_take_off_what_bash_takes_off() {
+        assert_eq!(
+            trim_pattern("~/.ssh/id_ed25519.pub", ".pub", true, false),
+            "~/.ssh/id_ed25519"
+        );
+        assert_eq!(trim_pattern("a.tar.gz", ".*", true, false), "a.tar");
+        assert_eq!(trim_pattern("a.tar.gz", ".*", true, true), "a");
+        assert_eq!(trim_pattern("/opt/x/bin/tool", "*/", false, true), "tool");
+        assert_eq!(trim_pattern("/opt/x/bin/tool", "*/", false, false), "opt/x/bin/tool");
+        assert_eq!(trim_pattern("name", "[ab]*", true, false), "name");
+    }
+
+    #[test]
+    fn one_brace_expansion_gives_its_alternatives() {
+        let texts = |v: &str| -> Vec<String> {
+            brace_alternatives(Value::literal(v))
+                .into_iter()
+                .map(|v| v.text)
+                .collect()
+        };
+        assert_eq!(texts("~/p/{a,b}.sh"), vec!["~/p/a.sh", "~/p/b.sh"]);
+        assert_eq!(texts("${HOME}"), vec!["${HOME}"]);
+        assert_eq!(texts("{ a, b }"), vec!["{ a, b }"]);
+    }
 }
