@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 10] = [
+const KNOWN_MISSES: [(&str, &str); 8] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -20,14 +20,6 @@ const KNOWN_MISSES: [(&str, &str); 10] = [
     (
         "edu-juniors-supply-chain",
         "a dropper's raw-IP download quoted in a training skill's prose stays dangerous: droppers are never softened by the training framing",
-    ),
-    (
-        "git-mirror-backup",
-        "secrets copied into a repository and pushed to a foreign remote are not followed as a flow: caution only",
-    ),
-    (
-        "macos-dev-tuneup",
-        "a host joined from list parts in Python, polled and run with shell=True, installed as a LaunchAgent: caution only",
     ),
     (
         "openapi-schema-validator",

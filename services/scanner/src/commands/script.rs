@@ -505,6 +505,28 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 tool: None,
             });
         }
+        // A downloaded value handed to a shell (`for cmd in json.loads(urlopen(u).read()):
+        // subprocess.run(cmd, shell=True)`): commands chosen by a server.
+        if SHELL_CALL.is_match(&statement)
+            && !EXEC.is_match(&statement)
+            && !FETCH.is_match(&statement)
+            && let Some(origin) = taint.remote.clone()
+        {
+            m.judge(Judgment {
+                line,
+                rule: "flow.remote-code",
+                category: "remote-code-execution",
+                severity: Severity::Critical,
+                message: format!(
+                    "downloaded content (line {}: {}) is run as a shell command",
+                    human(origin.line),
+                    origin.what
+                ),
+                hint: "pin what the agent installs (a package with a version, a checksum-verified release) instead of running a download",
+                urls: Vec::new(),
+                tool: None,
+            });
+        }
         if SHELL_CALL.is_match(&statement) {
             let list = statement.contains('[') && strings.len() > 1;
             if list {

@@ -45,6 +45,9 @@ pub struct Machine {
     /// Whether a command moved out of the project (`cd ~/.codex`, `pushd /etc`,
     /// `os.chdir(…)`): a relative path written after it is no longer the project's file.
     pub left_project: bool,
+    /// A secret copied into the project (`cp ~/.aws/credentials _env/`): a commit and a
+    /// push publish it.
+    pub copied_secret: Option<Origin>,
     /// File line of each line of the text being run.
     lines: Vec<usize>,
     /// Set while following program text found inside a command: every command in it is
@@ -144,6 +147,7 @@ impl Machine {
             depth: self.depth + 1,
             commands: self.commands,
             left_project: self.left_project,
+            copied_secret: self.copied_secret.clone(),
             ..Machine::default()
         }
     }

@@ -151,6 +151,25 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
         };
         remote_code(m, line, &taint, &format!("is run by `{name}`"), true);
     }
+    if name == "git"
+        && texts.first() == Some(&"push")
+        && let Some(secret) = m.copied_secret.clone()
+    {
+        m.judge(Judgment {
+            line,
+            rule: "flow.secret-exfiltration",
+            category: "exfiltration",
+            severity: Severity::Critical,
+            message: format!(
+                "pushes the repository after {} was copied into it (line {}): the secret leaves with the commit",
+                secret.what.trim(),
+                human(secret.line)
+            ),
+            hint: "a skill must never send keys, tokens, credential files or the environment anywhere; ask the user to provide what a service needs",
+            urls: Vec::new(),
+            tool: None,
+        });
+    }
     check_safety(m, &name, &texts, &whole, line);
     check_destructive(m, &name, &texts, &whole, &stdin, line);
 
@@ -252,6 +271,13 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
                 let mut content = Value::default();
                 for source in sources {
                     content.push(&m.read_file(source, line));
+                }
+                let in_project = !dest.starts_with(['/', '~', '$']) && !dest.contains("..");
+                if in_project
+                    && !content.taint.weak_secret
+                    && let Some(secret) = &content.taint.secret
+                {
+                    m.copied_secret.get_or_insert_with(|| secret.clone());
                 }
                 write(m, dest, content, false, line);
             }
@@ -431,6 +457,8 @@ pub fn assign(m: &mut Machine, name: &str, value: Value, append: bool, exported:
 pub fn write(m: &mut Machine, path: &str, content: Value, append: bool, line: usize) {
     if let Some(kind) = targets::persistent(path) {
         persist(m, path, kind, &content, line);
+    } else {
+        dropped_script(m, path, &content, line);
     }
     let key = targets::normalize_path(path);
     let stored = match (append, m.files.get(&key)) {
@@ -442,6 +470,25 @@ pub fn write(m: &mut Machine, path: &str, content: Value, append: bool, line: us
         _ => content,
     };
     m.files.insert(key, stored);
+}
+
+/// A script a command writes (`cat > helper.py <<'PY' … PY`) is there to be run: what it
+/// would do counts where it is written, as if the skill held the file.
+fn dropped_script(m: &mut Machine, path: &str, content: &Value, line: usize) {
+    let text = content.text.trim_start();
+    let Some(language) = script::Language::of_path(path, text.lines().next().unwrap_or("")) else {
+        return;
+    };
+    if text.is_empty() || !m.may_probe() {
+        return;
+    }
+    let mut probe = m.probe();
+    script::follow(&mut probe, language, &content.text, &[line], true);
+    m.absorb(&probe);
+    for mut judgment in probe.judgments.into_iter().filter(|j| j.severity >= Severity::Medium) {
+        judgment.message = format!("the script it writes to {path}: {}", judgment.message);
+        m.judge(judgment);
+    }
 }
 
 /// The address a package runner fetches the code it runs from (`npx https://…/pkg.tgz`,
