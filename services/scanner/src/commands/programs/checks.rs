@@ -199,28 +199,113 @@ pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whol
             scoped(scope(), "destroys the infrastructure".to_owned())
         }
         "kubectl" if has("delete") => {
+            // `--all` in one namespace (`-n rag`) is that namespace's; across namespaces,
+            // or of namespaces and persistent volumes without one, it is the cluster's.
+            let in_namespace = args.iter().any(|a| *a == "-n" || a.starts_with("--namespace"));
             let all = (has("--all") && (has("-A") || has("--all-namespaces")))
-                || args
-                    .iter()
-                    .any(|a| matches!(*a, "ns" | "namespace" | "namespaces" | "pv" | "pvc"))
+                || !in_namespace
+                    && args
+                        .iter()
+                        .any(|a| matches!(*a, "ns" | "namespace" | "namespaces" | "pv" | "pvc"))
                     && has("--all");
             if all {
                 Some((Severity::High, "deletes everything in the cluster".to_owned()))
             } else if args.iter().any(|a| matches!(*a, "ns" | "namespace" | "namespaces")) {
                 scoped(scope(), "deletes a namespace and everything in it".to_owned())
+            } else if has("--all") {
+                scoped(scope(), "deletes every resource of a kind in a namespace".to_owned())
             } else {
                 None
             }
         }
         "aws" if (has("rb") && has("--force")) || (has("rm") && has("--recursive")) => {
-            scoped(scope(), "deletes a bucket's contents".to_owned())
+            let backups = whole.to_ascii_lowercase().contains("backup");
+            match scope() {
+                Scope::Unknown if backups => Some((Severity::High, "deletes a bucket of backups".to_owned())),
+                scope => scoped(scope, "deletes a bucket's contents".to_owned()),
+            }
         }
         "dropdb" => scoped(scope(), "drops a database".to_owned()),
+        _ if let Some(deletion) = cloud_deletion(name, args, whole) => {
+            let scope = scope();
+            match (deletion.sweeping, scope) {
+                (_, Scope::Throwaway) | (false, _) => scoped(scope, deletion.what),
+                (true, Scope::Production) => Some((Severity::High, format!("{}, on production", deletion.what))),
+                (true, Scope::Unknown) => Some((Severity::High, deletion.what)),
+            }
+        }
         _ => destructive_sql(whole)
             .or_else(|| destructive_sql(&stdin.text))
             .and_then(|what| scoped(scope(), what.to_owned())),
     };
     report_destructive(m, judged, whole, line);
+}
+
+/// What a cloud, cluster or service command deletes, and whether the deletion sweeps:
+/// everything of a kind (`--all`, `_all`), backups, or without the final snapshot or
+/// recovery window that would let anyone undo it.
+struct Deletion {
+    what: String,
+    sweeping: bool,
+}
+
+/// Deletions by cloud and cluster tools (`aws rds delete-db-instance`, `gcloud sql
+/// instances delete`, `az group delete`, `gsutil rm -r`, `helm uninstall`), an HTTP
+/// `DELETE` of everything.
+fn cloud_deletion(name: &str, args: &[&str], whole: &str) -> Option<Deletion> {
+    let has = |w: &str| args.contains(&w);
+    let lower = whole.to_ascii_lowercase();
+    let no_undo = [
+        "--skip-final-snapshot",
+        "--force-delete-without-recovery",
+        "--delete-automated-backups",
+    ]
+    .iter()
+    .any(|f| lower.contains(f));
+    let backups = lower.contains("backup") || lower.contains("snapshot");
+    let deleting_verb = |a: &&str| {
+        matches!(*a, "delete" | "destroy" | "remove" | "purge" | "uninstall" | "rb")
+            || a.starts_with("delete-")
+            || a.starts_with("terminate-")
+            || a.starts_with("remove-")
+            || a.starts_with("drop-")
+    };
+    let what = match name {
+        "aws" | "gcloud" | "az" | "doctl" | "heroku" | "fly" | "flyctl" | "vercel" | "supabase" | "firebase"
+        | "linode-cli" | "hcloud" | "oci" | "ibmcloud"
+            if args.iter().any(deleting_verb) =>
+        {
+            let service = args.iter().find(|a| !a.starts_with('-')).copied().unwrap_or(name);
+            format!("deletes {name} {service} resources")
+        }
+        "gsutil"
+            if has("rm")
+                && args
+                    .iter()
+                    .any(|a| a.starts_with("-r") || *a == "-R" || a.starts_with("-m")) =>
+        {
+            "deletes a bucket's contents".to_owned()
+        }
+        "helm" if has("uninstall") || has("delete") => "uninstalls a release".to_owned(),
+        "curl" | "http" | "xh"
+            if (lower.contains("-x delete") || lower.contains("--request delete") || has("DELETE"))
+                && (lower.contains("/_all") || lower.contains("/*")) =>
+        {
+            "deletes every index or record the service holds".to_owned()
+        }
+        _ => return None,
+    };
+    let everything = has("--all") || lower.contains("/_all") || lower.contains("/*");
+    Some(Deletion {
+        sweeping: everything || no_undo || backups,
+        what: if no_undo {
+            format!("{what} with no way back (final snapshot or recovery skipped)")
+        } else if backups {
+            format!("{what}: backups")
+        } else {
+            what
+        },
+    })
 }
 
 /// Judges SQL statements (a `sql` code block, a here-document fed to `psql`) that destroy
@@ -260,7 +345,7 @@ pub(crate) fn scoped(scope: Scope, what: String) -> Option<(Severity, String)> {
 /// SQL and store commands that destroy data wholesale.
 pub(crate) fn destructive_sql(text: &str) -> Option<&'static str> {
     static SQL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r"(?i)(?-u:\b)(drop\s+(?:schema|database)(?-u:\b)|drop\s+table(?-u:\b)[^;]*(?-u:\b)cascade|truncate\s+(?:table\s+)?[\w.]+[^;]*cascade|flushall|flushdb|dropdatabase\s*\()")
+        regex::Regex::new(r"(?i)(?-u:\b)(drop\s+(?:schema|database)(?-u:\b)|drop\s+table(?-u:\b)[^;]*(?-u:\b)cascade|truncate\s+(?:table\s+)?[\w.]+[^;]*cascade|flushall|flushdb|dropdatabase\s*\(|delete\s+from\s+[\w.\x22]+\s*(?:;|$|'|\x22))")
             .expect("valid destructive SQL pattern")
     });
     let found = SQL.find(text)?.as_str().to_ascii_lowercase();
@@ -270,6 +355,8 @@ pub(crate) fn destructive_sql(text: &str) -> Option<&'static str> {
         "drops a database"
     } else if found.starts_with("flush") {
         "erases every key in the store"
+    } else if found.starts_with("delete") {
+        "deletes every row of a table (no WHERE)"
     } else {
         "erases tables and what depends on them"
     })
