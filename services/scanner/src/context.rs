@@ -94,7 +94,7 @@ const ATTEMPTS: [&str; 9] = [
 
 /// Words with which a security-training skill reports instructions rather than gives
 /// them ("flag instructions to skip tests", "phrases such as …", "e.g. …").
-const REPORTING: [&str; 10] = [
+const REPORTING: [&str; 13] = [
     "instructions to",
     "instruction to",
     "telling the agent to",
@@ -105,6 +105,9 @@ const REPORTING: [&str; 10] = [
     "such as",
     "e.g.",
     "for example",
+    "attackers",
+    "command lines like",
+    " like `",
 ];
 
 /// Whether `line` reports an instruction (see [`REPORTING`]) or describes an attempt.
@@ -126,7 +129,49 @@ pub fn describes_attempt(line: &str, at: usize) -> bool {
 pub fn negated(line: &str, at: usize) -> bool {
     let sentence = sentence_before(line, at);
     let sentence = crate::intent::current_clause(&sentence);
-    crate::intent::negated_by_english(sentence, &NEGATIONS) || crate::intent::never_before(sentence)
+    crate::intent::negated_by_english(sentence, &NEGATIONS)
+        || crate::intent::never_before(sentence)
+        || FRENCH_NEGATION.captures_iter(sentence).any(|c| {
+            // "n'oubliez jamais de …", "ne manquez pas de …" reinstate the instruction.
+            let verb = c.get(1).map_or("", |v| v.as_str());
+            !["oubli", "manqu", "néglig", "hésit"]
+                .iter()
+                .any(|w| verb.starts_with(w))
+        })
+}
+
+/// French wraps the verb in its negation ("ne désactivez pas", "n'installez jamais"): the
+/// command that follows in the clause is what must not be done.
+static FRENCH_NEGATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?:^|[\s(*_])(?:ne\s+|n['’])([\p{L}-]+)\s+(?:pas|jamais|plus)(?:$|[\s,:*_])")
+        .expect("valid French negation pattern")
+});
+
+/// Words in a table's header cell that make its column a list of what not to do
+/// ("❌ Don't", "Never run", "Avoid", "Bad").
+const NOT_TO_DO_HEADERS: [&str; 12] = [
+    "❌",
+    "🚫",
+    "don't",
+    "do not",
+    "never",
+    "avoid",
+    "bad",
+    "wrong",
+    "forbidden",
+    "anti-pattern",
+    "instead of",
+    "unsafe",
+];
+
+/// Whether byte `at` of the table row `line` sits in a column whose header (`header`,
+/// the table's first row) names what not to do.
+pub fn in_not_to_do_column(header: &str, line: &str, at: usize) -> bool {
+    let column = line[..at.min(line.len())].matches('|').count();
+    header.split('|').nth(column).is_some_and(|cell| {
+        let cell = cell.to_lowercase();
+        NOT_TO_DO_HEADERS.iter().any(|w| cell.contains(w))
+    })
 }
 
 /// The sentence of `line` before byte `at`, lowercase.

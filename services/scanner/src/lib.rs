@@ -259,6 +259,8 @@ impl Scanner {
             let (_, line) = lines.line(text, index);
             context::negated(line, at)
                 || under_negated_lead_in(text, &lines, index)
+                || table_header(text, &lines, index)
+                    .is_some_and(|header| context::in_not_to_do_column(header, line, at))
                 || continued_prose(text, &lines, &contexts, index)
                     .is_some_and(|(joined, offset)| context::negated(&joined, offset + at))
         };
@@ -319,8 +321,11 @@ impl Scanner {
                     || context::quotations(line)
                         .iter()
                         .any(|q| intent::find(q, &|_| true).iter().any(|f| f.rule == found.rule));
+                // In a training skill, a block it frames as a sample (a text block, one
+                // introduced as an attack) quotes the instruction too.
+                let framed = judged.framed.get(found.line).is_some_and(Option::is_some);
                 if vendor.security_training
-                    && (quoted || context::reports_instruction(line))
+                    && (quoted || framed || context::reports_instruction(line))
                     && severity > Severity::Medium
                 {
                     severity = Severity::Medium;
@@ -386,11 +391,11 @@ impl Scanner {
                 ));
             }
             if depth < MAX_DECODE_DEPTH {
-                self.scan_encoded(line, at, depth, out);
+                self.scan_encoded(line, at, depth, vendor.security_training, out);
                 // Base64 wrapped over lines (a YAML block, a PEM-like body) is decoded whole:
                 // line by line, its text breaks mid-sentence and mid-character.
                 if let Some(joined) = wrapped_base64(text, lines, index) {
-                    self.scan_encoded(&joined, at, depth, out);
+                    self.scan_encoded(&joined, at, depth, vendor.security_training, out);
                 }
             }
         }
@@ -426,6 +431,8 @@ impl Scanner {
                     && ctx == Context::Prose
                     && (context::negated(line, start)
                         || under_negated_lead_in(text, lines, index)
+                        || table_header(text, lines, index)
+                            .is_some_and(|header| context::in_not_to_do_column(header, line, start))
                         || (rule.spec.category == "prompt-injection" && context::describes_attempt(line, start)))
                 {
                     continue;
@@ -461,10 +468,19 @@ impl Scanner {
                 {
                     severity = severity.min(vendor_severity);
                 }
+                // A dropper's command line a training skill reports as what attackers run
+                // ("Attackers fetch and run a script in one line, e.g. `curl … | bash`") is
+                // a lesson; one it tells the reader to run is not.
+                let reported = || {
+                    context::reports_instruction(line)
+                        || index > 0 && context::reports_instruction(lines.line(text, index - 1).1)
+                };
                 let lesson = vendor.security_training
                     && ctx == Context::Prose
                     && (vendor::taught_technique(&rule.spec.category)
-                        || rule.spec.category == "prompt-injection" && context::quoted_or_blockquote(line, start))
+                        || matches!(rule.spec.category.as_str(), "prompt-injection" | "concealment")
+                            && context::quoted_or_blockquote(line, start)
+                        || rule.spec.category == "malware-dropper" && reported())
                     && severity > Severity::Medium;
                 if lesson {
                     severity = Severity::Medium;
@@ -507,7 +523,7 @@ impl Scanner {
 
     /// Decodes base64 runs that turn out to be text and scans the text; a payload hidden
     /// this way is itself a finding.
-    fn scan_encoded(&self, line: &str, at: Location<'_>, depth: usize, out: &mut Vec<Finding>) {
+    fn scan_encoded(&self, line: &str, at: Location<'_>, depth: usize, training: bool, out: &mut Vec<Finding>) {
         if !has_base64_run(line) {
             return;
         }
@@ -556,8 +572,20 @@ impl Scanner {
                     found.hint,
                 ));
             }
+            // A training skill's encoded sample ("decodes to \"ignore previous
+            // instructions\"") is shown for the lesson: a reviewer reads it, no more.
+            if training {
+                for finding in &mut inner {
+                    finding.severity = finding.severity.min(Severity::Medium);
+                }
+            }
             let worst = inner.iter().map(|f| f.severity).max();
             if let Some(worst) = worst.filter(|s| *s >= Severity::Medium) {
+                let worst = if training {
+                    Severity::Medium
+                } else {
+                    worst.max(Severity::High)
+                };
                 out.push(at.finding(
                     line,
                     run.start(),
@@ -565,7 +593,7 @@ impl Scanner {
                     None,
                     "obfuscation.encoded-payload",
                     "obfuscated-payload",
-                    worst.max(Severity::High),
+                    worst,
                     format!("base64 text that decodes to: {}", shorten(text)),
                     "write commands in the clear: encoded text hides what an agent will run",
                 ));
@@ -637,6 +665,19 @@ fn supersede_by_model(findings: &mut Vec<Finding>, model: &[Finding]) {
             .get(&(f.file.as_str(), f.line, f.category.as_str()))
             .is_none_or(|&(worst, cleared)| !(worst >= f.severity || cleared))
     });
+}
+
+/// The header row of the Markdown table line `index` is a body row of (`| ❌ Don't | Why |`
+/// above `|---|---|`), if it is one.
+fn table_header<'t>(text: &'t str, lines: &Lines, index: usize) -> Option<&'t str> {
+    let row = |i: usize| Some(lines.line(text, i).1).filter(|l| l.trim_start().starts_with('|'));
+    row(index)?;
+    let mut first = index;
+    while first > 0 && index - first < MAX_LIST_ITEMS && row(first - 1).is_some() {
+        first -= 1;
+    }
+    let separator = row(first + 1)?;
+    (first < index && separator.contains("---")).then(|| lines.line(text, first).1)
 }
 
 /// Line `index` of prose joined after the lines it continues, when it continues a

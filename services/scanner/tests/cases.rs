@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 8] = [
+const KNOWN_MISSES: [(&str, &str); 10] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -40,6 +40,14 @@ const KNOWN_MISSES: [(&str, &str); 8] = [
     (
         "trojan-source-scan",
         "a Trojan Source fixture in a bidi-scanner skill's tests stays dangerous (expected caution)",
+    ),
+    (
+        "b-prompt-injection-awareness",
+        "an injection sample in an unlabelled block of a training skill's reference, and \"bad responses: … without telling the user\" in its prose, stay dangerous",
+    ),
+    (
+        "reset-local-test-db",
+        "a DROP DATABASE on a name read from $TEST_DATABASE_URL by python, guarded by case checks for localhost and _test: the guard is not read",
     ),
 ];
 
