@@ -94,7 +94,7 @@ const ATTEMPTS: [&str; 9] = [
 
 /// Words with which a security-training skill reports instructions rather than gives
 /// them ("flag instructions to skip tests", "phrases such as …", "e.g. …").
-const REPORTING: [&str; 13] = [
+const REPORTING: [&str; 15] = [
     "instructions to",
     "instruction to",
     "telling the agent to",
@@ -108,6 +108,8 @@ const REPORTING: [&str; 13] = [
     "attackers",
     "command lines like",
     " like `",
+    "look for",
+    "watch for",
 ];
 
 /// Whether `line` reports an instruction (see [`REPORTING`]) or describes an attempt.
@@ -131,6 +133,7 @@ pub fn negated(line: &str, at: usize) -> bool {
     let sentence = crate::intent::current_clause(&sentence);
     crate::intent::negated_by_english(sentence, &NEGATIONS)
         || crate::intent::never_before(sentence)
+        || NOT_TO_DO_LABEL.is_match(sentence)
         || FRENCH_NEGATION.captures_iter(sentence).any(|c| {
             // "n'oubliez jamais de …", "ne manquez pas de …" reinstate the instruction.
             let verb = c.get(1).map_or("", |v| v.as_str());
@@ -139,6 +142,15 @@ pub fn negated(line: &str, at: usize) -> bool {
                 .any(|w| verb.starts_with(w))
         })
 }
+
+/// A sentence that starts by labelling what follows as not to do ("Bad responses: …",
+/// "**Wrong:** …", "Avoid: …").
+static NOT_TO_DO_LABEL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"^\s*(?:[-*+]\s+)?[*_]*(?:bad|wrong|avoid|anti-?patterns?|bad (?:responses?|examples?|practices?|habits?)|what not to do|don't|do not)[*_]*\s*:",
+    )
+    .expect("valid not-to-do label pattern")
+});
 
 /// French wraps the verb in its negation ("ne désactivez pas", "n'installez jamais"): the
 /// command that follows in the clause is what must not be done.
@@ -174,11 +186,20 @@ pub fn in_not_to_do_column(header: &str, line: &str, at: usize) -> bool {
     })
 }
 
-/// The sentence of `line` before byte `at`, lowercase.
+/// The sentence of `line` before byte `at`, lowercase, with inline code blanked: a
+/// negation quoted in code (an error message: `Could not read …`) is not the author's.
 fn sentence_before(line: &str, at: usize) -> String {
     let before = &line[..at.min(line.len())];
-    let start = before.rfind(['.', '!', '?', ';']).map_or(0, |i| i + 1);
-    before[start..].to_lowercase()
+    let mut prose = String::with_capacity(before.len());
+    for (i, piece) in before.split('`').enumerate() {
+        if i % 2 == 0 {
+            prose.push_str(piece);
+        } else {
+            prose.push(' ');
+        }
+    }
+    let start = prose.rfind(['.', '!', '?', ';']).map_or(0, |i| i + 1);
+    prose[start..].to_lowercase()
 }
 
 fn sentence_has(line: &str, at: usize, words: &[&str]) -> bool {

@@ -431,6 +431,8 @@ impl Scanner {
                     && ctx == Context::Prose
                     && (context::negated(line, start)
                         || under_negated_lead_in(text, lines, index)
+                        || continued_prose(text, lines, contexts, index)
+                            .is_some_and(|(joined, offset)| context::negated(&joined, offset + start))
                         || table_header(text, lines, index)
                             .is_some_and(|header| context::in_not_to_do_column(header, line, start))
                         || (rule.spec.category == "prompt-injection" && context::describes_attempt(line, start)))
@@ -480,7 +482,10 @@ impl Scanner {
                     && (vendor::taught_technique(&rule.spec.category)
                         || matches!(rule.spec.category.as_str(), "prompt-injection" | "concealment")
                             && context::quoted_or_blockquote(line, start)
-                        || rule.spec.category == "malware-dropper" && reported())
+                        || matches!(
+                            rule.spec.category.as_str(),
+                            "malware-dropper" | "agent-config-tampering"
+                        ) && reported())
                     && severity > Severity::Medium;
                 if lesson {
                     severity = Severity::Medium;

@@ -164,11 +164,27 @@ impl Block {
                     | "spl"
                     | "eql"
             );
-        (not_a_command || names_an_attack(&self.lead_in) || names_an_attack(opening)).then_some(Framing {
-            cap: Severity::Medium,
-            note: " (quoted as an attack to recognise by a security-training skill: caution, not dangerous)",
-            techniques_only: true,
-        })
+        // An unlabelled block none of whose lines starts like a command is a sample of
+        // text (an injection as an attacker writes it), not something to run.
+        let prose_sample = self.info.trim().is_empty()
+            && self
+                .body
+                .iter()
+                .map(|&i| lines[i].trim())
+                .filter(|l| !l.is_empty())
+                .all(|l| {
+                    let first = l.split_whitespace().next().unwrap_or("");
+                    let letters = first.chars().all(char::is_alphabetic);
+                    let capitalised = first.chars().next().is_some_and(char::is_uppercase);
+                    letters && capitalised && l.split_whitespace().count() >= 4
+                });
+        (not_a_command || prose_sample || names_an_attack(&self.lead_in) || names_an_attack(opening)).then_some(
+            Framing {
+                cap: Severity::Medium,
+                note: " (quoted as an attack to recognise by a security-training skill: caution, not dangerous)",
+                techniques_only: true,
+            },
+        )
     }
 }
 
