@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 10] = [
+const KNOWN_MISSES: [(&str, &str); 9] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -36,10 +36,6 @@ const KNOWN_MISSES: [(&str, &str); 10] = [
     (
         "rust-cli-deps-bump",
         "no crates.io popular-name list ships: a Cargo `package = \"reqwests\"` rename is not checked for typosquats",
-    ),
-    (
-        "trojan-source-scan",
-        "a Trojan Source fixture in a bidi-scanner skill's tests stays dangerous (expected caution)",
     ),
     (
         "b-prompt-injection-awareness",
