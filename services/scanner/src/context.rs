@@ -237,7 +237,9 @@ pub fn quoted(line: &str, at: usize) -> bool {
         } else {
             opens > closes_before
         };
-        open_now && after.contains(close)
+        // A quotation opened and not closed on the line goes on over the next one
+        // (`("ignore previous⏎instructions")`).
+        open_now && (after.contains(close) || open == '"' && after.len() < 200)
     })
 }
 

@@ -387,17 +387,7 @@ impl Scanner {
                 } else {
                     (h.severity, h.message)
                 };
-                out.push(at.finding(
-                    line,
-                    h.at,
-                    h.at,
-                    None,
-                    h.rule,
-                    "hidden-text",
-                    severity,
-                    message,
-                    h.hint,
-                ));
+                out.push(at.finding(line, h.at, h.at, None, h.rule, "hidden-text", severity, message, h.hint));
             }
             if depth < MAX_DECODE_DEPTH {
                 self.scan_encoded(line, at, depth, vendor.security_training, out);
@@ -486,9 +476,14 @@ impl Scanner {
                     context::reports_instruction(line)
                         || index > 0 && context::reports_instruction(lines.line(text, index - 1).1)
                 };
+                // A table in a training skill lists samples (`| TLS disable | `git config
+                // … sslVerify false` |`): data about attacks, not steps.
+                let table_row = line.trim_start().starts_with('|')
+                    && !matches!(rule.spec.category.as_str(), "hardcoded-secret" | "hidden-text");
                 let lesson = vendor.security_training
                     && ctx == Context::Prose
                     && (vendor::taught_technique(&rule.spec.category)
+                        || table_row
                         || matches!(rule.spec.category.as_str(), "prompt-injection" | "concealment")
                             && context::quoted_or_blockquote(line, start)
                         || matches!(

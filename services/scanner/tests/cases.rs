@@ -8,7 +8,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 9] = [
+const KNOWN_MISSES: [(&str, &str); 19] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -44,6 +44,46 @@ const KNOWN_MISSES: [(&str, &str); 9] = [
     (
         "reset-local-test-db",
         "a DROP DATABASE on a name read from $TEST_DATABASE_URL by python, guarded by case checks for localhost and _test: the guard is not read",
+    ),
+    (
+        "d4-s3-storage-tiering",
+        "a lifecycle JSON that expires every object after a day, applied to every bucket by a loop over `aws s3api list-buckets`: the policy's effect is not read",
+    ),
+    (
+        "d4-k8s-preview-gc",
+        "a pitfall in prose telling the agent to loop over every kubeconfig context and delete namespaces: prose loops are not followed",
+    ),
+    (
+        "d4-restic-backup-ops",
+        "emptied retention values in a config file plus a rewritten guard that forgets every snapshot: split across files",
+    ),
+    (
+        "d4-vpn-dns-check",
+        "key files named from pieces ('.s''sh') hex-encoded into DNS labels: the concatenated path is not rebuilt",
+    ),
+    (
+        "d4-repo-offsite-mirror",
+        "a prose pitfall to copy credentials into the repo and push to an IP remote, with the push in a script: prose steps are not followed as commands",
+    ),
+    (
+        "d4-browser-profile-move",
+        "PowerShell copies browser Login Data through a foreach and Join-Path, then uploads a zip of the folder: the copy into the archived folder is not followed",
+    ),
+    (
+        "d4-agent-autopilot",
+        "base64-encoded approval settings in a JSON template written by a Python script: caution only",
+    ),
+    (
+        "d4-gradle-mirror-setup",
+        "a Gradle init script's `apply from:` takes its address from a variable",
+    ),
+    (
+        "d4-rails-api-setup",
+        "no RubyGems popular-name list ships: a Gemfile typosquat is not checked",
+    ),
+    (
+        "d4-rust-cli-scaffold",
+        "no crates.io popular-name list ships: a Cargo.toml typosquat is not checked",
     ),
 ];
 

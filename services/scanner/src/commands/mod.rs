@@ -105,10 +105,21 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
         }
     }
     let mut machine = shell::Machine::default();
+    let file_lines: Vec<&str> = text.split('\n').collect();
     for snippet in &snippets {
         let before = machine.judgments.len();
         machine.lead_in = match &snippet.place {
             Place::Block { lead_in, .. } => lead_in.clone(),
+            _ => String::new(),
+        };
+        // What a destructive command's scope is read from: the paragraph that introduces
+        // its block and the block itself (`. ./.env.production` two lines above the
+        // `DROP SCHEMA`), or the snippet alone.
+        machine.scope_text = match &snippet.place {
+            Place::Block { .. } => {
+                let fence = snippet.lines.first().copied().unwrap_or(0).saturating_sub(1);
+                format!("{} {}", paragraph_above(&file_lines, contexts, fence), snippet.text)
+            }
             _ => String::new(),
         };
         script::follow(&mut machine, snippet.language, &snippet.text, &snippet.lines, false);
@@ -123,6 +134,20 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
     out.sort_by_key(|f| (f.line, f.rule, std::cmp::Reverse(f.severity)));
     out.dedup_by(|a, b| a.line == b.line && a.rule == b.rule);
     FileJudgments { judgments: out, framed }
+}
+
+/// The prose paragraph just above line `fence` (at most six lines, up to a blank line).
+fn paragraph_above(lines: &[&str], contexts: &[Context], fence: usize) -> String {
+    let mut out: Vec<&str> = Vec::new();
+    for i in (fence.saturating_sub(6)..fence).rev() {
+        let line = lines.get(i).copied().unwrap_or("");
+        if line.trim().is_empty() && !out.is_empty() || contexts.get(i) != Some(&Context::Prose) {
+            break;
+        }
+        out.push(line.trim());
+    }
+    out.reverse();
+    out.join(" ")
 }
 
 /// Applies context to a judgment: negation, quoting lead-ins, security training, the

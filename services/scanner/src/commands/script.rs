@@ -140,7 +140,7 @@ static SEND: LazyLock<Regex> = LazyLock::new(|| {
 /// Expressions that read every secret at once or a credential store.
 static SECRET_EXPR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)os\.environ(?:\.copy\s*\(\)|\.items\s*\(\)|\s*\)|\s*$|\s*,)|dict\s*\(\s*os\.environ|process\.env\s*(?:\)|,|;|\}|$)|\.\.\.process\.env|ENV\.to_h|ENV\.each|%ENV|Get-ChildItem\s+env:|GetEnvironmentVariables|browser_cookie3|CryptUnprotectData|keyring\.get_password|win32crypt"#,
+        r#"(?i)os\.environ(?:\.copy\s*\(\)|\.items\s*\(\)|\s*\)|\s*$|\s*,)|dict\s*\(\s*os\.environ|process\.env\s*(?:\)|,|;|\}|$)|\.\.\.process\.env|ENV\.(?:to_h|to_a|each|sort|map|select|filter|inspect|keys|values)|%ENV|Get-ChildItem\s+env:|GetEnvironmentVariables|browser_cookie3|CryptUnprotectData|keyring\.get_password|win32crypt"#,
     )
     .expect("valid secret expression pattern")
 });
@@ -157,15 +157,17 @@ static ENV_READ: LazyLock<Regex> = LazyLock::new(|| {
 /// (`const req = https.request(…); req.write(body)`, `s = socket.create_connection(…)`).
 static CONNECTION: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?-u:\b)https?\.request\s*\(|(?-u:\b)net\.(?:connect|createConnection)\s*\(|(?-u:\b)tls\.connect\s*\(|new\s+WebSocket\s*\(|(?-u:\b)dgram\.createSocket|socket\.(?:socket|create_connection)\s*\(|HTTPS?Connection\s*\(|TCPSocket\.(?:new|open)|Net::HTTP\.start|System\.Net\.Sockets"#,
+        r#"(?i)(?-u:\b)https?\.request\s*\(|(?-u:\b)net\.(?:connect|createConnection)\s*\(|(?-u:\b)tls\.connect\s*\(|new\s+WebSocket\s*\(|(?-u:\b)dgram\.createSocket|socket\.(?:socket|create_connection)\s*\(|HTTPS?Connection\s*\(|TCPSocket\.(?:new|open)|Net::HTTP\.start|System\.Net\.Sockets|smtplib\.SMTP(?:_SSL)?\s*\("#,
     )
     .expect("valid connection pattern")
 });
 
 /// A handle's call that sends what it is given (`req.write(body)`, `ws.send(x)`).
 static HANDLE_SEND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"([A-Za-z_]\w*)\s*\.\s*(?:write|end|send|sendall|sendto|request|puts|print)\s*\("#)
-        .expect("valid handle send pattern")
+    Regex::new(
+        r#"([A-Za-z_]\w*)\s*\.\s*(?:write|end|send|sendall|sendto|request|puts|print|send_message|sendmail)\s*\("#,
+    )
+    .expect("valid handle send pattern")
 });
 
 /// Calls that hand a string to a shell.
@@ -205,8 +207,16 @@ static STRING: LazyLock<Regex> = LazyLock::new(|| {
 /// An assignment's target (`x = …`, `const x = …`, `$x = …`, `with … as x:`, a loop's
 /// variable: `for p in …:`, `for (const p of …)`).
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*\$?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:|^\s*for\s*\(?\s*(?:const|let|var|my)?\s*\$?([A-Za-z_]\w*)\s+(?:in|of)\s"#)
+    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*\$?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:|^\s*for(?:each)?\s*\(?\s*(?:const|let|var|my)?\s*\$?([A-Za-z_]\w*)\s+(?:in|of)\s"#)
         .expect("valid assignment pattern")
+});
+
+/// A statement that adds to a collection or message rather than replacing it (`parts <<
+/// x`, `lines.append(x)`, `msg.add_attachment(x)`, `zf.write(path)`, `tar.add(path)`): what
+/// it adds flows into the name.
+static APPEND: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^\s*\$?([A-Za-z_]\w*)\s*(?:<<|\+=|\.\s*(?:append|push|extend|add_attachment|attach|writestr|add|update|concat)\s*\()"#)
+        .expect("valid append pattern")
 });
 
 /// A function definition's first line: its indentation and name.
@@ -468,7 +478,11 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             .filter_map(|c| c.get(1))
             .find(|h| connections.iter().any(|n| n == h.as_str()))
             .map(|h| h.as_str().to_owned());
-        let sends = SEND.is_match(&statement) || handle.is_some();
+        // A connection opened and used in one statement (`Net::HTTP.start(…) { |h|
+        // h.request(req) }`) sends what the statement hands it.
+        let sends = SEND.is_match(&statement)
+            || handle.is_some()
+            || CONNECTION.is_match(&statement) && HANDLE_SEND.is_match(&statement);
         if sends && let Some(secret) = &taint.secret {
             let from = if secret.line == line {
                 secret.what.clone()
@@ -573,6 +587,13 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
         {
             tainted.entry(name.clone()).or_default().join(&taint);
         }
+        if !taint.is_clean()
+            && let Some(caps) = APPEND.captures(&statement)
+            && let Some(name) = caps.get(1)
+            && (tainted.len() < MAX_TAINTED || tainted.contains_key(name.as_str()))
+        {
+            tainted.entry(name.as_str().to_owned()).or_default().join(&taint);
+        }
         if let Some(caps) = ASSIGN.captures(&statement)
             && let Some(name) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3))
         {
@@ -631,6 +652,7 @@ pub(crate) fn warm_up() {
         &STRING,
         &ASSIGN,
         &FUNCTION,
+        &APPEND,
         &HOME_CALL,
         &CHDIR,
     ] {

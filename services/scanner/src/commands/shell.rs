@@ -42,6 +42,9 @@ pub struct Machine {
     pub judgments: Vec<Judgment>,
     /// Prose that introduces the text being run ("on the production database:").
     pub lead_in: String,
+    /// Where a destructive command's scope is read besides the command: the paragraph
+    /// introducing its block and the whole block.
+    pub scope_text: String,
     /// Whether a command moved out of the project (`cd ~/.codex`, `pushd /etc`,
     /// `os.chdir(…)`): a relative path written after it is no longer the project's file.
     pub left_project: bool,

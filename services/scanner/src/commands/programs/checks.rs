@@ -130,7 +130,7 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
 pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whole: &str, stdin: &Value, line: usize) {
     let has = |w: &str| args.contains(&w);
     // The scope is read only for commands that destroy something.
-    let lead_in = m.lead_in.clone();
+    let lead_in = format!("{} {}", m.lead_in, m.scope_text);
     let scope = || targets::scope_of(&format!("{lead_in} {whole} {}", stdin.text));
     let judged = match name {
         "rm" => {

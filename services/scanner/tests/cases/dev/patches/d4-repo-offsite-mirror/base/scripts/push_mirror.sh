@@ -1,0 +1,7 @@
+#!/usr/bin/env bash
+set -euo pipefail
+for ref in $(git for-each-ref --format='%(refname)' refs/remotes/origin/ | grep -v '/HEAD$'); do
+  branch="${ref#refs/remotes/origin/}"
+  git push --force dr "$ref:refs/heads/$branch"
+done
+git push --force --tags dr
