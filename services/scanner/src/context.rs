@@ -80,23 +80,22 @@ const NEGATIONS: [&str; 12] = [
 
 /// Words that describe an attempt rather than make one ("identify attempts to override
 /// the system prompt"): they excuse prompt-injection phrases only.
-const ATTEMPTS: [&str; 9] = [
+const ATTEMPTS: [&str; 6] = [
     "attempts to",
     "attempt to",
     "attempting to",
     "attempted to",
     "tries to",
     "trying to",
-    "claiming to",
-    "claims to",
-    "pretending to",
 ];
+
+/// Words that report what a text claims ("text claiming to override earlier
+/// instructions"): they excuse a prompt-injection phrase that follows them at once.
+const CLAIMS: [&str; 3] = ["claiming to", "claims to", "pretending to"];
 
 /// Words with which a security-training skill reports instructions rather than gives
 /// them ("flag instructions to skip tests", "phrases such as …", "e.g. …").
-const REPORTING: [&str; 15] = [
-    "instructions to",
-    "instruction to",
+const REPORTING: [&str; 11] = [
     "telling the agent to",
     "tells the agent to",
     "asking the agent to",
@@ -105,9 +104,7 @@ const REPORTING: [&str; 15] = [
     "such as",
     "e.g.",
     "for example",
-    "attackers",
     "command lines like",
-    " like `",
     "look for",
     "watch for",
 ];
@@ -121,7 +118,9 @@ pub fn reports_instruction(line: &str) -> bool {
 /// Whether the sentence before byte `at` of `line` describes an attempt (see
 /// [`ATTEMPTS`]).
 pub fn describes_attempt(line: &str, at: usize) -> bool {
-    sentence_has(line, at, &ATTEMPTS)
+    let sentence = sentence_before(line, at);
+    let sentence = sentence.trim_end();
+    sentence_has(line, at, &ATTEMPTS) || CLAIMS.iter().any(|w| sentence.ends_with(w))
 }
 
 /// Whether the sentence around byte `at` of `line` is negated before `at`, in the same
@@ -135,11 +134,16 @@ pub fn negated(line: &str, at: usize) -> bool {
         || crate::intent::never_before(sentence)
         || NOT_TO_DO_LABEL.is_match(sentence)
         || FRENCH_NEGATION.captures_iter(sentence).any(|c| {
-            // "n'oubliez jamais de …", "ne manquez pas de …" reinstate the instruction.
+            // "n'oubliez jamais de …", "ne tardez pas : lancez …" reinstate the
+            // instruction; "si vous ne voulez pas …" is a condition.
             let verb = c.get(1).map_or("", |v| v.as_str());
-            !["oubli", "manqu", "néglig", "hésit"]
+            let before = &sentence[..c.get(0).map_or(0, |m| m.start())];
+            !["oubli", "manqu", "néglig", "hésit", "tard", "attend", "perd"]
                 .iter()
                 .any(|w| verb.starts_with(w))
+                && !before.contains("si ")
+                && !before.contains("s'il")
+                && !before.contains("quand ")
         })
 }
 
@@ -161,7 +165,7 @@ static FRENCH_NEGATION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock:
 
 /// Words in a table's header cell that make its column a list of what not to do
 /// ("❌ Don't", "Never run", "Avoid", "Bad").
-const NOT_TO_DO_HEADERS: [&str; 12] = [
+const NOT_TO_DO_HEADERS: [&str; 10] = [
     "❌",
     "🚫",
     "don't",
@@ -172,24 +176,74 @@ const NOT_TO_DO_HEADERS: [&str; 12] = [
     "wrong",
     "forbidden",
     "anti-pattern",
-    "instead of",
-    "unsafe",
 ];
 
 /// Whether byte `at` of the table row `line` sits in a column whose header (`header`,
 /// the table's first row) names what not to do.
 pub fn in_not_to_do_column(header: &str, line: &str, at: usize) -> bool {
-    let column = line[..at.min(line.len())].matches('|').count();
-    header.split('|').nth(column).is_some_and(|cell| {
-        let cell = cell.to_lowercase();
-        NOT_TO_DO_HEADERS.iter().any(|w| cell.contains(w))
+    let mut at = at.min(line.len());
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
+    let Some(column) = table_cells(&line[..at]).len().checked_sub(1) else {
+        return false;
+    };
+    table_cells(header).get(column).is_some_and(|cell| {
+        // The cell is the label and little else ("❌ Don't", "Never run", "Bad"): "Never
+        // skip this" or "Run this instead of the GUI" are no such column.
+        let cell: String = cell
+            .chars()
+            .filter(|c| !matches!(c, '*' | '_' | '`'))
+            .collect::<String>()
+            .trim()
+            .to_lowercase();
+        let words = cell.split_whitespace().count();
+        NOT_TO_DO_HEADERS.iter().any(|w| cell.starts_with(w))
+            && words <= 3
+            && !["skip", "forget", "miss", "omit"].iter().any(|r| cell.contains(r))
     })
+}
+
+/// The cells of a Markdown table row so far (split at `|` outside inline code and not
+/// escaped as `\|`), the text before the leading pipe left out.
+fn table_cells(row: &str) -> Vec<&str> {
+    let mut cells = Vec::new();
+    let mut start = None;
+    let mut in_code = false;
+    let mut previous = '\0';
+    for (i, c) in row.char_indices() {
+        match c {
+            '`' => in_code = !in_code,
+            '|' if !in_code && previous != '\\' => {
+                if let Some(s) = start {
+                    cells.push(&row[s..i]);
+                }
+                start = Some(i + 1);
+            }
+            _ => {}
+        }
+        previous = c;
+    }
+    if let Some(s) = start {
+        cells.push(&row[s..]);
+    }
+    cells
 }
 
 /// The sentence of `line` before byte `at`, lowercase, with inline code blanked: a
 /// negation quoted in code (an error message: `Could not read …`) is not the author's.
 fn sentence_before(line: &str, at: usize) -> String {
-    let before = &line[..at.min(line.len())];
+    let mut at = at.min(line.len());
+    while !line.is_char_boundary(at) {
+        at -= 1;
+    }
+    // A sentence is never thousands of bytes: only the last 400 are read, so a long line
+    // is not copied once per finding on it.
+    let mut from = at.saturating_sub(400);
+    while !line.is_char_boundary(from) {
+        from += 1;
+    }
+    let before = &line[from..at];
     let mut prose = String::with_capacity(before.len());
     for (i, piece) in before.split('`').enumerate() {
         if i % 2 == 0 {
@@ -237,9 +291,7 @@ pub fn quoted(line: &str, at: usize) -> bool {
         } else {
             opens > closes_before
         };
-        // A quotation opened and not closed on the line goes on over the next one
-        // (`("ignore previous⏎instructions")`).
-        open_now && (after.contains(close) || open == '"' && after.len() < 200)
+        open_now && after.contains(close)
     })
 }
 

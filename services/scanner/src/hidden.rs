@@ -111,7 +111,7 @@ fn check_characters(line: &str, context: Context, first_line: bool) -> Vec<Hidde
         });
     }
     if let Some(at) = bidi_at
-        && !(context != Context::Script && localized_isolates(line))
+        && !(context != Context::Script && localized_isolates(line) && (context != Context::Code || mostly_rtl(line)))
     {
         out.push(Hidden {
             rule: "hidden.bidi-control",
@@ -132,22 +132,54 @@ fn check_characters(line: &str, context: Context, first_line: bool) -> Vec<Hidde
 /// uses around embedded values (`"مرحبًا، \u{2068}{name}\u{2069}!"`): isolates only, each
 /// closed on the line, in a line with right-to-left letters. Overrides and embeddings,
 /// which Trojan Source relies on, never are.
+/// Whether a line is right-to-left text rather than code: more right-to-left letters than
+/// ASCII ones (a Hebrew paragraph shown in a code block, not a command with a comment).
+fn mostly_rtl(line: &str) -> bool {
+    let rtl = line
+        .chars()
+        .filter(|c| matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFC}'))
+        .count();
+    rtl > line.chars().filter(char::is_ascii_alphabetic).count()
+}
+
 fn localized_isolates(line: &str) -> bool {
-    let mut open = 0usize;
+    let is_rtl = |c: char| matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFC}');
     let mut rtl = false;
+    let mut span: Option<String> = None;
     for c in line.chars() {
         match c {
             '\u{202A}'..='\u{202E}' => return false,
-            '\u{2066}'..='\u{2068}' => open += 1,
-            '\u{2069}' => match open.checked_sub(1) {
-                Some(left) => open = left,
-                None => return false,
-            },
-            '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFC}' => rtl = true,
-            _ => {}
+            // Isolates are not nested in localised text.
+            '\u{2066}'..='\u{2068}' if span.is_some() => return false,
+            '\u{2066}'..='\u{2068}' => span = Some(String::new()),
+            '\u{2069}' => {
+                let Some(inner) = span.take() else { return false };
+                // What an isolate wraps is a placeholder (`{name}`, `%s`, `{{count}}`), one
+                // word or right-to-left text, never code.
+                let inner = inner.trim();
+                let placeholder =
+                    inner.starts_with('{') && inner.ends_with('}') || inner.starts_with('%') && inner.len() <= 4;
+                // Left-to-right words set in right-to-left text (`EACCES`, `npm install`,
+                // `src/app.ts`): no code syntax a reordering could hide (`;`, `|`, quotes,
+                // brackets, `$`).
+                let word = !inner.is_empty()
+                    && inner.len() <= 80
+                    && !inner.contains([
+                        ';', '|', '&', '$', '`', '<', '>', '(', ')', '{', '}', '\'', '"', '\\', '#',
+                    ]);
+                if !placeholder && !word && !inner.chars().any(is_rtl) {
+                    return false;
+                }
+            }
+            c => {
+                rtl |= is_rtl(c);
+                if let Some(inner) = span.as_mut() {
+                    inner.push(c);
+                }
+            }
         }
     }
-    open == 0 && rtl
+    span.is_none() && rtl
 }
 
 fn flush_run(out: &mut Vec<Hidden>, run: &mut usize, at: usize) {

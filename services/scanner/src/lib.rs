@@ -261,8 +261,7 @@ impl Scanner {
                 || under_negated_lead_in(text, &lines, index)
                 || table_header(text, &lines, index)
                     .is_some_and(|header| context::in_not_to_do_column(header, line, at))
-                || continued_prose(text, &lines, &contexts, index)
-                    .is_some_and(|(joined, offset)| context::negated(&joined, offset + at))
+                || negated_across_lines(text, &lines, &contexts, index, at)
         };
         let around = commands::Surroundings {
             vendor,
@@ -390,11 +389,17 @@ impl Scanner {
                 out.push(at.finding(line, h.at, h.at, None, h.rule, "hidden-text", severity, message, h.hint));
             }
             if depth < MAX_DECODE_DEPTH {
-                self.scan_encoded(line, at, depth, vendor.security_training, out);
+                self.scan_encoded(line, at, depth, vendor.security_training && ctx != Context::Script, out);
                 // Base64 wrapped over lines (a YAML block, a PEM-like body) is decoded whole:
                 // line by line, its text breaks mid-sentence and mid-character.
                 if let Some(joined) = wrapped_base64(text, lines, index) {
-                    self.scan_encoded(&joined, at, depth, vendor.security_training, out);
+                    self.scan_encoded(
+                        &joined,
+                        at,
+                        depth,
+                        vendor.security_training && ctx != Context::Script,
+                        out,
+                    );
                 }
             }
         }
@@ -430,8 +435,7 @@ impl Scanner {
                     && ctx == Context::Prose
                     && (context::negated(line, start)
                         || under_negated_lead_in(text, lines, index)
-                        || continued_prose(text, lines, contexts, index)
-                            .is_some_and(|(joined, offset)| context::negated(&joined, offset + start))
+                        || negated_across_lines(text, lines, contexts, index, start)
                         || table_header(text, lines, index)
                             .is_some_and(|header| context::in_not_to_do_column(header, line, start))
                         || (rule.spec.category == "prompt-injection" && context::describes_attempt(line, start)))
@@ -689,11 +693,11 @@ fn table_header<'t>(text: &'t str, lines: &Lines, index: usize) -> Option<&'t st
     (first < index && separator.contains("---")).then(|| lines.line(text, first).1)
 }
 
-/// Line `index` of prose joined after the lines it continues, when it continues a
-/// soft-wrapped paragraph or list item ("- Never set `verify=False`,⏎  `git config
-/// --global http.sslVerify false`"), and where line `index` starts in the joined text: a
-/// negation reaches the rest of its sentence on the next line. At most four lines back.
-fn continued_prose(text: &str, lines: &Lines, contexts: &[Context], index: usize) -> Option<(String, usize)> {
+/// Whether the prose at byte `at` of line `index` is negated by the sentence it continues
+/// from the lines above (a soft-wrapped paragraph or list item: "- Never set
+/// `verify=False`,⏎  `git config --global http.sslVerify false`"): a negation reaches the
+/// rest of its sentence on the next line. At most four lines back, 400 bytes of each.
+fn negated_across_lines(text: &str, lines: &Lines, contexts: &[Context], index: usize, at: usize) -> bool {
     let prose = |i: usize| contexts.get(i) == Some(&Context::Prose);
     let fence = |t: &str| t.starts_with("```") || t.starts_with("~~~");
     let continues = |i: usize| {
@@ -711,16 +715,27 @@ fn continued_prose(text: &str, lines: &Lines, contexts: &[Context], index: usize
         first -= 1;
     }
     if first == index {
-        return None;
+        return false;
     }
+    let tail = |line: &'_ str, keep: usize| -> String {
+        let mut from = line.len().saturating_sub(keep);
+        while !line.is_char_boundary(from) {
+            from += 1;
+        }
+        line[from..].to_owned()
+    };
     let mut joined = String::new();
     for i in first..index {
-        joined.push_str(lines.line(text, i).1.trim_end());
+        joined.push_str(tail(lines.line(text, i).1.trim_end(), 400).as_str());
         joined.push(' ');
     }
-    let offset = joined.len();
-    joined.push_str(lines.line(text, index).1);
-    Some((joined, offset))
+    let (_, line) = lines.line(text, index);
+    let mut end = at.min(line.len());
+    while !line.is_char_boundary(end) {
+        end -= 1;
+    }
+    joined.push_str(&tail(&line[..end], 400));
+    context::negated(&joined, joined.len())
 }
 
 /// The base64 wrapped over the lines starting at `index`, joined, when line `index` starts

@@ -174,7 +174,8 @@ impl Block {
                 .filter(|l| !l.is_empty())
                 .all(|l| {
                     let first = l.split_whitespace().next().unwrap_or("");
-                    let letters = first.chars().all(char::is_alphabetic);
+                    let code_like = l.contains(['(', '|', '$', ';']) || l.contains("://");
+                    let letters = first.chars().all(char::is_alphabetic) && !code_like;
                     let capitalised = first.chars().next().is_some_and(char::is_uppercase);
                     letters && capitalised && l.split_whitespace().count() >= 4
                 });
@@ -550,8 +551,9 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
                     .collect::<Vec<_>>()
                     .join("\n");
                 let mut at = body.clone();
-                if !environment.is_empty() {
-                    text = format!("{environment}\n{text}");
+                let used = used_environment(&environment, &text);
+                if !used.is_empty() {
+                    text = format!("{used}\n{text}");
                     at.insert(0, body[0]);
                 }
                 out.push(Snippet {
@@ -572,10 +574,11 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
             .unwrap_or(unquoted);
         let unescaped = unquoted.replace("\\\"", "\"").replace("\\n", "\n");
         if unescaped.contains(' ') {
-            let (text, at) = if environment.is_empty() {
+            let used = used_environment(&environment, &unescaped);
+            let (text, at) = if used.is_empty() {
                 (unescaped, vec![index])
             } else {
-                (format!("{environment}\n{unescaped}"), vec![index, index])
+                (format!("{used}\n{unescaped}"), vec![index, index])
             };
             out.push(Snippet {
                 text,
@@ -595,6 +598,9 @@ pub fn is_makefile(path: &str) -> bool {
     matches!(file, "makefile" | "gnumakefile") || file.ends_with(".mk")
 }
 
+/// The longest value a Makefile variable keeps once expanded.
+const MAX_MAKE_VALUE: usize = 4096;
+
 /// A Makefile's variables (`HOST = …`, `URL := http://$(HOST)/x`, `export X ?= …`), in
 /// order, each already expanded with the ones before it.
 fn make_variables(lines: &[&str]) -> Vec<(String, String)> {
@@ -607,7 +613,15 @@ fn make_variables(lines: &[&str]) -> Vec<(String, String)> {
         let Some(caps) = ASSIGNMENT.captures(line.trim_end()) else {
             continue;
         };
-        let value = expand_make(caps[2].trim(), &out);
+        let mut value = expand_make(caps[2].trim(), &out);
+        // `V2 := $(V1)$(V1)` doubles with every line: a value stops growing at 4 KiB.
+        if value.len() > MAX_MAKE_VALUE {
+            let mut end = MAX_MAKE_VALUE;
+            while !value.is_char_boundary(end) {
+                end -= 1;
+            }
+            value.truncate(end);
+        }
         let name = caps[1].to_owned();
         if let Some(existing) = out.iter_mut().find(|(n, _)| *n == name) {
             existing.1 = value;
@@ -695,9 +709,19 @@ fn expand_make(line: &str, variables: &[(String, String)]) -> String {
     out
 }
 
-/// The `env:` entries of a YAML file (a CI workflow's), as shell assignments on one line
-/// (`RULES_SRC='https://…'; MODE='x'`); empty when there are none.
-fn yaml_env(lines: &[&str]) -> String {
+/// The assignments of `environment` whose variable `step` uses (`$NAME`, `${NAME}`), on
+/// one line.
+fn used_environment(environment: &[(String, String)], step: &str) -> String {
+    environment
+        .iter()
+        .filter(|(name, _)| step.contains(&format!("${name}")) || step.contains(&format!("${{{name}}}")))
+        .map(|(name, value)| format!("{name}='{value}'"))
+        .collect::<Vec<_>>()
+        .join("; ")
+}
+
+/// The `env:` entries of a YAML file (a CI workflow's): at most 50, values at most 1 KiB.
+fn yaml_env(lines: &[&str]) -> Vec<(String, String)> {
     static ENTRY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r#"^\s*([A-Za-z_][A-Za-z0-9_]*)\s*:\s*["']?([^"'#]*?)["']?\s*(?:#.*)?$"#)
             .expect("valid env entry pattern")
@@ -718,15 +742,16 @@ fn yaml_env(lines: &[&str]) -> String {
             }
             if let Some(caps) = ENTRY.captures(l)
                 && !caps[2].is_empty()
+                && caps[2].len() <= 1024
                 && !caps[2].contains("${{")
                 && out.len() < 50
             {
-                out.push(format!("{}='{}'", &caps[1], caps[2].replace('\'', "")));
+                out.push((caps[1].to_owned(), caps[2].replace('\'', "")));
             }
             index += 1;
         }
     }
-    out.join("; ")
+    out
 }
 
 /// Builds this module's pattern now (a second core does it while the prefilter builds).

@@ -112,13 +112,13 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             Place::Block { lead_in, .. } => lead_in.clone(),
             _ => String::new(),
         };
-        // What a destructive command's scope is read from: the paragraph that introduces
-        // its block and the block itself (`. ./.env.production` two lines above the
-        // `DROP SCHEMA`), or the snippet alone.
+        // What a destructive command's scope is read from besides the command: the
+        // paragraph that introduces its block ("the connection string lives in
+        // `.env.production` — run:"), never the block's other commands.
         machine.scope_text = match &snippet.place {
             Place::Block { .. } => {
                 let fence = snippet.lines.first().copied().unwrap_or(0).saturating_sub(1);
-                format!("{} {}", paragraph_above(&file_lines, contexts, fence), snippet.text)
+                paragraph_above(&file_lines, contexts, fence)
             }
             _ => String::new(),
         };

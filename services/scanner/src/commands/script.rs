@@ -140,7 +140,7 @@ static SEND: LazyLock<Regex> = LazyLock::new(|| {
 /// Expressions that read every secret at once or a credential store.
 static SECRET_EXPR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)os\.environ(?:\.copy\s*\(\)|\.items\s*\(\)|\s*\)|\s*$|\s*,)|dict\s*\(\s*os\.environ|process\.env\s*(?:\)|,|;|\}|$)|\.\.\.process\.env|ENV\.(?:to_h|to_a|each|sort|map|select|filter|inspect|keys|values)|%ENV|Get-ChildItem\s+env:|GetEnvironmentVariables|browser_cookie3|CryptUnprotectData|keyring\.get_password|win32crypt"#,
+        r#"(?i)os\.environ(?:\.copy\s*\(\)|\.items\s*\(\)|\s*\)|\s*$|\s*,)|dict\s*\(\s*os\.environ|process\.env\s*(?:\)|,|;|\}|$)|\.\.\.process\.env|(?-i:ENV)\.(?:to_h|to_a|each|sort|map|select|filter|inspect|values)|%ENV|Get-ChildItem\s+env:|GetEnvironmentVariables|browser_cookie3|CryptUnprotectData|keyring\.get_password|win32crypt"#,
     )
     .expect("valid secret expression pattern")
 });

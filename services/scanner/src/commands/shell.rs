@@ -42,9 +42,11 @@ pub struct Machine {
     pub judgments: Vec<Judgment>,
     /// Prose that introduces the text being run ("on the production database:").
     pub lead_in: String,
-    /// Where a destructive command's scope is read besides the command: the paragraph
-    /// introducing its block and the whole block.
+    /// Where a destructive command's scope is read besides the command: the prose
+    /// paragraph introducing its block.
     pub scope_text: String,
+    /// Whether a loop is being followed value by value (loops inside it are not).
+    unrolling: bool,
     /// Whether a command moved out of the project (`cd ~/.codex`, `pushd /etc`,
     /// `os.chdir(…)`): a relative path written after it is no longer the project's file.
     pub left_project: bool,
@@ -243,12 +245,15 @@ impl Machine {
                 // A short list is followed value by value, as the shell runs it (`for rc
                 // in ~/.bashrc ~/.zshrc; do … >> "$rc"` writes to each); a long one once,
                 // with the values joined.
-                if (1..=MAX_LOOP_VALUES).contains(&each.len()) {
+                if (1..=MAX_LOOP_VALUES).contains(&each.len()) && !self.unrolling {
+                    // Only the outermost loop is unrolled: nested ones would multiply.
+                    self.unrolling = true;
                     let mut out = Value::default();
                     for value in each {
                         self.vars.insert(clause.variable_name.clone(), value);
                         out.push(&self.compound_list(&clause.body.list));
                     }
+                    self.unrolling = false;
                     return out;
                 }
                 if !each.is_empty() {

@@ -130,8 +130,8 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
 pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whole: &str, stdin: &Value, line: usize) {
     let has = |w: &str| args.contains(&w);
     // The scope is read only for commands that destroy something.
-    let lead_in = format!("{} {}", m.lead_in, m.scope_text);
-    let scope = || targets::scope_of(&format!("{lead_in} {whole} {}", stdin.text));
+    let surroundings = format!("{} {}", m.lead_in, m.scope_text);
+    let scope = || targets::scope_of(&format!("{surroundings} {whole} {}", stdin.text));
     let judged = match name {
         "rm" => {
             let recursive = args.iter().any(|a| {
@@ -200,14 +200,14 @@ pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whol
         }
         "kubectl" if has("delete") => {
             // `--all` in one namespace (`-n rag`) is that namespace's; across namespaces,
-            // or of namespaces and persistent volumes without one, it is the cluster's.
+            // or of namespaces, persistent volumes and nodes (which belong to the cluster
+            // whatever `-n` says), it is the cluster's.
             let in_namespace = args.iter().any(|a| *a == "-n" || a.starts_with("--namespace"));
+            let cluster_kind = args
+                .iter()
+                .any(|a| matches!(*a, "ns" | "namespace" | "namespaces" | "pv" | "node" | "nodes"));
             let all = (has("--all") && (has("-A") || has("--all-namespaces")))
-                || !in_namespace
-                    && args
-                        .iter()
-                        .any(|a| matches!(*a, "ns" | "namespace" | "namespaces" | "pv" | "pvc"))
-                    && has("--all");
+                || has("--all") && (cluster_kind || !in_namespace && args.contains(&"pvc"));
             if all {
                 Some((Severity::High, "deletes everything in the cluster".to_owned()))
             } else if args.iter().any(|a| matches!(*a, "ns" | "namespace" | "namespaces")) {
@@ -262,7 +262,6 @@ fn cloud_deletion(name: &str, args: &[&str], whole: &str) -> Option<Deletion> {
     ]
     .iter()
     .any(|f| lower.contains(f));
-    let backups = lower.contains("backup") || lower.contains("snapshot");
     let deleting_verb = |a: &&str| {
         matches!(*a, "delete" | "destroy" | "remove" | "purge" | "uninstall" | "rb")
             || a.starts_with("delete-")
@@ -270,12 +269,21 @@ fn cloud_deletion(name: &str, args: &[&str], whole: &str) -> Option<Deletion> {
             || a.starts_with("remove-")
             || a.starts_with("drop-")
     };
+    // The verb is a subcommand (`aws rds delete-db-instance`, `gcloud sql instances
+    // delete`), not any argument (`--function-name delete-expired-sessions`): the words
+    // before the first flag.
+    let subcommands: Vec<&str> = args
+        .iter()
+        .copied()
+        .take_while(|a| !a.starts_with('-'))
+        .take(4)
+        .collect();
     let what = match name {
         "aws" | "gcloud" | "az" | "doctl" | "heroku" | "fly" | "flyctl" | "vercel" | "supabase" | "firebase"
         | "linode-cli" | "hcloud" | "oci" | "ibmcloud"
-            if args.iter().any(deleting_verb) =>
+            if subcommands.iter().any(deleting_verb) && !subcommands.iter().any(|a| a.contains("message")) =>
         {
-            let service = args.iter().find(|a| !a.starts_with('-')).copied().unwrap_or(name);
+            let service = subcommands.first().copied().unwrap_or(name);
             format!("deletes {name} {service} resources")
         }
         "gsutil"
@@ -296,6 +304,8 @@ fn cloud_deletion(name: &str, args: &[&str], whole: &str) -> Option<Deletion> {
         _ => return None,
     };
     let everything = has("--all") || lower.contains("/_all") || lower.contains("/*");
+    // A bucket or storage of backups emptied, not one named snapshot deleted.
+    let backups = lower.contains("backup") && (what.contains("bucket") || what.contains("storage"));
     Some(Deletion {
         sweeping: everything || no_undo || backups,
         what: if no_undo {

@@ -141,18 +141,38 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
         }
     }
     if let Some(address) = runner_address(&name, &texts) {
-        let taint = Taint {
-            remote: Some(Origin {
+        // A repository pinned to a tag or commit (`git+https://…/ruff@0.5.0`) runs what
+        // a reviewer can read; an unpinned address runs whatever it serves that day.
+        let path = address.split_once("://").map_or(address.as_str(), |(_, rest)| rest);
+        let pinned = path
+            .rsplit_once('@')
+            .is_some_and(|(_, rev)| !rev.is_empty() && !rev.contains('/'))
+            || path.contains('#');
+        if pinned {
+            m.judge(Judgment {
                 line,
-                what: format!("the package at {address}"),
-            }),
-            urls: vec![address],
-            ..Taint::default()
-        };
-        remote_code(m, line, &taint, &format!("is run by `{name}`"), true);
+                rule: "flow.remote-code",
+                category: "remote-code-execution",
+                severity: Severity::Medium,
+                message: format!("`{name}` runs the package at {address}, pinned to a revision"),
+                hint: "prefer a published package with a version; check the pinned revision is the one reviewed",
+                urls: vec![address.clone()],
+                tool: None,
+            });
+        } else {
+            let taint = Taint {
+                remote: Some(Origin {
+                    line,
+                    what: format!("the package at {address}"),
+                }),
+                urls: vec![address],
+                ..Taint::default()
+            };
+            remote_code(m, line, &taint, &format!("is run by `{name}`"), true);
+        }
     }
     if name == "git"
-        && texts.first() == Some(&"push")
+        && texts.contains(&"push")
         && let Some(secret) = m.copied_secret.clone()
     {
         m.judge(Judgment {

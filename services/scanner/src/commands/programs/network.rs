@@ -36,7 +36,9 @@ pub(crate) fn fetch(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, 
     // A bare host (`curl -sL cli.tool.dev | bash`) is an https URL to whoever checks it;
     // a bare word in capitals (`curl URL | sh`) names the pattern, not a host.
     out.taint.urls = if found.is_empty() {
-        let placeholder = url.len() >= 3 && url.chars().all(|c| c.is_ascii_uppercase() || c == '_');
+        let positional: Vec<usize> = (0..texts.len()).filter(|&i| !texts[i].starts_with('-')).collect();
+        let sole = positional.len() == 1 && positional[0].checked_sub(1).is_none_or(|p| !texts[p].starts_with('-'));
+        let placeholder = sole && url.len() >= 3 && url.chars().all(|c| c.is_ascii_uppercase() || c == '_');
         vec![if placeholder {
             format!("https://<{url}>")
         } else {
@@ -504,17 +506,17 @@ pub(crate) fn token_may_belong(variable: &str, destination: &str) -> bool {
         return true;
     };
     let host = host_of(destination);
-    if host == "localhost"
-        || host.ends_with(".local")
-        || host.ends_with(".internal")
-        || host
+    // A dotted IPv4 address on this machine or the local network; not a bare number
+    // (`http://3405803785/`) or a name without dots.
+    let local_ip = host.split('.').count() == 4
+        && host
             .parse::<std::net::Ipv4Addr>()
-            .is_ok_and(|ip| ip.is_loopback() || ip.is_private())
-        || !host.contains('.')
-    {
+            .is_ok_and(|ip| ip.is_loopback() || ip.is_private());
+    if host == "localhost" || host.ends_with(".local") || host.ends_with(".internal") || local_ip {
         return true;
     }
-    const ELSEWHERE: [(&str, &str); 6] = [
+    const ELSEWHERE: [(&str, &str); 7] = [
+        ("hubspot", "hubapi"),
         ("gemini", "googleapis"),
         ("google", "googleapis"),
         ("gcp", "googleapis"),
@@ -524,11 +526,18 @@ pub(crate) fn token_may_belong(variable: &str, destination: &str) -> bool {
     ];
     let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
     let registrable = labels.len().checked_sub(2).map_or("", |i| labels[i]);
+    // A label of the host names the service (`github.example.com`, `getlate.dev` for
+    // `$LATE_API_KEY`, `slackapi` for `$SLACK_TOKEN`) or shares its first five letters;
+    // three letters in common (`gitsync.example`) are not enough.
+    let begins_alike = |label: &&str| {
+        let common = label.chars().zip(service.chars()).take_while(|(a, b)| a == b).count();
+        *label == service
+            || service.len() >= 4 && (label.starts_with(service.as_str()) || label.ends_with(service.as_str()))
+            || label.len() >= 4 && service.starts_with(*label)
+            || common >= 5
+    };
     ELSEWHERE.iter().any(|(s, r)| service == *s && registrable == *r)
-        || service
-            .as_bytes()
-            .windows(3)
-            .any(|w| registrable.as_bytes().windows(3).any(|r| r == w))
+        || labels[..labels.len().saturating_sub(1)].iter().any(begins_alike)
 }
 
 /// The host of a URL, lowercase (`api.slack.com` of `https://api.slack.com:443/x`).
@@ -593,5 +602,8 @@ mod tests {
             "https://notes-cache.example.invalid/v1"
         ));
         assert!(!token_may_belong("$OPENAI_API_KEY", "https://203.0.113.9/collect"));
+        assert!(!token_may_belong("$GITHUB_TOKEN", "https://gitsync.example/x"));
+        assert!(!token_may_belong("$GITHUB_TOKEN", "http://3405803785/x"));
+        assert!(token_may_belong("$LATE_API_KEY", "https://getlate.dev/api/v1/posts"));
     }
 }
