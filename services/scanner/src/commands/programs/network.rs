@@ -559,14 +559,7 @@ fn host_of(destination: &str) -> String {
 /// `slack.com`): everyday API use. A token named for one service sent elsewhere is a
 /// theft.
 pub(crate) fn token_for(variable: &str, destination: &str) -> bool {
-    let host = destination
-        .split("://")
-        .nth(1)
-        .unwrap_or("")
-        .split(['/', '?', ':'])
-        .next()
-        .unwrap_or("")
-        .to_ascii_lowercase();
+    let host = host_of(destination);
     // The registrable label (`slack` in `hooks.slack.com`), not any substring: a token
     // sent to `github.com.evil.example` is not sent to GitHub.
     let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
