@@ -256,12 +256,7 @@ impl Scanner {
         );
         let negated = |index: usize, at: usize| {
             let index = index.min(lines.starts.len().saturating_sub(1));
-            let (_, line) = lines.line(text, index);
-            context::negated(line, at)
-                || under_negated_lead_in(text, &lines, index)
-                || table_header(text, &lines, index)
-                    .is_some_and(|header| context::in_not_to_do_column(header, line, at))
-                || negated_across_lines(text, &lines, &contexts, index, at)
+            prose_negated(text, &lines, &contexts, index, at)
         };
         let around = commands::Surroundings {
             vendor,
@@ -433,11 +428,7 @@ impl Scanner {
                 let end = (whole.end() - line_start).min(line.len());
                 if rule.spec.negatable
                     && ctx == Context::Prose
-                    && (context::negated(line, start)
-                        || under_negated_lead_in(text, lines, index)
-                        || negated_across_lines(text, lines, contexts, index, start)
-                        || table_header(text, lines, index)
-                            .is_some_and(|header| context::in_not_to_do_column(header, line, start))
+                    && (prose_negated(text, lines, contexts, index, start)
                         || (rule.spec.category == "prompt-injection" && context::describes_attempt(line, start)))
                 {
                     continue;
@@ -678,6 +669,18 @@ fn supersede_by_model(findings: &mut Vec<Finding>, model: &[Finding]) {
             .get(&(f.file.as_str(), f.line, f.category.as_str()))
             .is_none_or(|&(worst, cleared)| !(worst >= f.severity || cleared))
     });
+}
+
+/// Whether the prose at byte `at` of line `index` is something not to do: negated in its
+/// sentence (also across soft-wrapped lines), an item of a list introduced negatively, or
+/// in a table column headed as what not to do. The command model and the pattern rules
+/// ask the same question.
+fn prose_negated(text: &str, lines: &Lines, contexts: &[Context], index: usize, at: usize) -> bool {
+    let (_, line) = lines.line(text, index);
+    context::negated(line, at)
+        || under_negated_lead_in(text, lines, index)
+        || table_header(text, lines, index).is_some_and(|header| context::in_not_to_do_column(header, line, at))
+        || negated_across_lines(text, lines, contexts, index, at)
 }
 
 /// The header row of the Markdown table line `index` is a body row of (`| ❌ Don't | Why |`
