@@ -181,22 +181,14 @@ const NOT_TO_DO_HEADERS: [&str; 10] = [
 /// Whether byte `at` of the table row `line` sits in a column whose header (`header`,
 /// the table's first row) names what not to do.
 pub fn in_not_to_do_column(header: &str, line: &str, at: usize) -> bool {
-    let mut at = at.min(line.len());
-    while !line.is_char_boundary(at) {
-        at -= 1;
-    }
+    let at = line.floor_char_boundary(at);
     let Some(column) = table_cells(&line[..at]).len().checked_sub(1) else {
         return false;
     };
     table_cells(header).get(column).is_some_and(|cell| {
         // The cell is the label and little else ("❌ Don't", "Never run", "Bad"): "Never
         // skip this" or "Run this instead of the GUI" are no such column.
-        let cell: String = cell
-            .chars()
-            .filter(|c| !matches!(c, '*' | '_' | '`'))
-            .collect::<String>()
-            .trim()
-            .to_lowercase();
+        let cell = plain_label(cell);
         let words = cell.split_whitespace().count();
         NOT_TO_DO_HEADERS.iter().any(|w| cell.starts_with(w))
             && words <= 3
@@ -233,17 +225,10 @@ fn table_cells(row: &str) -> Vec<&str> {
 /// The sentence of `line` before byte `at`, lowercase, with inline code blanked: a
 /// negation quoted in code (an error message: `Could not read …`) is not the author's.
 fn sentence_before(line: &str, at: usize) -> String {
-    let mut at = at.min(line.len());
-    while !line.is_char_boundary(at) {
-        at -= 1;
-    }
+    let at = line.floor_char_boundary(at);
     // A sentence is never thousands of bytes: only the last 400 are read, so a long line
     // is not copied once per finding on it.
-    let mut from = at.saturating_sub(400);
-    while !line.is_char_boundary(from) {
-        from += 1;
-    }
-    let before = &line[from..at];
+    let before = &line[line.ceil_char_boundary(at.saturating_sub(400))..at];
     let mut prose = String::with_capacity(before.len());
     for (i, piece) in before.split('`').enumerate() {
         if i % 2 == 0 {
@@ -342,6 +327,16 @@ pub fn is_list_item(line: &str) -> bool {
     }
 }
 
+/// A label as read, without its Markdown emphasis or code marks, trimmed, lowercase
+/// (`**Do not**` → `do not`).
+fn plain_label(text: &str) -> String {
+    text.chars()
+        .filter(|c| !matches!(c, '*' | '_' | '`'))
+        .collect::<String>()
+        .trim()
+        .to_lowercase()
+}
+
 /// Whether `line` introduces a list of prohibitions ("It does **not**:", "Never:",
 /// "Do not:"): every item under it is a prohibition, not an instruction. A lead-in that
 /// negates skipping or forgetting ("Never skip these steps:") introduces instructions.
@@ -350,12 +345,7 @@ pub fn negating_lead_in(line: &str) -> bool {
     let Some(body) = t.strip_suffix(':') else {
         return false;
     };
-    let body: String = body
-        .chars()
-        .filter(|c| !matches!(c, '*' | '_' | '`'))
-        .collect::<String>()
-        .trim()
-        .to_lowercase();
+    let body = plain_label(body);
     const PROHIBITIONS: [&str; 9] = [
         "not",
         "never",

@@ -405,11 +405,7 @@ fn negated_after_verb(lexicon: &Lexicon, from_verb: &str) -> bool {
 fn last_clause<'t>(lexicon: &Lexicon, before: &'t str) -> &'t str {
     // Only the end of a long sentence is searched: a clause is never thousands of bytes,
     // and searching all of it for every command in it would be quadratic.
-    let mut from = before.len().saturating_sub(MAX_CLAUSE);
-    while !before.is_char_boundary(from) {
-        from += 1;
-    }
-    let before = &before[from..];
+    let before = &before[before.ceil_char_boundary(before.len().saturating_sub(MAX_CLAUSE))..];
     let start = lexicon
         .clause_breaks
         .iter()

@@ -384,17 +384,15 @@ impl Scanner {
                 out.push(at.finding(line, h.at, h.at, None, h.rule, "hidden-text", severity, message, h.hint));
             }
             if depth < MAX_DECODE_DEPTH {
-                self.scan_encoded(line, at, depth, vendor.security_training && ctx != Context::Script, out);
+                let training = vendor.security_training && ctx != Context::Script;
+                self.scan_encoded(line, at, depth, training, out);
                 // Base64 wrapped over lines (a YAML block, a PEM-like body) is decoded whole:
-                // line by line, its text breaks mid-sentence and mid-character.
-                if let Some(joined) = wrapped_base64(text, lines, index) {
-                    self.scan_encoded(
-                        &joined,
-                        at,
-                        depth,
-                        vendor.security_training && ctx != Context::Script,
-                        out,
-                    );
+                // line by line, its text breaks mid-sentence and mid-character. Only a line
+                // holding a base64 run can start such a block.
+                if has_base64_run(line)
+                    && let Some(joined) = wrapped_base64(text, lines, index)
+                {
+                    self.scan_encoded(&joined, at, depth, training, out);
                 }
             }
         }
@@ -700,7 +698,7 @@ fn table_header<'t>(text: &'t str, lines: &Lines, index: usize) -> Option<&'t st
 /// from the lines above (a soft-wrapped paragraph or list item: "- Never set
 /// `verify=False`,⏎  `git config --global http.sslVerify false`"): a negation reaches the
 /// rest of its sentence on the next line. At most four lines back, 400 bytes of each.
-fn negated_across_lines(text: &str, lines: &Lines, contexts: &[Context], index: usize, at: usize) -> bool {
+fn negated_across_lines<'t>(text: &'t str, lines: &Lines, contexts: &[Context], index: usize, at: usize) -> bool {
     let prose = |i: usize| contexts.get(i) == Some(&Context::Prose);
     let fence = |t: &str| t.starts_with("```") || t.starts_with("~~~");
     let continues = |i: usize| {
@@ -720,24 +718,14 @@ fn negated_across_lines(text: &str, lines: &Lines, contexts: &[Context], index: 
     if first == index {
         return false;
     }
-    let tail = |line: &'_ str, keep: usize| -> String {
-        let mut from = line.len().saturating_sub(keep);
-        while !line.is_char_boundary(from) {
-            from += 1;
-        }
-        line[from..].to_owned()
-    };
+    let tail = |line: &'t str| &line[line.ceil_char_boundary(line.len().saturating_sub(400))..];
     let mut joined = String::new();
     for i in first..index {
-        joined.push_str(tail(lines.line(text, i).1.trim_end(), 400).as_str());
+        joined.push_str(tail(lines.line(text, i).1.trim_end()));
         joined.push(' ');
     }
     let (_, line) = lines.line(text, index);
-    let mut end = at.min(line.len());
-    while !line.is_char_boundary(end) {
-        end -= 1;
-    }
-    joined.push_str(&tail(&line[..end], 400));
+    joined.push_str(tail(&line[..line.floor_char_boundary(at)]));
     context::negated(&joined, joined.len())
 }
 

@@ -615,13 +615,7 @@ fn make_variables(lines: &[&str]) -> Vec<(String, String)> {
         };
         let mut value = expand_make(caps[2].trim(), &out);
         // `V2 := $(V1)$(V1)` doubles with every line: a value stops growing at 4 KiB.
-        if value.len() > MAX_MAKE_VALUE {
-            let mut end = MAX_MAKE_VALUE;
-            while !value.is_char_boundary(end) {
-                end -= 1;
-            }
-            value.truncate(end);
-        }
+        value.truncate(value.floor_char_boundary(MAX_MAKE_VALUE));
         let name = caps[1].to_owned();
         if let Some(existing) = out.iter_mut().find(|(n, _)| *n == name) {
             existing.1 = value;

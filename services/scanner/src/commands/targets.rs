@@ -355,15 +355,20 @@ pub fn normalize_path(path: &str) -> String {
         .trim_matches(|c| c == '"' || c == '\'')
         .to_ascii_lowercase()
         .replace('\\', "/");
-    let mut p = lower
-        .replace("${env:userprofile}", "~")
-        .replace("$env:userprofile", "~")
-        .replace("${env:home}", "~")
-        .replace("$env:home", "~")
-        .replace("%homedrive%%homepath%", "~")
-        .replace("${home}", "~")
-        .replace("$home", "~")
-        .replace("%userprofile%", "~");
+    // Most paths name no variable: the spelled-out homes are looked for only when one can.
+    let mut p = if !lower.contains(['$', '%']) {
+        lower
+    } else {
+        lower
+            .replace("${env:userprofile}", "~")
+            .replace("$env:userprofile", "~")
+            .replace("${env:home}", "~")
+            .replace("$env:home", "~")
+            .replace("%homedrive%%homepath%", "~")
+            .replace("${home}", "~")
+            .replace("$home", "~")
+            .replace("%userprofile%", "~")
+    };
     if let Some(rest) = p
         .strip_prefix(|c: char| c.is_ascii_alphabetic())
         .and_then(|r| r.strip_prefix(':'))

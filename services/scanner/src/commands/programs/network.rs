@@ -525,7 +525,7 @@ pub(crate) fn token_may_belong(variable: &str, destination: &str) -> bool {
         ("claude", "anthropic"),
     ];
     let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
-    let registrable = labels.len().checked_sub(2).map_or("", |i| labels[i]);
+    let registrable = registrable_label(&host);
     // A label of the host names the service (`github.example.com`, `getlate.dev` for
     // `$LATE_API_KEY`, `slackapi` for `$SLACK_TOKEN`) or shares its first five letters;
     // three letters in common (`gitsync.example`) are not enough.
@@ -555,6 +555,12 @@ fn host_of(destination: &str) -> String {
         .to_ascii_lowercase()
 }
 
+/// The label before the top-level domain (`slack` in `hooks.slack.com`).
+fn registrable_label(host: &str) -> &str {
+    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+    labels.len().checked_sub(2).map_or("", |i| labels[i])
+}
+
 /// Whether a token variable is sent to the service it is named for (`$SLACK_TOKEN` to
 /// `slack.com`): everyday API use. A token named for one service sent elsewhere is a
 /// theft.
@@ -562,10 +568,8 @@ pub(crate) fn token_for(variable: &str, destination: &str) -> bool {
     let host = host_of(destination);
     // The registrable label (`slack` in `hooks.slack.com`), not any substring: a token
     // sent to `github.com.evil.example` is not sent to GitHub.
-    let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
-    let registrable = labels.len().checked_sub(2).map_or("", |i| labels[i]);
     match service_of(variable) {
-        Some(service) => registrable == service,
+        Some(service) => registrable_label(&host) == service,
         None => true,
     }
 }
