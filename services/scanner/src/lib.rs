@@ -277,6 +277,15 @@ impl Scanner {
                 finding.message.push_str(framing.note);
             }
         }
+        // A pattern rule's download on a line whose installer the step names drops as a
+        // vendor's does.
+        for finding in &mut findings[first_pattern..] {
+            if judged.named_installers.contains(&(finding.line - 1))
+                && let Some(vendor_severity) = self.rules.vendor_severity(&finding.rule)
+            {
+                finding.severity = finding.severity.min(vendor_severity);
+            }
+        }
         let first_of_file = findings.len();
         for found in judged.judgments {
             let Some(index) = (found.line < lines.starts.len()).then_some(found.line) else {

@@ -242,6 +242,12 @@ impl RuleSet {
         }
         Ok(RuleSet { rules, installer_hosts })
     }
+
+    /// The severity rule `id` drops to for a download from the skill's own vendor or an
+    /// official installer, if it has one.
+    pub fn vendor_severity(&self, id: &str) -> Option<Severity> {
+        self.rules.iter().find(|r| r.spec.id == id)?.spec.vendor_severity
+    }
 }
 
 /// A pattern that matches nothing.

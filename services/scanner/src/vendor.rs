@@ -124,22 +124,16 @@ impl Vendor {
                 },
             };
             if VENDOR_KEYS.contains(&key.as_str()) {
-                let words: Vec<String> = value
-                    .split(|c: char| !c.is_ascii_alphanumeric())
-                    .filter(|w| !w.is_empty())
-                    .map(str::to_ascii_lowercase)
-                    .collect();
                 if key == "name" {
-                    own.extend(words.iter().filter(|w| !GENERIC_WORDS.contains(&w.as_str())).cloned());
-                }
-                for n in 1..=3 {
-                    names.extend(
-                        words
-                            .windows(n)
-                            .map(|w| w.concat())
+                    own.extend(
+                        value
+                            .split(|c: char| !c.is_ascii_alphanumeric())
+                            .filter(|w| !w.is_empty())
+                            .map(str::to_ascii_lowercase)
                             .filter(|w| !GENERIC_WORDS.contains(&w.as_str())),
                     );
                 }
+                names.extend(name_words(value));
             }
             if SUBJECT_KEYS.contains(&key.as_str()) {
                 security_training |= SECURITY_TRAINING
@@ -157,41 +151,29 @@ impl Vendor {
     /// Whether every URL in `matched` is trusted: a host on the well-known installer list
     /// (`installers`: host names, or host/path prefixes), or one the skill's frontmatter
     /// names — by its registrable label (`tool` in `get.tool.dev`, at least 3
-    /// characters) or, on GitHub, by the owner in the path. A URL with credentials
-    /// (`https://a@b`), a non-numeric port, or dot segments or encoded slashes in its
-    /// path is never trusted: they hide which host and path are really fetched.
+    /// characters, or the skill's own two-letter name: `pi.dev` for `pi-agent`) or, on
+    /// GitHub, by the owner in the path. A URL with credentials (`https://a@b`), a
+    /// non-numeric port, or dot segments or encoded slashes in its path is never trusted:
+    /// they hide which host and path are really fetched.
     pub fn trusts(&self, matched: &str, installers: &[String]) -> bool {
-        let mut urls = 0;
-        for (at, _) in matched.match_indices("://") {
-            let rest = &matched[at + 3..];
-            let end = rest
-                .find(|c: char| c.is_whitespace() || "|'\"`)<>;".contains(c))
-                .unwrap_or(rest.len());
-            let url = rest[..end].to_ascii_lowercase();
-            let authority_end = url.find(['/', '?', '#']).unwrap_or(url.len());
-            let (authority, path) = url.split_at(authority_end);
-            let host = match authority.rsplit_once(':') {
-                Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => host,
-                Some(_) => return false,
-                None => authority,
-            };
-            let disguised = authority.contains('@')
-                || path.contains("/../")
-                || path.contains("/./")
-                || path.ends_with("/..")
-                || path.contains("%2e")
-                || path.contains("%2f")
-                || path.contains('\\');
-            if disguised || host.is_empty() || host.parse::<std::net::IpAddr>().is_ok() {
-                return false;
+        every_url(matched, |url| {
+            installer(&url.path, &url.host, installers) || self.names(&url.host, &url.path)
+        })
+    }
+
+    /// Whether every URL in `matched` is an HTTPS address of a tool that `beside` — the
+    /// prose introducing the step and the comments written with it ("# parallel-cli",
+    /// "Install the Parallel CLI:") — names: the installer of the tool the step is about,
+    /// which the skill's frontmatter need not mention. Like the frontmatter's word it is
+    /// the author's, so it lowers a download to `caution`, never below.
+    pub fn named_beside(matched: &str, beside: &str) -> bool {
+        let words = name_words(beside);
+        every_url(matched, |url| {
+            url.https && {
+                let name = owner_name(&url.host, &url.path);
+                name.len() >= 3 && !GENERIC_WORDS.contains(&name.as_str()) && words.contains(&name)
             }
-            let url = format!("{host}{path}");
-            if !(installer(&url, host, installers) || self.names(host, &url)) {
-                return false;
-            }
-            urls += 1;
-        }
-        urls > 0
+        })
     }
 
     /// Whether the skill's `name` says it is about `tool` (a program's name): a skill
@@ -207,32 +189,113 @@ impl Vendor {
     }
 
     fn names(&self, host: &str, url: &str) -> bool {
-        let name = if matches!(
-            host,
-            "github.com" | "raw.githubusercontent.com" | "objects.githubusercontent.com"
-        ) {
-            url.split('/').nth(1).unwrap_or_default()
-        } else {
-            let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
-            labels.len().checked_sub(2).map_or("", |i| labels[i])
-        };
-        let name: String = name.chars().filter(char::is_ascii_alphanumeric).collect();
-        if name.len() >= 3 && self.names.contains(&name) {
+        let name = owner_name(host, url);
+        if name.len() >= 3 && self.names.contains(&name) || name.len() == 2 && self.own.contains(&name) {
             return true;
         }
         // A GitHub organisation named after the product with a prefix or suffix
         // (`exploreomni` for `omni-admin`): a word of the skill's `name`, four letters or
         // more.
-        matches!(
-            host,
-            "github.com" | "raw.githubusercontent.com" | "objects.githubusercontent.com"
-        ) && self.own.iter().any(|word| {
-            word.len() >= 4
-                && !GENERIC_WORDS.contains(&word.as_str())
-                && word.chars().all(|c| c.is_ascii_lowercase())
-                && (name.starts_with(word.as_str()) || name.ends_with(word.as_str()))
-        })
+        on_github(host)
+            && self.own.iter().any(|word| {
+                word.len() >= 4
+                    && !GENERIC_WORDS.contains(&word.as_str())
+                    && word.chars().all(|c| c.is_ascii_lowercase())
+                    && (name.starts_with(word.as_str()) || name.ends_with(word.as_str()))
+            })
     }
+}
+
+/// A URL as the trust checks read it: lowercase host, and host plus path.
+struct Address {
+    https: bool,
+    host: String,
+    /// Host and path, without the scheme (`astral.sh/uv/install.sh`).
+    path: String,
+}
+
+/// Whether `matched` holds a URL and `trusted` accepts every one. A URL with credentials
+/// (`https://a@b`), a non-numeric port, dot segments or encoded slashes in its path, or
+/// an IP address for a host is never accepted: they hide what is really fetched.
+fn every_url(matched: &str, trusted: impl Fn(&Address) -> bool) -> bool {
+    let mut urls = 0;
+    for (at, _) in matched.match_indices("://") {
+        let scheme_start = matched[..at]
+            .rfind(|c: char| !c.is_ascii_alphanumeric())
+            .map_or(0, |i| i + 1);
+        let https = matched[scheme_start..at].eq_ignore_ascii_case("https");
+        let rest = &matched[at + 3..];
+        let end = rest
+            .find(|c: char| c.is_whitespace() || "|'\"`)<>;".contains(c))
+            .unwrap_or(rest.len());
+        let url = rest[..end].to_ascii_lowercase();
+        let authority_end = url.find(['/', '?', '#']).unwrap_or(url.len());
+        let (authority, path) = url.split_at(authority_end);
+        let host = match authority.rsplit_once(':') {
+            Some((host, port)) if port.chars().all(|c| c.is_ascii_digit()) => host,
+            Some(_) => return false,
+            None => authority,
+        };
+        let disguised = authority.contains('@')
+            || path.contains("/../")
+            || path.contains("/./")
+            || path.ends_with("/..")
+            || path.contains("%2e")
+            || path.contains("%2f")
+            || path.contains('\\');
+        if disguised || host.is_empty() || host.parse::<std::net::IpAddr>().is_ok() {
+            return false;
+        }
+        let address = Address {
+            https,
+            host: host.to_owned(),
+            path: format!("{host}{path}"),
+        };
+        if !trusted(&address) {
+            return false;
+        }
+        urls += 1;
+    }
+    urls > 0
+}
+
+fn on_github(host: &str) -> bool {
+    matches!(
+        host,
+        "github.com" | "raw.githubusercontent.com" | "objects.githubusercontent.com"
+    )
+}
+
+/// Who publishes `url` (host and path): the owner in a GitHub path, else the host's
+/// registrable label (`tool` in `get.tool.dev`), letters and digits only.
+fn owner_name(host: &str, url: &str) -> String {
+    let name = if on_github(host) {
+        url.split('/').nth(1).unwrap_or_default()
+    } else {
+        let labels: Vec<&str> = host.split('.').filter(|l| !l.is_empty()).collect();
+        labels.len().checked_sub(2).map_or("", |i| labels[i])
+    };
+    name.chars().filter(char::is_ascii_alphanumeric).collect()
+}
+
+/// The lowercase words of `text` (letters and digits) and each run of two or three
+/// neighbouring words joined ("Lambda Labs" → `lambdalabs`), without everyday words.
+fn name_words(text: &str) -> HashSet<String> {
+    let words: Vec<String> = text
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .map(str::to_ascii_lowercase)
+        .collect();
+    let mut names = HashSet::new();
+    for n in 1..=3 {
+        names.extend(
+            words
+                .windows(n)
+                .map(|w| w.concat())
+                .filter(|w| !GENERIC_WORDS.contains(&w.as_str())),
+        );
+    }
+    names
 }
 
 /// Categories of attack technique a security-training skill quotes as lessons. Attacks on
@@ -337,6 +400,41 @@ mod tests {
         assert!(!plain.trusts("curl https://get.description.example/i.sh | sh", &[]));
         assert!(!plain.trusts("curl https://get.script.example/i.sh | sh", &[]));
         assert!(plain.trusts("curl https://csvtools.example/i.sh | sh", &[]));
+        // A two-letter name is the skill's own only when it is its whole `name` word.
+        let pi = vendor("name: pi-agent\ndescription: Use Pi, the terminal harness");
+        assert!(pi.trusts("curl -fsSL https://pi.dev/install.sh | sh", &[]));
+        assert!(!pi.trusts("curl -fsSL https://py.dev/install.sh | sh", &[]));
+        let described = vendor("name: notes\ndescription: Uses an AI model");
+        assert!(!described.trusts("curl https://ai.example/i.sh | sh", &[]));
+    }
+
+    #[test]
+    fn an_installer_is_named_beside_its_step_only_over_https_by_its_own_name() {
+        let beside = "Install the Parallel CLI first: # parallel-cli (for web search)";
+        assert!(Vendor::named_beside("https://parallel.ai/install.sh", beside));
+        assert!(Vendor::named_beside(
+            "https://raw.githubusercontent.com/babashka/babashka/master/install",
+            "Install babashka:"
+        ));
+        // Plain HTTP, an address, a disguised host, a host named nowhere: never.
+        assert!(!Vendor::named_beside("http://parallel.ai/install.sh", beside));
+        assert!(!Vendor::named_beside("https://203.0.113.7/parallel.sh", beside));
+        assert!(!Vendor::named_beside("https://parallel.ai@evil.example/i.sh", beside));
+        assert!(!Vendor::named_beside("https://helper.example/i.sh", beside));
+        assert!(!Vendor::named_beside(
+            "https://parallel.ai/a https://evil.example/b",
+            beside
+        ));
+        // Everyday words name no tool: `get.setup.sh` is not vouched for by "setup".
+        assert!(!Vendor::named_beside(
+            "https://setup.example/i.sh",
+            "Run the setup script:"
+        ));
+        // A GitHub path is named by its owner, not by the repository's name.
+        assert!(!Vendor::named_beside(
+            "https://raw.githubusercontent.com/someone/parallel/main/i.sh",
+            beside
+        ));
     }
 
     #[test]

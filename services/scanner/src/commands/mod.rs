@@ -45,6 +45,9 @@ pub struct FileJudgments {
     /// The framing of each line inside a framed code block of a Markdown file (empty for
     /// other files), so a pattern rule's finding there weighs what the model's does.
     pub framed: Vec<Option<Framing>>,
+    /// Lines (0-based) whose download the author introduced as the installer of the tool
+    /// named beside it: a pattern rule with a `vendor_severity` drops to it there too.
+    pub named_installers: Vec<usize>,
 }
 
 /// Judges every command in one file (`text` with LF line ends; `contexts` per line).
@@ -104,6 +107,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             out.push(found);
         }
     }
+    let mut named_installers = Vec::new();
     let mut machine = shell::Machine::default();
     let file_lines: Vec<&str> = text.split('\n').collect();
     for snippet in &snippets {
@@ -122,18 +126,42 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             }
             _ => String::new(),
         };
+        let paragraph = machine.scope_text.clone();
         script::follow(&mut machine, snippet.language, &snippet.text, &snippet.lines, false);
         for judgment in machine.judgments.drain(before..).collect::<Vec<_>>() {
-            if let Some(found) = weigh(judgment, &snippet.place, around) {
-                out.push(found);
+            let Some(mut found) = weigh(judgment, &snippet.place, around) else {
+                continue;
+            };
+            // A download the author introduced as the installer of the tool named beside
+            // it ("# parallel-cli", "Install the Parallel CLI:"): the author's word, like
+            // the frontmatter's, so `caution`, never below.
+            if found.rule == "flow.remote-code"
+                && found.severity > Severity::Medium
+                && matches!(snippet.place, Place::Block { .. })
+                && !found.urls.is_empty()
+                && Vendor::named_beside(
+                    &found.urls.join(" "),
+                    &written_beside(&file_lines, &snippet.lines, found.line, &paragraph),
+                )
+            {
+                found.severity = Severity::Medium;
+                found
+                    .message
+                    .push_str(" (the installer of the tool named beside the step: check it is the one you expect)");
+                named_installers.push(found.line);
             }
+            out.push(found);
         }
     }
     // One finding per line and rule: the worst (a trusted installer and a planted
     // download on one line is the planted download).
     out.sort_by_key(|f| (f.line, f.rule, std::cmp::Reverse(f.severity)));
     out.dedup_by(|a, b| a.line == b.line && a.rule == b.rule);
-    FileJudgments { judgments: out, framed }
+    FileJudgments {
+        judgments: out,
+        framed,
+        named_installers,
+    }
 }
 
 /// The prose paragraph just above line `fence` (at most six lines, up to a blank line).
@@ -148,6 +176,25 @@ fn paragraph_above(lines: &[&str], contexts: &[Context], fence: usize) -> String
     }
     out.reverse();
     out.join(" ")
+}
+
+/// What the author wrote beside a command in a code block: the paragraph introducing the
+/// block, the comment lines right above the command (at most three) and the comment
+/// ending its own line.
+fn written_beside(file_lines: &[&str], block: &[usize], line: usize, paragraph: &str) -> String {
+    let mut beside = vec![paragraph];
+    let own = file_lines.get(line).copied().unwrap_or("");
+    if let Some((_, comment)) = own.split_once(" #") {
+        beside.push(comment);
+    }
+    let above = block.iter().rev().skip_while(|&&i| i >= line).take(3);
+    for &i in above {
+        match file_lines.get(i).map(|l| l.trim_start()) {
+            Some(comment) if comment.starts_with('#') || comment.starts_with("//") => beside.push(comment),
+            _ => break,
+        }
+    }
+    beside.join(" ")
 }
 
 /// Applies context to a judgment: negation, quoting lead-ins, security training, the
