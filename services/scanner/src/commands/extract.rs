@@ -305,6 +305,12 @@ pub fn manifest_name(block: &Block, text: &str) -> Option<&'static str> {
         Some("package.json")
     } else if named.contains("pyproject") || text.contains("[project]") {
         Some("pyproject.toml")
+    } else if named.contains("cargo.toml") || text.contains("[package]") && text.contains("dependencies]") {
+        Some("Cargo.toml")
+    } else if named.contains("gemfile") || text.contains("source \"https://rubygems.org\"") {
+        Some("Gemfile")
+    } else if named.contains("gemspec") || text.contains("Gem::Specification") {
+        Some("x.gemspec")
     } else {
         None
     }

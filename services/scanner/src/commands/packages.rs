@@ -13,6 +13,24 @@ pub enum Ecosystem {
     PyPi,
     /// npm (npm, yarn, pnpm, bun, npx).
     Npm,
+    /// crates.io (cargo add, cargo install, Cargo.toml).
+    Crates,
+    /// RubyGems (gem install, bundle add, Gemfile, gemspec).
+    RubyGems,
+}
+
+impl Ecosystem {
+    const ALL: [Ecosystem; 4] = [Ecosystem::PyPi, Ecosystem::Npm, Ecosystem::Crates, Ecosystem::RubyGems];
+
+    /// Its name in `data/popular-packages.csv`.
+    fn key(self) -> &'static str {
+        match self {
+            Ecosystem::PyPi => "pypi",
+            Ecosystem::Npm => "npm",
+            Ecosystem::Crates => "crates",
+            Ecosystem::RubyGems => "rubygems",
+        }
+    }
 }
 
 /// A line of a requirements file: a name, extras, version specifiers, markers, a comment.
@@ -23,35 +41,56 @@ static REQUIREMENT: LazyLock<regex::Regex> = LazyLock::new(|| {
 
 pub(crate) const POPULAR_CSV: &str = include_str!("../../data/popular-packages.csv");
 
+/// The popular names of each ecosystem (`Ecosystem::ALL` order), normalised, and the
+/// names established packages depend on (`crates-dependency` rows): never called a
+/// typosquat, never compared with.
 struct Popular {
-    pypi: HashSet<String>,
-    npm: HashSet<String>,
+    popular: [HashSet<String>; 4],
+    established: [HashSet<String>; 4],
+}
+
+impl Popular {
+    fn of(&self, ecosystem: Ecosystem) -> &HashSet<String> {
+        &self.popular[ecosystem as usize]
+    }
+
+    fn established(&self, ecosystem: Ecosystem, name: &str) -> bool {
+        self.established[ecosystem as usize].contains(name)
+    }
 }
 
 static POPULAR: LazyLock<Popular> = LazyLock::new(|| {
     let mut popular = Popular {
-        pypi: HashSet::new(),
-        npm: HashSet::new(),
+        popular: Default::default(),
+        established: Default::default(),
     };
     for line in POPULAR_CSV.lines().filter(|l| !l.starts_with('#')).skip(1) {
         let mut fields = line.split(',');
-        match (fields.next(), fields.next()) {
-            (Some("pypi"), Some(name)) => {
-                popular.pypi.insert(normalize(Ecosystem::PyPi, name));
-            }
-            (Some("npm"), Some(name)) => {
-                popular.npm.insert(normalize(Ecosystem::Npm, name));
-            }
-            _ => {}
+        let (Some(key), Some(name)) = (fields.next(), fields.next()) else {
+            continue;
+        };
+        let (key, established) = match key.strip_suffix("-dependency") {
+            Some(key) => (key, true),
+            None => (key, false),
+        };
+        if let Some(&ecosystem) = Ecosystem::ALL.iter().find(|e| e.key() == key) {
+            let set = if established {
+                &mut popular.established[ecosystem as usize]
+            } else {
+                &mut popular.popular[ecosystem as usize]
+            };
+            set.insert(normalize(ecosystem, name));
         }
     }
     popular
 });
 
-/// A name as its registry compares them (PyPI folds case and `-_.`).
+/// A name as its registry compares them (PyPI folds case and `-_.`; crates.io folds
+/// case and `-_`; RubyGems names are compared with `-_` folded, as Debian writes them).
 fn normalize(ecosystem: Ecosystem, name: &str) -> String {
     let lower = name.to_ascii_lowercase();
     match ecosystem {
+        Ecosystem::Crates | Ecosystem::RubyGems => lower.replace('_', "-"),
         Ecosystem::PyPi => {
             let mut out = String::with_capacity(lower.len());
             for c in lower.chars() {
@@ -70,18 +109,14 @@ fn normalize(ecosystem: Ecosystem, name: &str) -> String {
 /// dropped, changed or two swapped) and not popular itself. Names under five letters are
 /// not judged: too many real packages are one letter apart.
 pub fn lookalike(ecosystem: Ecosystem, name: &str) -> Option<&'static str> {
-    let popular = match ecosystem {
-        Ecosystem::PyPi => &POPULAR.pypi,
-        Ecosystem::Npm => &POPULAR.npm,
-    };
+    let popular = POPULAR.of(ecosystem);
     let name = normalize(ecosystem, name);
-    // A name popular in the other ecosystem is a mix-up (`requests` in a package.json),
+    // A name popular in another ecosystem is a mix-up (`requests` in a package.json),
     // not a lookalike planted for this one.
-    let other = match ecosystem {
-        Ecosystem::PyPi => &POPULAR.npm,
-        Ecosystem::Npm => &POPULAR.pypi,
-    };
-    if name.len() < 5 || popular.contains(&name) || other.contains(&name) {
+    let elsewhere = Ecosystem::ALL
+        .iter()
+        .any(|&other| POPULAR.of(other).contains(&normalize(other, &name)));
+    if name.len() < 5 || elsewhere || POPULAR.established(ecosystem, &name) {
         return None;
     }
     popular
@@ -109,9 +144,45 @@ fn one_typo(a: &str, b: &str) -> bool {
     }
 }
 
-/// The packages a command installs: `pip install x`, `uv add x`, `npm i x`, `npx x`, …
+/// Options of `cargo add`/`cargo install`, `gem install` and `bundle add` that take the
+/// next word as their value (a feature, a version, a path), not a package.
+const VALUE_OPTIONS: [&str; 22] = [
+    "-F",
+    "--features",
+    "--rename",
+    "--path",
+    "--git",
+    "--branch",
+    "--tag",
+    "--rev",
+    "--registry",
+    "-p",
+    "--package",
+    "--manifest-path",
+    "--target",
+    "--root",
+    "--version",
+    "-v",
+    "-i",
+    "--install-dir",
+    "-s",
+    "--source",
+    "--group",
+    "-n",
+];
+
+/// The packages a command installs: `pip install x`, `uv add x`, `npm i x`, `npx x`,
+/// `cargo add x`, `gem install x`, …
 pub fn installed_by(program: &str, args: &[&str]) -> Option<(Ecosystem, Vec<String>)> {
-    let positional: Vec<&str> = args.iter().copied().filter(|a| !a.starts_with('-')).collect();
+    let positional: Vec<&str> = if matches!(program, "cargo" | "gem" | "bundle") {
+        args.iter()
+            .enumerate()
+            .filter(|&(i, a)| !a.starts_with('-') && (i == 0 || !VALUE_OPTIONS.contains(&args[i - 1])))
+            .map(|(_, a)| *a)
+            .collect()
+    } else {
+        args.iter().copied().filter(|a| !a.starts_with('-')).collect()
+    };
     let (ecosystem, names): (Ecosystem, &[&str]) = match (program, positional.as_slice()) {
         ("pip" | "pip3" | "pipx", ["install", rest @ ..]) => (Ecosystem::PyPi, rest),
         ("uv", ["pip", "install", rest @ ..]) | ("uv" | "poetry" | "pdm" | "rye", ["add", rest @ ..]) => {
@@ -120,6 +191,8 @@ pub fn installed_by(program: &str, args: &[&str]) -> Option<(Ecosystem, Vec<Stri
         ("npm" | "pnpm" | "bun", ["i" | "install" | "add", rest @ ..]) => (Ecosystem::Npm, rest),
         ("yarn", ["add", rest @ ..]) | ("yarn", ["global", "add", rest @ ..]) => (Ecosystem::Npm, rest),
         ("npx" | "bunx", [first, ..]) => (Ecosystem::Npm, std::slice::from_ref(first)),
+        ("cargo", ["add" | "install", rest @ ..]) => (Ecosystem::Crates, rest),
+        ("gem", ["install", rest @ ..]) | ("bundle", ["add", rest @ ..]) => (Ecosystem::RubyGems, rest),
         _ => return None,
     };
     let names = names.iter().filter_map(|n| package_name(ecosystem, n)).collect();
@@ -152,12 +225,14 @@ fn package_name(ecosystem: Ecosystem, arg: &str) -> Option<String> {
             return (!bare.is_empty() && bare.chars().all(|c| c.is_ascii_alphanumeric() || "-_./".contains(c)))
                 .then(|| format!("{scope}{bare}"));
         }
+        // `cargo add serde@1`, `gem install rails:7.1` (refused above), `rails -v 7`.
+        Ecosystem::Crates | Ecosystem::RubyGems => arg.split('@').next().unwrap_or(""),
     };
     (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))).then(|| name.to_owned())
 }
 
 /// Dependencies declared in a manifest: `requirements*.txt`, `package.json`,
-/// `pyproject.toml`; with their line (0-based).
+/// `pyproject.toml`, `Cargo.toml`, `Gemfile`, `*.gemspec`; with their line (0-based).
 pub fn declared_in(path: &str, text: &str) -> Vec<(usize, Ecosystem, String)> {
     let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
     let mut out = Vec::new();
@@ -216,7 +291,77 @@ pub fn declared_in(path: &str, text: &str) -> Vec<(usize, Ecosystem, String)> {
                 }
             }
         }
+    } else if file == "cargo.toml" {
+        out.extend(cargo_dependencies(text));
+    } else if file == "gemfile" || file.ends_with(".gemspec") {
+        for (i, line) in text.lines().enumerate() {
+            if let Some(caps) = GEM.captures(line)
+                && let Some(name) = caps.get(1)
+            {
+                out.push((i, Ecosystem::RubyGems, name.as_str().to_owned()));
+            }
+        }
     }
+    out
+}
+
+/// A Gemfile's `gem "name"` or a gemspec's `add_dependency "name"` (and its runtime and
+/// development forms).
+static GEM: LazyLock<regex::Regex> = LazyLock::new(|| {
+    regex::Regex::new(
+        r#"^\s*(?:gem|\w+\.add_(?:runtime_|development_)?dependency)\s*\(?\s*["']([A-Za-z0-9][A-Za-z0-9._-]*)["']"#,
+    )
+    .expect("valid gem pattern")
+});
+
+/// The crates a `Cargo.toml` depends on: each key of a `[*dependencies]` table (or the
+/// table `[dependencies.name]`), or its `package = "…"` when it renames one — the crate
+/// fetched is the `package`.
+fn cargo_dependencies(text: &str) -> Vec<(usize, Ecosystem, String)> {
+    let mut out = Vec::new();
+    let mut in_table = false;
+    // A `[dependencies.name]` table: its name, until a `package` key says otherwise.
+    let mut table_crate: Option<(usize, String)> = None;
+    let flush = |table_crate: &mut Option<(usize, String)>, out: &mut Vec<(usize, Ecosystem, String)>| {
+        if let Some((line, name)) = table_crate.take() {
+            out.push((line, Ecosystem::Crates, name));
+        }
+    };
+    for (i, line) in text.lines().enumerate() {
+        let t = line.trim();
+        if let Some(header) = t.strip_prefix('[').and_then(|h| h.split(']').next()) {
+            flush(&mut table_crate, &mut out);
+            let header = header.trim();
+            in_table = header.ends_with("dependencies");
+            if let Some((table, name)) = header.rsplit_once('.')
+                && table.ends_with("dependencies")
+            {
+                table_crate = Some((i, name.trim_matches('"').to_owned()));
+            }
+            continue;
+        }
+        let Some((key, value)) = t.split_once('=') else {
+            continue;
+        };
+        let key = key.trim().trim_matches('"');
+        if table_crate.is_some() {
+            if key == "package"
+                && let Some(package) = value.split('"').nth(1)
+            {
+                table_crate = Some((i, package.to_owned()));
+            }
+            continue;
+        }
+        if !in_table || key.is_empty() || key.starts_with('#') {
+            continue;
+        }
+        let renamed = value
+            .split_once("package")
+            .and_then(|(_, rest)| rest.trim_start().strip_prefix('='))
+            .and_then(|rest| rest.split('"').nth(1));
+        out.push((i, Ecosystem::Crates, renamed.unwrap_or(key).to_owned()));
+    }
+    flush(&mut table_crate, &mut out);
     out
 }
 
@@ -264,5 +409,53 @@ mod tests {
             declared_in("requirements.txt", "# x\nreqeusts>=2\n-r base.txt\n"),
             vec![(1, Ecosystem::PyPi, "reqeusts".to_owned())]
         );
+    }
+
+    #[test]
+    fn crates_and_gems_are_read_from_commands_and_manifests() {
+        assert_eq!(
+            installed_by("cargo", &["add", "serde", "-F", "derive", "tokoi@1", "--rename", "x"]),
+            Some((Ecosystem::Crates, vec!["serde".to_owned(), "tokoi".to_owned()]))
+        );
+        assert_eq!(
+            installed_by("gem", &["install", "nokogiri", "-v", "1.16", "rials"]),
+            Some((Ecosystem::RubyGems, vec!["nokogiri".to_owned(), "rials".to_owned()]))
+        );
+        let cargo = "[package]\nname = \"x\"\n\n[dependencies]\nserde = { version = \"1\", features = [\"derive\"] }\nhttp = { package = \"reqwests\", version = \"0.12\" }\n\n[dependencies.tokio]\nversion = \"1\"\n\n[dev-dependencies.fake]\npackage = \"anyhwo\"\n";
+        assert_eq!(
+            declared_in("Cargo.toml", cargo),
+            vec![
+                (4, Ecosystem::Crates, "serde".to_owned()),
+                (5, Ecosystem::Crates, "reqwests".to_owned()),
+                (7, Ecosystem::Crates, "tokio".to_owned()),
+                (11, Ecosystem::Crates, "anyhwo".to_owned()),
+            ]
+        );
+        let gemfile = "source \"https://rubygems.org\"\ngem 'rails', '~> 7.1'\ngem \"devise\"\n  spec.add_development_dependency \"rspec\"\n";
+        let names: Vec<String> = declared_in("Gemfile", gemfile).into_iter().map(|(_, _, n)| n).collect();
+        assert_eq!(names, ["rails", "devise", "rspec"]);
+    }
+
+    #[test]
+    fn crate_and_gem_lookalikes_of_names_debian_packages() {
+        for (index, ecosystem) in Ecosystem::ALL.iter().enumerate() {
+            assert_eq!(
+                *ecosystem as usize, index,
+                "the tables are indexed by declaration order"
+            );
+        }
+        assert_eq!(lookalike(Ecosystem::Crates, "reqwests"), Some("reqwest"));
+        assert_eq!(
+            lookalike(Ecosystem::Crates, "serde_json"),
+            None,
+            "popular itself, `_` folded"
+        );
+        assert_eq!(lookalike(Ecosystem::Crates, "tokio"), None);
+        assert_eq!(lookalike(Ecosystem::RubyGems, "nokogiri"), None);
+        assert_eq!(lookalike(Ecosystem::RubyGems, "nokogirl"), Some("nokogiri"));
+        assert_eq!(lookalike(Ecosystem::RubyGems, "activesupport"), None);
+        // A crate that Debian-packaged crates depend on is established, not a lookalike
+        // (`dotenvy`, one letter from `dotenv`).
+        assert_eq!(lookalike(Ecosystem::Crates, "dotenvy"), None);
     }
 }
