@@ -1,0 +1,10 @@
+import js from "@eslint/js";
+import tseslint from "typescript-eslint";
+import prettier from "eslint-config-prettier";
+
+export default tseslint.config(
+  { ignores: ["dist/", "coverage/", "*.config.js"] },
+  js.configs.recommended,
+  ...tseslint.configs.recommended,
+  prettier,
+);
