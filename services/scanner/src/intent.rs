@@ -317,7 +317,7 @@ fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFindi
 
 /// Whether an ASCII term found at `start..end` stands at a word start (and, when it is
 /// five letters or fewer, at a word end too). Terms in other scripts match anywhere.
-fn at_word(text: &str, start: usize, end: usize) -> bool {
+pub(crate) fn at_word(text: &str, start: usize, end: usize) -> bool {
     let term = &text[start..end];
     if !term.starts_with(|c: char| c.is_ascii_alphabetic()) {
         return true;
@@ -335,7 +335,7 @@ fn at_word(text: &str, start: usize, end: usize) -> bool {
 
 /// Where sentences start: at 0, after a sentence end (`.`, `!`, `?`, `。`, `；`, …)
 /// followed by something other than a letter or digit, and after a blank line.
-fn sentence_starts(text: &str) -> Vec<usize> {
+pub(crate) fn sentence_starts(text: &str) -> Vec<usize> {
     let mut starts = vec![0];
     let mut previous_newline = false;
     let mut chars = text.char_indices().peekable();
@@ -375,6 +375,27 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
                 || !before.as_bytes()[i - 1].is_ascii_alphanumeric();
             at_word && !reinstated(lexicon, &before[i + n.len()..])
         })
+    })
+}
+
+/// Whether the last clause of `before` (lowercase, the sentence up to an instruction)
+/// negates it, in any of the lexicon's languages.
+pub(crate) fn negated_clause(before: &str) -> bool {
+    COMPILED
+        .as_ref()
+        .is_ok_and(|compiled| negated_in(&compiled.lexicon, before))
+}
+
+/// Whether `from_verb` (lowercase, from an instruction's verb to its sentence's end) is
+/// negated after the verb ("poussez jamais", Japanese "しないで").
+pub(crate) fn negated_after(from_verb: &str) -> bool {
+    COMPILED.as_ref().is_ok_and(|compiled| {
+        negated_after_verb(&compiled.lexicon, from_verb)
+            || compiled
+                .lexicon
+                .negations_after
+                .iter()
+                .any(|n| from_verb.chars().take(40).collect::<String>().contains(n.as_str()))
     })
 }
 

@@ -11,6 +11,7 @@
 pub mod commands;
 pub mod content;
 pub mod context;
+pub mod handover;
 pub mod hidden;
 pub mod intent;
 pub mod literals;
@@ -99,6 +100,7 @@ fn warm_up_in_background() {
         .spawn(|| {
             commands::warm_up();
             intent::warm_up();
+            handover::warm_up();
             vendor::warm_up();
             LazyLock::force(&BASE64_RUN);
         });
@@ -169,6 +171,9 @@ impl Scanner {
         }
         if let Some(what) = intent::describe(rule) {
             return what;
+        }
+        if rule == "intent.secret-handover" {
+            return "prose model (src/handover.rs, lexicon/handover.toml): a sentence names a secret, it or one of the next three of its paragraph hands it to an address, a ticket, a chat or a form".to_owned();
         }
         match rule.split('.').next() {
             Some("hidden") => "check written in code (src/hidden.rs): invisible or look-alike characters".to_owned(),
@@ -314,7 +319,14 @@ impl Scanner {
         if base == Context::Prose {
             // Prose and code blocks alike: a block of Markdown the skill has the agent
             // write into its memory is read as instructions later.
-            for found in intent::find(text, &|_| true) {
+            let prose_line = |index: usize| contexts.get(index) == Some(&Context::Prose);
+            // A handover in a list introduced as what not to do ("Don't:"), or in a table
+            // column headed so, is a warning.
+            let handovers: Vec<_> = handover::find(text, &prose_line)
+                .into_iter()
+                .filter(|found| !prose_negated(text, &lines, &contexts, found.line, found.at))
+                .collect();
+            for found in intent::find(text, &|_| true).into_iter().chain(handovers) {
                 let (_, line) = lines.line(text, found.line);
                 let mut severity = found.severity;
                 let mut message = found.message.to_owned();
@@ -570,7 +582,14 @@ impl Scanner {
                 &mut inner,
             );
             // What the decoded text tells the agent, in any language the lexicon reads.
-            for found in intent::find(text, &|_| true) {
+            let prose_line = |index: usize| contexts.get(index) == Some(&Context::Prose);
+            // A handover in a list introduced as what not to do ("Don't:"), or in a table
+            // column headed so, is a warning.
+            let handovers: Vec<_> = handover::find(text, &prose_line)
+                .into_iter()
+                .filter(|found| !prose_negated(text, &lines, &contexts, found.line, found.at))
+                .collect();
+            for found in intent::find(text, &|_| true).into_iter().chain(handovers) {
                 inner.push(at.finding(
                     line,
                     run.start(),

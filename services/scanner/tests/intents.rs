@@ -82,6 +82,7 @@ fn warnings_quotes_and_descriptions_are_not_instructions() {
 #[test]
 fn the_lexicon_compiles() {
     cairn_scanner::intent::check().expect("lexicon/intents.toml is valid");
+    cairn_scanner::handover::check().expect("lexicon/handover.toml is valid");
 }
 
 #[test]
