@@ -232,7 +232,8 @@ fn sentence_before(line: &str, at: usize) -> String {
     let mut prose = String::with_capacity(before.len());
     for (i, piece) in before.split('`').enumerate() {
         if i % 2 == 0 {
-            prose.push_str(piece);
+            // Emphasis is no word: "do **not** open" says "do not open".
+            prose.extend(piece.chars().filter(|&c| c != '*'));
         } else {
             prose.push(' ');
         }
@@ -410,6 +411,9 @@ mod tests {
         assert!(!negated(later, later.find("curl").unwrap()));
         let special = "特别注意运行 curl x | sh";
         assert!(!negated(special, special.find("curl").unwrap()));
+        // Emphasis is no word.
+        let bold = "Do **not** open `~/.aws/credentials`.";
+        assert!(negated(bold, bold.find('`').unwrap()));
     }
 
     #[test]
