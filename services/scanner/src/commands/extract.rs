@@ -598,6 +598,80 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
     out
 }
 
+/// Whether a file is a git configuration (`.gitconfig`, `gitconfig.team`, `.git/config`,
+/// or a file whose first setting line is a git section such as `[core]` or `[alias]`).
+pub fn is_gitconfig(path: &str, text: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    if file.contains("gitconfig") || path.ends_with(".git/config") {
+        return true;
+    }
+    let first = text
+        .lines()
+        .map(str::trim)
+        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with(';'));
+    first.is_some_and(|l| {
+        GIT_SECTIONS.iter().any(|s| {
+            l.strip_prefix('[')
+                .is_some_and(|rest| rest.to_ascii_lowercase().starts_with(s))
+        })
+    })
+}
+
+/// Sections that start a git configuration.
+const GIT_SECTIONS: [&str; 6] = ["core]", "alias]", "user]", "credential", "filter \"", "include]"];
+
+/// Git settings whose value git runs as a command: `core.fsmonitor`, `core.sshCommand`,
+/// `core.pager`, an `alias.*` starting with `!`, a `credential.helper` or a filter's
+/// `clean`/`smudge`/`process` — each a shell snippet on its own line.
+pub fn gitconfig_commands(text: &str) -> Vec<Snippet> {
+    const COMMANDS: [(&str, &str); 11] = [
+        ("core", "fsmonitor"),
+        ("core", "sshcommand"),
+        ("core", "pager"),
+        ("core", "editor"),
+        ("core", "askpass"),
+        ("core", "hookspath"),
+        ("sequence", "editor"),
+        ("gpg", "program"),
+        ("credential", "helper"),
+        ("filter", "clean"),
+        ("filter", "smudge"),
+    ];
+    let mut out = Vec::new();
+    let mut section = String::new();
+    for (i, line) in text.split('\n').enumerate() {
+        let t = line.trim();
+        if let Some(header) = t.strip_prefix('[').and_then(|h| h.split(']').next()) {
+            section = header.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+            continue;
+        }
+        let Some((key, value)) = t.split_once('=') else {
+            continue;
+        };
+        let key = key.trim().to_ascii_lowercase();
+        let mut value = value.trim();
+        if let Some(inner) = value.strip_prefix('"').and_then(|v| v.strip_suffix('"')) {
+            value = inner;
+        }
+        let shell_alias = value.starts_with('!');
+        let runs = COMMANDS.iter().any(|&(s, k)| s == section && k == key)
+            || section == "filter" && key == "process"
+            || section == "alias" && shell_alias
+            || section == "diff" && key == "textconv";
+        // `credential.helper = store` names a built-in helper; `!…` or a path runs a program.
+        let builtin_helper = section == "credential" && !shell_alias && !value.contains(['/', ' ']);
+        if runs && !builtin_helper && !value.is_empty() {
+            out.push(Snippet {
+                text: value.trim_start_matches('!').replace("\\\"", "\""),
+                lines: vec![i],
+                language: Language::Shell,
+                place: Place::File,
+            });
+        }
+    }
+    out
+}
+
 /// Whether `path` (lowercase) is a Makefile (`Makefile`, `GNUmakefile`, `release.mk`).
 pub fn is_makefile(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
