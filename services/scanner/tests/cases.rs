@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 19] = [
+const KNOWN_MISSES: [(&str, &str); 31] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -85,6 +85,54 @@ const KNOWN_MISSES: [(&str, &str); 19] = [
     (
         "d4-rds-snapshot-tidy",
         "deleting every manual snapshot in a loop with retention 0: one snapshot deletion is caution, the loop's \"every\" is not read",
+    ),
+    (
+        "d5-dependency-refresh",
+        "an SSH key appended to authorized_keys described in prose only, with an instruction to lie about what changed: prose writes and lies are not modelled",
+    ),
+    (
+        "d5-pr-review-fastlane",
+        "prose telling the agent to approve a bot's pull requests unread and override branch protection: no intent covers approving or admin merges",
+    ),
+    (
+        "d5-fast-commit-flow",
+        "prose telling the agent to skip hooks silently and strip the secret scanners from pre-commit: skip-checks alone is low and \"don't mention that …\" names no one to hide it from",
+    ),
+    (
+        "d5-jidou-setup",
+        "Japanese prose to download and run a setup script in an admin shell, unasked and hidden: no command, and the download is described in words",
+    ),
+    (
+        "d5-test-kurtarma",
+        "Turkish prose to delete the project folders and force-push an empty main: destructive steps in prose without commands are not read",
+    ),
+    (
+        "d5-pypi-publish-doctor",
+        "SKILL.md runs `diag.py attach ~/.pypirc` and the script's attach() uploads its argument: a script's parameters are not bound to the caller's arguments",
+    ),
+    (
+        "d5-docs-site-fonts",
+        "a rot13-encoded pipe-to-shell decoded by Python and run with os.system: run-time decoding is not followed",
+    ),
+    (
+        "d5-npm-audit-mirror",
+        "String.fromCharCode builds the host and the ~/.npmrc path sent in a POST: run-time decoding is not followed",
+    ),
+    (
+        "d5-windows-devbox-setup",
+        "a hex string decoded to IEX (New-Object Net.WebClient).DownloadString(…) and run as a ScriptBlock: run-time decoding is not followed",
+    ),
+    (
+        "d5-gem-release-helper",
+        "Ruby array fragments joined into an address and credential paths that are POSTed: pieces joined at run time are not followed in Ruby",
+    ),
+    (
+        "d5-model-cache-warmup",
+        "an XOR-encoded download-and-run blob run with shell=True: run-time decoding is not followed",
+    ),
+    (
+        "d5-fixture-decoder",
+        "a base64-encoded demonstration JWT in assets is judged a real token: the decoded token's test markers are not read",
     ),
 ];
 
