@@ -20,7 +20,6 @@
 
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, MatchKind};
 use regex::Regex;
 use serde::Deserialize;
 
@@ -44,7 +43,7 @@ struct Lexicon {
 
 /// What a term says about its sentence.
 #[derive(Clone, Copy, PartialEq, Eq, Debug)]
-enum Class {
+pub(crate) enum Class {
     Secret,
     InUse,
     Unmasked,
@@ -57,15 +56,11 @@ enum Class {
     Safe,
 }
 
-struct Compiled {
-    automaton: AhoCorasick,
-    classes: Vec<Class>,
-}
-
-static COMPILED: LazyLock<Result<Compiled, String>> = LazyLock::new(|| {
+/// Every term of the lexicon with its class, for the intent lexicon's automaton: one pass
+/// over a text finds the terms of both.
+pub(crate) fn terms() -> Result<Vec<(String, Class)>, String> {
     let lexicon: Lexicon = toml::from_str(HANDOVER).map_err(|e| format!("lexicon/handover.toml: {e}"))?;
     let mut terms = Vec::new();
-    let mut classes = Vec::new();
     for (class, list) in [
         (Class::Secret, &lexicon.secrets),
         (Class::InUse, &lexicon.in_use),
@@ -77,18 +72,10 @@ static COMPILED: LazyLock<Result<Compiled, String>> = LazyLock::new(|| {
         (Class::Reference, &lexicon.references),
         (Class::Safe, &lexicon.safe),
     ] {
-        for term in list {
-            terms.push(term.to_lowercase());
-            classes.push(class);
-        }
+        terms.extend(list.iter().map(|term| (term.to_lowercase(), class)));
     }
-    let automaton = AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        .build(&terms)
-        .map_err(|e| format!("lexicon/handover.toml: {e}"))?;
-    Ok(Compiled { automaton, classes })
-});
+    Ok(terms)
+}
 
 /// Addresses outside the machine written in prose: URLs, e-mail addresses, IPv4 addresses,
 /// host names under a common top-level domain (not file names: `config.yaml` is none).
@@ -104,9 +91,9 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}").expect("valid e-mail pattern")
 });
 
-/// Checks the lexicon compiles (`tests/intents.rs`).
+/// Checks the lexicon reads (`tests/intents.rs`).
 pub fn check() -> Result<(), String> {
-    COMPILED.as_ref().map(|_| ()).map_err(Clone::clone)
+    terms().map(|_| ())
 }
 
 /// How many sentences after the one naming a secret may hand it out.
@@ -172,17 +159,17 @@ struct Sentence {
 
 /// Finds secrets handed out in the prose lines of `text` that `prose(line)` admits.
 pub fn find(text: &str, prose: &dyn Fn(usize) -> bool) -> Vec<IntentFinding> {
-    let Ok(compiled) = COMPILED.as_ref() else {
-        return Vec::new();
-    };
-    let lower = text.to_lowercase();
-    // Offsets must line up with `text`: when lowercasing changed a length, search as is
-    // (ASCII still folds).
-    let haystack = if lower.len() == text.len() {
-        lower.as_str()
-    } else {
-        text
-    };
+    crate::intent::find_all(text, &|_| true, prose).1
+}
+
+/// The handovers among the terms found in `text` (`haystack`: `text` lowercased where
+/// offsets allow) by the intent lexicon's pass: `(offset, class)`, each at a word.
+pub(crate) fn find_in(
+    text: &str,
+    haystack: &str,
+    hits: Vec<(usize, Class)>,
+    prose: &dyn Fn(usize) -> bool,
+) -> Vec<IntentFinding> {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
@@ -198,12 +185,7 @@ pub fn find(text: &str, prose: &dyn Fn(usize) -> bool) -> Vec<IntentFinding> {
     };
     let prose = |line: usize| line >= frontmatter_end && prose(line);
     let prose: &dyn Fn(usize) -> bool = &prose;
-    let hits: Vec<(usize, Class)> = compiled
-        .automaton
-        .find_overlapping_iter(haystack)
-        .filter(|m| prose(line_of(m.start())) && crate::intent::at_word(haystack, m.start(), m.end()))
-        .map(|m| (m.start(), compiled.classes[m.pattern().as_usize()]))
-        .collect();
+    let hits: Vec<(usize, Class)> = hits.into_iter().filter(|&(at, _)| prose(line_of(at))).collect();
     let mut hits = hits;
     hits.sort_unstable_by_key(|(at, _)| *at);
     let has = |class: Class| hits.iter().any(|(_, c)| *c == class);
@@ -456,10 +438,10 @@ fn negated(haystack: &str, sentence: &Sentence, at: usize) -> bool {
         || crate::intent::negated_after(&haystack[at..sentence.end.max(at)])
 }
 
-/// Builds the lexicon's automaton now (a second core does it while the prefilter builds).
+/// Builds the address patterns now (a second core does it while the prefilter builds).
 pub(crate) fn warm_up() {
-    LazyLock::force(&COMPILED);
     LazyLock::force(&ADDRESS);
+    LazyLock::force(&EMAIL);
 }
 
 #[cfg(test)]

@@ -48,8 +48,16 @@ struct IntentSpec {
 struct Compiled {
     lexicon: Lexicon,
     automaton: AhoCorasick,
-    /// For each pattern: (intent index, group index).
-    owners: Vec<(usize, usize)>,
+    /// For each pattern: what it is a term of.
+    owners: Vec<Owner>,
+}
+
+/// Whose term a pattern is: an intent's group, or the handover lexicon's class
+/// (`handover.rs`, searched in the same pass).
+#[derive(Clone, Copy)]
+enum Owner {
+    Intent(usize, usize),
+    Handover(crate::handover::Class),
 }
 
 static COMPILED: LazyLock<Result<Compiled, String>> = LazyLock::new(|| {
@@ -60,9 +68,13 @@ static COMPILED: LazyLock<Result<Compiled, String>> = LazyLock::new(|| {
         for (g, group) in intent.groups.iter().enumerate() {
             for term in group {
                 terms.push(term.to_lowercase());
-                owners.push((i, g));
+                owners.push(Owner::Intent(i, g));
             }
         }
+    }
+    for (term, class) in crate::handover::terms()? {
+        terms.push(term);
+        owners.push(Owner::Handover(class));
     }
     let automaton = AhoCorasickBuilder::new()
         .ascii_case_insensitive(true)
@@ -171,23 +183,40 @@ pub fn check() -> Result<(), String> {
 
 /// Finds the intents in the lines of `text` that `include(index)` admits.
 pub fn find(text: &str, include: &dyn Fn(usize) -> bool) -> Vec<IntentFinding> {
-    let Ok(compiled) = COMPILED.as_ref() else {
-        return Vec::new();
-    };
-    match lowercase_in_place(text) {
-        Some(lower) => find_in(compiled, text, &lower, include),
-        // Some character lowercases to a different length (`İ`, the Kelvin sign): offsets
-        // would not line up, so the text is searched as it is (ASCII still folds).
-        None => find_in(compiled, text, text, include),
-    }
+    find_all(text, include, &|_| false).0
 }
 
+/// Finds the intents in the lines `include(index)` admits and, in one pass of the same
+/// automaton, the secrets handed out in the lines `prose(index)` admits (`handover.rs`).
+pub(crate) fn find_all(
+    text: &str,
+    include: &dyn Fn(usize) -> bool,
+    prose: &dyn Fn(usize) -> bool,
+) -> (Vec<IntentFinding>, Vec<IntentFinding>) {
+    let Ok(compiled) = COMPILED.as_ref() else {
+        return (Vec::new(), Vec::new());
+    };
+    let lower = lowercase_in_place(text);
+    // Some character lowercases to a different length (`İ`, the Kelvin sign): offsets
+    // would not line up, so the text is searched as it is (ASCII still folds).
+    let haystack = lower.as_deref().unwrap_or(text);
+    let (found, handover_hits) = find_in(compiled, text, haystack, include);
+    let handovers = if handover_hits.is_empty() {
+        Vec::new()
+    } else {
+        crate::handover::find_in(text, haystack, handover_hits, prose)
+    };
+    (found, handovers)
+}
+
+/// The intents found, and the handover lexicon's terms `(offset, class)` for
+/// `handover::find_in`.
 fn find_in(
     compiled: &'static Compiled,
     text: &str,
     haystack: &str,
     include: &dyn Fn(usize) -> bool,
-) -> Vec<IntentFinding> {
+) -> (Vec<IntentFinding>, Vec<(usize, crate::handover::Class)>) {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
         .collect();
@@ -202,12 +231,18 @@ fn find_in(
             .unwrap_or(text.len())
     };
     let mut hits: Vec<(usize, usize, usize, usize)> = Vec::new(); // (sentence start, at, intent, group)
+    let mut handover_hits = Vec::new();
     for m in compiled.automaton.find_overlapping_iter(haystack) {
-        let (intent, group) = compiled.owners[m.pattern().as_usize()];
-        if !include(line_of(m.start())) || !at_word(haystack, m.start(), m.end()) {
+        if !at_word(haystack, m.start(), m.end()) {
             continue;
         }
-        hits.push((sentence_start(m.start()), m.start(), intent, group));
+        match compiled.owners[m.pattern().as_usize()] {
+            Owner::Handover(class) => handover_hits.push((m.start(), class)),
+            Owner::Intent(intent, group) if include(line_of(m.start())) => {
+                hits.push((sentence_start(m.start()), m.start(), intent, group));
+            }
+            Owner::Intent(..) => {}
+        }
     }
     hits.sort_unstable();
     let mut found: Vec<IntentFinding> = Vec::new();
@@ -292,7 +327,7 @@ fn find_in(
     }
     find_chained(compiled, text, haystack, &hits, &sentences, &line_starts, &mut found);
     escalate_combined(text, &line_starts, &mut found);
-    found
+    (found, handover_hits)
 }
 
 /// How many neighbouring sentences a chained intent's groups may spread over.

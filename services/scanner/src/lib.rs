@@ -11,6 +11,7 @@
 pub mod commands;
 pub mod content;
 pub mod context;
+mod encoded;
 pub mod handover;
 pub mod hidden;
 pub mod intent;
@@ -22,7 +23,6 @@ pub mod vendor;
 
 use std::sync::LazyLock;
 
-use base64::Engine as _;
 use regex::Regex;
 
 pub use context::Context;
@@ -107,20 +107,20 @@ fn warm_up_in_background() {
 }
 
 /// Longest run of base64 considered for decoding (longer runs are data, not commands).
-const MAX_ENCODED: usize = 64 * 1024;
+pub(crate) const MAX_ENCODED: usize = 64 * 1024;
 /// How deep decoded text is decoded again.
 const MAX_DECODE_DEPTH: usize = 2;
 
-static BASE64_RUN: LazyLock<Regex> =
+pub(crate) static BASE64_RUN: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"[A-Za-z0-9+/]{32,}={0,2}|[A-Za-z0-9_-]{40,}").expect("valid base64 pattern"));
 
 /// Shortest run [`BASE64_RUN`] matches: both its alternatives need this many characters
 /// of `[A-Za-z0-9+/_-]` in a row.
-const MIN_BASE64_RUN: usize = 32;
+pub(crate) const MIN_BASE64_RUN: usize = 32;
 
 /// Whether `line` has a run long enough for [`BASE64_RUN`] to match: a cheap pass that
 /// spares most lines the regex search.
-fn has_base64_run(line: &str) -> bool {
+pub(crate) fn has_base64_run(line: &str) -> bool {
     let mut run = 0;
     for &b in line.as_bytes() {
         if b.is_ascii_alphanumeric() || matches!(b, b'+' | b'/' | b'_' | b'-') {
@@ -322,11 +322,11 @@ impl Scanner {
             let prose_line = |index: usize| contexts.get(index) == Some(&Context::Prose);
             // A handover in a list introduced as what not to do ("Don't:"), or in a table
             // column headed so, is a warning.
-            let handovers: Vec<_> = handover::find(text, &prose_line)
+            let (intents, handovers) = intent::find_all(text, &|_| true, &prose_line);
+            let handovers = handovers
                 .into_iter()
-                .filter(|found| !prose_negated(text, &lines, &contexts, found.line, found.at))
-                .collect();
-            for found in intent::find(text, &|_| true).into_iter().chain(handovers) {
+                .filter(|found| !prose_negated(text, &lines, &contexts, found.line, found.at));
+            for found in intents.into_iter().chain(handovers) {
                 let (_, line) = lines.line(text, found.line);
                 let mut severity = found.severity;
                 let mut message = found.message.to_owned();
@@ -544,31 +544,13 @@ impl Scanner {
         }
     }
 
-    /// Decodes base64 runs that turn out to be text and scans the text; a payload hidden
-    /// this way is itself a finding.
+    /// Decodes text hidden in a line — base64 runs, hex runs, lists of character codes
+    /// (`String.fromCharCode(99, 117, …)`, `chr()`, `[char]`), rot13 string literals — that
+    /// turns out to be text, and scans the text; a payload hidden this way is itself a
+    /// finding.
     fn scan_encoded(&self, line: &str, at: Location<'_>, depth: usize, training: bool, out: &mut Vec<Finding>) {
-        if !has_base64_run(line) {
-            return;
-        }
-        for run in BASE64_RUN.find_iter(line) {
-            if run.len() > MAX_ENCODED {
-                continue;
-            }
-            let raw = run.as_str();
-            let decoded = base64::engine::general_purpose::STANDARD
-                .decode(raw)
-                .or_else(|_| base64::engine::general_purpose::STANDARD_NO_PAD.decode(raw.trim_end_matches('=')))
-                .or_else(|_| base64::engine::general_purpose::URL_SAFE_NO_PAD.decode(raw.trim_end_matches('=')));
-            let Ok(bytes) = decoded else {
-                continue;
-            };
-            let Ok(text) = std::str::from_utf8(&bytes) else {
-                continue;
-            };
-            let printable = text.chars().filter(|c| !c.is_control() || c.is_whitespace()).count();
-            if text.is_empty() || printable * 10 < text.chars().count() * 9 {
-                continue;
-            }
+        for encoded in encoded::texts(line) {
+            let (start, end, text, kind) = (encoded.start, encoded.end, encoded.text.as_str(), encoded.kind);
             let mut inner = Vec::new();
             let lines = Lines::of(text);
             let contexts = vec![Context::Code; lines.starts.len()];
@@ -581,19 +563,14 @@ impl Scanner {
                 depth + 1,
                 &mut inner,
             );
-            // What the decoded text tells the agent, in any language the lexicon reads.
-            let prose_line = |index: usize| contexts.get(index) == Some(&Context::Prose);
-            // A handover in a list introduced as what not to do ("Don't:"), or in a table
-            // column headed so, is a warning.
-            let handovers: Vec<_> = handover::find(text, &prose_line)
-                .into_iter()
-                .filter(|found| !prose_negated(text, &lines, &contexts, found.line, found.at))
-                .collect();
-            for found in intent::find(text, &|_| true).into_iter().chain(handovers) {
+            // What the decoded text tells the agent, in any language the lexicon reads, and
+            // a secret it hands out.
+            let (intents, handovers) = intent::find_all(text, &|_| true, &|_| true);
+            for found in intents.into_iter().chain(handovers) {
                 inner.push(at.finding(
                     line,
-                    run.start(),
-                    run.end(),
+                    start,
+                    end,
                     None,
                     found.rule,
                     found.category,
@@ -618,13 +595,13 @@ impl Scanner {
                 };
                 out.push(at.finding(
                     line,
-                    run.start(),
-                    run.end(),
+                    start,
+                    end,
                     None,
                     "obfuscation.encoded-payload",
                     "obfuscated-payload",
                     worst,
-                    format!("base64 text that decodes to: {}", shorten(text)),
+                    format!("{kind} that decodes to: {}", shorten(text)),
                     "write commands in the clear: encoded text hides what an agent will run",
                 ));
             }

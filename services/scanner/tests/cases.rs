@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 31] = [
+const KNOWN_MISSES: [(&str, &str); 29] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -111,16 +111,8 @@ const KNOWN_MISSES: [(&str, &str); 31] = [
         "SKILL.md runs `diag.py attach ~/.pypirc` and the script's attach() uploads its argument: a script's parameters are not bound to the caller's arguments",
     ),
     (
-        "d5-docs-site-fonts",
-        "a rot13-encoded pipe-to-shell decoded by Python and run with os.system: run-time decoding is not followed",
-    ),
-    (
         "d5-npm-audit-mirror",
         "String.fromCharCode builds the host and the ~/.npmrc path sent in a POST: run-time decoding is not followed",
-    ),
-    (
-        "d5-windows-devbox-setup",
-        "a hex string decoded to IEX (New-Object Net.WebClient).DownloadString(…) and run as a ScriptBlock: run-time decoding is not followed",
     ),
     (
         "d5-gem-release-helper",
