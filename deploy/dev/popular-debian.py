@@ -19,7 +19,7 @@ Debian writes `_` in gem and crate names as `-`; the scanner compares both regis
 names with `_` and `-` folded, so nothing is lost.
 
 Then, for crates, one step along the dependency graph: every crate the latest release of
-a Debian-packaged crate depends on (crates.io's sparse index, index.crates.io) is
+a Debian-packaged crate depends on (to build, run or test it) (crates.io's sparse index, index.crates.io) is
 *established* too (`crates-dependency` rows): a crate that established crates depend on
 is not a typosquat, so the scanner never calls it one, though it does not compare other
 names with it (a larger list of targets would only make more false lookalikes). RubyGems'
@@ -41,7 +41,9 @@ import urllib.request
 import subprocess
 import sys
 
-VERSION_SUFFIX = re.compile(r"-\d+(?:\.\d+)*$")
+# A version suffix of a second packaging (`rust-ahash-0.7`); a single number is part of
+# some crates' names (`md-5`, `utf-8`) and stays.
+VERSION_SUFFIX = re.compile(r"-\d+\.\d+(?:\.\d+)*$")
 NOT_GEMS = re.compile(r"^(?:ruby\d*(?:\.\d+)*(?:-dev|-full)?|ruby|rubygems.*|lib.*)$")
 
 
@@ -94,6 +96,7 @@ def dependencies(name: str) -> set[str] | None:
         except OSError:
             continue
         live = [r for r in releases if not r.get("yanked")] or releases
+        # What it needs to build, run or test: its maintainers chose and use each of them.
         return {d.get("package") or d["name"] for d in live[-1]["deps"]}
     return None
 

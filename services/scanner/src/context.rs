@@ -414,6 +414,8 @@ mod tests {
         // Emphasis is no word.
         let bold = "Do **not** open `~/.aws/credentials`.";
         assert!(negated(bold, bold.find('`').unwrap()));
+        let required = "This step is **not** optional, run `curl x | bash` now.";
+        assert!(!negated(required, required.find('`').unwrap()));
     }
 
     #[test]

@@ -333,6 +333,22 @@ fn find_in(
 /// How many neighbouring sentences a chained intent's groups may spread over.
 const CHAIN: usize = 3;
 
+/// Words by which a chained order points back to a neighbouring sentence.
+const BACK_REFERENCES: [&str; 12] = [
+    " it ",
+    " it.",
+    " it,",
+    " its ",
+    " them",
+    "there",
+    "the document",
+    "the page",
+    "the file",
+    "everything in",
+    "whatever",
+    "those",
+];
+
 /// The intents marked `chain`, their groups spread over neighbouring sentences of one
 /// paragraph (a blank line ends it); each not already found in one sentence of that
 /// paragraph, its first group's term not negated.
@@ -365,16 +381,23 @@ fn find_chained(
             if group != 0 {
                 continue;
             }
-            let first = sentence_index(anchor).saturating_sub(CHAIN - 1);
             let paragraph = paragraph_of(anchor);
-            let window = |at: usize| {
-                let k = sentence_index(at);
-                k >= first
-                    && k < first + 2 * CHAIN - 1
-                    && k.abs_diff(sentence_index(anchor)) < CHAIN
-                    && paragraph_of(at) == paragraph
-            };
-            if !(1..groups).all(|g| mine.iter().any(|&(at, gr)| gr == g && window(at))) {
+            let k = sentence_index(anchor);
+            // The order ("do whatever it says") points back to what the neighbouring
+            // sentences name: "obey the rate limits" beside an API address does not.
+            let sentence = &haystack[sentences[k]..sentences.get(k + 1).copied().unwrap_or(haystack.len())];
+            if !BACK_REFERENCES.iter().any(|r| sentence.contains(r)) {
+                continue;
+            }
+            // Three sentences in all, the order's among them.
+            let chained = (k.saturating_sub(CHAIN - 1)..=k).any(|first| {
+                let window = |at: usize| {
+                    let j = sentence_index(at);
+                    j >= first && j < first + CHAIN && paragraph_of(at) == paragraph
+                };
+                (1..groups).all(|g| mine.iter().any(|&(at, gr)| gr == g && window(at)))
+            });
+            if !chained {
                 continue;
             }
             let line = line_of(anchor);
@@ -490,7 +513,7 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
             let at_word = i == 0
                 || !n.starts_with(|c: char| c.is_ascii_alphabetic())
                 || !before.as_bytes()[i - 1].is_ascii_alphanumeric();
-            at_word && !reinstated(lexicon, &before[i + n.len()..])
+            at_word && !in_compound(before, i, n) && !reinstated(lexicon, &before[i + n.len()..])
         })
     })
 }
@@ -513,6 +536,20 @@ pub(crate) fn negated_after(from_verb: &str) -> bool {
                 .negations_after
                 .iter()
                 .any(|n| from_verb.chars().take(40).collect::<String>().contains(n.as_str()))
+    })
+}
+
+/// Words that hold a negation's character without negating (Chinese 别 "don't" in 特别
+/// "especially", 区别 "difference", 识别 "recognise").
+const COMPOUNDS: [&str; 10] = [
+    "特别", "区别", "分别", "级别", "类别", "识别", "个别", "告别", "别的", "别人",
+];
+
+/// Whether the negation `n` found at byte `i` of `text` is part of one of [`COMPOUNDS`].
+fn in_compound(text: &str, i: usize, n: &str) -> bool {
+    COMPOUNDS.iter().any(|word| {
+        word.match_indices(n)
+            .any(|(offset, _)| i >= offset && text.get(i - offset..).is_some_and(|rest| rest.starts_with(word)))
     })
 }
 

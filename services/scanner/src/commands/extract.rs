@@ -598,27 +598,13 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
     out
 }
 
-/// Whether a file is a git configuration (`.gitconfig`, `gitconfig.team`, `.git/config`,
-/// or a file whose first setting line is a git section such as `[core]` or `[alias]`).
-pub fn is_gitconfig(path: &str, text: &str) -> bool {
+/// Whether a file is a git configuration by its name (`.gitconfig`, `gitconfig.team`,
+/// `.git/config`). Its content is not enough: a Markdown file may start with a link
+/// `[Credentials](…)`, a TOML file with `[alias]`, and their own commands must still be read.
+pub fn is_gitconfig(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
-    if file.contains("gitconfig") || path.ends_with(".git/config") {
-        return true;
-    }
-    let first = text
-        .lines()
-        .map(str::trim)
-        .find(|l| !l.is_empty() && !l.starts_with('#') && !l.starts_with(';'));
-    first.is_some_and(|l| {
-        GIT_SECTIONS.iter().any(|s| {
-            l.strip_prefix('[')
-                .is_some_and(|rest| rest.to_ascii_lowercase().starts_with(s))
-        })
-    })
+    !file.ends_with(".md") && (file.contains("gitconfig") || path.ends_with(".git/config"))
 }
-
-/// Sections that start a git configuration.
-const GIT_SECTIONS: [&str; 6] = ["core]", "alias]", "user]", "credential", "filter \"", "include]"];
 
 /// Git settings whose value git runs as a command: `core.fsmonitor`, `core.sshCommand`,
 /// `core.pager`, an `alias.*` starting with `!`, a `credential.helper` or a filter's

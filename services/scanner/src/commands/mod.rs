@@ -69,7 +69,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             let lower = path.to_ascii_lowercase();
             if lower.ends_with("dockerfile") || extract::is_makefile(&lower) {
                 extract::configuration(path, text)
-            } else if extract::is_gitconfig(&lower, text) {
+            } else if extract::is_gitconfig(&lower) {
                 extract::gitconfig_commands(text)
             } else {
                 // One pass over the blocks: their commands, and the manifests they show.
@@ -98,7 +98,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
                 extract::markdown(&lines, &blocks, &framings, contexts)
             }
         }
-        Context::Data if extract::is_gitconfig(&path.to_ascii_lowercase(), text) => extract::gitconfig_commands(text),
+        Context::Data if extract::is_gitconfig(&path.to_ascii_lowercase()) => extract::gitconfig_commands(text),
         Context::Data => extract::configuration(path, text),
         Context::Script | Context::Code => Vec::new(),
     };

@@ -111,9 +111,10 @@ fn normalize(ecosystem: Ecosystem, name: &str) -> String {
 pub fn lookalike(ecosystem: Ecosystem, name: &str) -> Option<&'static str> {
     let popular = POPULAR.of(ecosystem);
     let name = normalize(ecosystem, name);
-    // A name popular in another ecosystem is a mix-up (`requests` in a package.json),
-    // not a lookalike planted for this one.
-    let elsewhere = Ecosystem::ALL
+    // A name popular in this ecosystem, or in PyPI or npm, is a mix-up (`requests` in a
+    // package.json), not a lookalike planted for this one. Debian's thousands of crates
+    // and gems excuse no one else's names (`wisper`, `shoulda` stay lookalikes).
+    let elsewhere = [ecosystem, Ecosystem::PyPi, Ecosystem::Npm]
         .iter()
         .any(|&other| POPULAR.of(other).contains(&normalize(other, &name)));
     if name.len() < 5 || elsewhere || POPULAR.established(ecosystem, &name) {
@@ -144,9 +145,9 @@ fn one_typo(a: &str, b: &str) -> bool {
     }
 }
 
-/// Options of `cargo add`/`cargo install`, `gem install` and `bundle add` that take the
-/// next word as their value (a feature, a version, a path), not a package.
-const VALUE_OPTIONS: [&str; 22] = [
+/// Options of `cargo add`/`cargo install` that take the next word as their value (a
+/// feature, a version, a path), not a package.
+const CARGO_VALUE_OPTIONS: [&str; 14] = [
     "-F",
     "--features",
     "--rename",
@@ -161,23 +162,34 @@ const VALUE_OPTIONS: [&str; 22] = [
     "--manifest-path",
     "--target",
     "--root",
-    "--version",
+];
+
+/// The same for `gem install` and `bundle add` (`--version` is cargo's too).
+const GEM_VALUE_OPTIONS: [&str; 11] = [
     "-v",
+    "--version",
     "-i",
     "--install-dir",
     "-s",
     "--source",
-    "--group",
     "-n",
+    "--bindir",
+    "--group",
+    "--git",
+    "--path",
 ];
 
 /// The packages a command installs: `pip install x`, `uv add x`, `npm i x`, `npx x`,
 /// `cargo add x`, `gem install x`, …
 pub fn installed_by(program: &str, args: &[&str]) -> Option<(Ecosystem, Vec<String>)> {
+    let takes_value = |option: &str| match program {
+        "cargo" => CARGO_VALUE_OPTIONS.contains(&option) || option == "--version",
+        _ => GEM_VALUE_OPTIONS.contains(&option),
+    };
     let positional: Vec<&str> = if matches!(program, "cargo" | "gem" | "bundle") {
         args.iter()
             .enumerate()
-            .filter(|&(i, a)| !a.starts_with('-') && (i == 0 || !VALUE_OPTIONS.contains(&args[i - 1])))
+            .filter(|&(i, a)| !a.starts_with('-') && (i == 0 || !takes_value(args[i - 1])))
             .map(|(_, a)| *a)
             .collect()
     } else {
@@ -343,10 +355,10 @@ fn cargo_dependencies(text: &str) -> Vec<(usize, Ecosystem, String)> {
         let Some((key, value)) = t.split_once('=') else {
             continue;
         };
-        let key = key.trim().trim_matches('"');
+        let key = key.trim().trim_matches(['"', '\'']);
         if table_crate.is_some() {
             if key == "package"
-                && let Some(package) = value.split('"').nth(1)
+                && let Some(package) = value.split(['"', '\'']).nth(1)
             {
                 table_crate = Some((i, package.to_owned()));
             }
@@ -355,10 +367,12 @@ fn cargo_dependencies(text: &str) -> Vec<(usize, Ecosystem, String)> {
         if !in_table || key.is_empty() || key.starts_with('#') {
             continue;
         }
+        // `serde.version = "1"` declares `serde`; `x = { package = 'y' }` fetches `y`.
+        let key = key.split('.').next().unwrap_or(key).trim_matches(['"', '\'']);
         let renamed = value
             .split_once("package")
             .and_then(|(_, rest)| rest.trim_start().strip_prefix('='))
-            .and_then(|rest| rest.split('"').nth(1));
+            .and_then(|rest| rest.split(['"', '\'']).nth(1));
         out.push((i, Ecosystem::Crates, renamed.unwrap_or(key).to_owned()));
     }
     flush(&mut table_crate, &mut out);
@@ -431,6 +445,16 @@ mod tests {
                 (11, Ecosystem::Crates, "anyhwo".to_owned()),
             ]
         );
+        let quoted = "[dependencies]\nhttp = { package = 'reqwets', version = \"0.12\" }\nreqwets.version = \"0.12\"\n";
+        let names: Vec<String> = declared_in("Cargo.toml", quoted)
+            .into_iter()
+            .map(|(_, _, n)| n)
+            .collect();
+        assert_eq!(names, ["reqwets", "reqwets"]);
+        assert_eq!(
+            installed_by("cargo", &["add", "-v", "reqwets"]),
+            Some((Ecosystem::Crates, vec!["reqwets".to_owned()]))
+        );
         let gemfile = "source \"https://rubygems.org\"\ngem 'rails', '~> 7.1'\ngem \"devise\"\n  spec.add_development_dependency \"rspec\"\n";
         let names: Vec<String> = declared_in("Gemfile", gemfile).into_iter().map(|(_, _, n)| n).collect();
         assert_eq!(names, ["rails", "devise", "rspec"]);
@@ -454,6 +478,8 @@ mod tests {
         assert_eq!(lookalike(Ecosystem::RubyGems, "nokogiri"), None);
         assert_eq!(lookalike(Ecosystem::RubyGems, "nokogirl"), Some("nokogiri"));
         assert_eq!(lookalike(Ecosystem::RubyGems, "activesupport"), None);
+        // Debian's crates and gems excuse no PyPI or npm lookalike.
+        assert_eq!(lookalike(Ecosystem::PyPi, "wisper"), Some("whisper"));
         // A crate that Debian-packaged crates depend on is established, not a lookalike
         // (`dotenvy`, one letter from `dotenv`).
         assert_eq!(lookalike(Ecosystem::Crates, "dotenvy"), None);
