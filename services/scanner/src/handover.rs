@@ -274,13 +274,13 @@ pub(crate) fn find_in(
             if hand.paragraph != source.paragraph {
                 break;
             }
+            // The sentence's own terms: a slice of the sorted hits, not a search of them all.
+            let own =
+                &hits[hits.partition_point(|&(at, _)| at < hand.start)..hits.partition_point(|&(at, _)| at < hand.end)];
             // The verb's object is the secret: the first secret, or word pointing back to
             // one, after the verb in its clause (before it, in a language that puts the
             // object first). A word pointing back needs a secret before it: in an earlier
             // sentence, or earlier in this one.
-            // The sentence's own terms: a slice of the sorted hits, not a search of them all.
-            let own =
-                &hits[hits.partition_point(|&(at, _)| at < hand.start)..hits.partition_point(|&(at, _)| at < hand.end)];
             let object = |&(verb, object_first): &(usize, bool)| {
                 let found = if object_first {
                     own.iter().rev().find(|&&(at, class)| {
