@@ -944,8 +944,8 @@ impl Store {
         // With what the published version's attestation states about the patch and this
         // decision (`now()`: the time `decided_at` records below).
         let row: Option<ApprovedPatchRow> = sqlx::query_as(
-            "SELECT p.status, p.duplicate_group, p.round, p.base_revision, au.handle, p.agent, \
-                 (SELECT handle FROM users WHERE id = $3), now() \
+            "SELECT p.status, p.duplicate_group, p.round, p.base_revision, au.handle AS author, p.agent, \
+                 (SELECT handle FROM users WHERE id = $3) AS reviewer, now() AS decided_at \
              FROM patches p JOIN users au ON au.id = p.author_id \
              WHERE p.org_id = $1 AND p.id = $2 FOR UPDATE OF p",
         )
@@ -954,7 +954,17 @@ impl Store {
         .bind(reviewer_id)
         .fetch_optional(&mut *tx)
         .await?;
-        let Some((status, group, current, base_revision, author, agent, reviewer, decided_at)) = row else {
+        let Some(ApprovedPatchRow {
+            status,
+            duplicate_group: group,
+            round: current,
+            base_revision,
+            author,
+            agent,
+            reviewer,
+            decided_at,
+        }) = row
+        else {
             return Err(StoreError::NotFound(format!("patch {id}")));
         };
         if current != round {
@@ -1097,18 +1107,23 @@ impl Store {
     }
 }
 
-/// The approved patch's row as approving reads it: status, duplicate group, round, base
-/// revision, author, agent, the reviewer's handle and the transaction's time.
-type ApprovedPatchRow = (
-    String,
-    Option<Uuid>,
-    i32,
-    Option<i32>,
-    String,
-    Option<Json<serde_json::Value>>,
-    Option<String>,
-    DateTime<Utc>,
-);
+/// The approved patch's row as approving reads it: what the published version's
+/// attestation states about the patch and the decision.
+#[derive(sqlx::FromRow)]
+struct ApprovedPatchRow {
+    status: String,
+    duplicate_group: Option<Uuid>,
+    /// The patch's current round (a stale round read by the reviewer is refused).
+    round: i32,
+    base_revision: Option<i32>,
+    /// The author's handle.
+    author: String,
+    agent: Option<Json<serde_json::Value>>,
+    /// The reviewer's handle.
+    reviewer: Option<String>,
+    /// The transaction's time: what `decided_at` records.
+    decided_at: DateTime<Utc>,
+}
 
 fn verb(status: &str) -> &str {
     match status {
