@@ -72,54 +72,13 @@ pub(crate) fn texts(line: &str) -> Vec<Encoded> {
     let mut out = Vec::new();
     let shape = Shape::of(line);
     if shape.base64_run >= MIN_BASE64_RUN {
-        for run in BASE64_RUN.find_iter(line).filter(|r| r.len() <= MAX_ENCODED) {
-            if let Some(text) = base64_text(run.as_str()) {
-                out.push(Encoded {
-                    start: run.start(),
-                    end: run.end(),
-                    text,
-                    kind: "base64 text",
-                });
-            }
-        }
+        decode_runs(line, &BASE64_RUN, "base64 text", base64_text, &mut out);
     }
     if shape.hex_run >= 24 {
-        for run in HEX_RUN.find_iter(line).filter(|r| r.len() <= MAX_ENCODED) {
-            let bytes: Option<Vec<u8>> = (0..run.len())
-                .step_by(2)
-                .map(|i| u8::from_str_radix(&run.as_str()[i..i + 2], 16).ok())
-                .collect();
-            if let Some(text) = bytes.and_then(readable) {
-                out.push(Encoded {
-                    start: run.start(),
-                    end: run.end(),
-                    text,
-                    kind: "hex text",
-                });
-            }
-        }
+        decode_runs(line, &HEX_RUN, "hex text", hex_text, &mut out);
     }
     if shape.comma && shape.digit {
-        for run in CHAR_CODES.find_iter(line).filter(|r| r.len() <= MAX_ENCODED) {
-            let bytes: Option<Vec<u8>> = run
-                .as_str()
-                .split(',')
-                .map(|n| {
-                    n.trim()
-                        .parse::<u8>()
-                        .ok()
-                        .filter(|b| (32..127).contains(b) || matches!(b, 9 | 10 | 13))
-                })
-                .collect();
-            if let Some(text) = bytes.and_then(readable) {
-                out.push(Encoded {
-                    start: run.start(),
-                    end: run.end(),
-                    text,
-                    kind: "character codes",
-                });
-            }
-        }
+        decode_runs(line, &CHAR_CODES, "character codes", char_codes_text, &mut out);
     }
     if line.contains(['"', '\'']) && {
         let lower = line.to_ascii_lowercase();
@@ -143,6 +102,51 @@ pub(crate) fn texts(line: &str) -> Vec<Encoded> {
         }
     }
     out
+}
+
+/// Each match of `pattern` in `line` (at most [`MAX_ENCODED`] bytes) that `decode` turns
+/// into readable text.
+fn decode_runs(
+    line: &str,
+    pattern: &Regex,
+    kind: &'static str,
+    decode: fn(&str) -> Option<String>,
+    out: &mut Vec<Encoded>,
+) {
+    for run in pattern.find_iter(line).filter(|r| r.len() <= MAX_ENCODED) {
+        if let Some(text) = decode(run.as_str()) {
+            out.push(Encoded {
+                start: run.start(),
+                end: run.end(),
+                text,
+                kind,
+            });
+        }
+    }
+}
+
+/// Hex digit pairs decoded, if they are readable text.
+fn hex_text(run: &str) -> Option<String> {
+    let bytes: Option<Vec<u8>> = (0..run.len())
+        .step_by(2)
+        .map(|i| u8::from_str_radix(&run[i..i + 2], 16).ok())
+        .collect();
+    bytes.and_then(readable)
+}
+
+/// Comma-separated character codes decoded, if each is a printable ASCII character (or
+/// a tab or line end).
+fn char_codes_text(run: &str) -> Option<String> {
+    let bytes: Option<Vec<u8>> = run
+        .split(',')
+        .map(|n| {
+            n.trim()
+                .parse::<u8>()
+                .ok()
+                .filter(|b| (32..127).contains(b) || matches!(b, 9 | 10 | 13))
+        })
+        .collect();
+    bytes.and_then(readable)
 }
 
 /// `raw` decoded as base64 (padded, unpadded or URL-safe), if it is readable text.

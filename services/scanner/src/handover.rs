@@ -144,6 +144,16 @@ static EMAIL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)[a-z0-9._%+-]+@[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}").expect("valid e-mail pattern")
 });
 
+/// The rule this pass reports.
+const RULE: &str = "intent.secret-handover";
+
+/// What the rule looks for, for `scan --explain`.
+pub fn describe(rule: &str) -> Option<&'static str> {
+    (rule == RULE).then_some(
+        "prose model (src/handover.rs, lexicon/handover.toml): a sentence names a secret, it or one of the next three of its paragraph hands it to an address, a ticket, a chat or a form",
+    )
+}
+
 /// Checks the lexicon reads (`tests/intents.rs`).
 pub fn check() -> Result<(), String> {
     terms().map(|_| ())
@@ -212,7 +222,7 @@ struct Sentence {
 
 /// Finds secrets handed out in the prose lines of `text` that `prose(line)` admits.
 pub fn find(text: &str, prose: &dyn Fn(usize) -> bool) -> Vec<IntentFinding> {
-    crate::intent::find_all(text, &|_| true, prose).1
+    crate::intent::find_all(text, &|_| true, Some(prose)).1
 }
 
 /// The handovers among the terms found in `text` (`haystack`: `text` lowercased where
@@ -238,6 +248,14 @@ pub(crate) fn find_in(
     };
     let prose = |line: usize| line >= frontmatter_end && prose(line);
     let prose: &dyn Fn(usize) -> bool = &prose;
+    let any = |hits: &[(usize, Class)], wanted: &[Class]| hits.iter().any(|(_, c)| wanted.contains(c));
+    let sourced_and_handed = |hits: &[(usize, Class)]| {
+        any(hits, &[Class::Secret, Class::InUse]) && any(hits, &[Class::Verb, Class::VerbObjectFirst])
+    };
+    // Most texts name no secret or no outward verb at all: nothing more to read.
+    if !sourced_and_handed(&hits) {
+        return Vec::new();
+    }
     // A place where secrets belong named inside an address (`…/settings`, `vault.evil…`)
     // is part of the address; a secret's name that goes on as something else
     // (`id_ed25519.pub`, `.env.example`, "password policy") names no secret.
@@ -259,8 +277,7 @@ pub(crate) fn find_in(
         .collect();
     let mut hits = hits;
     hits.sort_unstable_by_key(|(at, _)| *at);
-    let has = |class: Class| hits.iter().any(|(_, c)| *c == class);
-    if !(has(Class::Secret) || has(Class::InUse)) || !(has(Class::Verb) || has(Class::VerbObjectFirst)) {
+    if !sourced_and_handed(&hits) {
         return Vec::new();
     }
     let sentences = sentences(text, haystack, &line_starts, prose, &hits);
@@ -349,7 +366,7 @@ pub(crate) fn find_in(
                 found.push(IntentFinding {
                     line,
                     at: verb - line_starts[line],
-                    rule: "intent.secret-handover",
+                    rule: RULE,
                     category: "exfiltration",
                     severity: if quoted { Severity::Medium } else { Severity::High },
                     message: "tells the agent to hand a secret it names to a place outside the machine (an address, a ticket, a chat, a form), over one or several sentences",

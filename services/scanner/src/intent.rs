@@ -183,15 +183,16 @@ pub fn check() -> Result<(), String> {
 
 /// Finds the intents in the lines of `text` that `include(index)` admits.
 pub fn find(text: &str, include: &dyn Fn(usize) -> bool) -> Vec<IntentFinding> {
-    find_all(text, include, &|_| false).0
+    find_all(text, include, None).0
 }
 
 /// Finds the intents in the lines `include(index)` admits and, in one pass of the same
-/// automaton, the secrets handed out in the lines `prose(index)` admits (`handover.rs`).
+/// automaton, the secrets handed out in the lines `prose(index)` admits (`handover.rs`;
+/// none asked without `prose`).
 pub(crate) fn find_all(
     text: &str,
     include: &dyn Fn(usize) -> bool,
-    prose: &dyn Fn(usize) -> bool,
+    prose: Option<&dyn Fn(usize) -> bool>,
 ) -> (Vec<IntentFinding>, Vec<IntentFinding>) {
     let Ok(compiled) = COMPILED.as_ref() else {
         return (Vec::new(), Vec::new());
@@ -201,10 +202,9 @@ pub(crate) fn find_all(
     // would not line up, so the text is searched as it is (ASCII still folds).
     let haystack = lower.as_deref().unwrap_or(text);
     let (found, handover_hits) = find_in(compiled, text, haystack, include);
-    let handovers = if handover_hits.is_empty() {
-        Vec::new()
-    } else {
-        crate::handover::find_in(text, haystack, handover_hits, prose)
+    let handovers = match prose {
+        Some(prose) if !handover_hits.is_empty() => crate::handover::find_in(text, haystack, handover_hits, prose),
+        _ => Vec::new(),
     };
     (found, handovers)
 }
@@ -361,6 +361,13 @@ fn find_chained(
     line_starts: &[usize],
     found: &mut Vec<IntentFinding>,
 ) {
+    // Only a chained intent's first group anchors a chain: most texts have none.
+    if !hits
+        .iter()
+        .any(|&(_, _, intent, group)| group == 0 && compiled.lexicon.intent[intent].chain)
+    {
+        return;
+    }
     let line_of = |at: usize| line_starts.partition_point(|&s| s <= at).saturating_sub(1);
     let sentence_index = |at: usize| sentences.partition_point(|&s| s <= at).saturating_sub(1);
     // Paragraphs: a blank line starts a new one.

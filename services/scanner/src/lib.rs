@@ -172,8 +172,8 @@ impl Scanner {
         if let Some(what) = intent::describe(rule) {
             return what;
         }
-        if rule == "intent.secret-handover" {
-            return "prose model (src/handover.rs, lexicon/handover.toml): a sentence names a secret, it or one of the next three of its paragraph hands it to an address, a ticket, a chat or a form".to_owned();
+        if let Some(what) = handover::describe(rule) {
+            return what.to_owned();
         }
         match rule.split('.').next() {
             Some("hidden") => "check written in code (src/hidden.rs): invisible or look-alike characters".to_owned(),
@@ -322,7 +322,7 @@ impl Scanner {
             let prose_line = |index: usize| contexts.get(index) == Some(&Context::Prose);
             // A handover in a list introduced as what not to do ("Don't:"), or in a table
             // column headed so, is a warning.
-            let (intents, handovers) = intent::find_all(text, &|_| true, &prose_line);
+            let (intents, handovers) = intent::find_all(text, &|_| true, Some(&prose_line));
             let handovers = handovers
                 .into_iter()
                 .filter(|found| !prose_negated(text, &lines, &contexts, found.line, found.at));
@@ -565,7 +565,7 @@ impl Scanner {
             );
             // What the decoded text tells the agent, in any language the lexicon reads, and
             // a secret it hands out.
-            let (intents, handovers) = intent::find_all(text, &|_| true, &|_| true);
+            let (intents, handovers) = intent::find_all(text, &|_| true, Some(&|_| true));
             for found in intents.into_iter().chain(handovers) {
                 inner.push(at.finding(
                     line,

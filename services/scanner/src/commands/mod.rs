@@ -55,6 +55,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
     let first_line = text.lines().next().unwrap_or("");
     let mut framed = Vec::new();
     let mut declared = packages::declared_in(path, text);
+    let lower = path.to_ascii_lowercase();
     let snippets: Vec<Snippet> = match crate::context::file_context(path) {
         Context::Script | Context::Prose if Language::of_path(path, first_line).is_some() => {
             let language = Language::of_path(path, first_line).unwrap_or(Language::Shell);
@@ -66,7 +67,6 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             }]
         }
         Context::Prose => {
-            let lower = path.to_ascii_lowercase();
             if lower.ends_with("dockerfile") || extract::is_makefile(&lower) {
                 extract::configuration(path, text)
             } else if extract::is_gitconfig(&lower) {
@@ -98,7 +98,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
                 extract::markdown(&lines, &blocks, &framings, contexts)
             }
         }
-        Context::Data if extract::is_gitconfig(&path.to_ascii_lowercase()) => extract::gitconfig_commands(text),
+        Context::Data if extract::is_gitconfig(&lower) => extract::gitconfig_commands(text),
         Context::Data => extract::configuration(path, text),
         Context::Script | Context::Code => Vec::new(),
     };

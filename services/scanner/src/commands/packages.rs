@@ -1,7 +1,8 @@
 //! Packages a skill has the agent install or declares as dependencies, compared with the
-//! names of popular packages (`data/popular-packages.csv`, built by
-//! `deploy/dev/popular-packages.py` with its sources and date in its header): a name one
-//! typo away from a popular one, and not itself popular, is a typosquat.
+//! names of popular packages (`data/popular-packages.csv`: PyPI and npm built by
+//! `deploy/dev/popular-packages.py`, crates and gems by `deploy/dev/popular-debian.py`,
+//! sources and dates in its header): a name one typo away from a popular one, and not
+//! itself popular or established, is a typosquat.
 
 use std::collections::HashSet;
 use std::sync::LazyLock;
