@@ -145,6 +145,41 @@ fn lowercase_in_place(text: &str) -> Option<String> {
     Some(out)
 }
 
+/// Where the line `line` of `text` starts when prose wrapped over several lines is read
+/// as one: the first of the lines before it that continue one another (no blank line,
+/// no list item, heading, table row or quote starting in between).
+fn wrapped_line_start(text: &str, line_starts: &[usize], mut line: usize) -> usize {
+    let line_text = |l: usize| {
+        let end = line_starts.get(l + 1).map_or(text.len(), |e| e - 1);
+        &text[line_starts[l]..end.max(line_starts[l])]
+    };
+    let starts_block = |l: usize| {
+        let t = line_text(l).trim_start();
+        let numbered = t
+            .find(['.', ')'])
+            .is_some_and(|i| i > 0 && t[..i].bytes().all(|b| b.is_ascii_digit()));
+        t.is_empty() || numbered || t.starts_with(['-', '*', '+', '#', '|', '>', '`'])
+    };
+    while line > 0 && !starts_block(line) && !line_text(line - 1).trim().is_empty() {
+        line -= 1;
+    }
+    line_starts[line]
+}
+
+/// `text` with each line break inside a paragraph read as a space: prose wrapped at 80
+/// columns ("approve it without\nopening the diff") holds its phrases across lines. A
+/// blank line still ends the paragraph, and every offset stays where it was (one ASCII
+/// byte for another).
+fn join_wrapped_lines(text: String) -> String {
+    let mut bytes = text.into_bytes();
+    for i in 1..bytes.len().saturating_sub(1) {
+        if bytes[i] == b'\n' && bytes[i - 1] != b'\n' && bytes[i + 1] != b'\n' {
+            bytes[i] = b' ';
+        }
+    }
+    String::from_utf8(bytes).unwrap_or_default()
+}
+
 /// Whether the words before a quoted phrase present it as an example (`phrases such as
 /// "…"`, `reject "…"`): the phrase is mentioned, not said.
 fn describes_example(before: &str) -> bool {
@@ -197,10 +232,10 @@ pub(crate) fn find_all(
     let Ok(compiled) = COMPILED.as_ref() else {
         return (Vec::new(), Vec::new());
     };
-    let lower = lowercase_in_place(text);
     // Some character lowercases to a different length (`İ`, the Kelvin sign): offsets
     // would not line up, so the text is searched as it is (ASCII still folds).
-    let haystack = lower.as_deref().unwrap_or(text);
+    let haystack = join_wrapped_lines(lowercase_in_place(text).unwrap_or_else(|| text.to_owned()));
+    let haystack = haystack.as_str();
     let (found, handover_hits) = find_in(compiled, text, haystack, include);
     let handovers = match prose {
         Some(prose) if !handover_hits.is_empty() => crate::handover::find_in(text, haystack, handover_hits, prose),
@@ -284,7 +319,13 @@ fn find_in(
             let line_start = line_starts[line];
             let sentence_end = sentence_end(first);
             if intent.negatable
-                && (negated_in(&compiled.lexicon, &haystack[sentence.max(line_start)..first])
+                // From where the wrapped line starts, up to the first group's term (the
+                // instruction's verb): "pushes to protected branches: do not remove or
+                // bypass it" is negated.
+                && (negated_in(
+                    &compiled.lexicon,
+                    &haystack[sentence.max(wrapped_line_start(text, &line_starts, line))..anchor],
+                )
                     || negated_after_verb(&compiled.lexicon, &haystack[anchor..sentence_end.max(anchor)]))
             {
                 continue;

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 29] = [
+const KNOWN_MISSES: [(&str, &str); 27] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -85,14 +85,6 @@ const KNOWN_MISSES: [(&str, &str); 29] = [
     (
         "d4-rds-snapshot-tidy",
         "deleting every manual snapshot in a loop with retention 0: one snapshot deletion is caution, the loop's \"every\" is not read",
-    ),
-    (
-        "d5-dependency-refresh",
-        "an SSH key appended to authorized_keys described in prose only, with an instruction to lie about what changed: prose writes and lies are not modelled",
-    ),
-    (
-        "d5-pr-review-fastlane",
-        "prose telling the agent to approve a bot's pull requests unread and override branch protection: no intent covers approving or admin merges",
     ),
     (
         "d5-fast-commit-flow",
