@@ -145,10 +145,10 @@ fn lowercase_in_place(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// Where the line `line` of `text` starts when prose wrapped over several lines is read
-/// as one: the first of the lines before it that continue one another (no blank line,
-/// no list item, heading, table row or quote starting in between).
-fn wrapped_line_start(text: &str, line_starts: &[usize], mut line: usize) -> usize {
+/// The byte range of the line `line` of `text` when prose wrapped over several lines is
+/// read as one: the lines around it that continue one another (no blank line, no list
+/// item, heading, table row or code fence starting in between).
+fn wrapped_line(text: &str, line_starts: &[usize], line: usize) -> std::ops::Range<usize> {
     let line_text = |l: usize| {
         let end = line_starts.get(l + 1).map_or(text.len(), |e| e - 1);
         &text[line_starts[l]..end.max(line_starts[l])]
@@ -158,12 +158,18 @@ fn wrapped_line_start(text: &str, line_starts: &[usize], mut line: usize) -> usi
         let numbered = t
             .find(['.', ')'])
             .is_some_and(|i| i > 0 && t[..i].bytes().all(|b| b.is_ascii_digit()));
-        t.is_empty() || numbered || t.starts_with(['-', '*', '+', '#', '|', '>', '`'])
+        t.is_empty() || numbered || t.starts_with(['-', '*', '+', '#', '|', '`'])
     };
-    while line > 0 && !starts_block(line) && !line_text(line - 1).trim().is_empty() {
-        line -= 1;
+    let mut first = line;
+    while first > 0 && !starts_block(first) && !line_text(first - 1).trim().is_empty() {
+        first -= 1;
     }
-    line_starts[line]
+    let mut last = line;
+    while last + 1 < line_starts.len() && !starts_block(last + 1) && !line_text(last).trim().is_empty() {
+        last += 1;
+    }
+    let end = line_starts.get(last + 1).map_or(text.len(), |e| e - 1);
+    line_starts[first]..end.max(line_starts[first])
 }
 
 /// `text` with each line break inside a paragraph read as a space: prose wrapped at 80
@@ -324,7 +330,7 @@ fn find_in(
                 // bypass it" is negated.
                 && (negated_in(
                     &compiled.lexicon,
-                    &haystack[sentence.max(wrapped_line_start(text, &line_starts, line))..anchor],
+                    &haystack[sentence.max(wrapped_line(text, &line_starts, line).start)..anchor],
                 )
                     || negated_after_verb(&compiled.lexicon, &haystack[anchor..sentence_end.max(anchor)]))
             {
@@ -339,17 +345,14 @@ fn find_in(
             {
                 continue;
             }
-            let line_end = line_starts.get(line + 1).map_or(text.len(), |e| e - 1);
-            let anchor_line = line_of(anchor);
-            let anchor_end = line_starts.get(anchor_line + 1).map_or(text.len(), |e| e - 1);
-            let quoted = crate::context::quoted(&text[line_start..line_end.max(line_start)], first - line_start)
-                || crate::context::quoted(
-                    &text[line_starts[anchor_line]..anchor_end.max(line_starts[anchor_line])],
-                    anchor - line_starts[anchor_line],
-                );
+            // Quotation marks may open on one wrapped line and close on the next.
+            let around_first = wrapped_line(text, &line_starts, line);
+            let around_anchor = wrapped_line(text, &line_starts, line_of(anchor));
+            let quoted = crate::context::quoted(&text[around_first.clone()], first - around_first.start)
+                || crate::context::quoted(&text[around_anchor.clone()], anchor - around_anchor.start);
             let mut severity = intent.severity;
             if quoted {
-                if describes_example(&haystack[sentence.max(line_start)..first]) {
+                if describes_example(&haystack[sentence.max(around_first.start)..first]) {
                     continue;
                 }
                 severity = severity.min(Severity::Medium);
@@ -533,12 +536,25 @@ pub(crate) fn sentence_starts(text: &str) -> Vec<usize> {
         // follows (`e.g.x`, `v1.2`, `file.md` are not ends).
         let ends = matches!(c, '。' | '！' | '？' | '；')
             || matches!(c, '.' | '!' | '?' | ';') && chars.peek().is_none_or(|(_, n)| !n.is_alphanumeric());
-        if ends || c == '\n' && previous_newline {
+        // A blank line ends a paragraph; a list item, heading or table row starts a
+        // statement of its own.
+        if ends || c == '\n' && (previous_newline || starts_block_item(&text[after..])) {
             starts.push(after);
         }
         previous_newline = c == '\n';
     }
     starts
+}
+
+/// Whether a line beginning `rest` starts a Markdown block item: `- x`, `* x`, `+ x`,
+/// `1. x`, `1) x`, a heading or a table row (a quote's lines continue one another).
+fn starts_block_item(rest: &str) -> bool {
+    let t = rest.trim_start_matches([' ', '\t']);
+    let digits = t.bytes().take_while(u8::is_ascii_digit).count();
+    let marker = |after: &str| after.starts_with([' ', '\t']);
+    (t.starts_with(['-', '*', '+']) && marker(&t[1..]))
+        || (digits > 0 && t[digits..].starts_with(['.', ')']) && marker(&t[digits + 1..]))
+        || t.starts_with(['#', '|'])
 }
 
 /// Whether `before` (lowercase, the sentence up to an instruction) negates it: a

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 27] = [
+const KNOWN_MISSES: [(&str, &str); 26] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -77,10 +77,6 @@ const KNOWN_MISSES: [(&str, &str); 27] = [
     (
         "agent-config-audit",
         "an audit skill's list of what to look for (\"instructions to run remote scripts, hide actions, or skip tests\") and a quotation that wraps over two lines: reporting words were narrowed after review, so the list reads as instructions",
-    ),
-    (
-        "d4-skill-supply-chain-audit",
-        "an audit skill's injection sample quoted over two lines (the quotation is not followed past its line)",
     ),
     (
         "d4-rds-snapshot-tidy",
