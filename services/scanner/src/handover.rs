@@ -366,6 +366,7 @@ pub(crate) fn find_in(
                 found.push(IntentFinding {
                     line,
                     at: verb - line_starts[line],
+                    anchor: verb,
                     rule: RULE,
                     category: "exfiltration",
                     severity: if quoted { Severity::Medium } else { Severity::High },

@@ -98,6 +98,10 @@ pub struct IntentFinding {
     pub line: usize,
     /// Byte offset of the sentence's first matched term in its line.
     pub at: usize,
+    /// Byte offset in the text of the term of the intent's first group (its verb): two
+    /// intents found from one verb ("disable approval prompts" is both a check skipped
+    /// and a safeguard off) are one instruction, not two.
+    pub anchor: usize,
     /// Rule id.
     pub rule: &'static str,
     /// Category.
@@ -336,12 +340,27 @@ fn find_in(
             {
                 continue;
             }
+            // A negation after the verb (Japanese, Korean) belongs to its clause: the
+            // clause ends at the first comma after the last term ("…とだけ報告し、…書かないで"
+            // negates the second clause, not the first).
+            let last_term = (0..groups)
+                .filter_map(|g| {
+                    mine.iter()
+                        .filter(|(at, group)| *group == g && at.abs_diff(anchor) <= WINDOW)
+                        .map(|(at, _)| *at)
+                        .min_by_key(|at| at.abs_diff(anchor))
+                })
+                .max()
+                .unwrap_or(anchor);
+            let clause_end = haystack[last_term..sentence_end.max(last_term)]
+                .find(['、', '，'])
+                .map_or(sentence_end.max(first), |i| last_term + i);
             if intent.negation_after
                 && compiled
                     .lexicon
                     .negations_after
                     .iter()
-                    .any(|n| haystack[first..sentence_end].contains(n.as_str()))
+                    .any(|n| haystack[first..clause_end].contains(n.as_str()))
             {
                 continue;
             }
@@ -360,6 +379,7 @@ fn find_in(
             found.push(IntentFinding {
                 line,
                 at: first - line_start,
+                anchor,
                 rule: &intent.id,
                 category: &intent.category,
                 severity,
@@ -470,6 +490,7 @@ fn find_chained(
             found.push(IntentFinding {
                 line,
                 at: anchor - line_starts[line],
+                anchor,
                 rule: &intent.id,
                 category: &intent.category,
                 severity: intent.severity,
@@ -485,22 +506,30 @@ fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFindi
     if found.len() < 2 {
         return;
     }
-    // The paragraph of every line, in one pass: a new one after each blank line.
+    // The paragraph of every line, in one pass: a new one after each blank line. Each
+    // table row is one of its own: a table lists separate facts (a table of red flags
+    // is not one instruction).
     let mut paragraph = Vec::with_capacity(line_starts.len());
     let mut current = 0;
     for (index, start) in line_starts.iter().enumerate() {
         let end = line_starts.get(index + 1).map_or(text.len(), |e| e - 1);
-        if text[*start..end.max(*start)].trim().is_empty() {
+        let line = text[*start..end.max(*start)].trim();
+        if line.is_empty() || line.starts_with('|') {
             current = index + 1;
         }
         paragraph.push(current);
     }
-    let mut rules: std::collections::HashMap<usize, std::collections::HashSet<&str>> = std::collections::HashMap::new();
-    for f in found.iter() {
-        rules.entry(paragraph[f.line]).or_default().insert(f.rule);
-    }
-    for f in found.iter_mut() {
-        if rules[&paragraph[f.line]].len() > 1 && f.severity < Severity::High {
+    // Another intent in the paragraph, found from another verb.
+    let combined: Vec<bool> = found
+        .iter()
+        .map(|f| {
+            found
+                .iter()
+                .any(|g| g.rule != f.rule && g.anchor != f.anchor && paragraph[g.line] == paragraph[f.line])
+        })
+        .collect();
+    for (f, combined) in found.iter_mut().zip(combined) {
+        if combined && f.severity < Severity::High {
             f.severity = Severity::High;
         }
     }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 26] = [
+const KNOWN_MISSES: [(&str, &str); 25] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -85,10 +85,6 @@ const KNOWN_MISSES: [(&str, &str); 26] = [
     (
         "d5-fast-commit-flow",
         "prose telling the agent to skip hooks silently and strip the secret scanners from pre-commit: skip-checks alone is low and \"don't mention that …\" names no one to hide it from",
-    ),
-    (
-        "d5-jidou-setup",
-        "Japanese prose to download and run a setup script in an admin shell, unasked and hidden: no command, and the download is described in words",
     ),
     (
         "d5-test-kurtarma",
