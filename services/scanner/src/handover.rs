@@ -366,6 +366,7 @@ pub(crate) fn find_in(
                 found.push(IntentFinding {
                     line,
                     at: verb - line_starts[line],
+                    mentioned: quoted,
                     anchor: verb,
                     rule: RULE,
                     category: "exfiltration",
@@ -486,7 +487,8 @@ fn instructs(haystack: &str, at: usize) -> bool {
     let clause = crate::intent::current_clause(&haystack[haystack.floor_char_boundary(at.saturating_sub(40))..at]);
     let reported = REPORTED
         .iter()
-        .any(|r| clause.rfind(r).is_some_and(|i| !clause[i..].contains(',')));
+        .any(|r| clause.rfind(r).is_some_and(|i| !clause[i..].contains(',')))
+        || crate::intent::reported_clause(&haystack[haystack.floor_char_boundary(at.saturating_sub(80))..at]);
     !third_person && !describing && !reported
 }
 

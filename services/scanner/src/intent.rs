@@ -21,6 +21,7 @@ struct Lexicon {
     reinstating: Vec<String>,
     conditions: Vec<String>,
     clause_breaks: Vec<String>,
+    reporting: Vec<String>,
     intent: Vec<IntentSpec>,
 }
 
@@ -98,6 +99,10 @@ pub struct IntentFinding {
     pub line: usize,
     /// Byte offset of the sentence's first matched term in its line.
     pub at: usize,
+    /// Whether the instruction is reported, not given ("it told the agent to …"; a quoted
+    /// handover). Such a finding raises no other to `high`, nor is raised. (A quoted
+    /// phrase may be the very words the agent is told to say: it still counts.)
+    pub mentioned: bool,
     /// Byte offset in the text of the term of the intent's first group (its verb): two
     /// intents found from one verb ("disable approval prompts" is both a check skipped
     /// and a safeguard off) are one instruction, not two.
@@ -376,9 +381,17 @@ fn find_in(
                 }
                 severity = severity.min(Severity::Medium);
             }
+            let reported = reported_in(
+                &compiled.lexicon,
+                &haystack[sentence.max(around_first.start)..anchor.max(first)],
+            );
+            if reported {
+                severity = severity.min(Severity::Medium);
+            }
             found.push(IntentFinding {
                 line,
                 at: first - line_start,
+                mentioned: reported,
                 anchor,
                 rule: &intent.id,
                 category: &intent.category,
@@ -490,6 +503,7 @@ fn find_chained(
             found.push(IntentFinding {
                 line,
                 at: anchor - line_starts[line],
+                mentioned: false,
                 anchor,
                 rule: &intent.id,
                 category: &intent.category,
@@ -523,9 +537,10 @@ fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFindi
     let combined: Vec<bool> = found
         .iter()
         .map(|f| {
-            found
-                .iter()
-                .any(|g| g.rule != f.rule && g.anchor != f.anchor && paragraph[g.line] == paragraph[f.line])
+            !f.mentioned
+                && found.iter().any(|g| {
+                    !g.mentioned && g.rule != f.rule && g.anchor != f.anchor && paragraph[g.line] == paragraph[f.line]
+                })
         })
         .collect();
     for (f, combined) in found.iter_mut().zip(combined) {
@@ -609,6 +624,20 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
             at_word && !in_compound(before, i, n) && !reinstated(lexicon, &before[i + n.len()..])
         })
     })
+}
+
+/// Whether the last clause of `before` (lowercase, up to an instruction's verb) reports
+/// an instruction someone else gave (the lexicon's `reporting` words).
+fn reported_in(lexicon: &Lexicon, before: &str) -> bool {
+    let clause = last_clause(lexicon, before);
+    lexicon.reporting.iter().any(|r| clause.contains(r.as_str()))
+}
+
+/// [`reported_in`] with the built-in lexicon, for the handover model.
+pub(crate) fn reported_clause(before: &str) -> bool {
+    COMPILED
+        .as_ref()
+        .is_ok_and(|compiled| reported_in(&compiled.lexicon, before))
 }
 
 /// Whether the last clause of `before` (lowercase, the sentence up to an instruction)

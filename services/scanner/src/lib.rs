@@ -367,6 +367,7 @@ impl Scanner {
                 );
             }
         }
+        escalate_instruction_and_means(text, &contexts, &mut findings[first_pattern..]);
         let model = findings.split_off(first_of_file);
         supersede_by_model(findings, &model);
         findings.extend(model);
@@ -634,6 +635,68 @@ pub fn mark_introduced(before: &Report, report: &mut Report) {
 }
 
 /// A finding about a whole file (or, with path `.`, the whole bundle).
+/// How far apart (in lines) a prose instruction and a finding of another kind may stand
+/// and still be one step: a paragraph and the code block under it.
+const STEP_LINES: usize = 8;
+
+/// Notes a finding's message carries when its context lowered it (a training skill's
+/// sample, a block framed as not to do, a vendor's installer, a test fixture).
+const LOWERED_NOTES: [&str; 5] = [
+    "caution, not dangerous",
+    "not to do",
+    "official installer",
+    "named beside the step",
+    "test fixture",
+];
+
+/// An instruction in prose (an intent, `caution` alone) and a finding of another category
+/// in the same step — "merge with admin rights past branch protection" above
+/// `gh pr merge --admin`, "restart yourself with approvals off" beside
+/// `--dangerously-skip-permissions` — are one larger instruction: both become `high`.
+/// The instruction must be prose (not a code comment, not a table row: a table lists
+/// facts), neither may have been lowered by its context, and no heading may stand between
+/// them.
+fn escalate_instruction_and_means(text: &str, contexts: &[Context], findings: &mut [Finding]) {
+    let lines: Vec<&str> = text.lines().collect();
+    let in_prose = |line: usize| {
+        contexts.get(line.wrapping_sub(1)) == Some(&Context::Prose)
+            && lines
+                .get(line.wrapping_sub(1))
+                .is_some_and(|l| !l.trim_start().starts_with('|'))
+    };
+    let open = |f: &Finding| f.severity == Severity::Medium && !LOWERED_NOTES.iter().any(|n| f.message.contains(n));
+    let candidates: Vec<usize> = (0..findings.len()).filter(|&i| open(&findings[i])).collect();
+    let instruction = |f: &Finding| f.rule.starts_with("intent.") && in_prose(f.line);
+    if candidates.len() < 2 || !candidates.iter().any(|&i| instruction(&findings[i])) {
+        return;
+    }
+    let headings: Vec<usize> = lines
+        .iter()
+        .enumerate()
+        .filter(|(_, l)| l.starts_with('#'))
+        .map(|(i, _)| i + 1)
+        .collect();
+    let one_step = |a: usize, b: usize| {
+        let (low, high) = (a.min(b), a.max(b));
+        high - low <= STEP_LINES && !headings.iter().any(|&h| h > low && h <= high)
+    };
+    let mut raised = Vec::new();
+    for &i in &candidates {
+        if !instruction(&findings[i]) {
+            continue;
+        }
+        for &j in &candidates {
+            let (a, b) = (&findings[i], &findings[j]);
+            if !b.rule.starts_with("intent.") && a.category != b.category && one_step(a.line, b.line) {
+                raised.extend([i, j]);
+            }
+        }
+    }
+    for i in raised {
+        findings[i].severity = Severity::High;
+    }
+}
+
 fn whole_file_finding(path: &str, f: content::FileFinding) -> Finding {
     Finding {
         rule: f.rule.to_owned(),
