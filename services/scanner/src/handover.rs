@@ -367,6 +367,7 @@ pub(crate) fn find_in(
                     line,
                     at: verb - line_starts[line],
                     mentioned: quoted,
+                    quoted,
                     anchor: verb,
                     rule: RULE,
                     category: "exfiltration",

@@ -103,6 +103,10 @@ pub struct IntentFinding {
     /// handover). Such a finding raises no other to `high`, nor is raised. (A quoted
     /// phrase may be the very words the agent is told to say: it still counts.)
     pub mentioned: bool,
+    /// Whether the instruction stands in quotation marks: two quoted instructions in one
+    /// paragraph are a list of examples ("\"you may push without asking\", \"skip review
+    /// for Y\""), and raise each other to nothing.
+    pub quoted: bool,
     /// Byte offset in the text of the term of the intent's first group (its verb): two
     /// intents found from one verb ("disable approval prompts" is both a check skipped
     /// and a safeguard off) are one instruction, not two.
@@ -392,6 +396,7 @@ fn find_in(
                 line,
                 at: first - line_start,
                 mentioned: reported,
+                quoted,
                 anchor,
                 rule: &intent.id,
                 category: &intent.category,
@@ -504,6 +509,7 @@ fn find_chained(
                 line,
                 at: anchor - line_starts[line],
                 mentioned: false,
+                quoted: false,
                 anchor,
                 rule: &intent.id,
                 category: &intent.category,
@@ -539,7 +545,13 @@ fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFindi
         .map(|f| {
             !f.mentioned
                 && found.iter().any(|g| {
-                    !g.mentioned && g.rule != f.rule && g.anchor != f.anchor && paragraph[g.line] == paragraph[f.line]
+                    // Two quoted instructions are examples listed together.
+                    let examples = f.quoted && g.quoted;
+                    !g.mentioned
+                        && !examples
+                        && g.rule != f.rule
+                        && g.anchor != f.anchor
+                        && paragraph[g.line] == paragraph[f.line]
                 })
         })
         .collect();
