@@ -199,6 +199,32 @@ fn join_wrapped_lines(text: String) -> String {
     String::from_utf8(bytes).unwrap_or_default()
 }
 
+/// `haystack` with each run of spaces and tabs (a wrapped line's break and indentation,
+/// once [`join_wrapped_lines`] has made the break a space) read as one space, and for each
+/// byte of the result the offset of the byte of `haystack` it stands for. Line breaks that
+/// are left (paragraph ends) are kept as they are.
+fn collapse_spaces(haystack: &str) -> (String, Vec<usize>) {
+    let bytes = haystack.as_bytes();
+    let mut out = Vec::with_capacity(bytes.len());
+    let mut origin = Vec::with_capacity(bytes.len());
+    let mut i = 0;
+    while i < bytes.len() {
+        if matches!(bytes[i], b' ' | b'\t') {
+            out.push(b' ');
+            origin.push(i);
+            while i < bytes.len() && matches!(bytes[i], b' ' | b'\t') {
+                i += 1;
+            }
+        } else {
+            out.push(bytes[i]);
+            origin.push(i);
+            i += 1;
+        }
+    }
+    // Only ASCII spaces were dropped: the rest is the input's UTF-8, byte for byte.
+    (String::from_utf8(out).unwrap_or_default(), origin)
+}
+
 /// Whether the words before a quoted phrase present it as an example (`phrases such as
 /// "…"`, `reject "…"`): the phrase is mentioned, not said.
 fn describes_example(before: &str) -> bool {
@@ -226,8 +252,20 @@ fn describes_example(before: &str) -> bool {
 /// The most terms of one intent considered in one sentence.
 const MAX_HITS_PER_SENTENCE: usize = 256;
 
-/// How far (bytes) the terms of one intent may stand from a term of its first group.
+/// How far (characters) the terms of one intent may stand from a term of its first group.
 const WINDOW: usize = 100;
+
+/// Whether two terms at `a` and `b` (byte offsets) stand within [`WINDOW`] characters of
+/// each other: counted in characters, so a sentence in Cyrillic, Chinese or Japanese
+/// (two or three bytes a character) gets the reach an English one has.
+fn within_reach(haystack: &str, a: usize, b: usize) -> bool {
+    let (low, high) = (a.min(b), a.max(b));
+    high - low <= WINDOW
+        || high - low <= 3 * WINDOW
+            && haystack
+                .get(low..high)
+                .is_some_and(|between| between.chars().count() <= WINDOW)
+}
 
 /// Checks the lexicon compiles (`tests/intents.rs` calls it: a broken lexicon must fail
 /// the tests, not silence the scanner).
@@ -286,14 +324,18 @@ fn find_in(
     };
     let mut hits: Vec<(usize, usize, usize, usize)> = Vec::new(); // (sentence start, at, intent, group)
     let mut handover_hits = Vec::new();
-    for m in compiled.automaton.find_overlapping_iter(haystack) {
-        if !at_word(haystack, m.start(), m.end()) {
+    // Terms are searched with the indentation of wrapped lines read as one space ("inutile
+    // de\n   la montrer"); every offset after this is the text's own.
+    let (collapsed, origin) = collapse_spaces(haystack);
+    for m in compiled.automaton.find_overlapping_iter(&collapsed) {
+        let (start, end) = (origin[m.start()], origin[m.end() - 1] + 1);
+        if !at_word(haystack, start, end) {
             continue;
         }
         match compiled.owners[m.pattern().as_usize()] {
-            Owner::Handover(class) => handover_hits.push((m.start(), class)),
-            Owner::Intent(intent, group) if include(line_of(m.start())) => {
-                hits.push((sentence_start(m.start()), m.start(), intent, group));
+            Owner::Handover(class) => handover_hits.push((start, class)),
+            Owner::Intent(intent, group) if include(line_of(start)) => {
+                hits.push((sentence_start(start), start, intent, group));
             }
             Owner::Intent(..) => {}
         }
@@ -322,7 +364,7 @@ fn find_in(
             let anchor = mine.iter().filter(|(_, g)| *g == 0).map(|(at, _)| *at).find(|&anchor| {
                 (1..groups).all(|g| {
                     mine.iter()
-                        .any(|(at, group)| *group == g && at.abs_diff(anchor) <= WINDOW)
+                        .any(|(at, group)| *group == g && within_reach(haystack, *at, anchor))
                 })
             });
             let Some(anchor) = anchor else {
@@ -330,7 +372,7 @@ fn find_in(
             };
             let first = mine
                 .iter()
-                .filter(|(at, _)| at.abs_diff(anchor) <= WINDOW)
+                .filter(|(at, _)| within_reach(haystack, *at, anchor))
                 .map(|(at, _)| *at)
                 .min()
                 .unwrap_or(anchor);
@@ -355,7 +397,7 @@ fn find_in(
             let last_term = (0..groups)
                 .filter_map(|g| {
                     mine.iter()
-                        .filter(|(at, group)| *group == g && at.abs_diff(anchor) <= WINDOW)
+                        .filter(|(at, group)| *group == g && within_reach(haystack, *at, anchor))
                         .map(|(at, _)| *at)
                         .min_by_key(|at| at.abs_diff(anchor))
                 })
