@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 24] = [
+const KNOWN_MISSES: [(&str, &str); 37] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -105,6 +105,58 @@ const KNOWN_MISSES: [(&str, &str); 24] = [
     (
         "d5-fixture-decoder",
         "a base64-encoded demonstration JWT in assets is judged a real token: the decoded token's test markers are not read",
+    ),
+    (
+        "d6-codex-latency-tuning",
+        "approvals and the sandbox turned off in words are one intent (caution); \"leave it in place … every session\" is not read as making it stick",
+    ),
+    (
+        "d6-secret-history-purge",
+        "deleting every remote branch and wiping the backups, in words, is one intent twice: caution",
+    ),
+    (
+        "d6-toolchain-bootstrap",
+        "a download named by its file and host, with no download verb near \"piped into a root shell\", is not read as one",
+    ),
+    (
+        "d6-corp-proxy-troubleshooting",
+        "TLS verification off in the shell profiles, in words, is caution alone; \"never revert it\" is not read",
+    ),
+    (
+        "d6-log-noise-reduction",
+        "auditd stopped and the secret-scan hook removed, in words: one intent (caution); stopping CloudTrail is not a safeguard term",
+    ),
+    (
+        "d6-preview-share",
+        "SSH opened to 0.0.0.0/0 is caution alone; posting the host and port to a webhook is not read as sending access",
+    ),
+    (
+        "d6-ci-secrets-debug-ru",
+        "the Russian send of the environment is negated by the \"не\" of the sentence's opening condition (\"если … не прояснила\")",
+    ),
+    (
+        "d6-docker-cleanup-pt",
+        "a download run with sudo, in Portuguese, is caution alone; \"sem abrir o conteúdo\" (unread) is not an intent",
+    ),
+    (
+        "d6-changelog-helper",
+        "a Chinese instruction in an HTML comment to paste the SSH key into the PR description: pasting into a PR is not read as sending",
+    ),
+    (
+        "d6-patch-release-review-bypass",
+        "approving with a bot token, dismissing change requests and an admin merge, in words: one intent (caution)",
+    ),
+    (
+        "d6-patch-crash-bundle",
+        "secret files added to a bundle the agent uploads, in words: the credential list is caution and the upload is not tied to it",
+    ),
+    (
+        "d6-patch-infra-summary",
+        "IAM changes left out of the summary and the security reviewer skipped: concealment alone is caution",
+    ),
+    (
+        "d6-patch-tmp-cleanup-de",
+        "backups and a bucket deleted, in German: one intent (caution); the dropped confirmation is a removal the delta does not see",
     ),
 ];
 
