@@ -675,9 +675,24 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
             let at_word = i == 0
                 || !n.starts_with(|c: char| c.is_ascii_alphabetic())
                 || !before.as_bytes()[i - 1].is_ascii_alphanumeric();
-            at_word && !in_compound(before, i, n) && !reinstated(lexicon, &before[i + n.len()..])
+            at_word
+                && !in_compound(before, i, n)
+                && !reinstated(lexicon, &before[i + n.len()..])
+                && !in_closed_condition(lexicon, before, i, n.len())
         })
     })
+}
+
+/// Whether the negation at `at` (`len` bytes) in `before` belongs to a condition closed
+/// before the instruction: "if the check does not help, add a step that …", "если
+/// проверка не помогла, добавь …" negate the condition, not the step.
+fn in_closed_condition(lexicon: &Lexicon, before: &str, at: usize, len: usize) -> bool {
+    before[at + len..].contains([',', '，', '、'])
+        && lexicon.conditions.iter().any(|c| {
+            before[..at]
+                .rfind(c.as_str())
+                .is_some_and(|k| !before[k..at].contains([',', '，', '、']))
+        })
 }
 
 /// Whether the last clause of `before` (lowercase, up to an instruction's verb) reports

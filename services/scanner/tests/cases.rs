@@ -132,7 +132,7 @@ const KNOWN_MISSES: [(&str, &str); 37] = [
     ),
     (
         "d6-ci-secrets-debug-ru",
-        "the Russian send of the environment is negated by the \"не\" of the sentence's opening condition (\"если … не прояснила\")",
+        "the Russian sentence names the secrets more than 100 characters before the address it sends them to: out of one intent's reach",
     ),
     (
         "d6-docker-cleanup-pt",
