@@ -244,7 +244,7 @@ fn package_name(ecosystem: Ecosystem, arg: &str) -> Option<String> {
     (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))).then(|| name.to_owned())
 }
 
-/// Dependencies declared in a manifest: `requirements*.txt`, `package.json`,
+/// Dependencies declared in a manifest: `requirements*.txt`, `package*.json`,
 /// `pyproject.toml`, `Cargo.toml`, `Gemfile`, `*.gemspec`; with their line (0-based).
 pub fn declared_in(path: &str, text: &str) -> Vec<(usize, Ecosystem, String)> {
     let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
@@ -259,7 +259,9 @@ pub fn declared_in(path: &str, text: &str) -> Vec<(usize, Ecosystem, String)> {
                 out.push((i, Ecosystem::PyPi, name));
             }
         }
-    } else if file == "package.json" {
+    } else if file.starts_with("package") && file.ends_with(".json") && !file.contains("lock") {
+        // `package.json`, and the templates that become one (`package.scripts.json`,
+        // `package.template.json`); not a lock file.
         let mut in_deps = false;
         for (i, line) in text.lines().enumerate() {
             let t = line.trim();
@@ -420,6 +422,12 @@ mod tests {
             declared_in("package.json", manifest),
             vec![(2, Ecosystem::Npm, "lodahs".to_owned())]
         );
+        // A template that becomes a package.json is read as one; a lock file is not.
+        assert_eq!(
+            declared_in("templates/package.scripts.json", manifest),
+            vec![(2, Ecosystem::Npm, "lodahs".to_owned())]
+        );
+        assert!(declared_in("package-lock.json", manifest).is_empty());
         assert_eq!(
             declared_in("requirements.txt", "# x\nreqeusts>=2\n-r base.txt\n"),
             vec![(1, Ecosystem::PyPi, "reqeusts".to_owned())]
