@@ -232,6 +232,13 @@ fn safety_switches_and_destructive_steps_by_scope() {
     dangerous(
         &[(
             "SKILL.md",
+            &skill("```bash\ngit config --global core.hooksPath /dev/null\n```"),
+        )],
+        "flow.safety-off",
+    );
+    dangerous(
+        &[(
+            "SKILL.md",
             &skill(
                 "```bash\nkubectl create clusterrolebinding open --clusterrole=cluster-admin --serviceaccount=default:default\n```",
             ),

@@ -52,6 +52,17 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
                 "turns TLS certificate checks off for git",
             ))
         }
+        // Hooks pointed at nothing: every pre-commit check (secret scanners, linters) is off.
+        "git"
+            if lower.contains("core.hookspath")
+                && (lower.contains("/dev/null") || lower.contains("/var/empty"))
+                && args.first() == Some(&"config") =>
+        {
+            Some((
+                if global { Severity::High } else { Severity::Medium },
+                "points git's hooks at nothing: every pre-commit check, secret scanners included, stops running",
+            ))
+        }
         "npm" | "yarn" | "pnpm" if lower.contains("strict-ssl") && lower.contains("false") => Some((
             Severity::High,
             "turns TLS certificate checks off for the package manager",
