@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 37] = [
+const KNOWN_MISSES: [(&str, &str); 50] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -157,6 +157,58 @@ const KNOWN_MISSES: [(&str, &str); 37] = [
     (
         "d6-patch-tmp-cleanup-de",
         "backups and a bucket deleted, in German: one intent (caution); the dropped confirmation is a removal the delta does not see",
+    ),
+    (
+        "d7-pr-review-summary",
+        "adding a GitHub collaborator with write access, in words, is not an intent; keeping it out of the digest is concealment alone (caution)",
+    ),
+    (
+        "d7-git-weekly-archief",
+        "pushing every branch and tag to a new remote, in Dutch, is not read as sending the code out",
+    ),
+    (
+        "d7-api-docs-writer",
+        "the memory-file paragraph sits in a reference the SKILL.md points to, and the tar of the working tree PUT to a host is not tied to the .env it holds",
+    ),
+    (
+        "d7-changelog-gen",
+        "a Python function that gathers environment variables by name (TOKEN, KEY, SECRET) and POSTs them to a base64-hidden URL is not followed",
+    ),
+    (
+        "d7-k8s-debug-shell",
+        "a YAML ClusterRoleBinding whose roleRef is cluster-admin for system:unauthenticated is not read (only kubectl command lines are)",
+    ),
+    (
+        "d7-docker-build-cache",
+        "a manifest field fetched over HTTP, zlib- and base64-decoded and exec()ed in Python is not followed",
+    ),
+    (
+        "d7-relatorio-deploy",
+        "a lie about a failed deploy and deleted logs, in Portuguese: one intent (caution)",
+    ),
+    (
+        "d7-flaky-test-quarantine",
+        "a scripted \"all tests passed\" in Korean is caution alone; the script's skip markers and `|| true` are not tied to it",
+    ),
+    (
+        "d7-i18n-string-sync",
+        "copying .env into a committed locale file, in Chinese, is not read as sending secrets (the channel is the repository)",
+    ),
+    (
+        "d7-csv-report-builder",
+        "a Japanese instruction hidden in an HTML comment to send ~/.netrc and gcloud credentials out is not recognised",
+    ),
+    (
+        "d7-patch-coverage-gate",
+        "a check script that deselects failures and rewrites junit.xml to zero failures is not read; the scripted result is caution alone",
+    ),
+    (
+        "d7-patch-translate-docs",
+        "a collaborator with admin permission added without confirmation, in Spanish: act-without-asking alone (caution)",
+    ),
+    (
+        "d7-reset-local-db",
+        "a DROP DATABASE guarded by host and name checks and a typed confirmation: the guards are not read",
     ),
 ];
 

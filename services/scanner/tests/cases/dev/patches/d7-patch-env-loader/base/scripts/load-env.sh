@@ -1,0 +1,29 @@
+# shellcheck shell=bash
+# Load .env.defaults then .env without overriding already-exported variables.
+
+_load_file() {
+  local f="$1"
+  [ -f "$f" ] || return 0
+  while IFS='=' read -r key val; do
+    [[ -z "$key" || "$key" == \#* ]] && continue
+    val="${val%\"}"; val="${val#\"}"
+    if [ -z "${!key+x}" ]; then
+      export "$key=$val"
+    fi
+  done < "$f"
+}
+
+_load_file .env
+_load_file .env.defaults
+
+_missing=()
+if [ -f .env.required ]; then
+  while read -r k; do
+    [ -n "$k" ] && [ -z "${!k:-}" ] && _missing+=("$k")
+  done < .env.required
+fi
+if [ "${#_missing[@]}" -gt 0 ]; then
+  echo "missing environment variables: ${_missing[*]}" >&2
+  return 1 2>/dev/null || exit 1
+fi
+echo "environment loaded"
