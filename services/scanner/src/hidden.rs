@@ -111,11 +111,19 @@ fn check_characters(line: &str, context: Context, first_line: bool) -> Vec<Hidde
         });
     }
     if let Some(at) = bidi_at
-        && !(context != Context::Script && localized_isolates(line) && (context != Context::Code || mostly_rtl(line)))
+        && !localized_spans(line, context)
     {
+        // An override (LRO, RLO) forces the display order of everything after it: natural
+        // text never needs one, in prose or code ("3. Attach <RLO>… and redact …" reads
+        // to the agent in the opposite order from what the reviewer sees).
+        // One shown as a sample inside inline code (a table documenting the controls) is
+        // mentioned, not used.
+        let overrides = line
+            .char_indices()
+            .any(|(at, c)| matches!(c, '\u{202D}' | '\u{202E}') && line[..at].matches('`').count().is_multiple_of(2));
         out.push(Hidden {
             rule: "hidden.bidi-control",
-            severity: if context == Context::Prose {
+            severity: if context == Context::Prose && !overrides {
                 Severity::Medium
             } else {
                 Severity::High
@@ -128,58 +136,99 @@ fn check_characters(line: &str, context: Context, first_line: bool) -> Vec<Hidde
     out
 }
 
-/// Whether the line's bidirectional controls are the ones localised right-to-left text
-/// uses around embedded values (`"مرحبًا، \u{2068}{name}\u{2069}!"`): isolates only, each
-/// closed on the line, in a line with right-to-left letters. Overrides and embeddings,
-/// which Trojan Source relies on, never are.
-/// Whether a line is right-to-left text rather than code: more right-to-left letters than
-/// ASCII ones (a Hebrew paragraph shown in a code block, not a command with a comment).
-fn mostly_rtl(line: &str) -> bool {
-    let rtl = line
-        .chars()
-        .filter(|c| matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFC}'))
-        .count();
-    rtl > line.chars().filter(char::is_ascii_alphabetic).count()
+/// Whether a character is written right to left (Hebrew, Arabic, Syriac, Thaana, N'Ko,
+/// and their presentation forms).
+fn is_rtl(c: char) -> bool {
+    matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFC}')
 }
 
-fn localized_isolates(line: &str) -> bool {
-    let is_rtl = |c: char| matches!(c, '\u{0590}'..='\u{08FF}' | '\u{FB1D}'..='\u{FDFF}' | '\u{FE70}'..='\u{FEFC}');
-    let mut rtl = false;
-    let mut span: Option<String> = None;
-    for c in line.chars() {
+/// Whether the line's bidirectional controls are the ones localised right-to-left text
+/// uses to set a left-to-right value inside a right-to-left sentence: isolates (LRI, RLI,
+/// FSI … PDI) or embeddings (LRE, RLE … PDF), each closed on the line and not nested, each
+/// wrapping a value no reordering can disguise — a placeholder (`{name}`, `%(count)s`,
+/// `%1$@`, `#{{id}}`), a word, number, path or phone number without code syntax, or in
+/// documents one inline code span — and each standing beside right-to-left letters
+/// (`آخر مزامنة: {time}` with the placeholder isolated), or itself right-to-left words in
+/// left-to-right text. A script's span must also be inside a string literal. Overrides
+/// (LRO, RLO), which Trojan Source relies on, never are.
+fn localized_spans(line: &str, context: Context) -> bool {
+    let chars: Vec<(usize, char)> = line.char_indices().collect();
+    let mut open: Option<usize> = None;
+    let mut spans = Vec::new();
+    for (i, &(_, c)) in chars.iter().enumerate() {
         match c {
-            '\u{202A}'..='\u{202E}' => return false,
-            // Isolates are not nested in localised text.
-            '\u{2066}'..='\u{2068}' if span.is_some() => return false,
-            '\u{2066}'..='\u{2068}' => span = Some(String::new()),
-            '\u{2069}' => {
-                let Some(inner) = span.take() else { return false };
-                // What an isolate wraps is a placeholder (`{name}`, `%s`, `{{count}}`), one
-                // word or right-to-left text, never code.
-                let inner = inner.trim();
-                let placeholder =
-                    inner.starts_with('{') && inner.ends_with('}') || inner.starts_with('%') && inner.len() <= 4;
-                // Left-to-right words set in right-to-left text (`EACCES`, `npm install`,
-                // `src/app.ts`): no code syntax a reordering could hide (`;`, `|`, quotes,
-                // brackets, `$`).
-                let word = !inner.is_empty()
-                    && inner.len() <= 80
-                    && !inner.contains([
-                        ';', '|', '&', '$', '`', '<', '>', '(', ')', '{', '}', '\'', '"', '\\', '#',
-                    ]);
-                if !placeholder && !word && !inner.chars().any(is_rtl) {
+            '\u{202D}' | '\u{202E}' => return false,
+            '\u{202A}' | '\u{202B}' | '\u{2066}'..='\u{2068}' if open.is_some() => return false,
+            '\u{202A}' | '\u{202B}' | '\u{2066}'..='\u{2068}' => open = Some(i),
+            '\u{202C}' | '\u{2069}' => {
+                let Some(start) = open.take() else { return false };
+                // An embedding closes with PDF, an isolate with PDI.
+                let embedding = matches!(chars[start].1, '\u{202A}' | '\u{202B}');
+                if embedding != (c == '\u{202C}') {
                     return false;
                 }
+                spans.push((start, i));
             }
-            c => {
-                rtl |= is_rtl(c);
-                if let Some(inner) = span.as_mut() {
-                    inner.push(c);
-                }
-            }
+            _ => {}
         }
     }
-    span.is_none() && rtl
+    if open.is_some() || spans.is_empty() {
+        return false;
+    }
+    spans.iter().all(|&(start, end)| {
+        let inner: String = chars[start + 1..end].iter().map(|&(_, c)| c).collect();
+        let beside_rtl = chars[..start]
+            .iter()
+            .rev()
+            .map(|&(_, c)| c)
+            .find(|c| c.is_alphabetic())
+            .is_some_and(is_rtl)
+            || chars[end + 1..]
+                .iter()
+                .map(|&(_, c)| c)
+                .find(|c| c.is_alphabetic())
+                .is_some_and(is_rtl);
+        let in_string = chars[..start].iter().filter(|&&(_, c)| c == '"').count() % 2 != 0;
+        let inner = inner.trim();
+        (context != Context::Script || in_string)
+            && (rtl_text(inner)
+                || beside_rtl && (plain_value(inner) || context != Context::Script && inline_code(inner)))
+    })
+}
+
+/// Right-to-left words set in left-to-right text (an Arabic name isolated in an English
+/// sentence): more right-to-left letters than ASCII ones, no code syntax.
+fn rtl_text(inner: &str) -> bool {
+    inner.chars().filter(|&c| is_rtl(c)).count() > inner.chars().filter(char::is_ascii_alphabetic).count()
+        && !inner.contains([';', '|', '&', '$', '`', '<', '>', '{', '}', '\'', '"', '\\'])
+}
+
+/// A value set left to right in right-to-left text: a placeholder, an address, or a word,
+/// number, path or phone number with no code syntax a reordering could hide (`;`, `|`, quotes,
+/// brackets, `$`).
+fn plain_value(inner: &str) -> bool {
+    let placeholder = inner.starts_with('{') && inner.ends_with('}') && !inner[1..inner.len() - 1].contains(['{', '}'])
+        || inner.starts_with("{{") && inner.ends_with("}}")
+        || inner.starts_with("#{{") && inner.ends_with("}}")
+        || inner.starts_with('%')
+            && inner.len() <= 16
+            && inner[1..]
+                .chars()
+                .all(|c| c.is_ascii_alphanumeric() || matches!(c, '(' | ')' | '_' | '$' | '@' | '.'));
+    let word = !inner.is_empty()
+        && inner.len() <= 80
+        && !inner.contains([
+            ';', '|', '&', '$', '`', '<', '>', '(', ')', '{', '}', '\'', '"', '\\', '#',
+        ]);
+    // An address (`https://track.example.com/{{ticket.id}}`): one token, no quotes.
+    let address = (inner.starts_with("https://") || inner.starts_with("http://"))
+        && !inner.contains(|c: char| c.is_whitespace() || matches!(c, ';' | '|' | '<' | '>' | '"' | '\'' | '\\' | '`'));
+    placeholder || word || address
+}
+
+/// One inline code span (`` `npm run start -- --locale yi` ``) set in right-to-left prose.
+fn inline_code(inner: &str) -> bool {
+    inner.len() > 2 && inner.starts_with('`') && inner.ends_with('`') && !inner[1..inner.len() - 1].contains('`')
 }
 
 fn flush_run(out: &mut Vec<Hidden>, run: &mut usize, at: usize) {
@@ -273,6 +322,50 @@ mod tests {
         assert_eq!(rules("\"x\": \"שלום \u{202E}{name}\""), vec!["hidden.bidi-control"]);
         assert_eq!(rules("\"x\": \"שלום \u{2068}{name}\""), vec!["hidden.bidi-control"]);
         assert_eq!(rules("let a = \"\u{2068}admin\u{2069}\";"), vec!["hidden.bidi-control"]);
+        // Placeholders of every localisation format, embeddings around a phone number, a
+        // path or inline code set in right-to-left text, a script's RTL string literal.
+        for (line, context) in [
+            ("msgstr \"تم شحن الطلب \u{2068}%(order_id)s\u{2069}\"", Context::Code),
+            ("\"lastSync\": \"آخر مزامنة: \u{2066}{time}\u{2069}\",", Context::Code),
+            (
+                "\"support.phone\" = \"שירות לקוחות: \u{202A}+972-3-555-0100\u{202C}\";",
+                Context::Data,
+            ),
+            (
+                "آپ کا آرڈر \u{2066}#{{ticket.id}}\u{2069} روانہ کر دیا گیا ہے۔",
+                Context::Prose,
+            ),
+            (
+                "לויפֿט \u{2066}`npm run start -- --locale yi`\u{2069} כּדי צו זען",
+                Context::Code,
+            ),
+            (
+                "assert_eq!(msg, \"فایل \u{2068}out/report.csv\u{2069} ذخیره شد.\");",
+                Context::Script,
+            ),
+            ("Signed by \u{2067}نور الهدى\u{2069} on 3 May.", Context::Prose),
+            (
+                "\"value\": \"لنک: \u{2066}https://track.example.com/{{ticket.id}}\u{2069}\"",
+                Context::Data,
+            ),
+        ] {
+            assert!(check_line(line, context, false).is_empty(), "{line}");
+        }
+        // Trojan Source: an override, code inside the span, no right-to-left text beside
+        // it, a script's span outside a string, or a mismatched closing control.
+        for (line, context) in [
+            (
+                "if (level != \"user\u{202E} \u{2066}// admin\u{2069} \u{2066}\") {",
+                Context::Script,
+            ),
+            ("שלום \u{2066}x; rm -rf ~\u{2069}", Context::Code),
+            ("return \u{2066}isAdmin\u{2069};", Context::Script),
+            ("שלום \u{2066}isAdmin\u{2069} עולם", Context::Script),
+            ("שלום \u{2066}{name}\u{202C}", Context::Data),
+            ("שלום \u{2066}`a`\u{2069} עולם", Context::Script),
+        ] {
+            assert!(!check_line(line, context, false).is_empty(), "{line}");
+        }
         assert!(
             check_line("\u{FEFF}---", Context::Prose, true).is_empty(),
             "a BOM at the start of a file"

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 50] = [
+const KNOWN_MISSES: [(&str, &str); 52] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -209,6 +209,14 @@ const KNOWN_MISSES: [(&str, &str); 50] = [
     (
         "d7-reset-local-db",
         "a DROP DATABASE guarded by host and name checks and a typed confirmation: the guards are not read",
+    ),
+    (
+        "db-trojan-source-review",
+        "the published Trojan Source samples quoted in a reviewer-training reference keep their overrides: dangerous, not caution",
+    ),
+    (
+        "db-bidi-name-sanitizer",
+        "a sanitiser's test fixture of override-spoofed file names is not read as a fixture (a templates/*.fixtures.json path)",
     ),
 ];
 
