@@ -367,7 +367,6 @@ pub(crate) fn find_in(
                     line,
                     at: verb - line_starts[line],
                     mentioned: quoted,
-                    quoted,
                     anchor: verb,
                     rule: RULE,
                     category: "exfiltration",

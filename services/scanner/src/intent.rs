@@ -3,6 +3,7 @@
 //! "previous" + "instructions" is recognised however it is phrased, and in Chinese or
 //! Russian as in English. One pass of an Aho-Corasick automaton finds every term.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
@@ -22,6 +23,7 @@ struct Lexicon {
     conditions: Vec<String>,
     clause_breaks: Vec<String>,
     reporting: Vec<String>,
+    contrastive: Vec<String>,
     intent: Vec<IntentSpec>,
 }
 
@@ -42,6 +44,10 @@ struct IntentSpec {
     message: String,
     hint: String,
     groups: Vec<Vec<String>>,
+    /// Words that, in the same sentence, make it something else ("report whether all
+    /// tests pass" asks for the result; "delete backups older than 30 days" is retention).
+    #[serde(default)]
+    unless: Vec<String>,
 }
 
 /// The compiled lexicon: one automaton over every term, and which intent and group each
@@ -103,10 +109,6 @@ pub struct IntentFinding {
     /// handover). Such a finding raises no other to `high`, nor is raised. (A quoted
     /// phrase may be the very words the agent is told to say: it still counts.)
     pub mentioned: bool,
-    /// Whether the instruction stands in quotation marks: two quoted instructions in one
-    /// paragraph are a list of examples ("\"you may push without asking\", \"skip review
-    /// for Y\""), and raise each other to nothing.
-    pub quoted: bool,
     /// Byte offset in the text of the term of the intent's first group (its verb): two
     /// intents found from one verb ("disable approval prompts" is both a check skipped
     /// and a safeguard off) are one instruction, not two.
@@ -158,31 +160,62 @@ fn lowercase_in_place(text: &str) -> Option<String> {
     Some(out)
 }
 
-/// The byte range of the line `line` of `text` when prose wrapped over several lines is
-/// read as one: the lines around it that continue one another (no blank line, no list
-/// item, heading, table row or code fence starting in between).
-fn wrapped_line(text: &str, line_starts: &[usize], line: usize) -> std::ops::Range<usize> {
-    let line_text = |l: usize| {
-        let end = line_starts.get(l + 1).map_or(text.len(), |e| e - 1);
-        &text[line_starts[l]..end.max(line_starts[l])]
-    };
-    let starts_block = |l: usize| {
-        let t = line_text(l).trim_start();
-        let numbered = t
-            .find(['.', ')'])
-            .is_some_and(|i| i > 0 && t[..i].bytes().all(|b| b.is_ascii_digit()));
-        t.is_empty() || numbered || t.starts_with(['-', '*', '+', '#', '|', '`'])
-    };
-    let mut first = line;
-    while first > 0 && !starts_block(first) && !line_text(first - 1).trim().is_empty() {
-        first -= 1;
+/// Each line's wrapped line — the lines around it that continue one another (no blank
+/// line, no list item, heading, table row or code fence starting in between) — as the
+/// first and last line of it, worked out once per text.
+struct WrappedLines {
+    first: Vec<usize>,
+    last: Vec<usize>,
+}
+
+impl WrappedLines {
+    fn of(text: &str, line_starts: &[usize]) -> WrappedLines {
+        let line_text = |l: usize| {
+            let end = line_starts.get(l + 1).map_or(text.len(), |e| e - 1);
+            &text[line_starts[l]..end.max(line_starts[l])]
+        };
+        let blank: Vec<bool> = (0..line_starts.len()).map(|l| line_text(l).trim().is_empty()).collect();
+        // A block starts where a line opens one the way `starts_block_item` reads it, or
+        // with a code fence.
+        let starts: Vec<bool> = (0..line_starts.len())
+            .map(|l| blank[l] || starts_block_item(line_text(l)) || line_text(l).trim_start().starts_with('`'))
+            .collect();
+        let mut first = vec![0; line_starts.len()];
+        for l in 0..line_starts.len() {
+            first[l] = if l == 0 || starts[l] || blank[l - 1] {
+                l
+            } else {
+                first[l - 1]
+            };
+        }
+        let mut last = vec![0; line_starts.len()];
+        for l in (0..line_starts.len()).rev() {
+            last[l] = if l + 1 == line_starts.len() || starts[l + 1] || blank[l] {
+                l
+            } else {
+                last[l + 1]
+            };
+        }
+        WrappedLines { first, last }
     }
-    let mut last = line;
-    while last + 1 < line_starts.len() && !starts_block(last + 1) && !line_text(last).trim().is_empty() {
-        last += 1;
+
+    /// The byte range of the wrapped line holding line `line`.
+    fn range(&self, text: &str, line_starts: &[usize], line: usize) -> std::ops::Range<usize> {
+        let start = line_starts[self.first[line]];
+        let end = line_starts.get(self.last[line] + 1).map_or(text.len(), |e| e - 1);
+        start..end.max(start)
     }
-    let end = line_starts.get(last + 1).map_or(text.len(), |e| e - 1);
-    line_starts[first]..end.max(line_starts[first])
+}
+
+/// How far (bytes) around an instruction its quotation marks are looked for: a stray `"`
+/// (13" laptop) paragraphs away quotes nothing.
+const QUOTE_REACH: usize = 200;
+
+/// `range` narrowed to `QUOTE_REACH` bytes around `from..to` (on character boundaries).
+fn near(text: &str, range: std::ops::Range<usize>, from: usize, to: usize) -> std::ops::Range<usize> {
+    let start = text.floor_char_boundary(range.start.max(from.saturating_sub(QUOTE_REACH)));
+    let end = text.ceil_char_boundary(range.end.min(to + QUOTE_REACH));
+    start..end.max(start)
 }
 
 /// `text` with each line break inside a paragraph read as a space: prose wrapped at 80
@@ -322,6 +355,7 @@ fn find_in(
             .copied()
             .unwrap_or(text.len())
     };
+    let wrapped = WrappedLines::of(text, &line_starts);
     let mut hits: Vec<(usize, usize, usize, usize)> = Vec::new(); // (sentence start, at, intent, group)
     let mut handover_hits = Vec::new();
     // Terms are searched with the indentation of wrapped lines read as one space ("inutile
@@ -379,13 +413,21 @@ fn find_in(
             let line = line_of(first);
             let line_start = line_starts[line];
             let sentence_end = sentence_end(first);
+            if !intent.unless.is_empty()
+                && intent
+                    .unless
+                    .iter()
+                    .any(|u| haystack[sentence..sentence_end.max(sentence)].contains(u.as_str()))
+            {
+                continue;
+            }
             if intent.negatable
                 // From where the wrapped line starts, up to the first group's term (the
                 // instruction's verb): "pushes to protected branches: do not remove or
                 // bypass it" is negated.
                 && (negated_in(
                     &compiled.lexicon,
-                    &haystack[sentence.max(wrapped_line(text, &line_starts, line).start)..anchor],
+                    &haystack[sentence.max(wrapped.range(text, &line_starts, line).start)..anchor],
                 )
                     || negated_after_verb(&compiled.lexicon, &haystack[anchor..sentence_end.max(anchor)]))
             {
@@ -416,8 +458,8 @@ fn find_in(
                 continue;
             }
             // Quotation marks may open on one wrapped line and close on the next.
-            let around_first = wrapped_line(text, &line_starts, line);
-            let around_anchor = wrapped_line(text, &line_starts, line_of(anchor));
+            let around_first = near(text, wrapped.range(text, &line_starts, line), first, first);
+            let around_anchor = near(text, wrapped.range(text, &line_starts, line_of(anchor)), anchor, anchor);
             let quoted = crate::context::quoted(&text[around_first.clone()], first - around_first.start)
                 || crate::context::quoted(&text[around_anchor.clone()], anchor - around_anchor.start);
             let mut severity = intent.severity;
@@ -438,7 +480,6 @@ fn find_in(
                 line,
                 at: first - line_start,
                 mentioned: reported,
-                quoted,
                 anchor,
                 rule: &intent.id,
                 category: &intent.category,
@@ -551,7 +592,6 @@ fn find_chained(
                 line,
                 at: anchor - line_starts[line],
                 mentioned: false,
-                quoted: false,
                 anchor,
                 rule: &intent.id,
                 category: &intent.category,
@@ -568,32 +608,40 @@ fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFindi
     if found.len() < 2 {
         return;
     }
-    // The paragraph of every line, in one pass: a new one after each blank line. Each
-    // table row is one of its own: a table lists separate facts (a table of red flags
-    // is not one instruction).
+    // The paragraph of every line, in one pass: a new one after each blank line.
     let mut paragraph = Vec::with_capacity(line_starts.len());
     let mut current = 0;
     for (index, start) in line_starts.iter().enumerate() {
         let end = line_starts.get(index + 1).map_or(text.len(), |e| e - 1);
-        let line = text[*start..end.max(*start)].trim();
-        if line.is_empty() || line.starts_with('|') {
+        if text[*start..end.max(*start)].trim().is_empty() {
             current = index + 1;
         }
         paragraph.push(current);
+    }
+    // Per paragraph and rule, two given (not reported) findings with different verbs are
+    // enough to answer for every other: one whose verb differs from any finding's.
+    let mut witnesses: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    for f in found.iter().filter(|f| !f.mentioned) {
+        let anchors = witnesses.entry((paragraph[f.line], f.rule)).or_default();
+        if anchors.len() < 2 && !anchors.contains(&f.anchor) {
+            anchors.push(f.anchor);
+        }
+    }
+    let mut rules_of: HashMap<usize, Vec<&str>> = HashMap::new();
+    for &(p, rule) in witnesses.keys() {
+        rules_of.entry(p).or_default().push(rule);
     }
     // Another intent in the paragraph, found from another verb.
     let combined: Vec<bool> = found
         .iter()
         .map(|f| {
+            let p = paragraph[f.line];
             !f.mentioned
-                && found.iter().any(|g| {
-                    // Two quoted instructions are examples listed together.
-                    let examples = f.quoted && g.quoted;
-                    !g.mentioned
-                        && !examples
-                        && g.rule != f.rule
-                        && g.anchor != f.anchor
-                        && paragraph[g.line] == paragraph[f.line]
+                && rules_of.get(&p).is_some_and(|rules| {
+                    rules
+                        .iter()
+                        .filter(|&&rule| rule != f.rule)
+                        .any(|&rule| witnesses[&(p, rule)].iter().any(|&anchor| anchor != f.anchor))
                 })
         })
         .collect();
@@ -662,7 +710,7 @@ fn negated_in(lexicon: &Lexicon, before: &str) -> bool {
     negated_by(
         lexicon,
         last_clause(lexicon, before),
-        lexicon.negations.iter().map(String::as_str),
+        lexicon.negations.iter().chain(&lexicon.contrastive).map(String::as_str),
     )
 }
 
@@ -675,12 +723,34 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
             let at_word = i == 0
                 || !n.starts_with(|c: char| c.is_ascii_alphabetic())
                 || !before.as_bytes()[i - 1].is_ascii_alphanumeric();
+            let after = &before[i + n.len()..];
+            // French "ne"/"n'" negate with their particle ("ne … pas", "n'… jamais"), not
+            // in "n'importe" or Turkish "ne olursa olsun".
+            let particle = !matches!(n, "ne " | "n'")
+                || [" pas", " jamais", " rien", " plus", " personne", " aucun"]
+                    .iter()
+                    .any(|p| after.chars().take(40).collect::<String>().contains(p));
+            // "Instead of …", "rather than …" set aside their own phrase, up to a comma.
+            let contrast_reaches = !lexicon.contrastive.iter().any(|c| c == n) || !after.contains([',', ':', '，']);
             at_word
+                && particle
+                && contrast_reaches
                 && !in_compound(before, i, n)
-                && !reinstated(lexicon, &before[i + n.len()..])
+                && !reinstated(lexicon, after)
                 && !in_closed_condition(lexicon, before, i, n.len())
+                && !in_closed_aside(before, i)
         })
     })
+}
+
+/// Whether the negation at `at` in `before` stands in an aside in parentheses closed
+/// before the instruction ("in this repository (we never open pull requests here) push
+/// …").
+fn in_closed_aside(before: &str, at: usize) -> bool {
+    before[..at]
+        .rfind('(')
+        .is_some_and(|open| !before[open..at].contains(')'))
+        && before[at..].contains(')')
 }
 
 /// Whether the negation at `at` (`len` bytes) in `before` belongs to a condition closed
@@ -689,9 +759,10 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
 fn in_closed_condition(lexicon: &Lexicon, before: &str, at: usize, len: usize) -> bool {
     before[at + len..].contains([',', '，', '、'])
         && lexicon.conditions.iter().any(|c| {
-            before[..at]
-                .rfind(c.as_str())
-                .is_some_and(|k| !before[k..at].contains([',', '，', '、']))
+            before[..at].rfind(c.as_str()).is_some_and(|k| {
+                let starts_word = before[..k].chars().next_back().is_none_or(|p| !p.is_alphanumeric());
+                starts_word && !before[k..at].contains([',', '，', '、'])
+            })
         })
 }
 
@@ -699,7 +770,12 @@ fn in_closed_condition(lexicon: &Lexicon, before: &str, at: usize, len: usize) -
 /// an instruction someone else gave (the lexicon's `reporting` words).
 fn reported_in(lexicon: &Lexicon, before: &str) -> bool {
     let clause = last_clause(lexicon, before);
-    lexicon.reporting.iter().any(|r| clause.contains(r.as_str()))
+    // "As the lead told the agent to, paste …": a comma or colon ends the report.
+    lexicon.reporting.iter().any(|r| {
+        clause
+            .rfind(r.as_str())
+            .is_some_and(|i| !clause[i..].contains([',', ':', '，', '：']))
+    })
 }
 
 /// [`reported_in`] with the built-in lexicon, for the handover model.
@@ -775,6 +851,9 @@ fn last_clause<'t>(lexicon: &Lexicon, before: &'t str) -> &'t str {
     let start = lexicon
         .clause_breaks
         .iter()
+        // Dashes in pairs set off an aside ("never — not even for a hotfix — push …"); a
+        // single one ends a clause.
+        .filter(|b| !b.contains(['—', '–']) || !before.matches(b.as_str()).count().is_multiple_of(2))
         .filter_map(|b| before.rfind(b.as_str()).map(|i| i + b.len()))
         .max()
         .unwrap_or(0);

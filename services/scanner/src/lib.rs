@@ -316,6 +316,7 @@ impl Scanner {
                 ),
             );
         }
+        let mut mentioned = Vec::new();
         if base == Context::Prose {
             // Prose and code blocks alike: a block of Markdown the skill has the agent
             // write into its memory is read as instructions later.
@@ -328,6 +329,7 @@ impl Scanner {
                 .filter(|found| !prose_negated(text, &lines, &contexts, found.line, found.at));
             for found in intents.into_iter().chain(handovers) {
                 let (_, line) = lines.line(text, found.line);
+                let reported = found.mentioned;
                 let mut severity = found.severity;
                 let mut message = found.message.to_owned();
                 // Quoted: where the finding starts, or a quotation on the line says it by
@@ -348,6 +350,10 @@ impl Scanner {
                 } else if context::describes_attempt(line, found.at) {
                     continue;
                 }
+                // Quoted or reported, it is mentioned: it joins no larger instruction.
+                if quoted || reported {
+                    mentioned.push(findings.len());
+                }
                 findings.push(
                     Location {
                         file: path,
@@ -367,7 +373,8 @@ impl Scanner {
                 );
             }
         }
-        escalate_instruction_and_means(text, &contexts, &mut findings[first_pattern..]);
+        let mentioned: Vec<usize> = mentioned.into_iter().map(|i| i - first_pattern).collect();
+        escalate_instruction_and_means(text, &contexts, &mentioned, &mut findings[first_pattern..]);
         let model = findings.split_off(first_of_file);
         supersede_by_model(findings, &model);
         findings.extend(model);
@@ -654,40 +661,51 @@ const LOWERED_NOTES: [&str; 5] = [
 /// `gh pr merge --admin`, "restart yourself with approvals off" beside
 /// `--dangerously-skip-permissions` — are one larger instruction: both become `high`.
 /// The instruction must be prose (not a code comment, not a table row: a table lists
-/// facts), neither may have been lowered by its context, and no heading may stand between
-/// them.
-fn escalate_instruction_and_means(text: &str, contexts: &[Context], findings: &mut [Finding]) {
+/// facts) and given, not quoted or reported (`mentioned`: indices into `findings`);
+/// neither may have been lowered by its context, and no heading may stand between them.
+fn escalate_instruction_and_means(text: &str, contexts: &[Context], mentioned: &[usize], findings: &mut [Finding]) {
     let lines: Vec<&str> = text.lines().collect();
-    let in_prose = |line: usize| {
-        contexts.get(line.wrapping_sub(1)) == Some(&Context::Prose)
-            && lines
-                .get(line.wrapping_sub(1))
-                .is_some_and(|l| !l.trim_start().starts_with('|'))
-    };
+    let in_prose = |line: usize| contexts.get(line.wrapping_sub(1)) == Some(&Context::Prose);
     let open = |f: &Finding| f.severity == Severity::Medium && !LOWERED_NOTES.iter().any(|n| f.message.contains(n));
-    let candidates: Vec<usize> = (0..findings.len()).filter(|&i| open(&findings[i])).collect();
-    let instruction = |f: &Finding| f.rule.starts_with("intent.") && in_prose(f.line);
-    if candidates.len() < 2 || !candidates.iter().any(|&i| instruction(&findings[i])) {
+    let instructions: Vec<usize> = (0..findings.len())
+        .filter(|&i| {
+            let f = &findings[i];
+            open(f)
+                && f.rule.starts_with("intent.")
+                && !mentioned.contains(&i)
+                && in_prose(f.line)
+                && lines.get(f.line - 1).is_some_and(|l| !l.trim_start().starts_with('|'))
+        })
+        .collect();
+    if instructions.is_empty() {
         return;
     }
+    // The means, by line, for a search of each instruction's step.
+    let mut means: Vec<(usize, usize)> = (0..findings.len())
+        .filter(|&i| open(&findings[i]) && !findings[i].rule.starts_with("intent."))
+        .map(|i| (findings[i].line, i))
+        .collect();
+    if means.is_empty() {
+        return;
+    }
+    means.sort_unstable();
+    // Headings are prose lines starting with `#` (a comment in a code block is none).
     let headings: Vec<usize> = lines
         .iter()
         .enumerate()
-        .filter(|(_, l)| l.starts_with('#'))
+        .filter(|&(i, l)| l.starts_with('#') && contexts.get(i) == Some(&Context::Prose))
         .map(|(i, _)| i + 1)
         .collect();
     let one_step = |a: usize, b: usize| {
         let (low, high) = (a.min(b), a.max(b));
-        high - low <= STEP_LINES && !headings.iter().any(|&h| h > low && h <= high)
+        !headings.iter().any(|&h| h > low && h <= high)
     };
     let mut raised = Vec::new();
-    for &i in &candidates {
-        if !instruction(&findings[i]) {
-            continue;
-        }
-        for &j in &candidates {
-            let (a, b) = (&findings[i], &findings[j]);
-            if !b.rule.starts_with("intent.") && a.category != b.category && one_step(a.line, b.line) {
+    for &i in &instructions {
+        let line = findings[i].line;
+        let from = means.partition_point(|&(l, _)| l + STEP_LINES < line);
+        for &(l, j) in means[from..].iter().take_while(|&&(l, _)| l <= line + STEP_LINES) {
+            if findings[i].category != findings[j].category && one_step(line, l) {
                 raised.extend([i, j]);
             }
         }

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 52] = [
+const KNOWN_MISSES: [(&str, &str); 54] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
@@ -217,6 +217,14 @@ const KNOWN_MISSES: [(&str, &str); 52] = [
     (
         "db-bidi-name-sanitizer",
         "a sanitiser's test fixture of override-spoofed file names is not read as a fixture (a templates/*.fixtures.json path)",
+    ),
+    (
+        "d6-session-preferences",
+        "a standing rule written into AGENTS.md and CLAUDE.md in words stands more than 100 characters from the word that makes it standing: caution",
+    ),
+    (
+        "d6-memory-optin-notes",
+        "quoted examples of permission grants a memory policy refuses to store combine into dangerous (quoted instructions still raise each other: quoting every instruction must not hide an attack)",
     ),
 ];
 
