@@ -334,20 +334,26 @@ impl Scanner {
                 let mut message = found.message.to_owned();
                 // Quoted: where the finding starts, or a quotation on the line says it by
                 // itself (`Override phrases: "ignore previous instructions"`).
-                let quoted = context::quoted_or_blockquote(line, found.at)
-                    || context::quotations(line)
+                // Read around the finding, not the whole line: a megabyte-long line holds
+                // thousands of findings.
+                let from = line.floor_char_boundary(found.at.saturating_sub(NEAR_FINDING));
+                let to = line.ceil_char_boundary(found.at.saturating_add(NEAR_FINDING).min(line.len()));
+                let (near, at) = (&line[from..to], found.at - from);
+                let quoted = line.trim_start().starts_with('>')
+                    || context::quoted(near, at)
+                    || context::quotations(near)
                         .iter()
                         .any(|q| intent::find(q, &|_| true).iter().any(|f| f.rule == found.rule));
                 // In a training skill, a block it frames as a sample (a text block, one
                 // introduced as an attack) quotes the instruction too.
                 let framed = judged.framed.get(found.line).is_some_and(Option::is_some);
                 if vendor.security_training
-                    && (quoted || framed || context::reports_instruction(line))
+                    && (quoted || framed || context::reports_instruction(near))
                     && severity > Severity::Medium
                 {
                     severity = Severity::Medium;
                     message.push_str(" (quoted in a security-training skill's documentation: caution, not dangerous)");
-                } else if context::describes_attempt(line, found.at) {
+                } else if context::describes_attempt(near, at) {
                     continue;
                 }
                 // Quoted or reported, it is mentioned: it joins no larger instruction.
@@ -642,6 +648,10 @@ pub fn mark_introduced(before: &Report, report: &mut Report) {
 }
 
 /// A finding about a whole file (or, with path `.`, the whole bundle).
+/// How far (bytes) around an intent's finding its line is read for quotation marks and
+/// reporting words.
+const NEAR_FINDING: usize = 400;
+
 /// How far apart (in lines) a prose instruction and a finding of another kind may stand
 /// and still be one step: a paragraph and the code block under it.
 const STEP_LINES: usize = 8;

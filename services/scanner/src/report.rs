@@ -302,7 +302,7 @@ pub fn excerpt(line: &str, start: usize, end: usize, mask: Option<(usize, usize)
 
 /// A window of at most [`EXCERPT_CHARS`] characters around `start..end`, on char boundaries.
 fn window(line: &str, start: usize, end: usize) -> (usize, usize) {
-    if line.chars().count() <= EXCERPT_CHARS {
+    if line.chars().nth(EXCERPT_CHARS).is_none() {
         return (0, line.len());
     }
     let boundary = |mut i: usize| {
@@ -316,7 +316,9 @@ fn window(line: &str, start: usize, end: usize) -> (usize, usize) {
     let mut to = from;
     for (count, (i, c)) in line[from..].char_indices().enumerate() {
         to = from + i + c.len_utf8();
-        if count + 1 >= EXCERPT_CHARS && to >= end.min(line.len()) {
+        // Past the finding's end, or at twice the size when the finding runs on (a
+        // finding that spans a 1 MB line shows its start, not the megabyte).
+        if count + 1 >= EXCERPT_CHARS && to >= end.min(line.len()) || count + 1 >= 2 * EXCERPT_CHARS {
             break;
         }
     }
@@ -344,6 +346,12 @@ mod tests {
         let e = excerpt(&long, 1000, 1009, None);
         assert!(e.contains("curl | sh") && e.starts_with('…') && e.ends_with('…'), "{e}");
         assert!(e.chars().count() <= EXCERPT_CHARS + 2);
+        // A finding that runs to the end of a very long line shows its start only.
+        let e = excerpt(&long, 1000, long.len(), None);
+        assert!(
+            e.starts_with('…') && e.ends_with('…') && e.chars().count() <= 2 * EXCERPT_CHARS + 2,
+            "{e}"
+        );
     }
 
     #[test]
