@@ -105,9 +105,9 @@ pub struct IntentFinding {
     pub line: usize,
     /// Byte offset of the sentence's first matched term in its line.
     pub at: usize,
-    /// Whether the instruction is reported, not given ("it told the agent to …"; a quoted
-    /// handover). Such a finding raises no other to `high`, nor is raised. (A quoted
-    /// phrase may be the very words the agent is told to say: it still counts.)
+    /// Whether the instruction is reported, not given ("it told the agent to …"; for a
+    /// handover, quoted too). Such a finding raises no other to `high`, nor is raised. (An
+    /// intent's quoted phrase may be the very words the agent is told to say: it counts.)
     pub mentioned: bool,
     /// Byte offset in the text of the term of the intent's first group (its verb): two
     /// intents found from one verb ("disable approval prompts" is both a check skipped
@@ -413,11 +413,14 @@ fn find_in(
             let line = line_of(first);
             let line_start = line_starts[line];
             let sentence_end = sentence_end(first);
-            if !intent.unless.is_empty()
-                && intent
-                    .unless
-                    .iter()
-                    .any(|u| haystack[sentence..sentence_end.max(sentence)].contains(u.as_str()))
+            // The sentence around the instruction (bounded: a sentence may run for a
+            // megabyte).
+            let around = haystack.floor_char_boundary(sentence.max(first.saturating_sub(QUOTE_REACH)))
+                ..haystack.ceil_char_boundary(sentence_end.min(anchor + QUOTE_REACH).max(first));
+            if intent
+                .unless
+                .iter()
+                .any(|u| haystack[around.clone()].contains(u.as_str()))
             {
                 continue;
             }
@@ -447,7 +450,8 @@ fn find_in(
                 .unwrap_or(anchor);
             let clause_end = haystack[last_term..sentence_end.max(last_term)]
                 .find(['、', '，'])
-                .map_or(sentence_end.max(first), |i| last_term + i);
+                .map_or(sentence_end.max(first), |i| last_term + i)
+                .min(haystack.ceil_char_boundary(last_term + QUOTE_REACH));
             if intent.negation_after
                 && compiled
                     .lexicon
