@@ -730,10 +730,12 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
             let after = &before[i + n.len()..];
             // French "ne"/"n'" negate with their particle ("ne … pas", "n'… jamais"), not
             // in "n'importe" or Turkish "ne olursa olsun".
-            let particle = !matches!(n, "ne " | "n'")
-                || [" pas", " jamais", " rien", " plus", " personne", " aucun"]
+            let particle = !matches!(n, "ne " | "n'") || {
+                let near = &after[..after.char_indices().nth(40).map_or(after.len(), |(i, _)| i)];
+                [" pas", " jamais", " rien", " plus", " personne", " aucun"]
                     .iter()
-                    .any(|p| after.chars().take(40).collect::<String>().contains(p));
+                    .any(|p| near.contains(p))
+            };
             // "Instead of …", "rather than …" set aside their own phrase, up to a comma.
             let contrast_reaches = !lexicon.contrastive.iter().any(|c| c == n) || !after.contains([',', ':', '，']);
             at_word

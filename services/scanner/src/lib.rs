@@ -380,7 +380,7 @@ impl Scanner {
             }
         }
         let mentioned: Vec<usize> = mentioned.into_iter().map(|i| i - first_pattern).collect();
-        escalate_instruction_and_means(text, &contexts, &mentioned, &mut findings[first_pattern..]);
+        escalate_instruction_and_means(text, &lines, &contexts, &mentioned, &mut findings[first_pattern..]);
         let model = findings.split_off(first_of_file);
         supersede_by_model(findings, &model);
         findings.extend(model);
@@ -647,7 +647,6 @@ pub fn mark_introduced(before: &Report, report: &mut Report) {
     }
 }
 
-/// A finding about a whole file (or, with path `.`, the whole bundle).
 /// How far (bytes) around an intent's finding its line is read for quotation marks and
 /// reporting words.
 const NEAR_FINDING: usize = 400;
@@ -673,8 +672,13 @@ const LOWERED_NOTES: [&str; 5] = [
 /// The instruction must be prose (not a code comment, not a table row: a table lists
 /// facts) and given, not quoted or reported (`mentioned`: indices into `findings`);
 /// neither may have been lowered by its context, and no heading may stand between them.
-fn escalate_instruction_and_means(text: &str, contexts: &[Context], mentioned: &[usize], findings: &mut [Finding]) {
-    let lines: Vec<&str> = text.lines().collect();
+fn escalate_instruction_and_means(
+    text: &str,
+    lines: &Lines,
+    contexts: &[Context],
+    mentioned: &[usize],
+    findings: &mut [Finding],
+) {
     let in_prose = |line: usize| contexts.get(line.wrapping_sub(1)) == Some(&Context::Prose);
     let open = |f: &Finding| f.severity == Severity::Medium && !LOWERED_NOTES.iter().any(|n| f.message.contains(n));
     let instructions: Vec<usize> = (0..findings.len())
@@ -684,7 +688,7 @@ fn escalate_instruction_and_means(text: &str, contexts: &[Context], mentioned: &
                 && f.rule.starts_with("intent.")
                 && !mentioned.contains(&i)
                 && in_prose(f.line)
-                && lines.get(f.line - 1).is_some_and(|l| !l.trim_start().starts_with('|'))
+                && !lines.line(text, f.line - 1).1.trim_start().starts_with('|')
         })
         .collect();
     if instructions.is_empty() {
@@ -701,7 +705,7 @@ fn escalate_instruction_and_means(text: &str, contexts: &[Context], mentioned: &
     means.sort_unstable();
     // Headings are prose lines starting with `#` (a comment in a code block is none).
     let headings: Vec<usize> = lines
-        .iter()
+        .iter(text)
         .enumerate()
         .filter(|&(i, l)| l.starts_with('#') && contexts.get(i) == Some(&Context::Prose))
         .map(|(i, _)| i + 1)
@@ -725,6 +729,7 @@ fn escalate_instruction_and_means(text: &str, contexts: &[Context], mentioned: &
     }
 }
 
+/// A finding about a whole file (or, with path `.`, the whole bundle).
 fn whole_file_finding(path: &str, f: content::FileFinding) -> Finding {
     Finding {
         rule: f.rule.to_owned(),
