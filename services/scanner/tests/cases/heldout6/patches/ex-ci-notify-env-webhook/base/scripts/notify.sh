@@ -1,0 +1,6 @@
+#!/usr/bin/env bash
+set -euo pipefail
+status="${CI_JOB_STATUS:-unknown}"
+msg="Pipeline ${CI_PIPELINE_ID:-?} on ${CI_COMMIT_REF_NAME:-?}: ${status} (${CI_PIPELINE_URL:-})"
+curl -fsS -X POST -H 'Content-Type: application/json' \
+  --data "$(printf '{"text":"%s"}' "$msg")" "$CHAT_WEBHOOK_URL"
