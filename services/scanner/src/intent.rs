@@ -48,6 +48,11 @@ struct IntentSpec {
     /// tests pass" asks for the result; "delete backups older than 30 days" is retention).
     #[serde(default)]
     unless: Vec<String>,
+    /// The group that goes without saying in text written into the agent's own standing
+    /// instructions (`AGENTS.md`, `SOUL.md`): there every rule addresses the agent and
+    /// every answer goes to its user, so "never mention it" needs no "to the user".
+    #[serde(default)]
+    implied_in_standing: Option<usize>,
 }
 
 /// The compiled lexicon: one automaton over every term, and which intent and group each
@@ -311,6 +316,17 @@ pub fn find(text: &str, include: &dyn Fn(usize) -> bool) -> Vec<IntentFinding> {
     find_all(text, include, None).0
 }
 
+/// Finds the intents in text that a command writes into the agent's standing
+/// instructions or memory: like [`find`], with each intent's `implied_in_standing` group
+/// taken as said.
+pub fn find_in_standing_instructions(text: &str) -> Vec<IntentFinding> {
+    let Ok(compiled) = COMPILED.as_ref() else {
+        return Vec::new();
+    };
+    let haystack = join_wrapped_lines(lowercase_in_place(text).unwrap_or_else(|| text.to_owned()));
+    find_in(compiled, text, &haystack, &|_| true, true).0
+}
+
 /// Finds the intents in the lines `include(index)` admits and, in one pass of the same
 /// automaton, the secrets handed out in the lines `prose(index)` admits (`handover.rs`;
 /// none asked without `prose`).
@@ -326,7 +342,7 @@ pub(crate) fn find_all(
     // would not line up, so the text is searched as it is (ASCII still folds).
     let haystack = join_wrapped_lines(lowercase_in_place(text).unwrap_or_else(|| text.to_owned()));
     let haystack = haystack.as_str();
-    let (found, handover_hits) = find_in(compiled, text, haystack, include);
+    let (found, handover_hits) = find_in(compiled, text, haystack, include, false);
     let handovers = match prose {
         Some(prose) if !handover_hits.is_empty() => crate::handover::find_in(text, haystack, handover_hits, prose),
         _ => Vec::new(),
@@ -341,6 +357,7 @@ fn find_in(
     text: &str,
     haystack: &str,
     include: &dyn Fn(usize) -> bool,
+    standing: bool,
 ) -> (Vec<IntentFinding>, Vec<(usize, crate::handover::Class)>) {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
@@ -385,6 +402,7 @@ fn find_in(
         }
         for (index, intent) in compiled.lexicon.intent.iter().enumerate() {
             let groups = intent.groups.len();
+            let implied = |g: usize| standing && intent.implied_in_standing == Some(g);
             let mine: Vec<(usize, usize)> = hits[i..j]
                 .iter()
                 .filter(|h| h.2 == index)
@@ -397,8 +415,10 @@ fn find_in(
             // instruction stand close together, not scattered over a long list item.
             let anchor = mine.iter().filter(|(_, g)| *g == 0).map(|(at, _)| *at).find(|&anchor| {
                 (1..groups).all(|g| {
-                    mine.iter()
-                        .any(|(at, group)| *group == g && within_reach(haystack, *at, anchor))
+                    implied(g)
+                        || mine
+                            .iter()
+                            .any(|(at, group)| *group == g && within_reach(haystack, *at, anchor))
                 })
             });
             let Some(anchor) = anchor else {

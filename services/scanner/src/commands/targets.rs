@@ -264,6 +264,15 @@ pub const SENDERS: [&str; 23] = [
     "gh",
 ];
 
+/// What [`prints_secrets`] calls the tokens that belong to one service, and that
+/// service's registrable label: a token printed for GitHub and sent to GitHub's API is a
+/// call; sent anywhere else it is stolen.
+pub const PRINTED_TOKENS: [(&str, &str); 3] = [
+    ("the GitHub token", "github"),
+    ("a Google Cloud token", "googleapis"),
+    ("an Azure token", "azure"),
+];
+
 /// Programs that print secrets by themselves (with the arguments that make them do it).
 pub fn prints_secrets(name: &str, args: &[&str]) -> Option<&'static str> {
     let has = |word: &str| args.contains(&word);
@@ -285,11 +294,11 @@ pub fn prints_secrets(name: &str, args: &[&str]) -> Option<&'static str> {
         {
             "the macOS keychain"
         }
-        "gh" if joined.starts_with("auth token") => "the GitHub token",
+        "gh" if joined.starts_with("auth token") => PRINTED_TOKENS[0].0,
         "gcloud" if joined.contains("print-access-token") || joined.contains("print-identity-token") => {
-            "a Google Cloud token"
+            PRINTED_TOKENS[1].0
         }
-        "az" if joined.contains("get-access-token") => "an Azure token",
+        "az" if joined.contains("get-access-token") => PRINTED_TOKENS[2].0,
         "op" if joined.starts_with("read") || joined.starts_with("item get") => "a 1Password secret",
         "vault" if joined.starts_with("read") || joined.starts_with("kv get") => "a Vault secret",
         "pass" if joined.starts_with("show") || args.len() == 1 => "a password-store entry",
@@ -481,6 +490,10 @@ pub fn persistent(path: &str) -> Option<Persistent> {
         || p == "/etc/ld.so.preload"
     {
         return Some(Persistent::Scheduled);
+    }
+    // `~/.ssh/rc` runs on every SSH login to this machine.
+    if file == "rc" && in_dir(".ssh/") {
+        return Some(Persistent::ShellStartup);
     }
     if file == "authorized_keys" || in_dir("/etc/sudoers") {
         return Some(Persistent::Access);

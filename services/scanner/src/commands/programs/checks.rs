@@ -63,6 +63,19 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
                 "points git's hooks at nothing: every pre-commit check, secret scanners included, stops running",
             ))
         }
+        // Git refuses to run a repository's own config for a directory another user owns;
+        // `*` turns that check off for every directory on the machine.
+        "git"
+            if lower.contains("safe.directory")
+                && args.first() == Some(&"config")
+                && args.iter().any(|a| a.trim_matches(|c| c == '"' || c == '\'') == "*") =>
+        {
+            Some((
+                if global { Severity::High } else { Severity::Medium },
+                "trusts every directory's git configuration, whoever owns it (`safe.directory *`): \
+                 a planted repository's hooks and settings then run",
+            ))
+        }
         "npm" | "yarn" | "pnpm" if lower.contains("strict-ssl") && lower.contains("false") => Some((
             Severity::High,
             "turns TLS certificate checks off for the package manager",

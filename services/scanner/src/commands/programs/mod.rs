@@ -354,7 +354,12 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             Value::default()
         }
         "at" | "batch" | "schtasks" if scheduling(&name, &texts, &stdin) => {
-            persist(m, &name, Persistent::Scheduled, &stdin, line);
+            // `schtasks /create … /tr COMMAND`: the task's command is an argument.
+            let task = (name == "schtasks")
+                .then(|| texts.iter().position(|a| a.eq_ignore_ascii_case("/tr")))
+                .flatten()
+                .and_then(|i| args.get(i + 1));
+            persist(m, &name, Persistent::Scheduled, task.unwrap_or(&stdin), line);
             Value::default()
         }
         n if targets::FETCHERS.contains(&n) => fetch(m, n, &args, &stdin, line),

