@@ -190,8 +190,9 @@ impl Scanner {
             findings.push(whole_file_finding(path, f));
         }
         let vendor = Vendor::of(files);
+        let shipped = std::sync::Arc::new(commands::Shipped::of(files.iter().map(|f| (f.path, f.bytes))));
         for file in files {
-            self.scan_file(file, &vendor, &mut findings);
+            self.scan_file(file, &vendor, &shipped, &mut findings);
         }
         Report::new(findings)
     }
@@ -215,7 +216,13 @@ impl Scanner {
         }])
     }
 
-    fn scan_file(&self, file: &ScanFile<'_>, vendor: &Vendor, findings: &mut Vec<Finding>) {
+    fn scan_file(
+        &self,
+        file: &ScanFile<'_>,
+        vendor: &Vendor,
+        shipped: &std::sync::Arc<commands::Shipped>,
+        findings: &mut Vec<Finding>,
+    ) {
         for f in content::check_file(file.path, file.bytes, file.executable) {
             findings.push(whole_file_finding(file.path, f));
         }
@@ -264,6 +271,7 @@ impl Scanner {
             prose_negated(text, &lines, &contexts, index, at)
         };
         let around = commands::Surroundings {
+            shipped,
             vendor,
             installers: &self.rules.installer_hosts,
             negated: &negated,

@@ -27,8 +27,49 @@ use extract::{Place, Snippet};
 pub use flow::Judgment;
 use script::Language;
 
+/// The bundle's own text files that no scan follows as a script (templates, snippets,
+/// references), by normalised relative path: a command that copies one somewhere
+/// (`cat templates/zshenv.snippet >> ~/.zshenv`) writes its text, and the model judges
+/// that text where it lands.
+#[derive(Debug, Default)]
+pub struct Shipped {
+    files: std::collections::HashMap<String, String>,
+}
+
+impl Shipped {
+    /// Files larger than this are not followed into the places they are copied to.
+    const MAX_BYTES: usize = 64 * 1024;
+
+    /// The shipped files of a bundle (`(path, bytes)`): UTF-8 text, not a script.
+    pub fn of<'b>(files: impl IntoIterator<Item = (&'b str, &'b [u8])>) -> Shipped {
+        let files = files
+            .into_iter()
+            .filter(|(_, bytes)| bytes.len() <= Self::MAX_BYTES)
+            .filter_map(|(path, bytes)| {
+                let text = std::str::from_utf8(bytes).ok()?;
+                let first_line = text.lines().next().unwrap_or("");
+                let script = crate::context::file_context(path) == Context::Script
+                    || Language::of_path(path, first_line).is_some();
+                (!script && path != "SKILL.md").then(|| (targets::normalize_path(path), text.replace("\r\n", "\n")))
+            })
+            .collect();
+        Shipped { files }
+    }
+
+    /// The text of the shipped file at `path` (normalised, relative to the skill).
+    fn text(&self, path: &str) -> Option<&str> {
+        if self.files.is_empty() {
+            return None;
+        }
+        let relative = path.strip_prefix("./").unwrap_or(path);
+        self.files.get(relative).map(String::as_str)
+    }
+}
+
 /// What the command model needs to know about the rest of the bundle.
 pub struct Surroundings<'a> {
+    /// The bundle's files that the commands may copy (see [`Shipped`]).
+    pub shipped: &'a std::sync::Arc<Shipped>,
     /// The skill's vendor, its security-training framing.
     pub vendor: &'a Vendor,
     /// Official installer hosts.
@@ -112,6 +153,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
     }
     let mut named_installers = Vec::new();
     let mut machine = shell::Machine::default();
+    machine.shipped = around.shipped.clone();
     let file_lines: Vec<&str> = text.split('\n').collect();
     for snippet in &snippets {
         let before = machine.judgments.len();

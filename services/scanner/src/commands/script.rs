@@ -137,6 +137,11 @@ static SEND: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid send pattern")
 });
 
+/// A script that sends mail.
+static MAIL: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)smtplib|send_message|sendmail|Net::SMTP|nodemailer|Send-MailMessage").expect("valid mail pattern")
+});
+
 /// Expressions that read every secret at once or a credential store.
 static SECRET_EXPR: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
@@ -209,6 +214,20 @@ static STRING: LazyLock<Regex> = LazyLock::new(|| {
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*\$?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:|^\s*for(?:each)?\s*\(?\s*(?:const|let|var|my)?\s*\$?([A-Za-z_]\w*)\s+(?:in|of)\s"#)
         .expect("valid assignment pattern")
+});
+
+/// An address defanged so that nothing can fetch it (`hxxp://`, `example[.]com`).
+static DEFANGED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)(?-u:\b)hxxps?(?:://|\[://\])|\w\[\.\]\w|\w\(\.\)\w|\[:\]//").expect("valid defanged pattern")
+});
+
+/// An address written without quotes.
+static BARE_URL: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"https?://[^\s'"`)|;]+"#).expect("valid bare address pattern"));
+
+/// A Python `with … as NAME:` statement.
+static WITH_AS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"^\s*(?:async\s+)?with\s.*(?-u:\b)as\s+([A-Za-z_]\w*)\s*:\s*$").expect("valid with-as pattern")
 });
 
 /// A statement that adds to a collection or message rather than replacing it (`parts <<
@@ -414,8 +433,14 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             m.left_project = true;
         }
         let mut taint = Taint::default();
-        if FETCH.is_match(&statement) {
-            let urls: Vec<String> = strings.iter().filter(|s| s.contains("://")).cloned().collect();
+        // A defanged indicator (`hxxp://198.51.100[.]77/a.ps1`) is quoted, not fetched: no
+        // client can download from it.
+        if FETCH.is_match(&statement) && !DEFANGED.is_match(&statement) {
+            let mut urls: Vec<String> = strings.iter().filter(|s| s.contains("://")).cloned().collect();
+            // An address written without quotes (`irm https://… | iex`).
+            if urls.is_empty() {
+                urls.extend(BARE_URL.find_iter(&statement).map(|u| u.as_str().to_owned()));
+            }
             taint.remote = Some(Origin {
                 line,
                 what: urls
@@ -444,6 +469,36 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 what: format!("${}", name.as_str()),
             });
             taint.weak_secret = true;
+        }
+        // A command that prints a secret, run from the script
+        // (`subprocess.check_output(["gh", "auth", "token"])`, `` `aws configure
+        // export-credentials` ``): its output is that secret.
+        if taint.secret.is_none()
+            && let Some(call) = SHELL_CALL.find(&statement)
+        {
+            // The words of the call: a list of arguments, or one command line.
+            let called = &statement[call.end()..];
+            let given = literals(called);
+            let list = called
+                .trim_start_matches(|c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == '(' || c == ' ')
+                .starts_with('[');
+            let words: Vec<&str> = if list && given.len() > 1 {
+                given.iter().map(String::as_str).collect()
+            } else {
+                given
+                    .first()
+                    .map(|s| s.split_whitespace().collect())
+                    .unwrap_or_default()
+            };
+            if let Some((program, args)) = words.split_first()
+                && let Some(what) = targets::prints_secrets(program, args)
+            {
+                taint.secret = Some(Origin {
+                    line,
+                    what: what.to_owned(),
+                });
+                taint.weak_secret = programs::prints_one_token(program);
+            }
         }
         for (name, t) in &tainted {
             if mentions(&statement, name) {
@@ -496,9 +551,13 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 .or_else(|| destination_of(&statement, &addresses));
             // A token variable sent to the service it is named for is an API call; one
             // named for a service and sent to another host is a theft.
-            let stolen_token = destination.as_deref().is_some_and(|d| {
-                programs::service_of(&secret.what).is_some() && !programs::token_may_belong(&secret.what, d)
-            });
+            // Mail never goes to a token's own API.
+            let mailed = MAIL.is_match(&statement) || MAIL.is_match(text);
+            let stolen_token = programs::service_of(&secret.what).is_some()
+                && match destination.as_deref() {
+                    Some(d) => !programs::token_may_belong(&secret.what, d),
+                    None => mailed,
+                };
             let severity = match (taint.weak_secret, stolen_token) {
                 (false, _) => Severity::Critical,
                 (true, true) => Severity::High,
@@ -594,7 +653,10 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
         {
             tainted.entry(name.as_str().to_owned()).or_default().join(&taint);
         }
-        if let Some(caps) = ASSIGN.captures(&statement)
+        // `with smtplib.SMTP(host, timeout=10) as s:` names `s`, whatever `=` its
+        // arguments hold.
+        let assigned = WITH_AS.captures(&statement).or_else(|| ASSIGN.captures(&statement));
+        if let Some(caps) = assigned
             && let Some(name) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3))
         {
             let name = name.as_str().to_owned();
@@ -651,6 +713,10 @@ pub(crate) fn warm_up() {
         &WRITE_CALL,
         &STRING,
         &ASSIGN,
+        &WITH_AS,
+        &MAIL,
+        &DEFANGED,
+        &BARE_URL,
         &FUNCTION,
         &APPEND,
         &HOME_CALL,

@@ -68,6 +68,9 @@ pub struct Machine {
     /// Functions defined so far, followed again where they are called with input
     /// (`curl … | f`).
     functions: HashMap<String, ast::CompoundCommand>,
+    /// The bundle's own files that are not scanned as scripts (templates, snippets,
+    /// references): what `cat templates/x >> ~/.zshenv` writes is their text.
+    pub shipped: std::sync::Arc<super::Shipped>,
 }
 
 impl Machine {
@@ -153,6 +156,7 @@ impl Machine {
             commands: self.commands,
             left_project: self.left_project,
             copied_secret: self.copied_secret.clone(),
+            shipped: self.shipped.clone(),
             ..Machine::default()
         }
     }
@@ -489,6 +493,9 @@ impl Machine {
         let key = targets::normalize_path(path);
         if let Some(content) = self.files.get(&key) {
             return content.clone();
+        }
+        if let Some(text) = self.shipped.text(&key) {
+            return Value::literal(text);
         }
         let mut value = Value::default();
         // A directory holds what was written into it.

@@ -171,6 +171,18 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             remote_code(m, line, &taint, &format!("is run by `{name}`"), true);
         }
     }
+    // `git add -f .env`: a secret file staged for the next commit (ignored files need the
+    // force) is as good as copied into the repository.
+    if name == "git" && texts.first() == Some(&"add") {
+        for path in texts[1..].iter().filter(|a| !a.starts_with('-')) {
+            if targets::secret_path(path) {
+                m.copied_secret.get_or_insert_with(|| Origin {
+                    line,
+                    what: (*path).to_owned(),
+                });
+            }
+        }
+    }
     if name == "git"
         && texts.contains(&"push")
         && let Some(secret) = m.copied_secret.clone()
@@ -181,7 +193,7 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             category: "exfiltration",
             severity: Severity::Critical,
             message: format!(
-                "pushes the repository after {} was copied into it (line {}): the secret leaves with the commit",
+                "pushes the repository after {} was added to it (line {}): the secret leaves with the commit",
                 secret.what.trim(),
                 human(secret.line)
             ),
@@ -202,7 +214,7 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
         // One API token printed for the command that needs it (`gh auth token`,
         // `gcloud auth print-access-token`) is used like a token variable; stores, keys and
         // environment dumps are not.
-        out.taint.weak_secret = matches!(name.as_str(), "gh" | "gcloud" | "az" | "op" | "vault" | "pass");
+        out.taint.weak_secret = prints_one_token(&name);
         if name != "gh" || texts.first().is_none_or(|a| *a != "gist") {
             return out;
         }
@@ -390,15 +402,25 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             // Any other program: a filter of its input and of the files it is given.
             let mut out = Value::default();
             out.taint.join(&stdin.taint);
+            // `cat FILE…` prints the files: when the model knows their text (written
+            // earlier, or shipped with the skill), that text is what it prints.
+            let prints_files = matches!(name.as_str(), "cat" | "type" | "get-content" | "gc");
+            let mut printed = String::new();
             for arg in &args {
                 if !arg.text.starts_with('-') && arg.text.contains(['/', '.', '~']) {
-                    out.taint.join(&m.read_file(&arg.text, line).taint);
+                    let file = m.read_file(&arg.text, line);
+                    out.taint.join(&file.taint);
+                    if prints_files {
+                        printed.push_str(&file.text);
+                    }
                 }
                 out.taint.join(&arg.taint);
             }
             // What it prints is unknown: keep a stand-in, so a path built from it is not
             // mistaken for an empty (or a sweeping) one.
-            out.text = if stdin.text.is_empty() {
+            out.text = if !printed.trim().is_empty() {
+                printed
+            } else if stdin.text.is_empty() {
                 format!("$({name})\n")
             } else {
                 stdin.text
@@ -406,6 +428,13 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             out
         }
     }
+}
+
+/// Whether the secret program `name` prints is one API token for the command that needs
+/// it (`gh auth token`, `gcloud auth print-access-token`), used like a token variable;
+/// stores, keys and environment dumps are not.
+pub(crate) fn prints_one_token(name: &str) -> bool {
+    matches!(name, "gh" | "gcloud" | "az" | "op" | "vault" | "pass")
 }
 
 /// Whether `at`, `batch` or `schtasks` is really scheduling something (not the English

@@ -232,7 +232,8 @@ pub(crate) fn interpreter(m: &mut Machine, name: &str, args: &[Value], stdin: &V
             break;
         }
         if t == "run" || t == "exec" || t.starts_with('-') {
-            i += 1;
+            // An option's value is no program (`-ExecutionPolicy Bypass`, `-W ignore`).
+            i += if takes_value(name, t) { 2 } else { 1 };
             continue;
         }
         // A program file or URL.
@@ -263,6 +264,37 @@ pub(crate) fn interpreter(m: &mut Machine, name: &str, args: &[Value], stdin: &V
     }
     if !stdin.text.trim().is_empty() {
         script::follow(m, language, &stdin.text, &[line], true);
+    }
+}
+
+/// Whether interpreter `name`'s option `option` takes the next word as its value.
+fn takes_value(name: &str, option: &str) -> bool {
+    let option = option.to_ascii_lowercase();
+    match name.trim_end_matches(".exe") {
+        "pwsh" | "powershell" => matches!(
+            option.as_str(),
+            "-executionpolicy"
+                | "-ep"
+                | "-ex"
+                | "-exec"
+                | "-windowstyle"
+                | "-w"
+                | "-win"
+                | "-version"
+                | "-inputformat"
+                | "-outputformat"
+                | "-configurationname"
+                | "-workingdirectory"
+                | "-wd"
+                | "-psconsolefile"
+                | "-settingsfile"
+        ),
+        n if n.starts_with("python") => matches!(option.as_str(), "-w" | "-x"),
+        "node" | "nodejs" => matches!(
+            option.as_str(),
+            "-r" | "--require" | "--import" | "--loader" | "--experimental-loader"
+        ),
+        _ => false,
     }
 }
 
