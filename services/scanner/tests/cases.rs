@@ -9,14 +9,10 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 54] = [
+const KNOWN_MISSES: [(&str, &str); 52] = [
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
-    ),
-    (
-        "de-aws-s3-rb",
-        "a loop over every bucket (`for b in $(aws s3 ls …)`) is not read as \"everything\": caution, not dangerous",
     ),
     (
         "edu-juniors-supply-chain",
@@ -45,10 +41,6 @@ const KNOWN_MISSES: [(&str, &str); 54] = [
     (
         "d4-s3-storage-tiering",
         "a lifecycle JSON that expires every object after a day, applied to every bucket by a loop over `aws s3api list-buckets`: the policy's effect is not read",
-    ),
-    (
-        "d4-k8s-preview-gc",
-        "a pitfall in prose telling the agent to loop over every kubeconfig context and delete namespaces: prose loops are not followed",
     ),
     (
         "d4-restic-backup-ops",

@@ -924,3 +924,30 @@ fn crates_added_with_cargo_add_are_checked() {
         "flow.typosquat",
     );
 }
+
+#[test]
+fn deleting_what_a_listing_of_everything_produced_sweeps() {
+    for sweep in [
+        "kubectl get ns --no-headers -o custom-columns=:metadata.name | grep -vE '^kube-' | xargs kubectl delete ns",
+        "stale=$(kubectl get namespaces -o name | grep -v kube-system)\nprintf '%s\\n' \"$stale\" | xargs -r kubectl delete",
+        "git push origin --delete $(git branch -r | grep -v HEAD | sed 's#origin/##')",
+        "for d in ~/src/*/; do git -C \"$d\" reset --hard @{u} && git -C \"$d\" clean -ffdx; done",
+    ] {
+        dangerous(
+            &[("SKILL.md", &skill(&format!("```sh\n{sweep}\n```")))],
+            "flow.destructive",
+        );
+    }
+    // A search narrows the listing; merged branches are a chosen set.
+    for chosen in [
+        "kubectl get ns -o name | grep preview- | xargs kubectl delete",
+        "git branch -r --merged | grep -v main | sed 's#origin/##' | xargs git push origin --delete",
+        "git clean -fdx",
+    ] {
+        let found = worst(
+            &[("SKILL.md", &skill(&format!("```sh\n{chosen}\n```")))],
+            "flow.destructive",
+        );
+        assert!(found < Some(Severity::High), "{chosen}: {found:?}");
+    }
+}

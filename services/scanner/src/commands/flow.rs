@@ -24,6 +24,10 @@ pub struct Taint {
     /// Whether the secret is only a variable named like one (`$API_TOKEN`): sending a
     /// token to the service it belongs to is everyday work, sending a key file is not.
     pub weak_secret: bool,
+    /// A listing of every object of a kind (`kubectl get ns`, `git branch -r`), narrowed
+    /// at most by exclusions (`grep -v kube-system`): what a deletion fed this deletes
+    /// everything but the exceptions.
+    pub every: Option<Origin>,
 }
 
 impl Taint {
@@ -36,6 +40,9 @@ impl Taint {
             if !self.urls.contains(url) {
                 self.urls.push(url.clone());
             }
+        }
+        if self.every.is_none() {
+            self.every.clone_from(&other.every);
         }
         if other.secret.is_some() && (self.secret.is_none() || (self.weak_secret && !other.weak_secret)) {
             self.secret.clone_from(&other.secret);

@@ -267,6 +267,104 @@ pub const SENDERS: [&str; 23] = [
     "gh",
 ];
 
+/// What a command lists when it lists every object of a kind (`kubectl get namespaces`,
+/// `git branch -r`, `aws s3 ls`, `gh repo list`), unless a selector narrows it.
+pub fn lists_everything(name: &str, args: &[&str]) -> Option<String> {
+    let has = |w: &str| args.contains(&w);
+    // Options whose value is the next word (`-o custom-columns=:metadata.name`).
+    const VALUED: [&str; 12] = [
+        "-o",
+        "--output",
+        "-n",
+        "--namespace",
+        "--context",
+        "--kubeconfig",
+        "--sort-by",
+        "--template",
+        "--format",
+        "--limit",
+        "-L",
+        "--label-columns",
+    ];
+    let positional: Vec<&str> = args
+        .iter()
+        .enumerate()
+        .filter(|&(i, a)| !a.starts_with('-') && (i == 0 || !VALUED.contains(&args[i - 1])))
+        .map(|(_, a)| *a)
+        .collect();
+    // Merged branches, branches holding a commit, a pattern, a selector: a chosen set.
+    let narrowed = args.iter().any(|a| {
+        [
+            "-l",
+            "--selector",
+            "--field-selector",
+            "--merged",
+            "--no-merged",
+            "--contains",
+            "--no-contains",
+            "--points-at",
+            "--list",
+        ]
+        .iter()
+        .any(|o| a == o || a.starts_with(&format!("{o}=")))
+    });
+    if narrowed {
+        return None;
+    }
+    match name {
+        // `kubectl get ns` (a kind and no names): every object of the kind.
+        "kubectl" | "oc" if positional.first() == Some(&"get") && positional.len() == 2 => Some(format!(
+            "all {} that `{name} get {}` lists",
+            positional[1], positional[1]
+        )),
+        "git" if positional == ["branch"] && (has("-r") || has("-a") || has("--remotes") || has("--all")) => {
+            Some("every branch".to_owned())
+        }
+        "git"
+            if positional.len() == 2
+                && positional[0] == "for-each-ref"
+                && matches!(
+                    positional[1].trim_end_matches('/'),
+                    "refs/remotes" | "refs/heads" | "refs/remotes/origin"
+                ) =>
+        {
+            Some("every branch".to_owned())
+        }
+        "aws" if positional == ["s3", "ls"] => Some("every bucket".to_owned()),
+        "gh" if positional == ["repo", "list"] => Some("every repository".to_owned()),
+        _ => None,
+    }
+}
+
+/// Whether a listing named by [`lists_everything`] covers more than one namespace's
+/// objects: a cluster's namespaces, nodes, volumes or resource definitions, every branch,
+/// bucket or repository.
+pub fn sweeps_everything(listing: &str) -> bool {
+    let kind = listing
+        .strip_prefix("all ")
+        .and_then(|k| k.split_once(" that `"))
+        .map(|(k, _)| k);
+    match kind {
+        Some(kind) => matches!(
+            kind.to_ascii_lowercase().as_str(),
+            "ns" | "namespace"
+                | "namespaces"
+                | "no"
+                | "node"
+                | "nodes"
+                | "pv"
+                | "persistentvolume"
+                | "persistentvolumes"
+                | "crd"
+                | "crds"
+                | "customresourcedefinition"
+                | "customresourcedefinitions"
+                | "all"
+        ),
+        None => true,
+    }
+}
+
 /// What [`prints_secrets`] calls the tokens that belong to one service, and that
 /// service's registrable label: a token printed for GitHub and sent to GitHub's API is a
 /// call; sent anywhere else it is stolen.

@@ -151,7 +151,15 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
 }
 
 /// Destructive operations, judged by what they are aimed at.
-pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whole: &str, stdin: &Value, line: usize) {
+pub(crate) fn check_destructive(
+    m: &mut Machine,
+    name: &str,
+    args: &[&str],
+    whole: &str,
+    stdin: &Value,
+    listed: Option<&Origin>,
+    line: usize,
+) {
     let has = |w: &str| args.contains(&w);
     // The scope is read only for commands that destroy something.
     let surroundings = format!("{} {}", m.lead_in, m.scope_text);
@@ -213,6 +221,26 @@ pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whol
                 )
             })
         }
+        // Uncommitted (and, with `-x`, ignored) work thrown away in every repository a
+        // glob reaches (`for d in ~/src/*/; do git -C "$d" reset --hard; done`).
+        "git"
+            if (has("reset") && has("--hard"))
+                || (has("clean") && args.iter().any(|a| a.starts_with('-') && a.contains('f'))) =>
+        {
+            let repositories = args
+                .iter()
+                .position(|a| *a == "-C")
+                .and_then(|i| args.get(i + 1))
+                .filter(|dir| {
+                    dir.contains('*') && (dir.starts_with('~') || dir.starts_with('/') || dir.starts_with("$HOME"))
+                });
+            repositories.map(|dir| {
+                (
+                    Severity::High,
+                    format!("throws away uncommitted work in every repository under {dir}"),
+                )
+            })
+        }
         "gh" if (whole.contains("DELETE") || whole.contains("delete")) && whole.contains("protection") => {
             Some((Severity::High, "deletes branch protection".to_owned()))
         }
@@ -261,6 +289,33 @@ pub(crate) fn check_destructive(m: &mut Machine, name: &str, args: &[&str], whol
         _ => destructive_sql(whole)
             .or_else(|| destructive_sql(&stdin.text))
             .and_then(|what| scoped(scope(), what.to_owned())),
+    };
+    // Deleting what a listing of everything produced: no scope word makes that narrow.
+    let deletes_listed = match name {
+        "kubectl" | "oc" => has("delete"),
+        "git" => has("push") && (has("--delete") || has("-d")) || has("branch") && (has("-D") || has("-d")),
+        "gh" => has("delete"),
+        "aws" => has("rb") || has("rm"),
+        "rm" => true,
+        _ => false,
+    };
+    let judged = match listed {
+        Some(listing) if deletes_listed => {
+            let what = format!(
+                "deletes {} (listed at line {}), not a target it names",
+                listing.what,
+                human(listing.line)
+            );
+            // Every namespace, node or volume of a cluster, every branch, bucket or
+            // repository: no word around it makes that a throwaway. Every pod of one
+            // namespace weighs like `kubectl delete pods --all`.
+            if targets::sweeps_everything(&listing.what) {
+                Some((Severity::High, what))
+            } else {
+                scoped(scope(), what)
+            }
+        }
+        _ => judged,
     };
     report_destructive(m, judged, whole, line);
 }

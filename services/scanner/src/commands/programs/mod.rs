@@ -203,7 +203,19 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
         });
     }
     check_safety(m, &name, &texts, &whole, line);
-    check_destructive(m, &name, &texts, &whole, &stdin, line);
+    // A deletion fed a listing of everything (`kubectl get ns | grep -v kube- | xargs
+    // kubectl delete ns`) deletes everything but the exceptions.
+    let listed = stdin
+        .taint
+        .every
+        .clone()
+        .or_else(|| args.iter().find_map(|a| a.taint.every.clone()));
+    check_destructive(m, &name, &texts, &whole, &stdin, listed.as_ref(), line);
+    if let Some(what) = targets::lists_everything(&name, &texts) {
+        let mut out = Value::literal(format!("$({name})\n"));
+        out.taint.every = Some(Origin { line, what });
+        return out;
+    }
 
     if let Some(what) = targets::prints_secrets(&name, &texts) {
         let mut out = Value::literal("");
@@ -402,6 +414,21 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             // Any other program: a filter of its input and of the files it is given.
             let mut out = Value::default();
             out.taint.join(&stdin.taint);
+            // A search keeps what matches (no longer everything); `grep -v` drops what
+            // matches (everything but the exceptions).
+            let inverted = texts
+                .iter()
+                .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('v'))
+                || texts.contains(&"--invert-match");
+            if matches!(
+                name.as_str(),
+                "grep" | "egrep" | "fgrep" | "rg" | "select-string" | "findstr" | "head" | "tail"
+                    // Pickers: the user chooses what goes on.
+                    | "fzf" | "sk" | "peco" | "percol" | "gum"
+            ) && !inverted
+            {
+                out.taint.every = None;
+            }
             // `cat FILE…` prints the files: when the model knows their text (written
             // earlier, or shipped with the skill), that text is what it prints.
             let prints_files = matches!(name.as_str(), "cat" | "type" | "get-content" | "gc");
