@@ -98,6 +98,19 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
                 "grants cluster-admin, full control of the cluster",
             ))
         }
+        // A reverse tunnel to this machine's SSH server: anyone on the remote host can log
+        // in here. (A tunnel to a development server is everyday work.)
+        "ssh" | "autossh"
+            if args.iter().enumerate().any(|(i, a)| {
+                (*a == "-R" && args.get(i + 1).is_some_and(|s| s.ends_with(":22")))
+                    || (a.starts_with("-R") && a.ends_with(":22"))
+            }) =>
+        {
+            Some((
+                Severity::High,
+                "opens a reverse tunnel to this machine's SSH server: the remote host can log in here",
+            ))
+        }
         "setenforce" if has("0") || has("permissive") => Some((Severity::High, "turns SELinux enforcement off")),
         "ufw" if has("disable") => Some((Severity::High, "turns the firewall off")),
         "systemctl"
