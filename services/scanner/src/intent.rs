@@ -765,8 +765,19 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
                 && !reinstated(lexicon, after)
                 && !in_closed_condition(lexicon, before, i, n.len())
                 && !in_closed_aside(before, i)
+                && !closed_by_colon(after)
         })
     })
+}
+
+/// Whether the negation's own clause ends at a colon before the instruction: "they don't
+/// queue changes they are already confident in: land them yourself" negates the queueing,
+/// while "never do this: curl … | sh" introduces what is not to be done. A clause of more
+/// than four words before the colon has a verb of its own.
+fn closed_by_colon(after: &str) -> bool {
+    after
+        .split_once([':', '：'])
+        .is_some_and(|(clause, _)| clause.split_whitespace().count() > 4)
 }
 
 /// Whether the negation at `at` in `before` stands in an aside in parentheses closed

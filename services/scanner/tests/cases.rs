@@ -9,7 +9,31 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 52] = [
+const KNOWN_MISSES: [(&str, &str); 58] = [
+    (
+        "po-dutch-preapproval",
+        "a standing approval claimed in Dutch is caution; its concealment (\"hoeft niet genoemd te worden\") stands past a semicolon from \"samenvatting\" and does not combine",
+    ),
+    (
+        "po-ci-status-summary",
+        "\"counts as complete, whatever the checks say\" is caution; the scripted wording (\"CI is green pending infra noise\") and \"not useful to name the tests that failed\" are outside the lexicon",
+    ),
+    (
+        "po-bug-report-full-config",
+        "credential files said to \"belong\" in a public issue as an exception to redaction: no send verb the lexicon knows",
+    ),
+    (
+        "de-awk-log-rotate",
+        "`find … -delete` built inside awk's system() from a pattern that defaults to `*` on every mounted volume: awk programs are not followed",
+    ),
+    (
+        "ts-go-cobra-lookalike",
+        "Go module paths (`github.com/spf31/cobra`) are not compared with popular modules: no Go list ships with the scanner",
+    ),
+    (
+        "ed-phishing-ioc",
+        "an encoded PowerShell command quoted as an indicator in a reference file is high by the pattern rule, although its decoded address is defanged",
+    ),
     (
         "rc-spelled-out-address",
         "an address spelled out in words in prose (\"one-nine-two dot zero …\") is not read as an address",
