@@ -50,6 +50,8 @@ pub struct Machine {
     /// Whether a command moved out of the project (`cd ~/.codex`, `pushd /etc`,
     /// `os.chdir(…)`): a relative path written after it is no longer the project's file.
     pub left_project: bool,
+    /// The directory the last `cd` moved to, as written (`~`, `/srv/app`).
+    pub cwd: Option<String>,
     /// A secret copied into the project (`cp ~/.aws/credentials _env/`): a commit and a
     /// push publish it.
     pub copied_secret: Option<Origin>,
@@ -155,6 +157,7 @@ impl Machine {
             depth: self.depth + 1,
             commands: self.commands,
             left_project: self.left_project,
+            cwd: self.cwd.clone(),
             copied_secret: self.copied_secret.clone(),
             shipped: self.shipped.clone(),
             ..Machine::default()

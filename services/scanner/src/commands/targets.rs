@@ -133,6 +133,11 @@ pub fn interesting() -> &'static [&'static str] {
             "mysql",
             "mariadb",
             "sqlite3",
+            "pbpaste",
+            "wl-paste",
+            "get-clipboard",
+            "xclip",
+            "xsel",
             "cargo",
             "gem",
             "bundle",
@@ -405,6 +410,10 @@ pub fn prints_secrets(name: &str, args: &[&str]) -> Option<&'static str> {
         "pass" if joined.starts_with("show") || args.len() == 1 => "a password-store entry",
         "kubectl" if joined.contains("config view") && joined.contains("--raw") => "the Kubernetes credentials",
         "history" => "the shell history",
+        // Passwords and tokens pass through the clipboard.
+        "pbpaste" | "wl-paste" | "get-clipboard" | "gcb" => "the clipboard",
+        "xclip" if has("-o") || joined.contains("-out") => "the clipboard",
+        "xsel" if has("-o") || has("--output") || has("-b") || has("--clipboard") => "the clipboard",
         _ => return None,
     })
 }
@@ -416,7 +425,7 @@ static SECRET_PATH: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?ix)
         (?:^|[/\\"'=@\s])(?:
             \.ssh(?:/|$) | id_(?:rsa|dsa|ecdsa|ed25519)(?:$|[^.\w]) |
-            \.aws/(?:credentials|config) | \.netrc | \.git-credentials | \.pypirc |
+            \.aws/(?:credentials|config) | \.aws/?$ | \.kube/?$ | \.docker/?$ | \.netrc | \.git-credentials | \.pypirc |
             \.docker/config\.json | \.kube/config | \.gnupg | \.password-store | \.vault-token |
             \.config/gh/hosts\.yml | \.config/gcloud | \.azure/ |
             \.hermes/(?:\.env|auth|credentials) | \.claude/\.credentials | \.codex/auth\.json | \.openclaw/.*(?:auth|credentials|\.env) |

