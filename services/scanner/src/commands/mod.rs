@@ -34,6 +34,8 @@ use script::Language;
 #[derive(Debug, Default)]
 pub struct Shipped {
     files: std::collections::HashMap<String, String>,
+    /// Shell scripts, for `source` (their own scan judges what they do).
+    libraries: std::collections::HashMap<String, String>,
 }
 
 impl Shipped {
@@ -42,18 +44,31 @@ impl Shipped {
 
     /// The shipped files of a bundle (`(path, bytes)`): UTF-8 text, not a script.
     pub fn of<'b>(files: impl IntoIterator<Item = (&'b str, &'b [u8])>) -> Shipped {
-        let files = files
-            .into_iter()
-            .filter(|(_, bytes)| bytes.len() <= Self::MAX_BYTES)
-            .filter_map(|(path, bytes)| {
-                let text = std::str::from_utf8(bytes).ok()?;
-                let first_line = text.lines().next().unwrap_or("");
-                let script = crate::context::file_context(path) == Context::Script
-                    || Language::of_path(path, first_line).is_some();
-                (!script && path != "SKILL.md").then(|| (targets::normalize_path(path), text.replace("\r\n", "\n")))
-            })
-            .collect();
-        Shipped { files }
+        let mut shipped = Shipped::default();
+        for (path, bytes) in files {
+            if bytes.len() > Self::MAX_BYTES || path == "SKILL.md" {
+                continue;
+            }
+            let Ok(text) = std::str::from_utf8(bytes) else {
+                continue;
+            };
+            let first_line = text.lines().next().unwrap_or("");
+            let language = Language::of_path(path, first_line);
+            let key = targets::normalize_path(path);
+            let text = text.replace("\r\n", "\n");
+            if language == Some(Language::Shell) {
+                shipped.libraries.insert(key, text);
+            } else if language.is_none() && crate::context::file_context(path) != Context::Script {
+                shipped.files.insert(key, text);
+            }
+        }
+        shipped
+    }
+
+    /// The text of the shell script the skill ships at `path`, for `source`.
+    pub(crate) fn library(&self, path: &str) -> Option<&str> {
+        let relative = path.strip_prefix("./").unwrap_or(path);
+        self.libraries.get(relative).map(String::as_str)
     }
 
     /// The text of the shipped file at `path` (normalised, relative to the skill).

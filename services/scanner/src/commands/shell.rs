@@ -164,6 +164,20 @@ impl Machine {
         }
     }
 
+    /// Loads a shell library the skill ships (`source scripts/lib.sh`): its functions and
+    /// variables become this machine's, so a call after the `source` is followed. What the
+    /// library does at its top level is judged where the library itself is scanned.
+    pub fn load_library(&mut self, text: &str, line: usize) {
+        if !self.may_probe() {
+            return;
+        }
+        let mut probe = self.probe();
+        probe.run_nested(text, line);
+        self.absorb(&probe);
+        self.functions.extend(probe.functions);
+        self.vars.extend(probe.vars);
+    }
+
     /// Takes back the command budget a [`Machine::probe`] spent: probes and their probes
     /// share one budget per file, however many writes spawn them.
     pub fn absorb(&mut self, probe: &Machine) {
@@ -389,6 +403,41 @@ impl Machine {
             self.enclosing_stdin.push(stdin.unwrap_or_default());
             let out = self.compound(&body);
             self.enclosing_stdin.pop();
+            self.depth -= 1;
+            return self.output_redirects(&redirects, out, line);
+        }
+        // A function called with an address or a tracked value (`fetch_and_apply
+        // https://…`): its body is followed again with the arguments as `$1`, `$2`, ….
+        if let Some(body) = words.first().and_then(|w| self.functions.get(&w.text)).cloned()
+            && words[1..].iter().any(|w| w.text.contains("://") || !w.taint.is_clean())
+            && self.depth < MAX_DEPTH
+        {
+            self.depth += 1;
+            let params: Vec<String> = (1..words.len())
+                .map(|i| i.to_string())
+                .chain(["@".to_owned()])
+                .collect();
+            let saved: Vec<(String, Option<Value>)> =
+                params.iter().map(|p| (p.clone(), self.vars.get(p).cloned())).collect();
+            let mut all = Value::default();
+            for (i, word) in words[1..].iter().enumerate() {
+                self.vars.insert((i + 1).to_string(), word.clone());
+                if i > 0 {
+                    all.push_text(" ");
+                }
+                all.push(word);
+            }
+            self.vars.insert("@".to_owned(), all);
+            // What the body does with these arguments is reported at the call.
+            let saved_fixed = self.fixed.replace(line);
+            let out = self.compound(&body);
+            self.fixed = saved_fixed;
+            for (name, value) in saved {
+                match value {
+                    Some(v) => self.vars.insert(name, v),
+                    None => self.vars.remove(&name),
+                };
+            }
             self.depth -= 1;
             return self.output_redirects(&redirects, out, line);
         }
@@ -651,6 +700,13 @@ impl Machine {
             Parameter::Named(n)
             | Parameter::NamedWithIndex { name: n, .. }
             | Parameter::NamedWithAllIndices { name: n, .. } => n.clone(),
+            // A function's arguments while its call is followed (`$1`, `$@`).
+            Parameter::Positional(n) if self.vars.contains_key(&n.to_string()) => n.to_string(),
+            Parameter::Special(brush_parser::word::SpecialParameter::AllPositionalParameters { .. })
+                if self.vars.contains_key("@") =>
+            {
+                "@".to_owned()
+            }
             other => {
                 value.text.push_str(&other.to_string());
                 return;

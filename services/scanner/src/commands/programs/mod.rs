@@ -355,6 +355,8 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
                 }
                 if !content.text.is_empty() {
                     m.run_nested(&content.text, line);
+                } else if let Some(library) = m.shipped.clone().library(&targets::normalize_path(&file.text)) {
+                    m.load_library(library, line);
                 }
             }
             Value::default()
