@@ -305,6 +305,64 @@ fn within_reach(haystack: &str, a: usize, b: usize) -> bool {
                 .is_some_and(|between| between.chars().count() <= WINDOW)
 }
 
+/// Whether one position can be taken from each list, no two the same.
+fn distinct_positions(lists: &[Vec<usize>], taken: &mut Vec<usize>) -> bool {
+    let Some((first, rest)) = lists.split_first() else {
+        return true;
+    };
+    first.iter().any(|&p| {
+        if taken.contains(&p) {
+            return false;
+        }
+        taken.push(p);
+        let found = distinct_positions(rest, taken);
+        taken.pop();
+        found
+    })
+}
+
+/// Whether `text` (lowercase) holds a verb of telling: what a concealment in the agent's
+/// own standing instructions must be about to need no "to the user".
+fn speech_verb(text: &str) -> bool {
+    const STEMS: [&str; 34] = [
+        "mention",
+        "tell",
+        "report",
+        "say",
+        "inform",
+        "disclose",
+        "bring it up",
+        "bring this up",
+        "to yourself",
+        "erwähn",
+        "mitteil",
+        "mentionn",
+        "dites",
+        "mencion",
+        "digas",
+        "упомин",
+        "говори",
+        "сообща",
+        "згаду",
+        "кажи",
+        "提及",
+        "提到",
+        "告诉",
+        "報告",
+        "伝え",
+        "言わ",
+        "말하",
+        "알리",
+        "menzion",
+        "vermeld",
+        "noem",
+        "wspomin",
+        "bahset",
+        "sebutkan",
+    ];
+    STEMS.iter().any(|s| text.contains(s))
+}
+
 /// Checks the lexicon compiles (`tests/intents.rs` calls it: a broken lexicon must fail
 /// the tests, not silence the scanner).
 pub fn check() -> Result<(), String> {
@@ -413,13 +471,24 @@ fn find_in(
                 .collect();
             // Every group within reach of one term of the first group: the words of one
             // instruction stand close together, not scattered over a long list item.
+            // Every group within reach of one term of the first group, each from a term of
+            // its own: one phrase listed in two groups does not fill both.
             let anchor = mine.iter().filter(|(_, g)| *g == 0).map(|(at, _)| *at).find(|&anchor| {
-                (1..groups).all(|g| {
-                    implied(g)
-                        || mine
-                            .iter()
-                            .any(|(at, group)| *group == g && within_reach(haystack, *at, anchor))
-                })
+                let positions: Vec<Vec<usize>> = (1..groups)
+                    .filter(|&g| !implied(g))
+                    .map(|g| {
+                        mine.iter()
+                            .filter(|(at, group)| *group == g && *at != anchor && within_reach(haystack, *at, anchor))
+                            .map(|(at, _)| *at)
+                            .collect()
+                    })
+                    .collect();
+                // In a rule written into standing instructions, the implied group stands in
+                // only for an instruction about telling ("never mention it").
+                let speaks = !standing
+                    || intent.implied_in_standing.is_none()
+                    || speech_verb(&haystack[anchor..haystack.ceil_char_boundary((anchor + 40).min(haystack.len()))]);
+                speaks && distinct_positions(&positions, &mut Vec::new())
             });
             let Some(anchor) = anchor else {
                 continue;
@@ -772,12 +841,23 @@ fn negated_by<'n>(lexicon: &Lexicon, before: &str, negations: impl IntoIterator<
 
 /// Whether the negation's own clause ends at a colon before the instruction: "they don't
 /// queue changes they are already confident in: land them yourself" negates the queueing,
-/// while "never do this: curl … | sh" introduces what is not to be done. A clause of more
-/// than four words before the colon has a verb of its own.
+/// while "never do this: curl … | sh" and "we never do the following: …" introduce what
+/// is not to be done. A clause of two words ("do not run:") introduces its object.
 fn closed_by_colon(after: &str) -> bool {
-    after
-        .split_once([':', '：'])
-        .is_some_and(|(clause, _)| clause.split_whitespace().count() > 4)
+    const INTRODUCES: [&str; 9] = [
+        "following",
+        "these",
+        "this",
+        "any of",
+        "things",
+        "like so",
+        "as follows",
+        "such as",
+        "below",
+    ];
+    after.split_once([':', '：']).is_some_and(|(clause, _)| {
+        clause.split_whitespace().count() > 2 && !INTRODUCES.iter().any(|w| clause.contains(w))
+    })
 }
 
 /// Whether the negation at `at` in `before` stands in an aside in parentheses closed

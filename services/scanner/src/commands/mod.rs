@@ -172,6 +172,9 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
     let file_lines: Vec<&str> = text.split('\n').collect();
     for snippet in &snippets {
         let before = machine.judgments.len();
+        // Where a block's `cd` went and what it staged end with the block.
+        machine.cwd = None;
+        machine.staged_secret = None;
         machine.lead_in = match &snippet.place {
             Place::Block { lead_in, .. } => lead_in.clone(),
             _ => String::new(),

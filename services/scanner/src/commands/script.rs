@@ -139,7 +139,8 @@ static SEND: LazyLock<Regex> = LazyLock::new(|| {
 
 /// A script that sends mail.
 static MAIL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?i)smtplib|send_message|sendmail|Net::SMTP|nodemailer|Send-MailMessage").expect("valid mail pattern")
+    Regex::new(r"(?i)smtplib\.SMTP|(?-u:\b)sendmail\s*\(|Net::SMTP|nodemailer|Send-MailMessage")
+        .expect("valid mail pattern")
 });
 
 /// Expressions that read every secret at once or a credential store.
@@ -220,6 +221,12 @@ static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
 static DEFANGED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?-u:\b)hxxps?(?:://|\[://\])|\w\[\.\]\w|\w\(\.\)\w|\[:\]//").expect("valid defanged pattern")
 });
+
+/// Whether a statement's only addresses are defanged indicators (`hxxp://…`, `…[.]…`):
+/// one real address beside them is still fetched.
+fn only_defanged(statement: &str) -> bool {
+    DEFANGED.is_match(statement) && !BARE_URL.find_iter(statement).any(|u| !DEFANGED.is_match(u.as_str()))
+}
 
 /// An address written without quotes.
 static BARE_URL: LazyLock<Regex> =
@@ -412,6 +419,9 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
     let mut paths: BTreeMap<String, String> = BTreeMap::new();
     // Names holding an open connection or request: what is written to them is sent.
     let mut connections: Vec<String> = Vec::new();
+    // The connections that are mail servers (`smtplib.SMTP(…)`): what goes through them is
+    // mail, never a call to a token's own API.
+    let mut mailers: Vec<String> = Vec::new();
     // Names holding an address (a URL, a connection's host).
     let mut addresses: BTreeMap<String, String> = BTreeMap::new();
     // The function being read: what its statements take in flows out of its calls.
@@ -435,7 +445,7 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
         let mut taint = Taint::default();
         // A defanged indicator (`hxxp://198.51.100[.]77/a.ps1`) is quoted, not fetched: no
         // client can download from it.
-        if FETCH.is_match(&statement) && !DEFANGED.is_match(&statement) {
+        if FETCH.is_match(&statement) && !only_defanged(&statement) {
             let mut urls: Vec<String> = strings.iter().filter(|s| s.contains("://")).cloned().collect();
             // An address written without quotes (`irm https://… | iex`).
             if urls.is_empty() {
@@ -552,7 +562,7 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             // A token variable sent to the service it is named for is an API call; one
             // named for a service and sent to another host is a theft.
             // Mail never goes to a token's own API.
-            let mailed = MAIL.is_match(&statement) || MAIL.is_match(text);
+            let mailed = MAIL.is_match(&statement) || handle.as_ref().is_some_and(|h| mailers.contains(h));
             let stolen_token = programs::service_of(&secret.what).is_some()
                 && match destination.as_deref() {
                     Some(d) => !programs::token_may_belong(&secret.what, d),
@@ -664,6 +674,9 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             if connection && connections.len() < MAX_TAINTED && !connections.contains(&name) {
                 connections.push(name.clone());
             }
+            if connection && MAIL.is_match(&statement) && mailers.len() < MAX_TAINTED {
+                mailers.push(name.clone());
+            }
             // The address a connection or variable is given (`HTTPSConnection("host")`,
             // `url = "https://…"`), for what is later sent through it.
             let address = strings.iter().find(|s| s.contains("://")).cloned().or_else(|| {
@@ -688,6 +701,12 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 .or_else(|| built_path(&statement, &strings).filter(|p| targets::persistent(p).is_some()))
             {
                 paths.insert(name.clone(), path);
+            }
+            // What a request answers is the service's content, not the token that
+            // authorised it (`titles = requests.get(url, headers={"Authorization": tok})`).
+            if FETCH.is_match(&statement) && taint.weak_secret {
+                taint.secret = None;
+                taint.weak_secret = false;
             }
             if taint.is_clean() {
                 tainted.remove(&name);

@@ -18,6 +18,8 @@ const MAX_FUNCTIONS: usize = 256;
 const MAX_DIRECTORY_FILES: usize = 256;
 /// How deeply program text found inside other program text (`bash -c "$(…)"`) is followed.
 const MAX_DEPTH: usize = 6;
+/// Longest function call (name and arguments, in bytes) followed with its arguments.
+const MAX_CALL_ARGUMENTS: usize = 4096;
 /// The most simple commands one file is followed through (a bound on adversarial input).
 const MAX_COMMANDS: usize = 100_000;
 /// The longest program text handed to the parser at once.
@@ -55,6 +57,9 @@ pub struct Machine {
     /// A secret copied into the project (`cp ~/.aws/credentials _env/`): a commit and a
     /// push publish it.
     pub copied_secret: Option<Origin>,
+    /// A secret file staged with `git add` in the snippet being followed (cleared by
+    /// `git rm --cached`, `git restore --staged`, `git reset`): a push publishes it.
+    pub staged_secret: Option<Origin>,
     /// File line of each line of the text being run.
     lines: Vec<usize>,
     /// Set while following program text found inside a command: every command in it is
@@ -73,6 +78,10 @@ pub struct Machine {
     /// The bundle's own files that are not scanned as scripts (templates, snippets,
     /// references): what `cat templates/x >> ~/.zshenv` writes is their text.
     pub shipped: std::sync::Arc<super::Shipped>,
+    /// Function calls already followed with their arguments, and shell libraries already
+    /// loaded, over this machine and its probes: each once per file.
+    followed_calls: std::rc::Rc<std::cell::RefCell<std::collections::HashSet<String>>>,
+    loaded_libraries: std::rc::Rc<std::cell::RefCell<std::collections::HashSet<String>>>,
 }
 
 impl Machine {
@@ -160,6 +169,8 @@ impl Machine {
             cwd: self.cwd.clone(),
             copied_secret: self.copied_secret.clone(),
             shipped: self.shipped.clone(),
+            followed_calls: self.followed_calls.clone(),
+            loaded_libraries: self.loaded_libraries.clone(),
             ..Machine::default()
         }
     }
@@ -167,8 +178,8 @@ impl Machine {
     /// Loads a shell library the skill ships (`source scripts/lib.sh`): its functions and
     /// variables become this machine's, so a call after the `source` is followed. What the
     /// library does at its top level is judged where the library itself is scanned.
-    pub fn load_library(&mut self, text: &str, line: usize) {
-        if !self.may_probe() {
+    pub fn load_library(&mut self, path: &str, text: &str, line: usize) {
+        if !self.may_probe() || !self.loaded_libraries.borrow_mut().insert(path.to_owned()) {
             return;
         }
         let mut probe = self.probe();
@@ -255,7 +266,13 @@ impl Machine {
         use ast::CompoundCommand as C;
         match compound {
             C::BraceGroup(group) => self.compound_list(&group.list),
-            C::Subshell(subshell) => self.compound_list(&subshell.list),
+            C::Subshell(subshell) => {
+                // A `cd` inside `( … )` ends with it.
+                let cwd = self.cwd.clone();
+                let out = self.compound_list(&subshell.list);
+                self.cwd = cwd;
+                out
+            }
             C::ForClause(clause) => {
                 let mut each = Vec::new();
                 for word in clause.values.iter().flatten() {
@@ -408,9 +425,14 @@ impl Machine {
         }
         // A function called with an address or a tracked value (`fetch_and_apply
         // https://…`): its body is followed again with the arguments as `$1`, `$2`, ….
+        let call_key = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
         if let Some(body) = words.first().and_then(|w| self.functions.get(&w.text)).cloned()
             && words[1..].iter().any(|w| w.text.contains("://") || !w.taint.is_clean())
             && self.depth < MAX_DEPTH
+            // Each call once, with arguments of a sane size: a function that calls itself
+            // with its arguments repeated must not grow them without bound.
+            && call_key.len() <= MAX_CALL_ARGUMENTS
+            && self.followed_calls.borrow_mut().insert(call_key)
         {
             self.depth += 1;
             let params: Vec<String> = (1..words.len())

@@ -297,22 +297,24 @@ pub fn lists_everything(name: &str, args: &[&str]) -> Option<String> {
         .filter(|&(i, a)| !a.starts_with('-') && (i == 0 || !VALUED.contains(&args[i - 1])))
         .map(|(_, a)| *a)
         .collect();
-    // Merged branches, branches holding a commit, a pattern, a selector: a chosen set.
-    let narrowed = args.iter().any(|a| {
-        [
-            "-l",
-            "--selector",
-            "--field-selector",
-            "--merged",
-            "--no-merged",
-            "--contains",
-            "--no-contains",
-            "--points-at",
-            "--list",
-        ]
-        .iter()
-        .any(|o| a == o || a.starts_with(&format!("{o}=")))
-    });
+    // Merged branches, branches holding a commit, a pattern, a selector, a filtered
+    // JSONPath: a chosen set.
+    let narrowed = args.iter().any(|a| a.contains("?("))
+        || args.iter().any(|a| {
+            [
+                "-l",
+                "--selector",
+                "--field-selector",
+                "--merged",
+                "--no-merged",
+                "--contains",
+                "--no-contains",
+                "--points-at",
+                "--list",
+            ]
+            .iter()
+            .any(|o| a == o || a.starts_with(&format!("{o}=")))
+        });
     if narrowed {
         return None;
     }
@@ -370,13 +372,23 @@ pub fn sweeps_everything(listing: &str) -> bool {
     }
 }
 
-/// What [`prints_secrets`] calls the tokens that belong to one service, and that
-/// service's registrable label: a token printed for GitHub and sent to GitHub's API is a
-/// call; sent anywhere else it is stolen.
-pub const PRINTED_TOKENS: [(&str, &str); 3] = [
-    ("the GitHub token", "github"),
-    ("a Google Cloud token", "googleapis"),
-    ("an Azure token", "azure"),
+/// What [`prints_secrets`] calls the tokens that belong to one service, and the
+/// registrable labels of that service's hosts: a token printed for GitHub and sent to
+/// GitHub's API is a call; sent anywhere else it is stolen.
+pub const PRINTED_TOKENS: [(&str, &[&str]); 3] = [
+    (
+        "the GitHub token",
+        &["github", "githubusercontent", "githubcopilot", "ghcr"],
+    ),
+    // Identity tokens call the user's own Cloud Run services and functions.
+    (
+        "a Google Cloud token",
+        &["googleapis", "google", "run", "cloudfunctions", "appspot"],
+    ),
+    (
+        "an Azure token",
+        &["azure", "microsoft", "windows", "microsoftonline", "azure-api"],
+    ),
 ];
 
 /// Programs that print secrets by themselves (with the arguments that make them do it).
@@ -413,7 +425,15 @@ pub fn prints_secrets(name: &str, args: &[&str]) -> Option<&'static str> {
         // Passwords and tokens pass through the clipboard.
         "pbpaste" | "wl-paste" | "get-clipboard" | "gcb" => "the clipboard",
         "xclip" if has("-o") || joined.contains("-out") => "the clipboard",
-        "xsel" if has("-o") || has("--output") || has("-b") || has("--clipboard") => "the clipboard",
+        "xsel"
+            if has("--output")
+                || has("--clipboard")
+                || args
+                    .iter()
+                    .any(|a| a.starts_with('-') && !a.starts_with("--") && (a.contains('o') || a.contains('b'))) =>
+        {
+            "the clipboard"
+        }
         _ => return None,
     })
 }
@@ -425,7 +445,7 @@ static SECRET_PATH: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?ix)
         (?:^|[/\\"'=@\s])(?:
             \.ssh(?:/|$) | id_(?:rsa|dsa|ecdsa|ed25519)(?:$|[^.\w]) |
-            \.aws/(?:credentials|config) | \.aws/?$ | \.kube/?$ | \.docker/?$ | \.netrc | \.git-credentials | \.pypirc |
+            \.aws/(?:credentials|config) | \.aws/?$ | ^~/\.kube/?$ | ^~/\.docker/?$ | \.netrc | \.git-credentials | \.pypirc |
             \.docker/config\.json | \.kube/config | \.gnupg | \.password-store | \.vault-token |
             \.config/gh/hosts\.yml | \.config/gcloud | \.azure/ |
             \.hermes/(?:\.env|auth|credentials) | \.claude/\.credentials | \.codex/auth\.json | \.openclaw/.*(?:auth|credentials|\.env) |

@@ -36,6 +36,43 @@ pub(crate) fn safety_off(line: usize, severity: Severity, message: String) -> Ju
     }
 }
 
+/// Whether `ssh` arguments open a reverse tunnel to this machine's SSH server: `-R
+/// 0:localhost:22`, a flag cluster ending in `R` (`-NfR 2222:localhost:22`), or `-o
+/// RemoteForward=…`.
+fn reverse_tunnel_to_ssh(args: &[&str]) -> bool {
+    let to_ssh = |spec: &str| {
+        let spec = spec.trim_matches(|c| c == '"' || c == '\'');
+        spec.ends_with(":22") || spec.ends_with(":ssh") || spec.ends_with(" localhost:22")
+    };
+    args.iter().enumerate().any(|(i, a)| {
+        let cluster = a.starts_with('-') && !a.starts_with("--") && a.len() > 1;
+        (cluster && a.ends_with('R') && args.get(i + 1).is_some_and(|v| to_ssh(v)))
+            || (a.starts_with("-R") && a.len() > 2 && to_ssh(&a[2..]))
+            || (a.to_ascii_lowercase().contains("remoteforward")
+                && (to_ssh(a) || args.get(i + 1).is_some_and(|v| to_ssh(v))))
+    })
+}
+
+/// Whether a git credential helper value captures what git hands it: a shell snippet
+/// (`!…`) that appends or writes to a file other than `/dev/null`, tees, or sends it, or
+/// the `store` helper pointed at a temporary or hidden file.
+fn credential_capture(value: &str) -> bool {
+    if let Some(snippet) = value.strip_prefix('!') {
+        let writes = snippet.match_indices('>').any(|(i, _)| {
+            let before = snippet[..i].chars().next_back();
+            let after = snippet[i + 1..].trim_start_matches('>').trim_start();
+            !matches!(before, Some('2' | '&' | '>')) && !after.starts_with("/dev/null") && !after.starts_with('&')
+        });
+        let sends = ["curl", "wget", "nc ", "tee "].iter().any(|w| snippet.contains(w));
+        return writes || sends;
+    }
+    value.starts_with("store")
+        && value.split_once("--file").is_some_and(|(_, file)| {
+            let file = file.trim_start_matches('=').trim();
+            file.starts_with("/tmp") || file.starts_with("/dev/shm") || hides(file)
+        })
+}
+
 /// Machine-wide security switches turned off.
 pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &str, line: usize) {
     let lower = whole.to_ascii_lowercase();
@@ -46,14 +83,21 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
         .iter()
         .position(|a| matches!(*a, "--directory" | "-d"))
         .and_then(|i| args.get(i + 1).map(|d| (*d).to_owned()))
+        .or_else(|| {
+            args.iter()
+                .find_map(|a| a.strip_prefix("--directory=").map(str::to_owned))
+        })
         .or_else(|| m.cwd.clone());
     let serves_home = served.as_deref().is_some_and(targets::sweeping_path);
     let finding = match name {
-        n if n.starts_with("python")
+        n if (n.starts_with("python") || n == "py")
             && serves_home
-            && args
+            && (args
                 .windows(2)
-                .any(|w| w[0] == "-m" && matches!(w[1], "http.server" | "SimpleHTTPServer")) =>
+                .any(|w| w[0] == "-m" && matches!(w[1], "http.server" | "SimpleHTTPServer"))
+                || args
+                    .iter()
+                    .any(|a| matches!(*a, "-mhttp.server" | "-mSimpleHTTPServer"))) =>
         {
             Some((
                 Severity::High,
@@ -64,11 +108,9 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
         "git"
             if args.first() == Some(&"config")
                 && lower.contains("credential.helper")
-                && args.iter().any(|a| {
-                    let v = a.trim_matches(|c| c == '"' || c == '\'');
-                    v.starts_with('!')
-                        && (v.contains(">>") || v.contains("> ") || v.contains("curl") || v.contains("nc "))
-                }) =>
+                && args
+                    .iter()
+                    .any(|a| credential_capture(a.trim_matches(|c| c == '"' || c == '\''))) =>
         {
             Some((
                 Severity::High,
@@ -100,8 +142,14 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
         // `*` turns that check off for every directory on the machine.
         "git"
             if lower.contains("safe.directory")
-                && args.first() == Some(&"config")
-                && args.iter().any(|a| a.trim_matches(|c| c == '"' || c == '\'') == "*") =>
+                && (args.first() == Some(&"config")
+                    && args.iter().any(|a| a.trim_matches(|c| c == '"' || c == '\'') == "*")
+                    || args.iter().any(|a| {
+                        a.trim_matches(|c| c == '"' || c == '\'').replace(['"', '\''], "") == "safe.directory=*"
+                    }))
+                && !args
+                    .iter()
+                    .any(|a| a.starts_with("--unset") || a.starts_with("--get") || *a == "--remove-section") =>
         {
             Some((
                 if global { Severity::High } else { Severity::Medium },
@@ -133,17 +181,10 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
         }
         // A reverse tunnel to this machine's SSH server: anyone on the remote host can log
         // in here. (A tunnel to a development server is everyday work.)
-        "ssh" | "autossh"
-            if args.iter().enumerate().any(|(i, a)| {
-                (*a == "-R" && args.get(i + 1).is_some_and(|s| s.ends_with(":22")))
-                    || (a.starts_with("-R") && a.ends_with(":22"))
-            }) =>
-        {
-            Some((
-                Severity::High,
-                "opens a reverse tunnel to this machine's SSH server: the remote host can log in here",
-            ))
-        }
+        "ssh" | "autossh" if reverse_tunnel_to_ssh(args) => Some((
+            Severity::High,
+            "opens a reverse tunnel to this machine's SSH server: the remote host can log in here",
+        )),
         "setenforce" if has("0") || has("permissive") => Some((Severity::High, "turns SELinux enforcement off")),
         "ufw" if has("disable") => Some((Severity::High, "turns the firewall off")),
         "systemctl"
@@ -271,7 +312,12 @@ pub(crate) fn check_destructive(
         // glob reaches (`for d in ~/src/*/; do git -C "$d" reset --hard; done`).
         "git"
             if (has("reset") && has("--hard"))
-                || (has("clean") && args.iter().any(|a| a.starts_with('-') && a.contains('f'))) =>
+                || (has("clean")
+                    && !has("-n")
+                    && !has("--dry-run")
+                    && args.iter().any(|a| {
+                        *a == "--force" || (a.starts_with('-') && !a.starts_with("--") && a.contains('f'))
+                    })) =>
         {
             let repositories = args
                 .iter()
@@ -339,19 +385,21 @@ pub(crate) fn check_destructive(
     // Deleting what a listing of everything produced: no scope word makes that narrow.
     let deletes_listed = match name {
         "kubectl" | "oc" => has("delete"),
-        "git" => has("push") && (has("--delete") || has("-d")) || has("branch") && (has("-D") || has("-d")),
+        "git" => {
+            has("push") && (has("--delete") || has("-d") || args.iter().any(|a| a.starts_with(':') && a.len() > 1))
+                || has("branch") && (has("-D") || has("-d"))
+        }
         "gh" => has("delete"),
         "aws" => has("rb") || has("rm"),
         "rm" => true,
         _ => false,
     };
+    let dry_run = args
+        .iter()
+        .any(|a| a.starts_with("--dry-run") || *a == "-n" && name != "kubectl");
     let judged = match listed {
-        Some(listing) if deletes_listed => {
-            let what = format!(
-                "deletes {} (listed at line {}), not a target it names",
-                listing.what,
-                human(listing.line)
-            );
+        Some(listing) if deletes_listed && !dry_run => {
+            let what = format!("deletes {}, not a target it names", listing.what);
             // Every namespace, node or volume of a cluster, every branch, bucket or
             // repository: no word around it makes that a throwaway. Every pod of one
             // namespace weighs like `kubectl delete pods --all`.

@@ -173,19 +173,36 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
     }
     // `git add -f .env`: a secret file staged for the next commit (ignored files need the
     // force) is as good as copied into the repository.
-    if name == "git" && texts.first() == Some(&"add") {
-        for path in texts[1..].iter().filter(|a| !a.starts_with('-')) {
-            if targets::secret_path(path) {
-                m.copied_secret.get_or_insert_with(|| Origin {
-                    line,
-                    what: (*path).to_owned(),
-                });
+    if name == "git" {
+        // The subcommand, after git's own options (`git -C . add`).
+        let mut rest = texts.as_slice();
+        while let Some((first, tail)) = rest.split_first() {
+            match *first {
+                "-C" | "-c" | "--git-dir" | "--work-tree" => rest = tail.get(1..).unwrap_or(&[]),
+                o if o.starts_with('-') => rest = tail,
+                _ => break,
             }
+        }
+        match rest {
+            ["add" | "stage", paths @ ..] => {
+                for path in paths.iter().filter(|a| !a.starts_with('-')) {
+                    if targets::secret_path(path) {
+                        m.staged_secret.get_or_insert_with(|| Origin {
+                            line,
+                            what: (*path).to_owned(),
+                        });
+                    }
+                }
+            }
+            ["rm", flags @ ..] if flags.contains(&"--cached") => m.staged_secret = None,
+            ["restore", flags @ ..] if flags.contains(&"--staged") => m.staged_secret = None,
+            ["reset", ..] => m.staged_secret = None,
+            _ => {}
         }
     }
     if name == "git"
         && texts.contains(&"push")
-        && let Some(secret) = m.copied_secret.clone()
+        && let Some(secret) = m.copied_secret.clone().or_else(|| m.staged_secret.clone())
     {
         m.judge(Judgment {
             line,
@@ -355,8 +372,11 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
                 }
                 if !content.text.is_empty() {
                     m.run_nested(&content.text, line);
-                } else if let Some(library) = m.shipped.clone().library(&targets::normalize_path(&file.text)) {
-                    m.load_library(library, line);
+                } else {
+                    let path = targets::normalize_path(&file.text);
+                    if let Some(library) = m.shipped.clone().library(&path) {
+                        m.load_library(&path, library, line);
+                    }
                 }
             }
             Value::default()
@@ -428,13 +448,24 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
                 .iter()
                 .any(|a| a.starts_with('-') && !a.starts_with("--") && a.contains('v'))
                 || texts.contains(&"--invert-match");
-            if matches!(
+            let searches = matches!(
                 name.as_str(),
-                "grep" | "egrep" | "fgrep" | "rg" | "select-string" | "findstr" | "head" | "tail"
+                "grep" | "egrep" | "fgrep" | "rg" | "select-string" | "findstr" | "head"
                     // Pickers: the user chooses what goes on.
                     | "fzf" | "sk" | "peco" | "percol" | "gum"
-            ) && !inverted
-            {
+            ) && !inverted;
+            // A filter program with a condition keeps what meets it (`awk '$5=="Released"'`,
+            // `jq '.items[] | select(…)'`, `sed -n '/cert-manager/p'`).
+            let selects = matches!(name.as_str(), "awk" | "gawk" | "mawk" | "jq" | "yq" | "sed" | "perl")
+                && texts.iter().any(|t| {
+                    t.contains("==")
+                        || t.contains("!=")
+                        || t.contains("select(")
+                        || t.contains(" ~ ")
+                        || (t.starts_with('/') || t.contains(" /") || t.contains("$0 ~"))
+                        || (name == "sed" && t.ends_with("/p"))
+                });
+            if searches || selects {
                 out.taint.every = None;
             }
             // `cat FILE…` prints the files: when the model knows their text (written

