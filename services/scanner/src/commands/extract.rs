@@ -341,9 +341,31 @@ pub fn markdown(lines: &[&str], blocks: &[Block], framings: &[Option<Framing>], 
             });
         }
     }
+    let prose = |index: usize| {
+        contexts.get(index).copied().unwrap_or(Context::Prose) == Context::Prose
+            && !in_block.get(index).copied().unwrap_or(true)
+    };
     for (index, line) in lines.iter().enumerate() {
-        if contexts.get(index).copied().unwrap_or(Context::Prose) == Context::Prose && !in_block[index] {
+        if prose(index) {
             out.extend(prose_line(line, index));
+            // An inline code span the author's line wrap cut in two (`terraform
+            // destroy -auto-approve`): one command, reported at the line it starts on.
+            if line.matches('`').count() % 2 == 1
+                && prose(index + 1)
+                && let Some(open) = line.rfind('`')
+                && let Some(next) = lines.get(index + 1)
+                && let Some(close) = next.find('`')
+            {
+                let text = format!("{} {}", line[open + 1..].trim(), next[..close].trim());
+                if text.contains(' ') && text.len() >= 4 {
+                    out.push(Snippet {
+                        text: text.strip_prefix("$ ").unwrap_or(&text).to_owned(),
+                        lines: vec![index],
+                        language: Language::Shell,
+                        place: Place::Prose { at: open + 1 },
+                    });
+                }
+            }
         }
     }
     out.sort_by_key(|s| s.lines.first().copied().unwrap_or(0));
