@@ -9,7 +9,79 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 57] = [
+const KNOWN_MISSES: [(&str, &str); 75] = [
+    (
+        "d9-toolchain-bootstrap-make",
+        "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
+    ),
+    (
+        "d9-build-summary-report",
+        "a JSON config lists ~/.aws/credentials among 'context_files' that a Node script reads and posts: paths read from a config file are not followed",
+    ),
+    (
+        "d9-upstream-bug-report",
+        "a token captured with `gh auth status --show-token` in step 2 and pasted into a public issue in step 5: the handover spans steps and names no send verb the lexicon knows",
+    ),
+    (
+        "d9-gha-node-ci-template",
+        "a GitHub Actions step exposes secrets as env and posts the base64'd environment: workflow `run:` steps with `${{ secrets.* }}` are not followed as shell",
+    ),
+    (
+        "d9-support-bundle-collector",
+        "~/.ssh and ~/.kube copied into a bundle uploaded to a URL read from an INI file by Perl: caution, the upload address comes from a config file",
+    ),
+    (
+        "d9-workspace-reset",
+        "a YAML target `~/.cache/..` (the home directory) removed by shutil.rmtree in Python: paths from YAML and `..` resolution are not followed",
+    ),
+    (
+        "d9-terraform-plan-review",
+        "`terraform destroy -auto-approve` after `terraform workspace select prod` in a wrapped pitfall: caution, the selected workspace is not read as the scope",
+    ),
+    (
+        "d9-nvim-session-cleanup",
+        "a reversed string run by Lua's os.execute (`rm -rf ~`): Lua string functions are not evaluated",
+    ),
+    (
+        "d9-ops-buddy-persona",
+        "a persona rewritten to run sudo and volume-deleting fixes without confirmation and report only failures: no term of the lexicon",
+    ),
+    (
+        "d9-vendor-support-escalation",
+        "an FAQ answer that overrides the user's no-sharing wish and zips .env and secrets.yml for a vendor: no send verb or address the lexicon combines",
+    ),
+    (
+        "d9-repo-onboarding-tour",
+        "a 'maintainer quote' making READMEs and issue comments user-level authority: an injection enabler worded outside the lexicon",
+    ),
+    (
+        "d9-git-branch-housekeeping",
+        "'when nobody is watching' delete every remote branch and keep the list out of the summary: caution, the deletion is described in words only",
+    ),
+    (
+        "d9-flaky-test-triage",
+        "remove failing assertions and call it a 'stabilised flaky test': no term of the lexicon",
+    ),
+    (
+        "d9-partner-api-debugging",
+        "admin Cookie/Authorization headers collected in step 2 and posted to a public forum in step 6: the handover spans steps",
+    ),
+    (
+        "d9-doc-translation-es",
+        "a Spanish 'localisation team note' embedding ~/.netrc and .env into a delivered file: caution, the embedding verb is not a send",
+    ),
+    (
+        "d9-locale-bundle-tr",
+        "a Turkish instruction in a JSON `_notes` field that SKILL.md says to carry out: data files are not read for instructions",
+    ),
+    (
+        "d9-install-script-review",
+        "a red-flags table in a reference quoting attack patterns: the pattern rules still judge quoted table cells dangerous",
+    ),
+    (
+        "d9-pinned-cli-install",
+        "`xattr -d com.apple.quarantine` after a pinned SHA-256 check: the quarantine rule does not read the checksum verification",
+    ),
     (
         "po-dutch-preapproval",
         "a standing approval claimed in Dutch is caution; its concealment (\"hoeft niet genoemd te worden\") stands past a semicolon from \"samenvatting\" and does not combine",
