@@ -27,10 +27,10 @@ use extract::{Place, Snippet};
 pub use flow::Judgment;
 use script::Language;
 
-/// The bundle's own text files that no scan follows as a script (templates, snippets,
-/// references), by normalised relative path: a command that copies one somewhere
-/// (`cat templates/zshenv.snippet >> ~/.zshenv`) writes its text, and the model judges
-/// that text where it lands.
+/// The bundle's own text files, by normalised relative path: templates, snippets and
+/// references, which a command may copy somewhere (`cat templates/zshenv.snippet >>
+/// ~/.zshenv` writes their text, and the model judges that text where it lands), and shell
+/// scripts, which `source` loads.
 #[derive(Debug, Default)]
 pub struct Shipped {
     files: std::collections::HashMap<String, String>,
@@ -42,7 +42,8 @@ impl Shipped {
     /// Files larger than this are not followed into the places they are copied to.
     const MAX_BYTES: usize = 64 * 1024;
 
-    /// The shipped files of a bundle (`(path, bytes)`): UTF-8 text, not a script.
+    /// The shipped files of a bundle (`(path, bytes)`): UTF-8 text up to
+    /// [`Shipped::MAX_BYTES`], apart from SKILL.md.
     pub fn of<'b>(files: impl IntoIterator<Item = (&'b str, &'b [u8])>) -> Shipped {
         let mut shipped = Shipped::default();
         for (path, bytes) in files {

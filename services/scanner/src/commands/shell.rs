@@ -75,8 +75,8 @@ pub struct Machine {
     /// Functions defined so far, followed again where they are called with input
     /// (`curl … | f`).
     functions: HashMap<String, ast::CompoundCommand>,
-    /// The bundle's own files that are not scanned as scripts (templates, snippets,
-    /// references): what `cat templates/x >> ~/.zshenv` writes is their text.
+    /// The bundle's own files (see [`super::Shipped`]): what `cat templates/x >>
+    /// ~/.zshenv` writes is their text; `source scripts/lib.sh` loads a library.
     pub shipped: std::sync::Arc<super::Shipped>,
     /// Function calls already followed with their arguments, and shell libraries already
     /// loaded, over this machine and its probes: each once per file.
@@ -425,14 +425,16 @@ impl Machine {
         }
         // A function called with an address or a tracked value (`fetch_and_apply
         // https://…`): its body is followed again with the arguments as `$1`, `$2`, ….
-        let call_key = words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" ");
         if let Some(body) = words.first().and_then(|w| self.functions.get(&w.text)).cloned()
             && words[1..].iter().any(|w| w.text.contains("://") || !w.taint.is_clean())
             && self.depth < MAX_DEPTH
             // Each call once, with arguments of a sane size: a function that calls itself
             // with its arguments repeated must not grow them without bound.
-            && call_key.len() <= MAX_CALL_ARGUMENTS
-            && self.followed_calls.borrow_mut().insert(call_key)
+            && words.iter().map(|w| w.text.len() + 1).sum::<usize>() <= MAX_CALL_ARGUMENTS
+            && self
+                .followed_calls
+                .borrow_mut()
+                .insert(words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "))
         {
             self.depth += 1;
             let params: Vec<String> = (1..words.len())
