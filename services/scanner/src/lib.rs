@@ -135,6 +135,15 @@ pub(crate) fn has_base64_run(line: &str) -> bool {
     false
 }
 
+/// A data-file line whose key names a note for a reader (`"_notes":`, `agent_instructions:`,
+/// `"comment":`, `assistant_memo =`).
+static NOTE_KEY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)^\s*(?:-\s*)?"?[\w.-]*(?:note|notes|comment|comments|instruction|instructions|prompt|agent|assistant|memo|readme)[\w.-]*"?\s*[:=]"#,
+    )
+    .expect("valid note key pattern")
+});
+
 impl Scanner {
     /// The scanner with the built-in rules (compiled once per process).
     pub fn builtin() -> Result<&'static Scanner, RuleError> {
@@ -387,11 +396,51 @@ impl Scanner {
                 );
             }
         }
+        if base == Context::Data {
+            self.notes_to_the_agent(path, text, &lines, findings);
+        }
         let mentioned: Vec<usize> = mentioned.into_iter().map(|i| i - first_pattern).collect();
         escalate_instruction_and_means(text, &lines, &contexts, &mentioned, &mut findings[first_pattern..]);
         let model = findings.split_off(first_of_file);
         supersede_by_model(findings, &model);
         findings.extend(model);
+    }
+
+    /// Notes a data file leaves for whoever reads it (`"_notes": "…"`, `agent_instructions:
+    /// …`, `# note to the assistant: …`): a skill may tell the agent to carry them out, so
+    /// they are read for intents like prose. The quotation marks around a value are JSON's
+    /// or YAML's syntax, not a quotation, and are read as spaces.
+    fn notes_to_the_agent(&self, path: &str, text: &str, lines: &Lines, findings: &mut Vec<Finding>) {
+        let notes: Vec<bool> = lines.iter(text).map(|line| NOTE_KEY.is_match(line)).collect();
+        if !notes.contains(&true) {
+            return;
+        }
+        let unquoted: String = lines
+            .iter(text)
+            .zip(&notes)
+            .map(|(line, &note)| if note { line.replace('"', " ") } else { line.to_owned() })
+            .collect::<Vec<_>>()
+            .join("\n");
+        for found in intent::find(&unquoted, &|index| notes.get(index).copied().unwrap_or(false)) {
+            let (_, line) = lines.line(text, found.line);
+            findings.push(
+                Location {
+                    file: path,
+                    line: found.line + 1,
+                }
+                .finding(
+                    line,
+                    found.at,
+                    line.len(),
+                    None,
+                    found.rule,
+                    found.category,
+                    found.severity,
+                    found.message.to_owned(),
+                    found.hint,
+                ),
+            );
+        }
     }
 
     /// Scans a text whose lines have the given contexts: hidden characters and encoded

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 75] = [
+const KNOWN_MISSES: [(&str, &str); 74] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -69,10 +69,6 @@ const KNOWN_MISSES: [(&str, &str); 75] = [
     (
         "d9-doc-translation-es",
         "a Spanish 'localisation team note' embedding ~/.netrc and .env into a delivered file: caution, the embedding verb is not a send",
-    ),
-    (
-        "d9-locale-bundle-tr",
-        "a Turkish instruction in a JSON `_notes` field that SKILL.md says to carry out: data files are not read for instructions",
     ),
     (
         "d9-install-script-review",
