@@ -381,8 +381,14 @@ pub fn find_in_standing_instructions(text: &str) -> Vec<IntentFinding> {
     let Ok(compiled) = COMPILED.as_ref() else {
         return Vec::new();
     };
-    let haystack = join_wrapped_lines(lowercase_in_place(text).unwrap_or_else(|| text.to_owned()));
-    find_in(compiled, text, &haystack, &|_| true, true).0
+    find_in(compiled, text, &search_text(text), &|_| true, true).0
+}
+
+/// The text the lexicon is searched in: lowercased, wrapped lines joined. Some character
+/// lowercases to a different length (`İ`, the Kelvin sign): offsets would not line up, so
+/// such a text is searched as it is (ASCII still folds).
+fn search_text(text: &str) -> String {
+    join_wrapped_lines(lowercase_in_place(text).unwrap_or_else(|| text.to_owned()))
 }
 
 /// Finds the intents in the lines `include(index)` admits and, in one pass of the same
@@ -396,9 +402,7 @@ pub(crate) fn find_all(
     let Ok(compiled) = COMPILED.as_ref() else {
         return (Vec::new(), Vec::new());
     };
-    // Some character lowercases to a different length (`İ`, the Kelvin sign): offsets
-    // would not line up, so the text is searched as it is (ASCII still folds).
-    let haystack = join_wrapped_lines(lowercase_in_place(text).unwrap_or_else(|| text.to_owned()));
+    let haystack = search_text(text);
     let haystack = haystack.as_str();
     let (found, handover_hits) = find_in(compiled, text, haystack, include, false);
     let handovers = match prose {

