@@ -349,8 +349,12 @@ pub(crate) fn find_in(
                     .get(h + 1)
                     .is_some_and(|n| n.paragraph == hand.paragraph && n.unredacted);
             let leaves = read_by_people || address && (secret || unmasked) || unredacted && secret;
-            // A place where secrets belong, named after the verb: stored, not leaked.
-            let stored = own.iter().any(|&(at, class)| class == Class::Safe && at > verb);
+            // A place where secrets belong, named after the verb: stored, not leaked —
+            // unless it is where the secret is taken from ("paste the token from your
+            // password manager into the ticket").
+            let stored = own
+                .iter()
+                .any(|&(at, class)| class == Class::Safe && at > verb && !haystack[verb..at].contains("from "));
             if !names_it || !leaves || stored || negated(haystack, hand, verb) {
                 continue;
             }

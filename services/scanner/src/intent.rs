@@ -6,7 +6,7 @@
 use std::collections::HashMap;
 use std::sync::LazyLock;
 
-use aho_corasick::{AhoCorasick, AhoCorasickBuilder, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasickBuilder, MatchKind};
 use serde::Deserialize;
 
 use crate::Severity;
@@ -59,7 +59,7 @@ struct IntentSpec {
 /// term belongs to.
 struct Compiled {
     lexicon: Lexicon,
-    automaton: AhoCorasick,
+    automaton: crate::searcher::Searcher,
     /// For each pattern: what it is a term of.
     owners: Vec<Owner>,
 }
@@ -88,13 +88,11 @@ static COMPILED: LazyLock<Result<Compiled, String>> = LazyLock::new(|| {
         terms.push(term);
         owners.push(Owner::Handover(class));
     }
-    let automaton = AhoCorasickBuilder::new()
-        .ascii_case_insensitive(true)
-        .match_kind(MatchKind::Standard)
-        // Overlapping search cannot use a prefilter: a full DFA keeps it one table
-        // lookup per byte.
-        .kind(Some(AhoCorasickKind::DFA))
-        .build(&terms)
+    let mut builder = AhoCorasickBuilder::new();
+    // Overlapping search cannot use a prefilter: a full DFA (once it pays for itself, see
+    // `crate::searcher`) keeps it one table lookup per byte.
+    builder.ascii_case_insensitive(true).match_kind(MatchKind::Standard);
+    let automaton = crate::searcher::Searcher::new(&builder, terms.into_iter().map(String::into_bytes).collect())
         .map_err(|e| format!("lexicon/intents.toml: {e}"))?;
     Ok(Compiled {
         lexicon,
@@ -440,7 +438,7 @@ fn find_in(
     // Terms are searched with the indentation of wrapped lines read as one space ("inutile
     // de\n   la montrer"); every offset after this is the text's own.
     let (collapsed, origin) = collapse_spaces(haystack);
-    for m in compiled.automaton.find_overlapping_iter(&collapsed) {
+    for m in compiled.automaton.automaton().find_overlapping_iter(&collapsed) {
         let (start, end) = (origin[m.start()], origin[m.end() - 1] + 1);
         if !at_word(haystack, start, end) {
             continue;

@@ -19,6 +19,7 @@ pub mod literals;
 pub mod prefilter;
 pub mod report;
 pub mod rules;
+mod searcher;
 pub mod vendor;
 
 use std::sync::LazyLock;

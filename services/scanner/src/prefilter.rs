@@ -2,7 +2,9 @@
 //! required literals ([`crate::literals`]) go into one Aho-Corasick automaton, searched
 //! ASCII case-insensitively, instead of one substring search per keyword per rule.
 
-use aho_corasick::{AhoCorasick, AhoCorasickKind, MatchKind};
+use aho_corasick::{AhoCorasick, MatchKind};
+
+use crate::searcher::Searcher;
 
 use std::collections::HashMap;
 use std::sync::LazyLock;
@@ -44,7 +46,7 @@ const NOT_FILTERED: [char; 3] = ['\u{130}', '\u{17F}', '\u{212A}'];
 /// The rules' keywords and required literals, compiled into one searcher.
 #[derive(Debug)]
 pub struct Prefilter {
-    searcher: AhoCorasick,
+    searcher: Searcher,
     /// Per rule, in rule order.
     rules: Vec<RuleNeedles>,
 }
@@ -91,12 +93,9 @@ impl Prefilter {
                 required,
             });
         }
-        let searcher = AhoCorasick::builder()
-            .ascii_case_insensitive(true)
-            .match_kind(MatchKind::Standard)
-            .kind(Some(AhoCorasickKind::DFA))
-            .build(&needles)
-            .expect("a few thousand short needles fit in an automaton");
+        let mut builder = AhoCorasick::builder();
+        builder.ascii_case_insensitive(true).match_kind(MatchKind::Standard);
+        let searcher = Searcher::new(&builder, needles).expect("a few thousand short needles fit in an automaton");
         Prefilter {
             searcher,
             rules: per_rule,
@@ -115,7 +114,7 @@ impl Prefilter {
             text
         };
         let mut found = vec![false; self.searcher.patterns_len()];
-        for m in self.searcher.find_overlapping_iter(haystack) {
+        for m in self.searcher.automaton().find_overlapping_iter(haystack) {
             found[m.pattern().as_usize()] = true;
         }
         let any = |ids: &[usize]| ids.iter().any(|&i| found[i]);

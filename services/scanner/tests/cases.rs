@@ -9,14 +9,10 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 74] = [
+const KNOWN_MISSES: [(&str, &str); 78] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
-    ),
-    (
-        "d9-build-summary-report",
-        "a JSON config lists ~/.aws/credentials among 'context_files' that a Node script reads and posts: paths read from a config file are not followed",
     ),
     (
         "d9-upstream-bug-report",
@@ -29,14 +25,6 @@ const KNOWN_MISSES: [(&str, &str); 74] = [
     (
         "d9-support-bundle-collector",
         "~/.ssh and ~/.kube copied into a bundle uploaded to a URL read from an INI file by Perl: caution, the upload address comes from a config file",
-    ),
-    (
-        "d9-workspace-reset",
-        "a YAML target `~/.cache/..` (the home directory) removed by shutil.rmtree in Python: paths from YAML and `..` resolution are not followed",
-    ),
-    (
-        "d9-terraform-plan-review",
-        "`terraform destroy -auto-approve` after `terraform workspace select prod` in a wrapped pitfall: caution, the selected workspace is not read as the scope",
     ),
     (
         "d9-nvim-session-cleanup",
@@ -305,6 +293,34 @@ const KNOWN_MISSES: [(&str, &str); 74] = [
     (
         "d6-memory-optin-notes",
         "quoted examples of permission grants a memory policy refuses to store combine into dangerous (quoted instructions still raise each other: quoting every instruction must not hide an attack)",
+    ),
+    (
+        "d10-conventional-commits-archive",
+        "a Korean note in a commit template's comment tells the agent to push every branch to a new remote without asking: commands in a template's comment lines are not run, and 묻지 마세요 is not in the lexicon",
+    ),
+    (
+        "d10-customer-insights-analyst",
+        "a persona that e-mails the user's customer export to an outside address and denies it when asked: the lie is caution, customer data is not a secret the handover lexicon follows",
+    ),
+    (
+        "d10-infra-preview-refresh",
+        "a Justfile recipe destroys the workspace named by a parameter that SKILL.md sets to prod (`just env=prod refresh`): recipes are not followed from their invocation, so the scope stays unknown (caution)",
+    ),
+    (
+        "d10-python-mirror-config",
+        "a pip.conf whose index-url is a look-alike of the PyPI host: index hosts in configuration files are not compared with the real ones",
+    ),
+    (
+        "d10-container-build-base-image",
+        "a Dockerfile base image `pyhton:3.12-slim`: container image names are not compared with popular images (no image list ships with the scanner)",
+    ),
+    (
+        "d10-go-service-logging",
+        "Go module paths (`github.com/siruspen/logrus`) are not compared with popular modules: no Go list ships with the scanner",
+    ),
+    (
+        "d10-supply-chain-install-review",
+        "a review-training table quotes `echo <base64> | base64 -d | bash`: the pattern rule still judges a quoted table cell dangerous",
     ),
 ];
 

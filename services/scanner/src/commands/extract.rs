@@ -2,6 +2,7 @@
 //! commands written straight into prose, script files of any language, `run:` steps and
 //! `command` values in configuration, `RUN` lines of Dockerfiles.
 
+use std::collections::HashMap;
 use std::sync::LazyLock;
 
 use regex::Regex;
@@ -476,7 +477,7 @@ fn prose_line(line: &str, index: usize) -> Vec<Snippet> {
 
 /// Commands inside a configuration file: CI `run:` steps, `command:`/`entrypoint:`
 /// values, package scripts (`postinstall`), agent hooks.
-pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
+pub fn configuration(path: &str, text: &str, shipped: &super::Shipped) -> Vec<Snippet> {
     static KEY: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(
             r#"^\s*-?\s*"?(run|command|cmd|script|entrypoint|exec|preinstall|install|postinstall|prepare|prepublish|pretest|posttest|start|build|test|setup|before_script|after_script|shell)"?\s*[:=]\s*(.*)$"#,
@@ -487,9 +488,42 @@ pub fn configuration(path: &str, text: &str) -> Vec<Snippet> {
     let file = lower.rsplit('/').next().unwrap_or(&lower);
     let lines: Vec<&str> = text.split('\n').collect();
     let mut out = Vec::new();
+    if is_justfile(&lower) {
+        return justfile_recipes(&lines);
+    }
+    if file.ends_with(".csv") || file.ends_with(".tsv") {
+        return table_commands(text, if file.ends_with(".tsv") { b'\t' } else { b',' });
+    }
     let makefile = is_makefile(&lower);
     if file == "dockerfile" || file.ends_with(".dockerfile") || makefile {
-        let variables = if makefile { make_variables(&lines) } else { Vec::new() };
+        let variables = if makefile {
+            // `include config.mk`: the variables of the files it includes that the skill
+            // ships come first (one level deep), then its own.
+            let directory = lower.rsplit_once('/').map_or("", |(d, _)| d);
+            let mut all: Vec<&str> = Vec::new();
+            for line in &lines {
+                if let Some(included) = line
+                    .strip_prefix("include ")
+                    .or_else(|| line.strip_prefix("-include "))
+                    .or_else(|| line.strip_prefix("sinclude "))
+                {
+                    for name in included.split_whitespace() {
+                        let key = if directory.is_empty() {
+                            super::targets::normalize_path(name)
+                        } else {
+                            super::targets::normalize_path(&format!("{directory}/{name}"))
+                        };
+                        if let Some(text) = shipped.text(&key) {
+                            all.extend(text.split('\n'));
+                        }
+                    }
+                }
+            }
+            all.extend(lines.iter().copied());
+            make_variables(&all)
+        } else {
+            Vec::new()
+        };
         // The rule a recipe line belongs to: its target (`$@`) and first prerequisite (`$<`).
         let mut rule: Vec<(String, String)> = Vec::new();
         let mut pending: Option<(usize, String)> = None;
@@ -686,6 +720,143 @@ pub fn is_makefile(path: &str) -> bool {
     matches!(file, "makefile" | "gnumakefile") || file.ends_with(".mk")
 }
 
+/// Column headings of a table whose cells are commands (a schedule's `command`, a task
+/// list's `run`).
+const COMMAND_COLUMNS: [&str; 9] = [
+    "command",
+    "cmd",
+    "run",
+    "script",
+    "exec",
+    "shell",
+    "entrypoint",
+    "action",
+    "job",
+];
+
+/// The commands in a CSV or TSV table: every cell of a column headed as commands (a cron
+/// schedule kept as `schedule,command,description` that a script installs).
+fn table_commands(text: &str, delimiter: u8) -> Vec<Snippet> {
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let Ok(headers) = reader.headers() else {
+        return Vec::new();
+    };
+    let columns: Vec<usize> = headers
+        .iter()
+        .enumerate()
+        .filter(|(_, h)| COMMAND_COLUMNS.contains(&h.trim().to_ascii_lowercase().as_str()))
+        .map(|(i, _)| i)
+        .collect();
+    if columns.is_empty() {
+        return Vec::new();
+    }
+    let mut out = Vec::new();
+    for record in reader.records().take(10_000) {
+        let Ok(record) = record else {
+            break;
+        };
+        let line = record
+            .position()
+            .map_or(0, |p| usize::try_from(p.line()).unwrap_or(1).saturating_sub(1));
+        for &column in &columns {
+            if let Some(cell) = record.get(column).filter(|c| !c.trim().is_empty()) {
+                out.push(Snippet {
+                    text: cell.to_owned(),
+                    lines: vec![line],
+                    language: Language::Shell,
+                    place: Place::File,
+                });
+            }
+        }
+    }
+    out
+}
+
+/// Whether `path` (lowercase) is a `just` command runner's recipe file.
+pub fn is_justfile(path: &str) -> bool {
+    let file = path.rsplit('/').next().unwrap_or(path);
+    matches!(file, "justfile" | ".justfile") || file.ends_with(".just")
+}
+
+/// The commands of a justfile's recipes: each indented line under a recipe header, with
+/// `{{name}}` replaced by the recipe parameter's default or the variable's value when it
+/// is an address, a path or a command (`mirror := "https://…"`). A recipe that starts with a shebang runs another language and is not
+/// read as shell.
+fn justfile_recipes(lines: &[&str]) -> Vec<Snippet> {
+    static ASSIGNMENT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(?:export\s+)?([A-Za-z_][\w-]*)\s*:=\s*(.*)$").expect("valid just assignment pattern")
+    });
+    static PARAMETER: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"([A-Za-z_][\w-]*)\s*=\s*(?:"([^"]*)"|'([^']*)'|(\S+))"#).expect("valid just parameter pattern")
+    });
+    static INTERPOLATION: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"\{\{\s*([A-Za-z_][\w-]*)\s*\}\}").expect("valid just interpolation pattern"));
+    let unquote = |v: &str| v.trim().trim_matches(|c| c == '"' || c == '\'').to_owned();
+    let mut variables: HashMap<String, String> = HashMap::new();
+    for line in lines.iter().filter(|l| !l.starts_with([' ', '\t'])) {
+        if let Some(caps) = ASSIGNMENT.captures(line.trim_end())
+            && variables.len() < 200
+        {
+            variables.insert(caps[1].to_owned(), unquote(&caps[2]));
+        }
+    }
+    let mut out = Vec::new();
+    let mut recipe: Option<HashMap<String, String>> = None;
+    let mut first_line = false;
+    for (i, line) in lines.iter().enumerate() {
+        if line.trim().is_empty() {
+            continue;
+        }
+        if !line.starts_with([' ', '\t']) {
+            // A recipe header: `name param="x": deps` (not an assignment, not a comment).
+            recipe = line
+                .split_once(':')
+                .filter(|(head, rest)| {
+                    !rest.starts_with('=') && !head.trim_start().starts_with('#') && !head.contains(":=")
+                })
+                .map(|(head, _)| {
+                    PARAMETER
+                        .captures_iter(head)
+                        .map(|c| {
+                            let value = c.get(2).or(c.get(3)).or(c.get(4)).map_or("", |m| m.as_str());
+                            (c[1].to_owned(), value.to_owned())
+                        })
+                        .collect()
+                });
+            first_line = true;
+            continue;
+        }
+        let Some(parameters) = &recipe else {
+            continue;
+        };
+        let command = line.trim_start().trim_start_matches(['@', '-']);
+        if std::mem::take(&mut first_line) && command.starts_with("#!") {
+            recipe = None;
+            continue;
+        }
+        // An address or a path is expanded; a plain word (`env := "dev"`) stays the
+        // parameter it is: whoever runs the recipe picks it (`just env=prod refresh`).
+        let expanded = INTERPOLATION.replace_all(command, |caps: &regex::Captures<'_>| {
+            parameters
+                .get(&caps[1])
+                .or_else(|| variables.get(&caps[1]))
+                .filter(|value| value.contains(['/', '.', ' ']))
+                .cloned()
+                .unwrap_or_else(|| caps[0].to_owned())
+        });
+        out.push(Snippet {
+            text: expanded.into_owned(),
+            lines: vec![i],
+            language: Language::Shell,
+            place: Place::File,
+        });
+    }
+    out
+}
+
 /// The longest value a Makefile variable keeps once expanded.
 const MAX_MAKE_VALUE: usize = 4096;
 
@@ -696,7 +867,12 @@ fn make_variables(lines: &[&str]) -> Vec<(String, String)> {
         Regex::new(r"^(?:export\s+|override\s+)?([A-Za-z_][A-Za-z0-9_]*)\s*(?::{1,3}|\?|\+)?=\s*(.*)$")
             .expect("valid make assignment pattern")
     });
-    let mut out: Vec<(String, String)> = Vec::new();
+    // Make's own defaults, which a Makefile may override.
+    let mut out: Vec<(String, String)> = vec![
+        ("SHELL".to_owned(), "/bin/sh".to_owned()),
+        ("RM".to_owned(), "rm -f".to_owned()),
+        ("MAKE".to_owned(), "make".to_owned()),
+    ];
     for line in lines.iter().filter(|l| !l.starts_with('\t')) {
         let Some(caps) = ASSIGNMENT.captures(line.trim_end()) else {
             continue;

@@ -36,6 +36,18 @@ pub struct Shipped {
     files: std::collections::HashMap<String, String>,
     /// Shell scripts, for `source` (their own scan judges what they do).
     libraries: std::collections::HashMap<String, String>,
+    /// Data files that list a secret's path (`include: [~/.ssh, …]`, a CSV row
+    /// `~/.git-credentials,clone failures`) or a system or home directory among their
+    /// values, by file name: a script or command that reads one is handed the paths the
+    /// list names, so what it collects carries that secret and what it deletes is that
+    /// directory.
+    lists: std::collections::HashMap<String, ListedPaths>,
+    /// The bundle's scripts (path, text, language), for [`Shipped::produced_secret`].
+    scripts: Vec<(String, String, Language)>,
+    /// Files the bundle's scripts write with a secret in them (`tar czf dist/crash.tgz
+    /// ~/.aws` in `scripts/collect.sh`), by normalised path: a step elsewhere that sends
+    /// `dist/crash.tgz` sends that secret. Worked out on the first question.
+    produced: std::sync::OnceLock<std::collections::HashMap<String, String>>,
 }
 
 impl Shipped {
@@ -57,13 +69,73 @@ impl Shipped {
             let language = Language::of_path(path, first_line);
             let key = targets::normalize_path(path);
             let text = text.replace("\r\n", "\n");
+            if let Some(language) = language {
+                shipped.scripts.push((path.to_owned(), text.clone(), language));
+            }
             if language == Some(Language::Shell) {
                 shipped.libraries.insert(key, text);
             } else if language.is_none() && crate::context::file_context(path) != Context::Script {
+                if let Some(listed) = ListedPaths::of(path, &key, &text) {
+                    let name = key.rsplit('/').next().unwrap_or(&key).to_owned();
+                    shipped.lists.insert(name, listed);
+                }
                 shipped.files.insert(key, text);
             }
         }
         shipped
+    }
+
+    /// The path of the given kind a shipped data list hands to whoever reads it, when
+    /// `named` (a string of a script or a command's path argument) names that list's
+    /// file: `"~/.ssh (listed in assets/collect.csv)"`.
+    pub(crate) fn listed_in(&self, named: &str, kind: Listed) -> Option<String> {
+        if self.lists.is_empty() {
+            return None;
+        }
+        let normalized = targets::normalize_path(named);
+        let name = normalized.trim_end_matches('/').rsplit('/').next()?;
+        let list = self.lists.get(name)?;
+        let path = match kind {
+            Listed::Secret => list.secret.as_ref(),
+            Listed::Sweeping => list.sweeping.as_ref(),
+        }?;
+        Some(format!("{path} (listed in {})", list.file))
+    }
+
+    /// The secret in the file at `path` (normalised) that one of the bundle's scripts
+    /// writes, described with its origin: `"$HOME/.aws (written into dist/crash.tgz by
+    /// scripts/collect.sh)"`. Each script is followed once per bundle, on the first
+    /// question, by itself (the files it reads are the bundle's, not other scripts').
+    pub(crate) fn produced_secret(&self, path: &str) -> Option<&str> {
+        if self.scripts.is_empty() {
+            return None;
+        }
+        self.produced
+            .get_or_init(|| {
+                let alone = std::sync::Arc::new(Shipped {
+                    files: self.files.clone(),
+                    libraries: self.libraries.clone(),
+                    lists: self.lists.clone(),
+                    ..Shipped::default()
+                });
+                let mut produced = std::collections::HashMap::new();
+                for (script, text, language) in &self.scripts {
+                    let mut machine = shell::Machine::default();
+                    machine.shipped = alone.clone();
+                    let lines: Vec<usize> = (0..text.split('\n').count()).collect();
+                    script::follow(&mut machine, *language, text, &lines, false);
+                    for (written, value) in &machine.files {
+                        if let Some(secret) = &value.taint.secret {
+                            produced
+                                .entry(written.clone())
+                                .or_insert_with(|| format!("{} (written into {written} by {script})", secret.what));
+                        }
+                    }
+                }
+                produced
+            })
+            .get(path.strip_prefix("./").unwrap_or(path))
+            .map(String::as_str)
     }
 
     /// The text of the shell script the skill ships at `path`, for `source`.
@@ -74,10 +146,73 @@ impl Shipped {
     }
 
     /// The text of the shipped file at `path` (normalised, relative to the skill).
-    fn text(&self, path: &str) -> Option<&str> {
+    pub(crate) fn text(&self, path: &str) -> Option<&str> {
         self.files
             .get(path.strip_prefix("./").unwrap_or(path))
             .map(String::as_str)
+    }
+}
+
+/// File kinds that hold lists a script reads as data: configuration and plain lists.
+const LIST_EXTENSIONS: [&str; 11] = [
+    "json", "yaml", "yml", "toml", "csv", "tsv", "ini", "cfg", "conf", "txt", "list",
+];
+
+/// Which of a data list's paths a reader asks for.
+#[derive(Clone, Copy, Debug)]
+pub(crate) enum Listed {
+    /// A secret's path (`~/.ssh`, `.env`): what is collected from it carries the secret.
+    Secret,
+    /// A system or home directory (`~`, `~/.cache/..`, `/etc`): what deletes it deletes
+    /// the machine or the home.
+    Sweeping,
+}
+
+/// The paths of one shipped data list that matter to the gate.
+#[derive(Clone, Debug)]
+struct ListedPaths {
+    /// The list's path in the bundle.
+    file: String,
+    /// Its first secret path.
+    secret: Option<String>,
+    /// Its first system or home directory.
+    sweeping: Option<String>,
+}
+
+impl ListedPaths {
+    /// The paths of the data list at `path` (`key`: normalised) with `text`: every word
+    /// of a line that is not a comment, split at the separators of YAML, JSON, INI, TOML
+    /// and CSV, that is a path. `None` when it names neither kind.
+    fn of(path: &str, key: &str, text: &str) -> Option<ListedPaths> {
+        let ext = key.rsplit_once('.').map_or("", |(_, e)| e);
+        if !LIST_EXTENSIONS.contains(&ext) {
+            return None;
+        }
+        let separator = |c: char| c.is_whitespace() || matches!(c, ',' | '"' | '\'' | '=' | '[' | ']' | '{' | '}');
+        let mut paths = text
+            .lines()
+            .map(str::trim_start)
+            .filter(|line| !line.starts_with(['#', ';']) && !line.starts_with("//"))
+            .flat_map(|line| line.split(separator))
+            .map(|word| word.trim_end_matches(':'))
+            .filter(|word| word.contains('/') || word.starts_with(['.', '~']));
+        let mut listed = ListedPaths {
+            file: path.to_owned(),
+            secret: None,
+            sweeping: None,
+        };
+        for word in paths.by_ref() {
+            if listed.secret.is_none() && targets::secret_path(word) {
+                listed.secret = Some(word.to_owned());
+            }
+            if listed.sweeping.is_none() && targets::sweeping_path(&targets::resolve_dots(word)) {
+                listed.sweeping = Some(word.to_owned());
+            }
+            if listed.secret.is_some() && listed.sweeping.is_some() {
+                break;
+            }
+        }
+        (listed.secret.is_some() || listed.sweeping.is_some()).then_some(listed)
     }
 }
 
@@ -123,8 +258,8 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             }]
         }
         Context::Prose => {
-            if lower.ends_with("dockerfile") || extract::is_makefile(&lower) {
-                extract::configuration(path, text)
+            if lower.ends_with("dockerfile") || extract::is_makefile(&lower) || extract::is_justfile(&lower) {
+                extract::configuration(path, text, around.shipped)
             } else if extract::is_gitconfig(&lower) {
                 extract::gitconfig_commands(text)
             } else {
@@ -155,7 +290,7 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             }
         }
         Context::Data if extract::is_gitconfig(&lower) => extract::gitconfig_commands(text),
-        Context::Data => extract::configuration(path, text),
+        Context::Data => extract::configuration(path, text, around.shipped),
         Context::Script | Context::Code => Vec::new(),
     };
     let mut out = Vec::new();

@@ -8,6 +8,7 @@ use std::sync::LazyLock;
 
 use regex::Regex;
 
+use super::Listed;
 use super::flow::{Judgment, Origin, Taint, Value, human};
 use super::programs;
 use super::shell::Machine;
@@ -201,6 +202,9 @@ static RELEVANT: LazyLock<regex::RegexSet> = LazyLock::new(|| {
         SHELL_CALL.as_str(),
         WRITE_CALL.as_str(),
         EXEC.as_str(),
+        REMOVE_TREE.as_str(),
+        // PowerShell's call operator on a name (see `CALL_BY_NAME`).
+        r"(?m)^\s*&\s*\$[A-Za-z_]",
     ])
     .expect("valid relevance patterns")
 });
@@ -213,7 +217,7 @@ static STRING: LazyLock<Regex> = LazyLock::new(|| {
 /// An assignment's target (`x = …`, `const x = …`, `$x = …`, `with … as x:`, a loop's
 /// variable: `for p in …:`, `for (const p of …)`).
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*\$?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:|^\s*for(?:each)?\s*\(?\s*(?:const|let|var|my)?\s*\$?([A-Za-z_]\w*)\s+(?:in|of)\s"#)
+    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*[$@%]?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:|^\s*for(?:each)?\s*\(?\s*(?:const|let|var|my)?\s*\$?([A-Za-z_]\w*)\s+(?:in|of)\s"#)
         .expect("valid assignment pattern")
 });
 
@@ -241,9 +245,97 @@ static WITH_AS: LazyLock<Regex> = LazyLock::new(|| {
 /// x`, `lines.append(x)`, `msg.add_attachment(x)`, `zf.write(path)`, `tar.add(path)`): what
 /// it adds flows into the name.
 static APPEND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*\$?([A-Za-z_]\w*)\s*(?:<<|\+=|\.\s*(?:append|push|extend|add_attachment|attach|writestr|add|update|concat)\s*\()"#)
+    Regex::new(r#"^\s*\$?([A-Za-z_]\w*)\s*(?:<<|\+=|\.\s*(?:append|push|extend|add_attachment|attach|writestr|write|add|update|concat)\s*\()"#)
         .expect("valid append pattern")
 });
+
+/// A writer opened around another name: `fileobj=buf`, `zipfile.ZipFile(buf, "w")`.
+static WRAPPED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?-u:\b)(?:fileobj|fp|stream)\s*=\s*([A-Za-z_]\w*)|(?:ZipFile|TarFile|GzipFile|TextIOWrapper|BufferedWriter)\s*\(\s*([A-Za-z_]\w*)\s*[,)]")
+        .expect("valid wrapped-writer pattern")
+});
+
+/// Calls that open a file or an archive for the name they are assigned to.
+static OPENS_FILE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)(?:^|[^\w.])open\s*\(|ZipFile\s*\(|TarFile|tarfile\.open|gzip\.open|createWriteStream|File\.(?:open|new)\s*\(|Archive::(?:Tar|Zip)|StreamWriter"#)
+        .expect("valid file-opening pattern")
+});
+
+/// PowerShell's call operator on a name: `& $s -Flag value` (group 1: the name, group 2:
+/// the arguments).
+static CALL_BY_NAME: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"^\s*[&.]\s*\$([A-Za-z_]\w*)((?:\s[^\n]*)?)$").expect("valid call-by-name pattern"));
+
+/// An assignment's value made only of string pieces joined with `+` (`'Set-Mp' +
+/// 'Preference'`, `"a" + 'b'`): the text they make.
+fn joined_pieces(statement: &str) -> Option<String> {
+    static PIECES: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r#"^[^=]*=\s*((?:"[^"\n]*"|'[^'\n]*')(?:\s*\+\s*(?:"[^"\n]*"|'[^'\n]*'))+)\s*;?\s*$"#)
+            .expect("valid joined-pieces pattern")
+    });
+    let value = PIECES.captures(statement.trim_end())?.get(1)?.as_str();
+    Some(literals(value).concat())
+}
+
+/// Calls that delete a directory and everything in it.
+static REMOVE_TREE: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)shutil\.rmtree\s*\(|(?-u:\b)(?:remove_tree|rmtree)\s*[\(@$]|FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?)|(?-u:\b)fs(?:\.promises)?\.(?:rmSync|rm|rmdirSync|rmdir)\s*\(|(?-u:\b)rimraf|Remove-Item(?-u:\b)"#)
+        .expect("valid tree-removal pattern")
+});
+
+/// Calls that list a directory's entries.
+static LISTS_DIRECTORY: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)(?-u:\b)(?:glob|iglob|listdir|scandir|iterdir|readdir|readdirSync|children|entries|Get-ChildItem|gci)(?-u:\b)|[/\\]\*"#)
+        .expect("valid directory-listing pattern")
+});
+
+/// The system or home directory a statement names (a glob of its entries, `/*`, counts
+/// as the directory): as a string, as a path built from pieces, or as the home directory
+/// itself (`os.listdir(Path.home())`).
+fn sweeping_path_in(statement: &str, strings: &[String]) -> Option<String> {
+    let sweeping = |p: &str| targets::sweeping_path(&targets::resolve_dots(p.trim_end_matches('*')));
+    strings
+        .iter()
+        .find(|s| sweeping(s))
+        .cloned()
+        .or_else(|| built_path(statement, strings).filter(|p| sweeping(p)))
+        .or_else(|| {
+            (HOME_CALL.is_match(statement)
+                && strings
+                    .iter()
+                    .all(|s| matches!(s.as_str(), "" | "~" | "/" | "~/" | "*" | "/*")))
+            .then(|| "~".to_owned())
+        })
+}
+
+/// Judges a statement that deletes a directory tree by what it is aimed at: a system or
+/// home directory written in it, a secret's files (named there or by a list the skill
+/// ships), or every entry of the home directory.
+fn removes_tree(m: &mut Machine, statement: &str, strings: &[String], taint: &Taint, line: usize) {
+    let what = match (sweeping_path_in(statement, strings), &taint.every, &taint.secret) {
+        (Some(path), _, _) => format!("`{path}`"),
+        (None, Some(every), _) => format!("{} (line {})", every.what, human(every.line)),
+        (None, None, Some(secret)) if !taint.weak_secret => format!("{} (line {})", secret.what, human(secret.line)),
+        _ => return,
+    };
+    programs::report_destructive(
+        m,
+        Some((Severity::High, format!("deletes {what} and everything in it"))),
+        statement.trim(),
+        line,
+    );
+}
+
+/// Whether a string literal names a file a script could read back (`bundle.zip`,
+/// `out/report.json`): no spaces, no address, a dot or a slash in it.
+fn file_name(s: &str) -> bool {
+    !s.is_empty()
+        && s.len() <= 200
+        && !s.contains("://")
+        && !s.contains(char::is_whitespace)
+        && (s.contains('.') || s.contains('/'))
+        && s.chars().any(char::is_alphanumeric)
+}
 
 /// A function definition's first line: its indentation and name.
 static FUNCTION: LazyLock<Regex> = LazyLock::new(|| {
@@ -371,7 +463,7 @@ static CHDIR: LazyLock<Regex> = LazyLock::new(|| {
 
 /// Calls that stand for the home directory.
 static HOME_CALL: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)Path\.home\s*\(|expanduser\s*\(\s*['"]~|os\.homedir\s*\(|Dir\.home|\$HOME|\$env:USERPROFILE|getenv\s*\(\s*['"]HOME"#)
+    Regex::new(r#"(?i)Path\.home\s*\(|expanduser\s*\(\s*['"]~|os\.homedir\s*\(|Dir\.home|\$HOME|\$env:USERPROFILE|getenv\s*\(\s*['"]HOME|\$ENV\{\s*['"]?HOME|ENV\[\s*['"]HOME|process\.env\.HOME|environ(?:\.get)?\s*[\[(]\s*['"]HOME['"]"#)
         .expect("valid home pattern")
 });
 
@@ -426,6 +518,17 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
     let mut addresses: BTreeMap<String, String> = BTreeMap::new();
     // The function being read: what its statements take in flows out of its calls.
     let mut function: Option<(String, usize)> = None;
+    // Names holding a file opened by the script (`with zipfile.ZipFile("b.zip", "w") as
+    // z:`), and what the script put into each file by name: a later statement naming
+    // the file (`open("b.zip", "rb")`) reads it back.
+    let mut file_of: BTreeMap<String, String> = BTreeMap::new();
+    // Names holding a writer around another name (`tarfile.open(fileobj=buf)`): what is
+    // added to the writer ends up in what it wraps.
+    let mut wraps: BTreeMap<String, String> = BTreeMap::new();
+    let mut written: BTreeMap<String, Taint> = BTreeMap::new();
+    // Names holding text joined from string pieces (`$s = 'Set-Mp' + 'Preference'`): a
+    // command named through one (`& $s -DisableRealtimeMonitoring $true`) is that text.
+    let mut joined: BTreeMap<String, String> = BTreeMap::new();
     for (index, statement) in statements(text) {
         let line = at(index);
         let first = statement.lines().next().unwrap_or("");
@@ -468,6 +571,19 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             taint.secret = Some(Origin {
                 line,
                 what: path.clone(),
+            });
+        } else if let Some(listed) = strings.iter().find_map(|s| m.shipped.listed_in(s, Listed::Secret)) {
+            // A data list the skill ships, read here, names a secret's path.
+            taint.secret = Some(Origin { line, what: listed });
+        } else if let Some(produced) = strings
+            .iter()
+            .filter(|s| file_name(s) && !written.contains_key(*s))
+            .find_map(|s| m.shipped.produced_secret(&targets::normalize_path(s)))
+        {
+            // A file another of the skill's scripts wrote a secret into.
+            taint.secret = Some(Origin {
+                line,
+                what: produced.to_owned(),
             });
         } else if let Some(name) = ENV_READ
             .captures_iter(&statement)
@@ -512,6 +628,11 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
         }
         for (name, t) in &tainted {
             if mentions(&statement, name) {
+                taint.join(t);
+            }
+        }
+        for (file, t) in &written {
+            if strings.iter().any(|s| s == file) {
                 taint.join(t);
             }
         }
@@ -610,6 +731,34 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 tool: None,
             });
         }
+        // A data list the skill ships, read here, names the home or a system directory.
+        if taint.every.is_none()
+            && let Some(listed) = strings.iter().find_map(|s| m.shipped.listed_in(s, Listed::Sweeping))
+        {
+            taint.every = Some(Origin { line, what: listed });
+        }
+        // Every entry of the home directory (`glob(join('', $ENV{HOME}, '/', '*'))`,
+        // `os.listdir(Path.home())`): what a deletion fed this deletes the home.
+        if taint.every.is_none()
+            && LISTS_DIRECTORY.is_match(&statement)
+            && let Some(directory) = sweeping_path_in(&statement, &strings)
+        {
+            taint.every = Some(Origin {
+                line,
+                what: format!("every entry of `{directory}`"),
+            });
+        }
+        if REMOVE_TREE.is_match(&statement)
+            && (language != Language::PowerShell || statement.to_ascii_lowercase().contains("-recurse"))
+        {
+            removes_tree(m, &statement, &strings, &taint, line);
+        }
+        if language == Language::PowerShell
+            && let Some(caps) = CALL_BY_NAME.captures(statement.trim_end())
+            && let Some(command) = joined.get(&caps[1])
+        {
+            m.run_nested(&format!("{command}{}", &caps[2]), line);
+        }
         if SHELL_CALL.is_match(&statement) {
             let list = statement.contains('[') && strings.len() > 1;
             if list {
@@ -652,16 +801,26 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             }
         }
         if let Some((name, _)) = &function
-            && !taint.is_clean()
+            && !(taint.is_clean() && taint.every.is_none())
         {
             tainted.entry(name.clone()).or_default().join(&taint);
         }
-        if !taint.is_clean()
+        if !(taint.is_clean() && taint.every.is_none())
             && let Some(caps) = APPEND.captures(&statement)
             && let Some(name) = caps.get(1)
             && (tainted.len() < MAX_TAINTED || tainted.contains_key(name.as_str()))
         {
             tainted.entry(name.as_str().to_owned()).or_default().join(&taint);
+            if let Some(inner) = wraps.get(name.as_str())
+                && (tainted.len() < MAX_TAINTED || tainted.contains_key(inner))
+            {
+                tainted.entry(inner.clone()).or_default().join(&taint);
+            }
+            if let Some(file) = file_of.get(name.as_str())
+                && (written.len() < MAX_TAINTED || written.contains_key(file))
+            {
+                written.entry(file.clone()).or_default().join(&taint);
+            }
         }
         // `with smtplib.SMTP(host, timeout=10) as s:` names `s`, whatever `=` its
         // arguments hold.
@@ -670,6 +829,14 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             && let Some(name) = caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3))
         {
             let name = name.as_str().to_owned();
+            match joined_pieces(&statement) {
+                Some(text) if joined.len() < MAX_TAINTED || joined.contains_key(&name) => {
+                    joined.insert(name.clone(), text);
+                }
+                _ => {
+                    joined.remove(&name);
+                }
+            }
             let connection = CONNECTION.is_match(&statement);
             if connection && connections.len() < MAX_TAINTED && !connections.contains(&name) {
                 connections.push(name.clone());
@@ -694,6 +861,22 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                     addresses.remove(&name);
                 }
             }
+            match WRAPPED.captures(&statement).and_then(|c| c.get(1).or_else(|| c.get(2))) {
+                Some(inner) if wraps.len() < MAX_TAINTED || wraps.contains_key(&name) => {
+                    wraps.insert(name.clone(), inner.as_str().to_owned());
+                }
+                _ => {
+                    wraps.remove(&name);
+                }
+            }
+            match strings.iter().find(|s| OPENS_FILE.is_match(&statement) && file_name(s)) {
+                Some(file) if file_of.len() < MAX_TAINTED || file_of.contains_key(&name) => {
+                    file_of.insert(name.clone(), file.clone());
+                }
+                _ => {
+                    file_of.remove(&name);
+                }
+            }
             if let Some(path) = strings
                 .iter()
                 .find(|s| targets::persistent(s).is_some())
@@ -708,12 +891,17 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 taint.secret = None;
                 taint.weak_secret = false;
             }
-            if taint.is_clean() {
+            if taint.is_clean() && taint.every.is_none() {
                 tainted.remove(&name);
             } else if tainted.len() < MAX_TAINTED || tainted.contains_key(&name) {
                 tainted.insert(name, taint);
             }
         }
+    }
+    // What the script put into files stays in them for the commands that follow.
+    for (file, taint) in written {
+        let key = targets::normalize_path(&file);
+        m.files.entry(key).or_default().taint.join(&taint);
     }
 }
 

@@ -47,6 +47,9 @@ pub struct Machine {
     /// Where a destructive command's scope is read besides the command: the prose
     /// paragraph introducing its block.
     pub scope_text: String,
+    /// The environment a command chose by name last in the file (`terraform workspace
+    /// select prod`), read as the scope of later destructive steps.
+    pub chosen_environment: String,
     /// Whether a loop is being followed value by value (loops inside it are not).
     unrolling: bool,
     /// Whether a command moved out of the project (`cd ~/.codex`, `pushd /etc`,
@@ -571,9 +574,25 @@ impl Machine {
             return content.clone();
         }
         if let Some(text) = self.shipped.text(&key) {
-            return Value::literal(text);
+            let mut value = Value::literal(text);
+            // A list of paths the skill ships hands its reader the secrets it names.
+            if let Some(listed) = self.shipped.listed_in(&key, super::Listed::Secret) {
+                value.taint.secret = Some(Origin { line, what: listed });
+            }
+            if let Some(listed) = self.shipped.listed_in(&key, super::Listed::Sweeping) {
+                value.taint.every = Some(Origin { line, what: listed });
+            }
+            return value;
         }
         let mut value = Value::default();
+        // A file one of the skill's scripts writes holds what it was given there.
+        if let Some(produced) = self.shipped.produced_secret(&key) {
+            value.taint.secret = Some(Origin {
+                line,
+                what: produced.to_owned(),
+            });
+            return value;
+        }
         // A directory holds what was written into it.
         let dir = format!("{}/", key.trim_end_matches('/'));
         for (_, content) in self

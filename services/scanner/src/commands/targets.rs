@@ -412,7 +412,11 @@ pub fn prints_secrets(name: &str, args: &[&str]) -> Option<&'static str> {
         {
             "the macOS keychain"
         }
-        "gh" if joined.starts_with("auth token") => PRINTED_TOKENS[0].0,
+        "gh" if joined.starts_with("auth token")
+            || joined.starts_with("auth status") && args.iter().any(|a| matches!(*a, "--show-token" | "-t")) =>
+        {
+            PRINTED_TOKENS[0].0
+        }
         "gcloud" if joined.contains("print-access-token") || joined.contains("print-identity-token") => {
             PRINTED_TOKENS[1].0
         }
@@ -677,6 +681,30 @@ pub fn scope_of(text: &str) -> Scope {
         Scope::Throwaway
     } else {
         Scope::Unknown
+    }
+}
+
+/// `path` with its `..` steps taken (`~/.cache/..` is `~`); a step above the start is
+/// kept as written.
+pub fn resolve_dots(path: &str) -> String {
+    if !path.contains("..") {
+        return path.to_owned();
+    }
+    let mut parts: Vec<&str> = Vec::new();
+    for part in path.split('/') {
+        match part {
+            ".." if parts.last().is_some_and(|p| !p.is_empty() && *p != "..") => {
+                parts.pop();
+            }
+            "." => {}
+            _ => parts.push(part),
+        }
+    }
+    let joined = parts.join("/");
+    if joined.is_empty() && path.starts_with('/') {
+        "/".to_owned()
+    } else {
+        joined
     }
 }
 

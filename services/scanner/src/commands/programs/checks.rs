@@ -249,7 +249,7 @@ pub(crate) fn check_destructive(
 ) {
     let has = |w: &str| args.contains(&w);
     // The scope is read only for commands that destroy something.
-    let surroundings = format!("{} {}", m.lead_in, m.scope_text);
+    let surroundings = format!("{} {} {}", m.lead_in, m.scope_text, m.chosen_environment);
     let scope = || targets::scope_of(&format!("{surroundings} {whole} {}", stdin.text));
     let judged = match name {
         "rm" => {

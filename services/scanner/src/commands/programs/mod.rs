@@ -248,6 +248,24 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             return out;
         }
     }
+    // The environment later commands act on, chosen by name (`terraform workspace select
+    // prod`, `kubectl config use-context prod-eu`): a destructive step after it is aimed
+    // there.
+    let chosen = match name.as_str() {
+        "terraform" | "tofu"
+            if texts.starts_with(&["workspace", "select"]) || texts.starts_with(&["workspace", "new"]) =>
+        {
+            texts.get(2)
+        }
+        "kubectl" if texts.starts_with(&["config", "use-context"]) => texts.get(2),
+        "gcloud" if texts.starts_with(&["config", "set", "project"]) => texts.get(3),
+        "az" if texts.starts_with(&["account", "set"]) => texts.last(),
+        "pulumi" if texts.starts_with(&["stack", "select"]) => texts.get(2),
+        _ => None,
+    };
+    if let Some(chosen) = chosen {
+        m.chosen_environment = chosen.chars().take(256).collect();
+    }
     match name.as_str() {
         "cd" | "pushd" | "chdir" | "set-location" | "sl" => {
             // `cd` alone goes home; `cd -` goes back to a place the model does not track.
