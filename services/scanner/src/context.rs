@@ -26,7 +26,7 @@ pub fn file_context(path: &str) -> Context {
     match ext {
         "sh" | "bash" | "zsh" | "fish" | "ps1" | "bat" | "cmd" | "py" | "js" | "mjs" | "cjs" | "ts" | "rb" | "pl"
         | "php" | "lua" | "go" | "rs" | "java" | "swift" => Context::Script,
-        "json" | "yaml" | "yml" | "toml" | "csv" | "xml" | "ini" | "cfg" | "lock" => Context::Data,
+        "json" | "yaml" | "yml" | "toml" | "csv" | "tsv" | "xml" | "ini" | "cfg" | "lock" => Context::Data,
         _ if lower.starts_with("scripts/") && ext.is_empty() => Context::Script,
         _ => Context::Prose,
     }

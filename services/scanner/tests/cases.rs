@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 78] = [
+const KNOWN_MISSES: [(&str, &str); 79] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -321,6 +321,10 @@ const KNOWN_MISSES: [(&str, &str); 78] = [
     (
         "d10-supply-chain-install-review",
         "a review-training table quotes `echo <base64> | base64 -d | bash`: the pattern rule still judges a quoted table cell dangerous",
+    ),
+    (
+        "d10-npm-release-checklist-mirror",
+        "a checklist item puts NPM_TOKEN into the release notes with the verb `containing`: too common a word to read as handing over (it alarmed on release notes about token handling)",
     ),
 ];
 

@@ -501,6 +501,7 @@ pub fn configuration(path: &str, text: &str, shipped: &super::Shipped) -> Vec<Sn
             // ships come first (one level deep), then its own.
             let directory = lower.rsplit_once('/').map_or("", |(d, _)| d);
             let mut all: Vec<&str> = Vec::new();
+            let mut included_once: Vec<String> = Vec::new();
             for line in &lines {
                 if let Some(included) = line
                     .strip_prefix("include ")
@@ -508,13 +509,19 @@ pub fn configuration(path: &str, text: &str, shipped: &super::Shipped) -> Vec<Sn
                     .or_else(|| line.strip_prefix("sinclude "))
                 {
                     for name in included.split_whitespace() {
-                        let key = if directory.is_empty() {
-                            super::targets::normalize_path(name)
-                        } else {
-                            super::targets::normalize_path(&format!("{directory}/{name}"))
-                        };
+                        let key =
+                            super::targets::resolve_dots(&super::targets::normalize_path(&if directory.is_empty() {
+                                name.to_owned()
+                            } else {
+                                format!("{directory}/{name}")
+                            }));
+                        // Each file once, and no more lines than a Makefile could mean.
+                        if included_once.contains(&key) || all.len() >= MAX_INCLUDED_LINES {
+                            continue;
+                        }
                         if let Some(text) = shipped.text(&key) {
-                            all.extend(text.split('\n'));
+                            all.extend(text.split('\n').take(MAX_INCLUDED_LINES - all.len()));
+                            included_once.push(key);
                         }
                     }
                 }
@@ -800,17 +807,22 @@ fn justfile_recipes(lines: &[&str]) -> Vec<Snippet> {
         if let Some(caps) = ASSIGNMENT.captures(line.trim_end())
             && variables.len() < 200
         {
-            variables.insert(caps[1].to_owned(), unquote(&caps[2]));
+            let mut value = unquote(&caps[2]);
+            value.truncate(value.floor_char_boundary(MAX_MAKE_VALUE));
+            variables.insert(caps[1].to_owned(), value);
         }
     }
     let mut out = Vec::new();
     let mut recipe: Option<HashMap<String, String>> = None;
     let mut first_line = false;
+    // A recipe that starts with a shebang is one script in that language.
+    let mut script: Option<Snippet> = None;
     for (i, line) in lines.iter().enumerate() {
         if line.trim().is_empty() {
             continue;
         }
         if !line.starts_with([' ', '\t']) {
+            out.extend(script.take());
             // A recipe header: `name param="x": deps` (not an assignment, not a comment).
             recipe = line
                 .split_once(':')
@@ -822,6 +834,7 @@ fn justfile_recipes(lines: &[&str]) -> Vec<Snippet> {
                         .captures_iter(head)
                         .map(|c| {
                             let value = c.get(2).or(c.get(3)).or(c.get(4)).map_or("", |m| m.as_str());
+                            let value = &value[..value.floor_char_boundary(MAX_MAKE_VALUE)];
                             (c[1].to_owned(), value.to_owned())
                         })
                         .collect()
@@ -833,29 +846,51 @@ fn justfile_recipes(lines: &[&str]) -> Vec<Snippet> {
             continue;
         };
         let command = line.trim_start().trim_start_matches(['@', '-']);
-        if std::mem::take(&mut first_line) && command.starts_with("#!") {
-            recipe = None;
-            continue;
-        }
         // An address or a path is expanded; a plain word (`env := "dev"`) stays the
         // parameter it is: whoever runs the recipe picks it (`just env=prod refresh`).
-        let expanded = INTERPOLATION.replace_all(command, |caps: &regex::Captures<'_>| {
-            parameters
-                .get(&caps[1])
-                .or_else(|| variables.get(&caps[1]))
-                .filter(|value| value.contains(['/', '.', ' ']))
-                .cloned()
-                .unwrap_or_else(|| caps[0].to_owned())
-        });
+        let mut expanded = INTERPOLATION
+            .replace_all(command, |caps: &regex::Captures<'_>| {
+                parameters
+                    .get(&caps[1])
+                    .or_else(|| variables.get(&caps[1]))
+                    .filter(|value| value.contains(['/', '.', ' ', '~', '$']))
+                    .cloned()
+                    .unwrap_or_else(|| caps[0].to_owned())
+            })
+            .into_owned();
+        expanded.truncate(expanded.floor_char_boundary(MAX_MAKE_VALUE));
+        if std::mem::take(&mut first_line)
+            && command.starts_with("#!")
+            && let Some(language) = Language::of_path("recipe", command)
+        {
+            script = Some(Snippet {
+                text: String::new(),
+                lines: Vec::new(),
+                language,
+                place: Place::File,
+            });
+        }
+        if let Some(body) = &mut script {
+            if body.text.len() < super::shell::MAX_SCRIPT_TEXT {
+                body.text.push_str(&expanded);
+                body.text.push('\n');
+                body.lines.push(i);
+            }
+            continue;
+        }
         out.push(Snippet {
-            text: expanded.into_owned(),
+            text: expanded,
             lines: vec![i],
             language: Language::Shell,
             place: Place::File,
         });
     }
+    out.extend(script);
     out
 }
+
+/// The most lines a Makefile's included files add to its variables.
+const MAX_INCLUDED_LINES: usize = 10_000;
 
 /// The longest value a Makefile variable keeps once expanded.
 const MAX_MAKE_VALUE: usize = 4096;

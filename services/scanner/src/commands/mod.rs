@@ -41,7 +41,7 @@ pub struct Shipped {
     /// values, by file name: a script or command that reads one is handed the paths the
     /// list names, so what it collects carries that secret and what it deletes is that
     /// directory.
-    lists: std::collections::HashMap<String, ListedPaths>,
+    lists: std::collections::HashMap<String, Vec<ListedPaths>>,
     /// The bundle's scripts (path, text, language), for [`Shipped::produced_secret`].
     scripts: Vec<(String, String, Language)>,
     /// Files the bundle's scripts write with a secret in them (`tar czf dist/crash.tgz
@@ -77,7 +77,7 @@ impl Shipped {
             } else if language.is_none() && crate::context::file_context(path) != Context::Script {
                 if let Some(listed) = ListedPaths::of(path, &key, &text) {
                     let name = key.rsplit('/').next().unwrap_or(&key).to_owned();
-                    shipped.lists.insert(name, listed);
+                    shipped.lists.entry(name).or_default().push(listed);
                 }
                 shipped.files.insert(key, text);
             }
@@ -94,12 +94,14 @@ impl Shipped {
         }
         let normalized = targets::normalize_path(named);
         let name = normalized.trim_end_matches('/').rsplit('/').next()?;
-        let list = self.lists.get(name)?;
-        let path = match kind {
-            Listed::Secret => list.secret.as_ref(),
-            Listed::Sweeping => list.sweeping.as_ref(),
-        }?;
-        Some(format!("{path} (listed in {})", list.file))
+        // Lists of one name in several folders: any of them may be the one read.
+        self.lists.get(name)?.iter().find_map(|list| {
+            let path = match kind {
+                Listed::Secret => list.secret.as_ref(),
+                Listed::Sweeping => list.sweeping.as_ref(),
+            }?;
+            Some(format!("{path} (listed in {})", list.file))
+        })
     }
 
     /// The secret in the file at `path` (normalised) that one of the bundle's scripts
@@ -147,9 +149,12 @@ impl Shipped {
 
     /// The text of the shipped file at `path` (normalised, relative to the skill).
     pub(crate) fn text(&self, path: &str) -> Option<&str> {
-        self.files
-            .get(path.strip_prefix("./").unwrap_or(path))
-            .map(String::as_str)
+        let mut path = path.strip_prefix("./").unwrap_or(path);
+        // `../assets/x` from a script in `scripts/` is the skill's `assets/x`.
+        while let Some(rest) = path.strip_prefix("../") {
+            path = rest;
+        }
+        self.files.get(path).map(String::as_str)
     }
 }
 
@@ -185,28 +190,47 @@ impl ListedPaths {
     /// and CSV, that is a path. `None` when it names neither kind.
     fn of(path: &str, key: &str, text: &str) -> Option<ListedPaths> {
         let ext = key.rsplit_once('.').map_or("", |(_, e)| e);
-        if !LIST_EXTENSIONS.contains(&ext) {
+        let name = key.rsplit('/').next().unwrap_or(key);
+        if !LIST_EXTENSIONS.contains(&ext) || EXCLUSION.is_match(name) {
             return None;
         }
-        let separator = |c: char| c.is_whitespace() || matches!(c, ',' | '"' | '\'' | '=' | '[' | ']' | '{' | '}');
-        let mut paths = text
-            .lines()
-            .map(str::trim_start)
-            .filter(|line| !line.starts_with(['#', ';']) && !line.starts_with("//"))
-            .flat_map(|line| line.split(separator))
-            .map(|word| word.trim_end_matches(':'))
-            .filter(|word| word.contains('/') || word.starts_with(['.', '~']));
         let mut listed = ListedPaths {
             file: path.to_owned(),
             secret: None,
             sweeping: None,
         };
-        for word in paths.by_ref() {
-            if listed.secret.is_none() && targets::secret_path(word) {
-                listed.secret = Some(word.to_owned());
+        // A list under a key that excludes (`exclude:`, `"ignore": [`) names what is left
+        // out: its entries, down to the next line as little indented as the key.
+        let mut excluded_below: Option<usize> = None;
+        for line in text.lines() {
+            let trimmed = line.trim_start();
+            let indent = line.len() - trimmed.len();
+            if trimmed.is_empty() || trimmed.starts_with(['#', ';']) || trimmed.starts_with("//") {
+                continue;
             }
-            if listed.sweeping.is_none() && targets::sweeping_path(&targets::resolve_dots(word)) {
-                listed.sweeping = Some(word.to_owned());
+            // Where a program reads its settings from (`env_file: .env`) is no list entry.
+            let lower = trimmed.to_ascii_lowercase();
+            if ["env_file", "env-file", "envfile", "dotenv"]
+                .iter()
+                .any(|k| lower.contains(k))
+            {
+                continue;
+            }
+            if excluded_below.is_some_and(|at| indent > at || trimmed.starts_with(['-', ']'])) {
+                continue;
+            }
+            excluded_below = None;
+            if EXCLUSION.is_match(trimmed) {
+                excluded_below = Some(indent);
+                continue;
+            }
+            for word in line_paths(trimmed) {
+                if listed.secret.is_none() && targets::secret_path(word) {
+                    listed.secret = Some(word.to_owned());
+                }
+                if listed.sweeping.is_none() && targets::sweeping_path(&targets::resolve_dots(word)) {
+                    listed.sweeping = Some(word.to_owned());
+                }
             }
             if listed.secret.is_some() && listed.sweeping.is_some() {
                 break;
@@ -214,6 +238,25 @@ impl ListedPaths {
         }
         (listed.secret.is_some() || listed.sweeping.is_some()).then_some(listed)
     }
+}
+
+/// Words of a list that say its entries are left out, not taken.
+static EXCLUSION: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)exclu|ignore|skip|deny|block|never|forbid|sensitive|protect|redact|secret_?patterns")
+        .expect("valid exclusion pattern")
+});
+
+/// The paths among a data line's values: words split at the separators of YAML, JSON,
+/// INI, TOML and CSV, that hold a `/` or start with `.` or `~`. A bare `~` (YAML's null)
+/// or `/` (a base URL) is no path, nor is an option's value (`--env-file=.env`: a program
+/// is told where its settings are).
+fn line_paths(line: &str) -> impl Iterator<Item = &str> {
+    let separator = |c: char| c.is_whitespace() || matches!(c, ',' | '"' | '\'' | '[' | ']' | '{' | '}' | '(' | ')');
+    line.split(separator)
+        .filter(|word| !word.starts_with('-') && !word.contains("env-file") && !word.contains("env_file"))
+        .map(|word| word.rsplit_once('=').map_or(word, |(_, value)| value))
+        .map(|word| word.trim_end_matches([':', ';']))
+        .filter(|word| (word.contains('/') || word.starts_with(['.', '~'])) && !matches!(*word, "~" | "/" | "./" | "."))
 }
 
 /// What the command model needs to know about the rest of the bundle.
@@ -310,6 +353,10 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
         // Where a block's `cd` went and what it staged end with the block.
         machine.cwd = None;
         machine.staged_secret = None;
+        // An environment chosen in one block of a document is that block's.
+        if matches!(snippet.place, Place::Block { .. }) {
+            machine.chosen_environment.clear();
+        }
         machine.lead_in = match &snippet.place {
             Place::Block { lead_in, .. } => lead_in.clone(),
             _ => String::new(),

@@ -266,6 +266,9 @@ static OPENS_FILE: LazyLock<Regex> = LazyLock::new(|| {
 static CALL_BY_NAME: LazyLock<Regex> =
     LazyLock::new(|| Regex::new(r"^\s*[&.]\s*\$([A-Za-z_]\w*)((?:\s[^\n]*)?)$").expect("valid call-by-name pattern"));
 
+/// The longest text joined from pieces that is followed as a command.
+const MAX_JOINED: usize = 4096;
+
 /// An assignment's value made only of string pieces joined with `+` (`'Set-Mp' +
 /// 'Preference'`, `"a" + 'b'`): the text they make.
 fn joined_pieces(statement: &str) -> Option<String> {
@@ -274,13 +277,19 @@ fn joined_pieces(statement: &str) -> Option<String> {
             .expect("valid joined-pieces pattern")
     });
     let value = PIECES.captures(statement.trim_end())?.get(1)?.as_str();
-    Some(literals(value).concat())
+    // A command name and its words, not a payload.
+    Some(literals(value).concat()).filter(|text| text.len() <= MAX_JOINED)
 }
 
 /// Calls that delete a directory and everything in it.
 static REMOVE_TREE: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r#"(?i)shutil\.rmtree\s*\(|(?-u:\b)(?:remove_tree|rmtree)\s*[\(@$]|FileUtils\.(?:rm_rf|rm_r|remove_dir|remove_entry(?:_secure)?)|(?-u:\b)fs(?:\.promises)?\.(?:rmSync|rm|rmdirSync|rmdir)\s*\(|(?-u:\b)rimraf|Remove-Item(?-u:\b)"#)
         .expect("valid tree-removal pattern")
+});
+
+/// PowerShell's `-Recurse` switch, or any prefix of it down to `-r`.
+static RECURSE_SWITCH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?i)\s-r(?:e(?:c(?:u(?:r(?:se?)?)?)?)?)?(?:\s|$|:)").expect("valid recurse switch pattern")
 });
 
 /// Calls that list a directory's entries.
@@ -294,19 +303,25 @@ static LISTS_DIRECTORY: LazyLock<Regex> = LazyLock::new(|| {
 /// itself (`os.listdir(Path.home())`).
 fn sweeping_path_in(statement: &str, strings: &[String]) -> Option<String> {
     let sweeping = |p: &str| targets::sweeping_path(&targets::resolve_dots(p.trim_end_matches('*')));
-    strings
-        .iter()
-        .find(|s| sweeping(s))
-        .cloned()
-        .or_else(|| built_path(statement, strings).filter(|p| sweeping(p)))
-        .or_else(|| {
-            (HOME_CALL.is_match(statement)
-                && strings
-                    .iter()
-                    .all(|s| matches!(s.as_str(), "" | "~" | "/" | "~/" | "*" | "/*")))
-            .then(|| "~".to_owned())
-        })
+    // A path joined from pieces is judged whole (`os.path.join(expanduser("~"), ".cache",
+    // "pip")` is no home directory), and a piece held in a name makes it unknown.
+    if JOINS_PATH.is_match(statement) {
+        return built_path(statement, strings).filter(|p| sweeping(p));
+    }
+    strings.iter().find(|s| sweeping(s)).cloned().or_else(|| {
+        (HOME_CALL.is_match(statement)
+            && strings
+                .iter()
+                .all(|s| matches!(s.as_str(), "" | "~" | "/" | "~/" | "*" | "/*" | "HOME")))
+        .then(|| "~".to_owned())
+    })
 }
+
+/// Ways of joining a path from pieces.
+static JOINS_PATH: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"(?i)join\s*\(|Join-Path|\)\s*/|\s/\s|\+|\.joinpath|\.resolve\s*\(|File\.expand_path|\{[^}]*\}[/\\]|["'][^"']*\$\{?\w"#)
+        .expect("valid path-joining pattern")
+});
 
 /// Judges a statement that deletes a directory tree by what it is aimed at: a system or
 /// home directory written in it, a secret's files (named there or by a list the skill
@@ -529,6 +544,8 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
     // Names holding text joined from string pieces (`$s = 'Set-Mp' + 'Preference'`): a
     // command named through one (`& $s -DisableRealtimeMonitoring $true`) is that text.
     let mut joined: BTreeMap<String, String> = BTreeMap::new();
+    // Commands already run that way: each distinct one once.
+    let mut called_by_name: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (index, statement) in statements(text) {
         let line = at(index);
         let first = statement.lines().next().unwrap_or("");
@@ -748,8 +765,7 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 what: format!("every entry of `{directory}`"),
             });
         }
-        if REMOVE_TREE.is_match(&statement)
-            && (language != Language::PowerShell || statement.to_ascii_lowercase().contains("-recurse"))
+        if REMOVE_TREE.is_match(&statement) && (language != Language::PowerShell || RECURSE_SWITCH.is_match(&statement))
         {
             removes_tree(m, &statement, &strings, &taint, line);
         }
@@ -757,7 +773,10 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             && let Some(caps) = CALL_BY_NAME.captures(statement.trim_end())
             && let Some(command) = joined.get(&caps[1])
         {
-            m.run_nested(&format!("{command}{}", &caps[2]), line);
+            let call = format!("{command}{}", &caps[2]);
+            if called_by_name.len() < MAX_TAINTED && called_by_name.insert(call.clone()) {
+                m.run_nested(&call, line);
+            }
         }
         if SHELL_CALL.is_match(&statement) {
             let list = statement.contains('[') && strings.len() > 1;
@@ -884,6 +903,14 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
                 .or_else(|| built_path(&statement, &strings).filter(|p| targets::persistent(p).is_some()))
             {
                 paths.insert(name.clone(), path);
+            }
+            // A path made of another root and a listed path's last part
+            // (`os.path.join(dest, os.path.basename(src))`) is somewhere else: a copy's
+            // place, not the listed secret or directory.
+            if JOINS_PATH.is_match(&statement) && statement.contains("basename") {
+                taint.every = None;
+                taint.secret = None;
+                taint.weak_secret = false;
             }
             // What a request answers is the service's content, not the token that
             // authorised it (`titles = requests.get(url, headers={"Authorization": tok})`).

@@ -24,6 +24,8 @@ const MAX_CALL_ARGUMENTS: usize = 4096;
 const MAX_COMMANDS: usize = 100_000;
 /// The longest program text handed to the parser at once.
 const MAX_PROGRAM: usize = 1024 * 1024;
+/// The longest script gathered from pieces of a file (a justfile's shebang recipe).
+pub(crate) const MAX_SCRIPT_TEXT: usize = 256 * 1024;
 /// The deepest bracket nesting handed to the parser (real commands nest a few levels).
 const MAX_NESTING: usize = 48;
 /// Marks where an unquoted `$IFS` split a word.

@@ -249,7 +249,14 @@ pub(crate) fn check_destructive(
 ) {
     let has = |w: &str| args.contains(&w);
     // The scope is read only for commands that destroy something.
-    let surroundings = format!("{} {} {}", m.lead_in, m.scope_text, m.chosen_environment);
+    // The environment chosen by name raises the scope to production; one that sounds
+    // like a throwaway never lowers it (`use-context dev` and then another cluster).
+    let chosen = if targets::scope_of(&m.chosen_environment) == Scope::Production {
+        m.chosen_environment.as_str()
+    } else {
+        ""
+    };
+    let surroundings = format!("{} {} {chosen}", m.lead_in, m.scope_text);
     let scope = || targets::scope_of(&format!("{surroundings} {whole} {}", stdin.text));
     let judged = match name {
         "rm" => {
@@ -339,7 +346,10 @@ pub(crate) fn check_destructive(
         "gh" if args.first() == Some(&"repo") && has("delete") => {
             Some((Severity::High, "deletes a repository".to_owned()))
         }
-        "terraform" | "tofu" | "pulumi" if has("destroy") || whole.contains("-destroy") => {
+        // `terraform plan -destroy` only shows what a destroy would do.
+        "terraform" | "tofu" | "pulumi"
+            if (has("destroy") || whole.contains("-destroy")) && !has("plan") && !has("preview") =>
+        {
             scoped(scope(), "destroys the infrastructure".to_owned())
         }
         "kubectl" if has("delete") => {

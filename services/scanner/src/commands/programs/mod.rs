@@ -251,16 +251,18 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
     // The environment later commands act on, chosen by name (`terraform workspace select
     // prod`, `kubectl config use-context prod-eu`): a destructive step after it is aimed
     // there.
+    let after = |n: usize| texts.iter().skip(n).find(|t| !t.starts_with('-'));
     let chosen = match name.as_str() {
         "terraform" | "tofu"
             if texts.starts_with(&["workspace", "select"]) || texts.starts_with(&["workspace", "new"]) =>
         {
-            texts.get(2)
+            after(2)
         }
-        "kubectl" if texts.starts_with(&["config", "use-context"]) => texts.get(2),
-        "gcloud" if texts.starts_with(&["config", "set", "project"]) => texts.get(3),
+        "kubectl" if texts.starts_with(&["config", "use-context"]) => after(2),
+        "kubectx" | "kubens" => after(0),
+        "gcloud" if texts.starts_with(&["config", "set", "project"]) => after(3),
         "az" if texts.starts_with(&["account", "set"]) => texts.last(),
-        "pulumi" if texts.starts_with(&["stack", "select"]) => texts.get(2),
+        "pulumi" if texts.starts_with(&["stack", "select"]) => after(2),
         _ => None,
     };
     if let Some(chosen) = chosen {
