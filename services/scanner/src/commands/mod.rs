@@ -42,7 +42,8 @@ pub struct Shipped {
     /// list names, so what it collects carries that secret and what it deletes is that
     /// directory.
     lists: std::collections::HashMap<String, Vec<ListedPaths>>,
-    /// The bundle's scripts (path, text, language), for [`Shipped::produced_secret`].
+    /// The bundle's scripts (path, text, language), for [`Shipped::produced_secret`] and
+    /// for a command that runs one with arguments.
     scripts: Vec<(String, String, Language)>,
     /// Files the bundle's scripts write with a secret in them (`tar czf dist/crash.tgz
     /// ~/.aws` in `scripts/collect.sh`), by normalised path: a step elsewhere that sends
@@ -104,6 +105,27 @@ impl Shipped {
         })
     }
 
+    /// The script the skill ships at `path` (as a command names it: `./scripts/x.sh`,
+    /// `scripts/x.py`).
+    pub(crate) fn script(&self, path: &str) -> Option<ShippedScript> {
+        if self.scripts.is_empty() {
+            return None;
+        }
+        let key = targets::normalize_path(path);
+        let mut key = key.strip_prefix("./").unwrap_or(&key);
+        while let Some(rest) = key.strip_prefix("../") {
+            key = rest;
+        }
+        self.scripts
+            .iter()
+            .find(|(p, _, _)| targets::normalize_path(p) == key)
+            .map(|(path, text, language)| ShippedScript {
+                path: path.clone(),
+                text: text.clone(),
+                language: *language,
+            })
+    }
+
     /// The secret in the file at `path` (normalised) that one of the bundle's scripts
     /// writes, described with its origin: `"$HOME/.aws (written into dist/crash.tgz by
     /// scripts/collect.sh)"`. Each script is followed once per bundle, on the first
@@ -162,6 +184,17 @@ impl Shipped {
 const LIST_EXTENSIONS: [&str; 11] = [
     "json", "yaml", "yml", "toml", "csv", "tsv", "ini", "cfg", "conf", "txt", "list",
 ];
+
+/// A script the skill ships: its text and language.
+#[derive(Clone, Debug)]
+pub(crate) struct ShippedScript {
+    /// Its path in the bundle.
+    pub(crate) path: String,
+    /// The script's text (LF line ends).
+    pub(crate) text: String,
+    /// The language it is followed in.
+    pub(crate) language: Language,
+}
 
 /// Which of a data list's paths a reader asks for.
 #[derive(Clone, Copy, Debug)]

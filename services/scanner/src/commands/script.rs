@@ -932,6 +932,33 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
     }
 }
 
+/// `text` with its reads of the command-line arguments replaced by `args`' text, quoted
+/// (`sys.argv[1]` → `'~/.pypirc'`): what the script does with what it was given.
+pub(crate) fn with_arguments(text: &str, language: Language, args: &[Value]) -> String {
+    static ARGUMENT: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"sys\.argv\[(\d)\]|process\.argv\[(\d)\]|\$ARGV\[(\d)\]|(?-u:\b)ARGV\[(\d)\]|\$args\[(\d)\]")
+            .expect("valid argument pattern")
+    });
+    ARGUMENT
+        .replace_all(text, |caps: &regex::Captures<'_>| {
+            let digit = |i: usize| caps.get(i).and_then(|m| m.as_str().parse::<usize>().ok());
+            // Which argument, counted from 0 for the first one after the script.
+            let index = match language {
+                Language::Python => digit(1).and_then(|n| n.checked_sub(1)),
+                Language::JavaScript => digit(2).and_then(|n| n.checked_sub(2)),
+                Language::Perl => digit(3),
+                Language::Ruby => digit(4),
+                Language::PowerShell => digit(5),
+                _ => None,
+            };
+            match index.and_then(|i| args.get(i)) {
+                Some(arg) => format!("'{}'", arg.text.replace(['\'', '\n'], "")),
+                None => caps[0].to_owned(),
+            }
+        })
+        .into_owned()
+}
+
 /// Builds this module's patterns now (a second core does it while the prefilter builds).
 pub(crate) fn warm_up() {
     for pattern in [

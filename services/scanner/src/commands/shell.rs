@@ -194,6 +194,58 @@ impl Machine {
         self.vars.extend(probe.vars);
     }
 
+    /// The skill's script a command runs (`bash scripts/x.sh …`, `python3 -u scripts/x.py
+    /// …`, `./scripts/x.sh …`) and the arguments it is given.
+    fn shipped_script_run(&self, words: &[Value]) -> Option<(super::ShippedScript, Vec<Value>)> {
+        let first = words.first()?;
+        let name = programs::program_name(&first.text);
+        let interpreter = matches!(
+            name.as_str(),
+            "bash" | "sh" | "zsh" | "node" | "ruby" | "perl" | "pwsh" | "powershell" | "deno" | "bun"
+        ) || name.starts_with("python");
+        let at = if interpreter {
+            1 + words[1..].iter().take_while(|w| w.text.starts_with('-')).count()
+        } else {
+            0
+        };
+        let script = self.shipped.script(&words.get(at)?.text)?;
+        Some((script, words[at + 1..].to_vec()))
+    }
+
+    /// Follows one of the skill's scripts with `args` as its command-line arguments: a
+    /// shell script with `$1`, `$2`, `$@` set; another language with its argument reads
+    /// (`sys.argv[1]`, `process.argv[2]`, `ARGV[0]`, `$ARGV[0]`, `$args[0]`) replaced by
+    /// the arguments' text.
+    fn run_script_with(&mut self, script: &super::ShippedScript, args: &[Value], line: usize) {
+        let mut probe = self.probe();
+        if script.language == super::script::Language::Shell {
+            for (i, arg) in args.iter().enumerate() {
+                probe.vars.insert((i + 1).to_string(), arg.clone());
+            }
+            let mut all = Value::default();
+            for (i, arg) in args.iter().enumerate() {
+                if i > 0 {
+                    all.push_text(" ");
+                }
+                all.push(arg);
+            }
+            probe.vars.insert("@".to_owned(), all);
+            probe.run_nested(&script.text, line);
+        } else {
+            let text = super::script::with_arguments(&script.text, script.language, args);
+            super::script::follow(&mut probe, script.language, &text, &[line], true);
+        }
+        self.absorb(&probe);
+        for mut judgment in probe
+            .judgments
+            .into_iter()
+            .filter(|j| j.severity >= crate::Severity::Medium)
+        {
+            judgment.message = format!("{}, given these arguments: {}", script.path, judgment.message);
+            self.judge(judgment);
+        }
+    }
+
     /// Takes back the command budget a [`Machine::probe`] spent: probes and their probes
     /// share one budget per file, however many writes spawn them.
     pub fn absorb(&mut self, probe: &Machine) {
@@ -469,6 +521,27 @@ impl Machine {
             }
             self.depth -= 1;
             return self.output_redirects(&redirects, out, line);
+        }
+        // One of the skill's scripts run with an address, a tracked value, a secret's path
+        // or one of its data lists (`python3 scripts/diag.py attach ~/.pypirc`): its text
+        // is followed again with those arguments, and what it does with them is reported
+        // here.
+        if let Some((script, args)) = self.shipped_script_run(&words)
+            && args.iter().any(|w| {
+                w.text.contains("://")
+                    || !w.taint.is_clean()
+                    || targets::secret_path(&w.text)
+                    || self.shipped.listed_in(&w.text, super::Listed::Secret).is_some()
+                    || self.shipped.listed_in(&w.text, super::Listed::Sweeping).is_some()
+            })
+            && self.may_probe()
+            && words.iter().map(|w| w.text.len() + 1).sum::<usize>() <= MAX_CALL_ARGUMENTS
+            && self
+                .followed_calls
+                .borrow_mut()
+                .insert(words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "))
+        {
+            self.run_script_with(&script, &args, line);
         }
         let out = programs::invoke(
             self,
