@@ -24,6 +24,19 @@ pub struct Snippet {
     pub place: Place,
 }
 
+impl Snippet {
+    /// A shell command on one line of a file (a recipe line, a `RUN` line, a table cell,
+    /// a configuration value).
+    fn command(text: impl Into<String>, line: usize) -> Snippet {
+        Snippet {
+            text: text.into(),
+            lines: vec![line],
+            language: Language::Shell,
+            place: Place::File,
+        }
+    }
+}
+
 /// Where a snippet sits.
 #[derive(Debug, Clone)]
 pub enum Place {
@@ -542,12 +555,7 @@ pub fn configuration(path: &str, text: &str, shipped: &super::Shipped) -> Vec<Sn
                 if line.trim_end().ends_with('\\') {
                     pending = Some((start, joined));
                 } else {
-                    out.push(Snippet {
-                        text: joined,
-                        lines: vec![start],
-                        language: Language::Shell,
-                        place: Place::File,
-                    });
+                    out.push(Snippet::command(joined, start));
                 }
                 continue;
             }
@@ -572,21 +580,11 @@ pub fn configuration(path: &str, text: &str, shipped: &super::Shipped) -> Vec<Sn
                     pending = Some((i, command.trim_end().trim_end_matches('\\').to_owned()));
                     continue;
                 }
-                out.push(Snippet {
-                    text: command.trim_end_matches('\\').to_owned(),
-                    lines: vec![i],
-                    language: Language::Shell,
-                    place: Place::File,
-                });
+                out.push(Snippet::command(command.trim_end_matches('\\').to_owned(), i));
             }
         }
         if let Some((start, joined)) = pending {
-            out.push(Snippet {
-                text: joined,
-                lines: vec![start],
-                language: Language::Shell,
-                place: Place::File,
-            });
+            out.push(Snippet::command(joined, start));
         }
         return out;
     }
@@ -710,12 +708,7 @@ pub fn gitconfig_commands(text: &str) -> Vec<Snippet> {
         // `credential.helper = store` names a built-in helper; `!…` or a path runs a program.
         let builtin_helper = section == "credential" && !shell_alias && !value.contains(['/', ' ']);
         if runs && !builtin_helper && !value.is_empty() {
-            out.push(Snippet {
-                text: value.trim_start_matches('!').replace("\\\"", "\""),
-                lines: vec![i],
-                language: Language::Shell,
-                place: Place::File,
-            });
+            out.push(Snippet::command(value.trim_start_matches('!').replace("\\\"", "\""), i));
         }
     }
     out
@@ -770,12 +763,7 @@ fn table_commands(text: &str, delimiter: u8) -> Vec<Snippet> {
             .map_or(0, |p| usize::try_from(p.line()).unwrap_or(1).saturating_sub(1));
         for &column in &columns {
             if let Some(cell) = record.get(column).filter(|c| !c.trim().is_empty()) {
-                out.push(Snippet {
-                    text: cell.to_owned(),
-                    lines: vec![line],
-                    language: Language::Shell,
-                    place: Place::File,
-                });
+                out.push(Snippet::command(cell.to_owned(), line));
             }
         }
     }
@@ -878,12 +866,7 @@ fn justfile_recipes(lines: &[&str]) -> Vec<Snippet> {
             }
             continue;
         }
-        out.push(Snippet {
-            text: expanded,
-            lines: vec![i],
-            language: Language::Shell,
-            place: Place::File,
-        });
+        out.push(Snippet::command(expanded, i));
     }
     out.extend(script);
     out
