@@ -435,6 +435,8 @@ fn find_in(
     let wrapped = WrappedLines::of(text, &line_starts);
     let mut hits: Vec<(usize, usize, usize, usize)> = Vec::new(); // (sentence start, at, intent, group)
     let mut handover_hits = Vec::new();
+    // Where each term found ends (by its start; the longest of those starting there).
+    let mut term_ends: HashMap<usize, usize> = HashMap::new();
     // Terms are searched with the indentation of wrapped lines read as one space ("inutile
     // de\n   la montrer"); every offset after this is the text's own.
     let (collapsed, origin) = collapse_spaces(haystack);
@@ -447,6 +449,8 @@ fn find_in(
             Owner::Handover(class) => handover_hits.push((start, class)),
             Owner::Intent(intent, group) if include(line_of(start)) => {
                 hits.push((sentence_start(start), start, intent, group));
+                let longest = term_ends.entry(start).or_insert(end);
+                *longest = (*longest).max(end);
             }
             Owner::Intent(..) => {}
         }
@@ -543,12 +547,18 @@ fn find_in(
                 .find(['、', '，'])
                 .map_or(sentence_end.max(first), |i| last_term + i)
                 .min(haystack.ceil_char_boundary(last_term + QUOTE_REACH));
+            // A negation that is part of a term ("사용자에게 묻지 않고": without asking the
+            // user) is the term's own meaning, not a negation of it.
+            let in_a_term = |q: usize| {
+                mine.iter()
+                    .any(|&(at, _)| at <= q && term_ends.get(&at).is_some_and(|&end| q < end))
+            };
             if intent.negation_after
-                && compiled
-                    .lexicon
-                    .negations_after
-                    .iter()
-                    .any(|n| haystack[first..clause_end].contains(n.as_str()))
+                && compiled.lexicon.negations_after.iter().any(|n| {
+                    haystack[first..clause_end]
+                        .match_indices(n.as_str())
+                        .any(|(q, _)| !in_a_term(first + q))
+                })
             {
                 continue;
             }
