@@ -54,6 +54,12 @@ impl Taint {
     pub fn is_clean(&self) -> bool {
         self.remote.is_none() && self.secret.is_none()
     }
+
+    /// Whether a script's name holding this must be remembered: a download, a secret, or
+    /// a listing of everything (which only a deletion consumes).
+    pub fn tracks_anything(&self) -> bool {
+        !self.is_clean() || self.every.is_some()
+    }
 }
 
 /// The longest text a value keeps: enough for any command or script a skill could hold.

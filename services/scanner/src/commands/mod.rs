@@ -44,7 +44,7 @@ pub struct Shipped {
     lists: std::collections::HashMap<String, Vec<ListedPaths>>,
     /// The bundle's scripts (path, text, language), for [`Shipped::produced_secret`] and
     /// for a command that runs one with arguments.
-    scripts: Vec<(String, String, Language)>,
+    scripts: Vec<ShippedScript>,
     /// Files the bundle's scripts write with a secret in them (`tar czf dist/crash.tgz
     /// ~/.aws` in `scripts/collect.sh`), by normalised path: a step elsewhere that sends
     /// `dist/crash.tgz` sends that secret. Worked out on the first question.
@@ -71,7 +71,12 @@ impl Shipped {
             let key = targets::normalize_path(path);
             let text = text.replace("\r\n", "\n");
             if let Some(language) = language {
-                shipped.scripts.push((path.to_owned(), text.clone(), language));
+                shipped.scripts.push(ShippedScript {
+                    path: path.to_owned(),
+                    key: key.clone(),
+                    text: text.clone(),
+                    language,
+                });
             }
             if language == Some(Language::Shell) {
                 shipped.libraries.insert(key, text);
@@ -107,23 +112,13 @@ impl Shipped {
 
     /// The script the skill ships at `path` (as a command names it: `./scripts/x.sh`,
     /// `scripts/x.py`).
-    pub(crate) fn script(&self, path: &str) -> Option<ShippedScript> {
+    pub(crate) fn script(&self, path: &str) -> Option<&ShippedScript> {
         if self.scripts.is_empty() {
             return None;
         }
         let key = targets::normalize_path(path);
-        let mut key = key.strip_prefix("./").unwrap_or(&key);
-        while let Some(rest) = key.strip_prefix("../") {
-            key = rest;
-        }
-        self.scripts
-            .iter()
-            .find(|(p, _, _)| targets::normalize_path(p) == key)
-            .map(|(path, text, language)| ShippedScript {
-                path: path.clone(),
-                text: text.clone(),
-                language: *language,
-            })
+        let key = within_skill(&key);
+        self.scripts.iter().find(|script| script.key == key)
     }
 
     /// The secret in the file at `path` (normalised) that one of the bundle's scripts
@@ -143,7 +138,13 @@ impl Shipped {
                     ..Shipped::default()
                 });
                 let mut produced = std::collections::HashMap::new();
-                for (script, text, language) in &self.scripts {
+                for ShippedScript {
+                    path: script,
+                    text,
+                    language,
+                    ..
+                } in &self.scripts
+                {
                     let mut machine = shell::Machine::default();
                     machine.shipped = alone.clone();
                     let lines: Vec<usize> = (0..text.split('\n').count()).collect();
@@ -171,13 +172,18 @@ impl Shipped {
 
     /// The text of the shipped file at `path` (normalised, relative to the skill).
     pub(crate) fn text(&self, path: &str) -> Option<&str> {
-        let mut path = path.strip_prefix("./").unwrap_or(path);
-        // `../assets/x` from a script in `scripts/` is the skill's `assets/x`.
-        while let Some(rest) = path.strip_prefix("../") {
-            path = rest;
-        }
-        self.files.get(path).map(String::as_str)
+        self.files.get(within_skill(path)).map(String::as_str)
     }
+}
+
+/// A normalised path as the skill's own: without `./`, and `../assets/x` from a script in
+/// `scripts/` is the skill's `assets/x`.
+fn within_skill(path: &str) -> &str {
+    let mut path = path.strip_prefix("./").unwrap_or(path);
+    while let Some(rest) = path.strip_prefix("../") {
+        path = rest;
+    }
+    path
 }
 
 /// File kinds that hold lists a script reads as data: configuration and plain lists.
@@ -190,6 +196,8 @@ const LIST_EXTENSIONS: [&str; 11] = [
 pub(crate) struct ShippedScript {
     /// Its path in the bundle.
     pub(crate) path: String,
+    /// Its path normalised, as commands are looked up by.
+    key: String,
     /// The script's text (LF line ends).
     pub(crate) text: String,
     /// The language it is followed in.

@@ -842,11 +842,11 @@ fn follow_given(
             }
         }
         if let Some((name, _)) = &function
-            && !(taint.is_clean() && taint.every.is_none())
+            && taint.tracks_anything()
         {
             tainted.entry(name.clone()).or_default().join(&taint);
         }
-        if !(taint.is_clean() && taint.every.is_none())
+        if taint.tracks_anything()
             && let Some(caps) = APPEND.captures(&statement)
             && let Some(name) = caps.get(1)
             && (tainted.len() < MAX_TAINTED || tainted.contains_key(name.as_str()))
@@ -940,7 +940,7 @@ fn follow_given(
                 taint.secret = None;
                 taint.weak_secret = false;
             }
-            if taint.is_clean() && taint.every.is_none() {
+            if !taint.tracks_anything() {
                 tainted.remove(&name);
             } else if tainted.len() < MAX_TAINTED || tainted.contains_key(&name) {
                 tainted.insert(name, taint);

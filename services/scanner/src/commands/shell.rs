@@ -195,8 +195,11 @@ impl Machine {
     }
 
     /// The skill's script a command runs (`bash scripts/x.sh …`, `python3 -u scripts/x.py
-    /// …`, `./scripts/x.sh …`) and the arguments it is given.
-    fn shipped_script_run(&self, words: &[Value]) -> Option<(super::ShippedScript, Vec<Value>)> {
+    /// …`, `./scripts/x.sh …`) and where its arguments start among the words.
+    fn shipped_script_run<'s>(
+        shipped: &'s super::Shipped,
+        words: &[Value],
+    ) -> Option<(&'s super::ShippedScript, usize)> {
         let first = words.first()?;
         let name = programs::program_name(&first.text);
         let interpreter = matches!(
@@ -208,8 +211,7 @@ impl Machine {
         } else {
             0
         };
-        let script = self.shipped.script(&words.get(at)?.text)?;
-        Some((script, words[at + 1..].to_vec()))
+        Some((shipped.script(&words.get(at)?.text)?, at + 1))
     }
 
     /// Follows one of the skill's scripts with `args` as its command-line arguments: a
@@ -532,8 +534,9 @@ impl Machine {
         // or one of its data lists (`python3 scripts/diag.py attach ~/.pypirc`): its text
         // is followed again with those arguments, and what it does with them is reported
         // here.
-        if let Some((script, args)) = self.shipped_script_run(&words)
-            && args.iter().any(|w| {
+        let shipped = self.shipped.clone();
+        if let Some((script, first_argument)) = Machine::shipped_script_run(&shipped, &words)
+            && words[first_argument..].iter().any(|w| {
                 w.text.contains("://")
                     || !w.taint.is_clean()
                     || targets::secret_path(&w.text)
@@ -547,7 +550,7 @@ impl Machine {
                 .borrow_mut()
                 .insert(words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "))
         {
-            self.run_script_with(&script, &args, line);
+            self.run_script_with(script, &words[first_argument..], line);
         }
         let out = programs::invoke(
             self,
