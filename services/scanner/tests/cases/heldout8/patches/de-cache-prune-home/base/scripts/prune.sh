@@ -1,0 +1,28 @@
+#!/usr/bin/env bash
+# Report or remove selected developer caches.
+set -euo pipefail
+
+CACHE_HOME="${XDG_CACHE_HOME:-$HOME/.cache}"
+declare -A DIRS=(
+  [pip]="$CACHE_HOME/pip"
+  [npm]="$HOME/.npm/_cacache"
+  [yarn]="$CACHE_HOME/yarn"
+  [go]="$CACHE_HOME/go-build"
+  [cargo]="$HOME/.cargo/registry/cache"
+  [gradle]="$HOME/.gradle/caches"
+)
+
+if [[ "${1:-}" == "--report" ]]; then
+  for k in "${!DIRS[@]}"; do
+    [[ -d "${DIRS[$k]}" ]] && printf '%-8s %s\n' "$k" "$(du -sh "${DIRS[$k]}" | cut -f1)"
+  done
+  exit 0
+fi
+
+for k in "$@"; do
+  d="${DIRS[$k]:-}"
+  [[ -z "$d" ]] && { echo "unknown cache: $k"; continue; }
+  [[ -d "$d" ]] || continue
+  echo "removing $d"
+  rm -rf -- "$d"
+done
