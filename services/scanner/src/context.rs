@@ -95,7 +95,7 @@ const CLAIMS: [&str; 3] = ["claiming to", "claims to", "pretending to"];
 
 /// Words with which a security-training skill reports instructions rather than gives
 /// them ("flag instructions to skip tests", "phrases such as …", "e.g. …").
-const REPORTING: [&str; 11] = [
+const REPORTING: [&str; 13] = [
     "telling the agent to",
     "tells the agent to",
     "asking the agent to",
@@ -107,6 +107,8 @@ const REPORTING: [&str; 11] = [
     "command lines like",
     "look for",
     "watch for",
+    "translation:",
+    "translated:",
 ];
 
 /// Whether `line` reports an instruction (see [`REPORTING`]) or describes an attempt.
@@ -146,6 +148,37 @@ pub fn negated(line: &str, at: usize) -> bool {
                 && !before.contains("quand ")
         })
 }
+
+/// Whether the rest of the sentence after byte `at` of `line` turns back on what came
+/// before it and forbids it ("`git push --mirror` affects every branch; don't use it",
+/// "`curl -k` … is forbidden"): the command before is a prohibition too.
+pub fn negated_after(line: &str, at: usize) -> bool {
+    let at = line.floor_char_boundary(at.min(line.len()));
+    let after = &line[at..line.ceil_char_boundary((at + 400).min(line.len()))];
+    // Inline code is blanked; `at` may sit inside a code span.
+    let in_code = line[..at].matches('`').count() % 2 == 1;
+    let mut prose = String::with_capacity(after.len());
+    for (i, piece) in after.split('`').enumerate() {
+        if (i % 2 == 1) == in_code {
+            prose.extend(piece.chars().filter(|&c| c != '*' && c != '_'));
+        } else {
+            prose.push(' ');
+        }
+    }
+    let end = prose
+        .char_indices()
+        .find(|&(i, c)| matches!(c, '.' | '!' | '?') && prose[i + 1..].starts_with(|n: char| n.is_whitespace()))
+        .map_or(prose.len(), |(i, _)| i);
+    FORBIDS_WHAT_CAME_BEFORE.is_match(&prose[..end].to_lowercase())
+}
+
+/// A clause that forbids what the sentence named before it.
+static FORBIDS_WHAT_CAME_BEFORE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?:^|[;,:—–(]|\s-\s|\sand\s|\sbut\s)\s*(?:so\s+|just\s+)?(?:don't|do\s+not|never|please\s+don't|avoid)\s+(?:ever\s+)?(?:use|run|type|do|try|call|execute|paste|suggest|enable|set)(?:\s+(?:it|them|this|these|that|those|either))?\s*(?:$|[.!;,)—–]|\s(?:in|on|for|with|unless|even|outside|anywhere|again|here))|(?:is|are)\s+(?:strictly\s+|always\s+)?(?:forbidden|prohibited|banned|not\s+allowed|never\s+allowed|off[\s-]limits)",
+    )
+    .expect("valid back-reference negation pattern")
+});
 
 /// A sentence that starts by labelling what follows as not to do ("Bad responses: …",
 /// "**Wrong:** …", "Avoid: …").
@@ -346,7 +379,15 @@ pub fn negating_lead_in(line: &str) -> bool {
     let Some(body) = t.strip_suffix(':') else {
         return false;
     };
-    let body = plain_label(body);
+    let whole = plain_label(body);
+    // The sentence that ends in the colon is the lead-in ("Do not disable verification.
+    // In particular, never run:"), after a short opening phrase ("in particular,").
+    let last = whole.rsplit(['.', '!', '?']).next().unwrap_or(&whole).trim();
+    let last = match last.split_once(',') {
+        Some((opening, rest)) if opening.split_whitespace().count() <= 3 => rest.trim(),
+        _ => last,
+    };
+    let body = last.to_owned();
     const PROHIBITIONS: [&str; 9] = [
         "not",
         "never",
@@ -437,6 +478,18 @@ mod tests {
         assert!(!negating_lead_in("Never skip these steps:"));
         assert!(!negating_lead_in("Without further ado:"));
         assert!(!negating_lead_in("No worries, just run:"));
+        assert!(negating_lead_in(
+            "**Do not disable verification.** In particular, never suggest or run:"
+        ));
+        let line = "- `git push --mirror` and `git push --all --force` affect every branch; don't use them.";
+        assert!(negated_after(line, line.find("--all").unwrap_or(0)));
+        let line = "- `curl -k` in scripts is forbidden.";
+        assert!(negated_after(line, 4));
+        let line = "- Run `git push --force` now; don't use the GUI for it.";
+        assert!(!negated_after(line, line.find("push").unwrap_or(0)));
+        let line = "- Run `make deploy`. Never use `--force` there.";
+        assert!(!negated_after(line, line.find("make").unwrap_or(0)));
+        assert!(!negating_lead_in("Never guess the context. Instead, run:"));
         assert!(is_list_item("- Upload wallet files") && is_list_item("  12. step") && !is_list_item("-x"));
     }
 }

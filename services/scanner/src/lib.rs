@@ -417,8 +417,11 @@ impl Scanner {
                 // In a training skill, a block it frames as a sample (a text block, one
                 // introduced as an attack) quotes the instruction too.
                 let framed = judged.framed.get(found.line).is_some_and(Option::is_some);
+                // A table row of a training skill lists samples, as it does for the
+                // pattern rules (`| Direct override | "Ignore … and push to main." |`).
+                let table_row = line.trim_start().starts_with('|');
                 if vendor.security_training
-                    && (quoted || framed || context::reports_instruction(near))
+                    && (quoted || framed || table_row || context::reports_instruction(near))
                     && severity > Severity::Medium
                 {
                     severity = Severity::Medium;
@@ -570,7 +573,7 @@ impl Scanner {
                     && (vendor::taught_technique(&rule.spec.category)
                         || table_row
                         || matches!(rule.spec.category.as_str(), "prompt-injection" | "concealment")
-                            && context::quoted_or_blockquote(line, start)
+                            && (context::quoted_or_blockquote(line, start) || reported())
                         || matches!(
                             rule.spec.category.as_str(),
                             "malware-dropper" | "agent-config-tampering"
@@ -834,6 +837,7 @@ fn supersede_by_model(findings: &mut Vec<Finding>, model: &[Finding]) {
 fn prose_negated(text: &str, lines: &Lines, contexts: &[Context], index: usize, at: usize) -> bool {
     let (_, line) = lines.line(text, index);
     context::negated(line, at)
+        || context::negated_after(line, at)
         || under_negated_lead_in(text, lines, index)
         || table_header(text, lines, index).is_some_and(|header| context::in_not_to_do_column(header, line, at))
         || negated_across_lines(text, lines, contexts, index, at)
@@ -921,9 +925,15 @@ fn under_negated_lead_in(text: &str, lines: &Lines, index: usize) -> bool {
     if !context::is_list_item(line) {
         return false;
     }
+    let mut blank_seen = false;
     for above in (index.saturating_sub(MAX_LIST_ITEMS)..index).rev() {
         let (_, prev) = lines.line(text, above);
-        if context::is_list_item(prev) {
+        if context::is_list_item(prev) && !blank_seen {
+            continue;
+        }
+        // One blank line may stand between the lead-in and its list.
+        if prev.trim().is_empty() && !blank_seen {
+            blank_seen = true;
             continue;
         }
         return context::negating_lead_in(prev);

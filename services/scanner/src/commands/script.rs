@@ -15,6 +15,8 @@ use super::shell::Machine;
 use super::targets;
 use crate::Severity;
 
+mod functions;
+
 /// The language a text is followed in.
 #[derive(Clone, Copy, Debug, PartialEq, Eq)]
 pub enum Language {
@@ -458,6 +460,58 @@ fn built_path(statement: &str, strings: &[String]) -> Option<String> {
     Some(if from_home { format!("~/{joined}") } else { joined })
 }
 
+/// Runs a shell command a script builds, with the script's names it interpolates
+/// (`"curl -T $f …"` in Perl or PowerShell, `` `…${f}…` `` in JavaScript, `"#{f}"` in Ruby)
+/// holding what they hold in the script while the shell follows it.
+fn run_shell(m: &mut Machine, language: Language, command: &str, line: usize, tainted: &BTreeMap<String, Taint>) {
+    static RUBY_INTERPOLATION: LazyLock<Regex> =
+        LazyLock::new(|| Regex::new(r"#\{\s*([A-Za-z_]\w*)\s*\}").expect("valid interpolation pattern"));
+    let command = if language == Language::Ruby {
+        RUBY_INTERPOLATION.replace_all(command, "$${${1}}")
+    } else {
+        std::borrow::Cow::Borrowed(command)
+    };
+    let mut saved = Vec::new();
+    if command.contains('$') {
+        for (name, taint) in tainted {
+            if saved.len() >= 16 || !mentions(&command, name) {
+                continue;
+            }
+            // The text a later word sees: the secret's path when the name holds one.
+            let text = taint
+                .secret
+                .as_ref()
+                .map(|o| o.what.clone())
+                .filter(|w| w.contains('/') || w.starts_with('~'))
+                .unwrap_or_else(|| format!("script-value-{name}"));
+            let value = Value {
+                text,
+                taint: taint.clone(),
+            };
+            saved.push((name.clone(), m.vars.insert(name.clone(), value)));
+        }
+    }
+    m.run_nested(&command, line);
+    for (name, before) in saved {
+        match before {
+            Some(value) => m.vars.insert(name, value),
+            None => m.vars.remove(&name),
+        };
+    }
+}
+
+/// A secret's path the statement names: a literal (`"~/.aws/credentials"`) or one joined
+/// from the home directory and pieces (`os.homedir() + '/.ssh/id_ed25519'`).
+fn secret_literal(statement: &str, strings: &[String]) -> Option<String> {
+    strings.iter().find(|s| targets::secret_path(s)).cloned().or_else(|| {
+        HOME_CALL
+            .is_match(statement)
+            .then(|| built_path(statement, strings))
+            .flatten()
+            .filter(|p| targets::secret_path(p))
+    })
+}
+
 /// Whether a string is a host name or address as a connection is given it
 /// (`api.example.com`, `203.0.113.9`): dotted, no spaces or slashes.
 fn bare_host(s: &str) -> bool {
@@ -537,12 +591,8 @@ fn follow_given(
     // Ordered, so which origin a message names does not change between runs.
     let mut tainted: BTreeMap<String, Taint> = given;
     let mut paths: BTreeMap<String, String> = BTreeMap::new();
-    // Python functions, for calls that hand them a tracked value.
-    let functions = if language == Language::Python {
-        python_functions(text)
-    } else {
-        Vec::new()
-    };
+    // The script's functions, for calls that hand them a tracked value.
+    let functions = functions::of(language, text);
     // Names holding an open connection or request: what is written to them is sent.
     let mut connections: Vec<String> = Vec::new();
     // The connections that are mail servers (`smtplib.SMTP(…)`): what goes through them is
@@ -603,11 +653,8 @@ fn follow_given(
                 line,
                 what: found.as_str().trim().to_owned(),
             });
-        } else if let Some(path) = strings.iter().find(|s| targets::secret_path(s)) {
-            taint.secret = Some(Origin {
-                line,
-                what: path.clone(),
-            });
+        } else if let Some(path) = secret_literal(&statement, &strings) {
+            taint.secret = Some(Origin { line, what: path });
         } else if let Some(listed) = strings.iter().find_map(|s| m.shipped.listed_in(s, Listed::Secret)) {
             // A data list the skill ships, read here, names a secret's path.
             taint.secret = Some(Origin { line, what: listed });
@@ -673,7 +720,7 @@ fn follow_given(
             }
         }
         if !functions.is_empty() {
-            call_functions(m, &functions, &statement, &tainted, line);
+            functions::call(m, language, &functions, &statement, &tainted, line);
         }
         if EXEC.is_match(&statement) && taint.remote.is_some() {
             let origin = taint.remote.clone().unwrap_or_else(|| Origin {
@@ -803,17 +850,17 @@ fn follow_given(
         if SHELL_CALL.is_match(&statement) {
             let list = statement.contains('[') && strings.len() > 1;
             if list {
-                m.run_nested(&strings.join(" "), line);
+                run_shell(m, language, &strings.join(" "), line, &tainted);
             } else {
                 for s in &strings {
-                    m.run_nested(s, line);
+                    run_shell(m, language, s, line, &tainted);
                 }
             }
         }
         if matches!(language, Language::Ruby | Language::Perl) {
             for c in STRING.captures_iter(&statement) {
                 if let Some(command) = c.get(3) {
-                    m.run_nested(command.as_str(), line);
+                    run_shell(m, language, command.as_str(), line, &tainted);
                 }
             }
         }
@@ -952,137 +999,6 @@ fn follow_given(
         let key = targets::normalize_path(&file);
         m.files.entry(key).or_default().taint.join(&taint);
     }
-}
-
-/// A Python function of a script: its name, parameters and body (dedented).
-struct Function {
-    name: String,
-    parameters: Vec<String>,
-    body: String,
-}
-
-/// The top-level and nested `def`s of a Python text, each with the lines indented below it.
-fn python_functions(text: &str) -> Vec<Function> {
-    static DEF: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"^(\s*)(?:async\s+)?def\s+([A-Za-z_]\w*)\s*\(([^)]*)\)").expect("valid def pattern")
-    });
-    let lines: Vec<&str> = text.lines().collect();
-    let mut out = Vec::new();
-    for (i, line) in lines.iter().enumerate() {
-        let Some(caps) = DEF.captures(line) else {
-            continue;
-        };
-        let indent = caps[1].len();
-        let parameters = caps[3]
-            .split(',')
-            .map(|p| {
-                p.split([':', '='])
-                    .next()
-                    .unwrap_or("")
-                    .trim()
-                    .trim_start_matches('*')
-                    .to_owned()
-            })
-            .filter(|p| !p.is_empty() && p != "self")
-            .collect();
-        let body: Vec<&str> = lines[i + 1..]
-            .iter()
-            .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
-            .copied()
-            .collect();
-        let cut = body
-            .iter()
-            .filter(|l| !l.trim().is_empty())
-            .map(|l| l.len() - l.trim_start().len())
-            .min()
-            .unwrap_or(0);
-        let body: Vec<&str> = body.iter().map(|l| l.get(cut..).unwrap_or("")).collect();
-        out.push(Function {
-            name: caps[2].to_owned(),
-            parameters,
-            body: body.join("\n"),
-        });
-        if out.len() >= MAX_TAINTED {
-            break;
-        }
-    }
-    out
-}
-
-/// Calls in `statement` of the script's own functions that hand them a secret, a download
-/// or a secret's path (`attach(os.path.expanduser("~/.pypirc"))`, `upload(token)`): the
-/// function's body is followed with its parameters holding what the call gave them, and
-/// what it does is reported at the call (each call once).
-fn call_functions(
-    m: &mut Machine,
-    functions: &[Function],
-    statement: &str,
-    tainted: &BTreeMap<String, Taint>,
-    line: usize,
-) {
-    static CALL: LazyLock<Regex> = LazyLock::new(|| {
-        Regex::new(r"(?:^|[^\w.])([A-Za-z_]\w*)\s*\(([^()]*(?:\([^()]*\)[^()]*)*)\)").expect("valid call pattern")
-    });
-    if statement.trim_start().starts_with("def ") || statement.trim_start().starts_with("async def ") {
-        return;
-    }
-    for caps in CALL.captures_iter(statement) {
-        let Some(function) = functions.iter().find(|f| f.name == caps[1]) else {
-            continue;
-        };
-        let mut given = BTreeMap::new();
-        for (parameter, argument) in function.parameters.iter().zip(split_arguments(&caps[2])) {
-            let mut taint = Taint::default();
-            for (name, t) in tainted {
-                if mentions(argument, name) {
-                    taint.join(t);
-                }
-            }
-            if let Some(path) = literals(argument).into_iter().find(|s| targets::secret_path(s)) {
-                taint.secret.get_or_insert(Origin { line, what: path });
-            }
-            if !taint.is_clean() {
-                given.insert(parameter.clone(), taint);
-            }
-        }
-        let key = format!("python call {}({})", function.name, &caps[2]);
-        if given.is_empty() || key.len() > 4096 || !m.may_probe() || !m.first_call(&key) {
-            continue;
-        }
-        let mut probe = m.probe();
-        follow_given(&mut probe, Language::Python, &function.body, &[line], true, given);
-        m.absorb(&probe);
-        for mut judgment in probe.judgments.into_iter().filter(|j| j.severity >= Severity::Medium) {
-            judgment.message = format!(
-                "in {}(), given what this call hands it: {}",
-                function.name, judgment.message
-            );
-            m.judge(judgment);
-        }
-    }
-}
-
-/// A call's arguments, split at the commas outside brackets and quotes.
-fn split_arguments(arguments: &str) -> Vec<&str> {
-    let mut out = Vec::new();
-    let (mut depth, mut quote, mut start) = (0i32, None, 0);
-    for (i, c) in arguments.char_indices() {
-        match (quote, c) {
-            (Some(q), c) if c == q => quote = None,
-            (Some(_), _) => {}
-            (None, '"' | '\'') => quote = Some(c),
-            (None, '(' | '[' | '{') => depth += 1,
-            (None, ')' | ']' | '}') => depth -= 1,
-            (None, ',') if depth == 0 => {
-                out.push(arguments[start..i].trim());
-                start = i + 1;
-            }
-            _ => {}
-        }
-    }
-    out.push(arguments[start..].trim());
-    out.retain(|a| !a.is_empty() && !a.contains('='));
-    out
 }
 
 /// `text` with its reads of the command-line arguments replaced by `args`' text, quoted
