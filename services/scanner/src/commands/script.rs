@@ -65,6 +65,7 @@ impl Language {
             "rb" => Language::Ruby,
             "pl" | "pm" => Language::Perl,
             "ps1" | "psm1" => Language::PowerShell,
+            "lua" | "php" => Language::Other,
             "" => match first_line.strip_prefix("#!") {
                 Some(shebang) => {
                     let interpreter = shebang.split_whitespace().last().unwrap_or("");
@@ -124,6 +125,17 @@ static EXEC: LazyLock<Regex> = LazyLock::new(|| {
         r#"(?i)(?:^|[^\w.])(?:exec|eval|execfile)\s*\(|new\s+Function\s*\(|vm\.run|runInThisContext|runInNewContext|instance_eval|class_eval|(?-u:\b)eval\s+[$\w]|Invoke-Expression|(?-u:\b)iex(?-u:\b)|\.InvokeScript|\[ScriptBlock\]::Create|__import__\s*\(|pickle\.loads|marshal\.loads|runpy\.|exec\s+compile"#,
     )
     .expect("valid exec pattern")
+});
+
+/// Lua's ways of running text as code (`load(out)`, `loadstring(s)`, `dofile(p)`); read
+/// only in languages without a reader of their own, where a method named `load` is none.
+static LUA_EXEC: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r"(?:^|[^\w.:])(?:loadstring|load|dofile)\s*\(").expect("valid Lua exec pattern"));
+
+/// An assignment of the Function constructor (or a sibling's: async, generator) to a name.
+static CODE_MAKER: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"=\s*(?:[\w.]*\(\s*(?:async\s+)?function\s*\*?\s*\(\s*\)\s*\{\s*\}\s*\)\s*\.constructor|(?:globalThis\.|window\.)?Function)\s*;?\s*$")
+        .expect("valid Function constructor pattern")
 });
 
 /// PowerShell's installer idiom: a download piped into `iex`.
@@ -207,6 +219,8 @@ static RELEVANT: LazyLock<regex::RegexSet> = LazyLock::new(|| {
         REMOVE_TREE.as_str(),
         // PowerShell's call operator on a name (see `CALL_BY_NAME`).
         r"(?m)^\s*&\s*\$[A-Za-z_]",
+        // The Function constructor taken from a function (see `CODE_MAKER`).
+        r"\)\s*\.constructor(?-u:\b)",
     ])
     .expect("valid relevance patterns")
 });
@@ -460,10 +474,42 @@ fn built_path(statement: &str, strings: &[String]) -> Option<String> {
     Some(if from_home { format!("~/{joined}") } else { joined })
 }
 
+/// Whether the downloaded values a shell call names are only arguments of the program it
+/// runs: the call is given a list whose first word (the program) is none of them, and no
+/// shell reads it (`subprocess.run(["curl", "-X", "DELETE", f"{URL}/files/{fid}"])` with a
+/// downloaded `fid` deletes a file; it runs nothing downloaded).
+fn only_an_argument(statement: &str, tainted: &BTreeMap<String, Taint>) -> bool {
+    let Some(call) = SHELL_CALL.find(statement) else {
+        return false;
+    };
+    let after =
+        statement[call.end()..].trim_start_matches(|c: char| c.is_alphanumeric() || c == '_' || c == '.' || c == ' ');
+    let Some(list) = after
+        .strip_prefix('(')
+        .map(str::trim_start)
+        .and_then(|a| a.strip_prefix(['[', '{']))
+    else {
+        return false;
+    };
+    if statement.contains("shell=True") || statement.contains("shell: true") {
+        return false;
+    }
+    let program = list.split(',').next().unwrap_or("");
+    !tainted
+        .iter()
+        .any(|(name, t)| t.remote.is_some() && mentions(program, name))
+}
+
 /// Runs a shell command a script builds, with the script's names it interpolates
 /// (`"curl -T $f …"` in Perl or PowerShell, `` `…${f}…` `` in JavaScript, `"#{f}"` in Ruby)
 /// holding what they hold in the script while the shell follows it.
-fn run_shell(m: &mut Machine, language: Language, command: &str, line: usize, tainted: &BTreeMap<String, Taint>) {
+fn run_shell(
+    m: &mut Machine,
+    language: Language,
+    command: &str,
+    line: usize,
+    tainted: &BTreeMap<String, Taint>,
+) -> Value {
     static RUBY_INTERPOLATION: LazyLock<Regex> =
         LazyLock::new(|| Regex::new(r"#\{\s*([A-Za-z_]\w*)\s*\}").expect("valid interpolation pattern"));
     let command = if language == Language::Ruby {
@@ -491,13 +537,14 @@ fn run_shell(m: &mut Machine, language: Language, command: &str, line: usize, ta
             saved.push((name.clone(), m.vars.insert(name.clone(), value)));
         }
     }
-    m.run_nested(&command, line);
+    let printed = m.run_nested(&command, line);
     for (name, before) in saved {
         match before {
             Some(value) => m.vars.insert(name, value),
             None => m.vars.remove(&name),
         };
     }
+    printed
 }
 
 /// A secret's path the statement names: a literal (`"~/.aws/credentials"`) or one joined
@@ -613,6 +660,9 @@ fn follow_given(
     // Names holding text joined from string pieces (`$s = 'Set-Mp' + 'Preference'`): a
     // command named through one (`& $s -DisableRealtimeMonitoring $true`) is that text.
     let mut joined: BTreeMap<String, String> = BTreeMap::new();
+    // Names holding the Function constructor (`const AsyncFn =
+    // Object.getPrototypeOf(async function () {}).constructor`): calling one compiles text.
+    let mut code_makers: Vec<String> = Vec::new();
     // Commands already run that way: each distinct one once.
     let mut called_by_name: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (index, statement) in statements(text) {
@@ -722,7 +772,13 @@ fn follow_given(
         if !functions.is_empty() {
             functions::call(m, language, &functions, &statement, &tainted, line);
         }
-        if EXEC.is_match(&statement) && taint.remote.is_some() {
+        let makes_code = || {
+            code_makers.iter().any(|n| {
+                first_mention(&statement, n).is_some_and(|at| statement[at + n.len()..].trim_start().starts_with('('))
+            })
+        };
+        let runs_code = EXEC.is_match(&statement) || language == Language::Other && LUA_EXEC.is_match(&statement);
+        if taint.remote.is_some() && (runs_code || makes_code()) {
             let origin = taint.remote.clone().unwrap_or_else(|| Origin {
                 line,
                 what: String::new(),
@@ -800,6 +856,7 @@ fn follow_given(
         if SHELL_CALL.is_match(&statement)
             && !EXEC.is_match(&statement)
             && !FETCH.is_match(&statement)
+            && !only_an_argument(&statement, &tainted)
             && let Some(origin) = taint.remote.clone()
         {
             m.judge(Judgment {
@@ -847,20 +904,22 @@ fn follow_given(
                 m.run_nested(&call, line);
             }
         }
+        // What a shell command the script runs prints (a download, a secret) is what the
+        // statement hands on (`out = vim.fn.system({"curl", url})`).
         if SHELL_CALL.is_match(&statement) {
-            let list = statement.contains('[') && strings.len() > 1;
+            let list = (statement.contains('[') || statement.contains('{')) && strings.len() > 1;
             if list {
-                run_shell(m, language, &strings.join(" "), line, &tainted);
+                taint.join(&run_shell(m, language, &strings.join(" "), line, &tainted).taint);
             } else {
                 for s in &strings {
-                    run_shell(m, language, s, line, &tainted);
+                    taint.join(&run_shell(m, language, s, line, &tainted).taint);
                 }
             }
         }
         if matches!(language, Language::Ruby | Language::Perl) {
             for c in STRING.captures_iter(&statement) {
                 if let Some(command) = c.get(3) {
-                    run_shell(m, language, command.as_str(), line, &tainted);
+                    taint.join(&run_shell(m, language, command.as_str(), line, &tainted).taint);
                 }
             }
         }
@@ -924,6 +983,9 @@ fn follow_given(
                 _ => {
                     joined.remove(&name);
                 }
+            }
+            if CODE_MAKER.is_match(&statement) && code_makers.len() < MAX_TAINTED && !code_makers.contains(&name) {
+                code_makers.push(name.clone());
             }
             let connection = CONNECTION.is_match(&statement);
             if connection && connections.len() < MAX_TAINTED && !connections.contains(&name) {
@@ -1046,6 +1108,8 @@ pub(crate) fn warm_up() {
         &WITH_AS,
         &MAIL,
         &DEFANGED,
+        &CODE_MAKER,
+        &LUA_EXEC,
         &BARE_URL,
         &FUNCTION,
         &APPEND,

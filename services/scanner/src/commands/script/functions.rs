@@ -104,8 +104,10 @@ fn ruby(text: &str) -> Vec<Function> {
 /// functions or arrows assigned to a name), Perl `sub`s, PowerShell `function`s.
 fn braced(language: Language, text: &str) -> Vec<Function> {
     static JAVASCRIPT: LazyLock<Regex> = LazyLock::new(|| {
+        // A declaration; a function expression or an arrow assigned to a name (an arrow
+        // with its parameters in brackets, or one bare parameter).
         Regex::new(
-            r"(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:(?:async[ \t]+)?function[ \t]*\*?[ \t]*([A-Za-z_$][\w$]*)[ \t]*\(([^)]*)\)|(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)(?:[ \t]*:[^=\n]+)?[ \t]*=[ \t]*(?:async[ \t]+)?(?:(?:function[ \t]*\*?[ \t]*[\w$]*[ \t]*)?\(([^)]*)\)(?:[ \t]*:[^=\n{]+)?|([A-Za-z_$][\w$]*))[ \t]*(?:=>)?)",
+            r"(?m)^[ \t]*(?:export[ \t]+)?(?:default[ \t]+)?(?:(?:async[ \t]+)?function[ \t]*\*?[ \t]*([A-Za-z_$][\w$]*)[ \t]*\(([^)]*)\)|(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)(?:[ \t]*:[^=\n]+)?[ \t]*=[ \t]*(?:async[ \t]+)?function[ \t]*\*?[ \t]*[\w$]*[ \t]*\(([^)]*)\)|(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)(?:[ \t]*:[^=\n]+)?[ \t]*=[ \t]*(?:async[ \t]+)?\(([^)]*)\)(?:[ \t]*:[^=\n{]+)?[ \t]*=>|(?:const|let|var)[ \t]+([A-Za-z_$][\w$]*)[ \t]*=[ \t]*(?:async[ \t]+)?([A-Za-z_$][\w$]*)[ \t]*=>)",
         )
         .expect("valid JavaScript function pattern")
     });
@@ -123,8 +125,12 @@ fn braced(language: Language, text: &str) -> Vec<Function> {
     };
     let mut out = Vec::new();
     for caps in header.captures_iter(text) {
-        let name = caps.get(1).or_else(|| caps.get(3)).map_or("", |n| n.as_str());
-        let written = caps.get(2).or_else(|| caps.get(4)).or_else(|| caps.get(5));
+        // The alternatives capture (name, parameters) in groups (1, 2), (3, 4), …
+        let Some(first) = (1..caps.len()).step_by(2).find(|&i| caps.get(i).is_some()) else {
+            continue;
+        };
+        let name = caps.get(first).map_or("", |n| n.as_str());
+        let written = caps.get(first + 1);
         let after = caps.get(0).map_or(text.len(), |m| m.end());
         let rest = &text[after..];
         // An arrow whose body is one expression (`const send = (b) => fetch(u, {body: b})`).
@@ -431,14 +437,17 @@ pub(super) fn call(
     tainted: &BTreeMap<String, Taint>,
     line: usize,
 ) {
-    // A definition's own header is no call of it.
     static DEFINITION: LazyLock<Regex> = LazyLock::new(|| {
         Regex::new(r"(?i)^\s*(?:export\s+)?(?:default\s+)?(?:async\s+)?(?:def|function|sub|filter)\s")
             .expect("valid definition pattern")
     });
-    if DEFINITION.is_match(statement) {
-        return;
-    }
+    // A definition's own header is no call of it; its body (joined into the statement
+    // while its braces are open) may hold calls.
+    let statement = if DEFINITION.is_match(statement) {
+        statement.split_once('\n').map_or("", |(_, body)| body)
+    } else {
+        statement
+    };
     for call in calls(language, functions, statement) {
         let mut given = BTreeMap::new();
         for (parameter, argument) in &call.arguments {
@@ -502,9 +511,7 @@ fn split_arguments(arguments: &str) -> Vec<&str> {
 fn keyword_argument(argument: &str) -> bool {
     argument.split_once('=').is_some_and(|(name, value)| {
         let name = name.trim();
-        !name.is_empty()
-            && name.chars().all(|c| c.is_alphanumeric() || c == '_')
-            && !value.starts_with(['=', '>'])
+        !name.is_empty() && name.chars().all(|c| c.is_alphanumeric() || c == '_') && !value.starts_with(['=', '>'])
     })
 }
 
@@ -521,6 +528,8 @@ mod tests {
 
     #[test]
     fn functions_are_read_in_each_language() {
+        let plain = "const url = base;\nconst run = compile(await load(u));\nlet n = 3;\n";
+        assert!(of(Language::JavaScript, plain).is_empty());
         let js = "import fs from 'fs';\nasync function ship(data, { retries } = {}) {\n  await fetch(u, { body: data });\n}\nconst post = async (body: string): Promise<void> => {\n  x(body);\n};\nconst one = b => send(b)\n";
         assert_eq!(
             names(&of(Language::JavaScript, js)),
