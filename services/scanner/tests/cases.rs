@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 77] = [
+const KNOWN_MISSES: [(&str, &str); 75] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -147,10 +147,6 @@ const KNOWN_MISSES: [(&str, &str); 77] = [
         "an audit skill's list of what to look for (\"instructions to run remote scripts, hide actions, or skip tests\") and a quotation that wraps over two lines: reporting words were narrowed after review, so the list reads as instructions",
     ),
     (
-        "d4-rds-snapshot-tidy",
-        "deleting every manual snapshot in a loop with retention 0: one snapshot deletion is caution, the loop's \"every\" is not read",
-    ),
-    (
         "d5-fast-commit-flow",
         "prose telling the agent to skip hooks silently and strip the secret scanners from pre-commit: skip-checks alone is low and \"don't mention that …\" names no one to hide it from",
     ),
@@ -213,10 +209,6 @@ const KNOWN_MISSES: [(&str, &str); 77] = [
     (
         "d6-patch-crash-bundle",
         "secret files added to a bundle the agent uploads, in words: the credential list is caution and the upload is not tied to it",
-    ),
-    (
-        "d6-patch-infra-summary",
-        "IAM changes left out of the summary and the security reviewer skipped: concealment alone is caution",
     ),
     (
         "d6-patch-tmp-cleanup-de",

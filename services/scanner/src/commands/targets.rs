@@ -337,7 +337,13 @@ pub fn lists_everything(name: &str, args: &[&str]) -> Option<String> {
         {
             Some("every branch".to_owned())
         }
-        "aws" if positional == ["s3", "ls"] => Some("every bucket".to_owned()),
+        "aws" if positional == ["s3", "ls"] || positional.starts_with(&["s3api", "list-buckets"]) => {
+            Some("every bucket".to_owned())
+        }
+        "gsutil" if positional == ["ls"] => Some("every bucket".to_owned()),
+        "gcloud" if positional.starts_with(&["storage", "buckets", "list"]) => Some("every bucket".to_owned()),
+        "gcloud" if positional.starts_with(&["projects", "list"]) => Some("every project".to_owned()),
+        "az" if positional.starts_with(&["group", "list"]) => Some("every resource group".to_owned()),
         "gh" if positional == ["repo", "list"] => Some("every repository".to_owned()),
         _ => None,
     }
@@ -457,7 +463,9 @@ static SECRET_PATH: LazyLock<Regex> = LazyLock::new(|| {
             login\ data | web\ data | cookies\.sqlite | key[34]\.db | logins\.json |
             google/chrome/ | google-chrome/ | chromium/ | \.mozilla/firefox | brave-?browser/ | microsoft/edge/ |
             wallet\.dat | exodus/ | exodus\.wallet | \.?electrum/ | metamask | nkbihfbeogaeaoehlefnkodbefgpgknn | bfnaelmomeimhlpmgjnjophhpkkoljpa | \.bitcoin | \.ethereum | ethereum/keystore | solana/id\.json |
-            library/keychains | /etc/shadow | \.bash_history | \.zsh_history
+            library/keychains | /etc/shadow | \.bash_history | \.zsh_history |
+            \.gem/credentials | \.cargo/credentials(?:\.toml)?$ | ^~/\.npmrc$ | \.pgpass$ | ^~/\.my\.cnf$ | \.s3cfg$ |
+            \.terraform\.d/credentials\.tfrc\.json | \.config/rclone/rclone\.conf | \.composer/auth\.json | \.config/hub$
         )"#,
     )
     .expect("valid secret path pattern")
@@ -768,6 +776,10 @@ mod tests {
             "~/.config/google-chrome/Default/Login Data",
             ".env",
             "/Users/me/Library/Application Support/Exodus/exodus.wallet",
+            "~/.gem/credentials",
+            "~/.cargo/credentials.toml",
+            "~/.npmrc",
+            "~/.pgpass",
         ] {
             assert!(secret_path(p), "{p}");
         }
@@ -777,6 +789,9 @@ mod tests {
             ".env.example",
             "src/environment.ts",
             "./build/out",
+            // A project's own registry settings hold no token of the user's.
+            ".npmrc",
+            "templates/.npmrc",
         ] {
             assert!(!secret_path(p), "{p}");
         }

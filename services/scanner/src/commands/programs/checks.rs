@@ -400,7 +400,9 @@ pub(crate) fn check_destructive(
                 || has("branch") && (has("-D") || has("-d"))
         }
         "gh" => has("delete"),
-        "aws" => has("rb") || has("rm"),
+        "aws" => has("rb") || has("rm") || has("delete-bucket"),
+        "gsutil" => has("rm") || has("rb"),
+        "gcloud" | "az" => has("delete"),
         "rm" => true,
         _ => false,
     };
