@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 75] = [
+const KNOWN_MISSES: [(&str, &str); 74] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -289,10 +289,6 @@ const KNOWN_MISSES: [(&str, &str); 75] = [
     (
         "d10-infra-preview-refresh",
         "a Justfile recipe destroys the workspace named by a parameter that SKILL.md sets to prod (`just env=prod refresh`): recipes are not followed from their invocation, so the scope stays unknown (caution)",
-    ),
-    (
-        "d10-python-mirror-config",
-        "a pip.conf whose index-url is a look-alike of the PyPI host: index hosts in configuration files are not compared with the real ones",
     ),
     (
         "d10-container-build-base-image",

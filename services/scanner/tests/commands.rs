@@ -1627,3 +1627,27 @@ fn deletions_fed_every_bucket_and_lies_told_when_asked() {
         "intent.conceal-from-user",
     );
 }
+
+#[test]
+fn addresses_imitating_a_package_index() {
+    dangerous(
+        &[("templates/.npmrc", "registry=https://registry.npmjs-org.example/\n")],
+        "flow.typosquat",
+    );
+    dangerous(
+        &[("assets/pip.conf", "[global]\nindex-url = https://pypl.org/simple\n")],
+        "flow.typosquat",
+    );
+    quiet(
+        &[("templates/.npmrc", "registry=https://registry.npmjs.org/\n")],
+        "flow.typosquat",
+    );
+    // A documentation site one typo from an index, linked in prose, is no index.
+    quiet(
+        &[(
+            "SKILL.md",
+            &skill("See the [setuptools history](https://setuptools.pypa.io/en/stable/history.html)."),
+        )],
+        "flow.typosquat",
+    );
+}

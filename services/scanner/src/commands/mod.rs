@@ -325,6 +325,12 @@ pub struct FileJudgments {
     pub named_installers: Vec<usize>,
 }
 
+/// The host of an address (`https://registry.npmjs-org.example/` → its host).
+static URL_HOST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r"(?i)\b(?:https?|git\+https?)://(?:[^/\s@'\x22<>]*@)?([a-z0-9][a-z0-9.-]*[a-z0-9])")
+        .expect("valid host pattern")
+});
+
 /// Judges every command in one file (`text` with LF line ends; `contexts` per line).
 pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroundings<'_>) -> FileJudgments {
     let first_line = text.lines().next().unwrap_or("");
@@ -383,6 +389,28 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             && let Some(found) = weigh(programs::typosquat(line, &package, popular), &Place::File, around)
         {
             out.push(found);
+        }
+    }
+    // An address imitating a package index: whatever is installed from it is the
+    // imitator's.
+    for (index, line) in text.lines().enumerate() {
+        if !line.contains("://") {
+            continue;
+        }
+        let lower = line.to_ascii_lowercase();
+        let as_index = ["registry", "index", "source", "proxy", "mirror", "repositor", "channel"]
+            .iter()
+            .any(|w| lower.contains(w));
+        for host in URL_HOST.captures_iter(line).filter_map(|c| c.get(1)) {
+            if let Some(official) = packages::index_lookalike(host.as_str(), as_index)
+                && let Some(found) = weigh(
+                    programs::index_lookalike(index, host.as_str(), official),
+                    &Place::File,
+                    around,
+                )
+            {
+                out.push(found);
+            }
         }
     }
     let mut named_installers = Vec::new();

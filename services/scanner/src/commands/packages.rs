@@ -128,6 +128,87 @@ pub fn lookalike(ecosystem: Ecosystem, name: &str) -> Option<&'static str> {
         .map(String::as_str)
 }
 
+/// The registrable domains of the package indexes and image registries agents install
+/// from (and their projects' own sites): an address is judged against these.
+const PACKAGE_HOSTS: [&str; 36] = [
+    "npmjs.org",
+    "npmjs.com",
+    "yarnpkg.com",
+    "pypi.org",
+    "pypi.io",
+    "python.org",
+    "pythonhosted.org",
+    "rubygems.org",
+    "crates.io",
+    "rust-lang.org",
+    "golang.org",
+    "go.dev",
+    "docker.io",
+    "docker.com",
+    "ghcr.io",
+    "github.com",
+    "githubusercontent.com",
+    "quay.io",
+    "gcr.io",
+    "k8s.io",
+    "maven.org",
+    "apache.org",
+    "gradle.org",
+    "nuget.org",
+    "packagist.org",
+    "jsdelivr.net",
+    "unpkg.com",
+    "debian.org",
+    "ubuntu.com",
+    "alpinelinux.org",
+    "fedoraproject.org",
+    "hashicorp.com",
+    "conda.io",
+    "anaconda.org",
+    "anaconda.com",
+    "microsoft.com",
+];
+
+/// The package index or registry `host` imitates, if it imitates one, while it is none of
+/// them nor under one: its labels spell an index's domain (`registry.npmjs-org.example`,
+/// `pypi.org.mirror-cdn.example`, `files-pythonhosted-org.example`), its registrable
+/// domain reads like one (`rubygerns.org`), or — where it is given as an index
+/// (`as_index`: `registry=`, `--index-url`, `GOPROXY=`) — it is one typo away from one
+/// (`pypl.org`). Many real sites are one typo away from an index (`coda.io`, `pypa.io`).
+pub fn index_lookalike(host: &str, as_index: bool) -> Option<&'static str> {
+    let host = host.trim_end_matches('.').to_ascii_lowercase();
+    let labels: Vec<&str> = host.split('.').collect();
+    if labels.len() < 2 || host.parse::<std::net::IpAddr>().is_ok() {
+        return None;
+    }
+    let registrable = labels[labels.len() - 2..].join(".");
+    if PACKAGE_HOSTS.contains(&registrable.as_str()) {
+        return None;
+    }
+    // The host with its dashes read as dots: a domain spelled inside it.
+    let dotted = format!(".{}.", host.replace('-', "."));
+    PACKAGE_HOSTS
+        .iter()
+        .find(|official| dotted.contains(&format!(".{official}.")))
+        .or_else(|| {
+            let folded = fold_confusables(&registrable);
+            PACKAGE_HOSTS
+                .iter()
+                .filter(|official| official.len() >= 7)
+                .find(|official| as_index && one_typo(&registrable, official) || folded == fold_confusables(official))
+        })
+        .copied()
+}
+
+/// `text` with letters that read alike in a URL bar written one way (`rn` → `m`, `vv` →
+/// `w`, `0` → `o`, `1` → `l`).
+fn fold_confusables(text: &str) -> String {
+    text.replace("rn", "m")
+        .replace("vv", "w")
+        .replace('0', "o")
+        .replace('1', "l")
+}
+
 /// Whether `a` and `b` differ by exactly one insertion, deletion, substitution or
 /// transposition of neighbours.
 fn one_typo(a: &str, b: &str) -> bool {
@@ -499,6 +580,36 @@ mod tests {
             .map(|(_, _, n)| n)
             .collect();
         assert!(!names.is_empty());
+    }
+
+    #[test]
+    fn package_index_lookalikes() {
+        for (host, official) in [
+            ("registry.npmjs-org.example", "npmjs.org"),
+            ("pypi.org.mirror-cdn.example", "pypi.org"),
+            ("files-pythonhosted-org.example", "pythonhosted.org"),
+            ("pypl.org", "pypi.org"),
+            ("rubygerns.org", "rubygems.org"),
+        ] {
+            assert_eq!(index_lookalike(host, true), Some(official), "{host}");
+        }
+        // A site one typo from an index is only suspect where it is given as one.
+        assert_eq!(index_lookalike("pypl.org", false), None);
+        assert_eq!(index_lookalike("setuptools.pypa.io", false), None);
+        assert_eq!(index_lookalike("rubygerns.org", false), Some("rubygems.org"));
+        for host in [
+            "registry.npmjs.org",
+            "files.pythonhosted.org",
+            "www.npmjs.com",
+            "npm.pkg.github.com",
+            "artifactory.corp.example",
+            "npm-mirror.corp.example",
+            "pypi.internal",
+            "10.0.0.5",
+            "localhost",
+        ] {
+            assert_eq!(index_lookalike(host, true), None, "{host}");
+        }
     }
 
     #[test]

@@ -558,6 +558,22 @@ pub fn typosquat(line: usize, package: &str, popular: &str) -> Judgment {
     }
 }
 
+/// An address imitating a package index or image registry.
+pub fn index_lookalike(line: usize, host: &str, official: &str) -> Judgment {
+    Judgment {
+        line,
+        rule: "flow.typosquat",
+        category: "supply-chain",
+        severity: Severity::High,
+        message: format!(
+            "points at `{host}`, a look-alike of the package index `{official}`: whatever is installed from it is the imitator's"
+        ),
+        hint: "install from the index's real address (or the team's own mirror, named as such)",
+        urls: Vec::new(),
+        tool: None,
+    }
+}
+
 /// Sets a variable; `export`ed TLS switches are judged.
 pub fn assign(m: &mut Machine, name: &str, value: Value, append: bool, exported: bool, line: usize) {
     if exported && targets::tls_off_setting(name, &value.text) {
