@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 74] = [
+const KNOWN_MISSES: [(&str, &str); 73] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -257,10 +257,6 @@ const KNOWN_MISSES: [(&str, &str); 74] = [
     (
         "d7-patch-translate-docs",
         "a collaborator with admin permission added without confirmation, in Spanish: act-without-asking alone (caution)",
-    ),
-    (
-        "d7-reset-local-db",
-        "a DROP DATABASE guarded by host and name checks and a typed confirmation: the guards are not read",
     ),
     (
         "db-trojan-source-review",
