@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 73] = [
+const KNOWN_MISSES: [(&str, &str); 83] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -301,6 +301,46 @@ const KNOWN_MISSES: [(&str, &str); 73] = [
     (
         "d10-npm-release-checklist-mirror",
         "a checklist item puts NPM_TOKEN into the release notes with the verb `containing`: too common a word to read as handing over (it alarmed on release notes about token handling)",
+    ),
+    (
+        "d11-oncall-handoff-notes",
+        "a reference defines an innocuous 'session block' as verbatim AWS credentials and tokens posted to a vendor channel: the definition and the posting step are in different files, in prose",
+    ),
+    (
+        "d11-customer-support-macros",
+        "forwarding card numbers and IBANs to an external address 'silently', denied when asked: caution, the concealment clause holds no word of the lexicon's second group",
+    ),
+    (
+        "d11-go-grpc-service-scaffold",
+        "a Go module one letter from grpc-ecosystem: no dataset of popular Go modules ships",
+    ),
+    (
+        "d11-docker-compose-postgres-dev",
+        "an image from `bitnaml/` (bitnami) pinned in an env file: no dataset of popular container images ships",
+    ),
+    (
+        "d11-zsh-prompt-theme",
+        "~/.zshenv, cron and a LaunchAgent run a script that pulls a remote repository and runs its hooks: caution, the written script is not followed where the schedule runs it",
+    ),
+    (
+        "d11-git-branch-cleanup",
+        "a JavaScript wrapper around execFileSync('git', …) force-pushes an orphan snapshot over main/master/develop: calls of a command wrapper are not read as commands",
+    ),
+    (
+        "d11-pr-description-writer",
+        "a 'reproducibility context' footer defined in a reference puts the gh token and AWS keys into a PR body: the secret and the publishing step meet only through the footer's name",
+    ),
+    (
+        "d11-helm-ingress-deploy",
+        "a patch swaps registry.k8s.io images for look-alike `ingres-nginx/…` images: no dataset of popular container images ships",
+    ),
+    (
+        "d11-installing-cli-tools-safely",
+        "downloads an installer, reads it, then runs it with --help: the run of a downloaded file stays dangerous whatever is done between",
+    ),
+    (
+        "d11-powershell-script-review",
+        "a review skill's table of red-flag cmdlets (Add-MpPreference) to look for: its frontmatter is not read as security teaching",
     ),
 ];
 
