@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 83] = [
+const KNOWN_MISSES: [(&str, &str); 80] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -81,10 +81,6 @@ const KNOWN_MISSES: [(&str, &str); 83] = [
     (
         "de-awk-log-rotate",
         "`find … -delete` built inside awk's system() from a pattern that defaults to `*` on every mounted volume: awk programs are not followed",
-    ),
-    (
-        "ts-go-cobra-lookalike",
-        "Go module paths (`github.com/spf31/cobra`) are not compared with popular modules: no Go list ships with the scanner",
     ),
     (
         "ed-phishing-ioc",
@@ -291,10 +287,6 @@ const KNOWN_MISSES: [(&str, &str); 83] = [
         "a Dockerfile base image `pyhton:3.12-slim`: container image names are not compared with popular images (no image list ships with the scanner)",
     ),
     (
-        "d10-go-service-logging",
-        "Go module paths (`github.com/siruspen/logrus`) are not compared with popular modules: no Go list ships with the scanner",
-    ),
-    (
         "d10-supply-chain-install-review",
         "a review-training table quotes `echo <base64> | base64 -d | bash`: the pattern rule still judges a quoted table cell dangerous",
     ),
@@ -309,10 +301,6 @@ const KNOWN_MISSES: [(&str, &str); 83] = [
     (
         "d11-customer-support-macros",
         "forwarding card numbers and IBANs to an external address 'silently', denied when asked: caution, the concealment clause holds no word of the lexicon's second group",
-    ),
-    (
-        "d11-go-grpc-service-scaffold",
-        "a Go module one letter from grpc-ecosystem: no dataset of popular Go modules ships",
     ),
     (
         "d11-docker-compose-postgres-dev",

@@ -18,10 +18,19 @@ pub enum Ecosystem {
     Crates,
     /// RubyGems (gem install, bundle add, Gemfile, gemspec).
     RubyGems,
+    /// Go modules (go get, go install, go.mod), by their root path
+    /// (`github.com/owner/repo`).
+    Go,
 }
 
 impl Ecosystem {
-    const ALL: [Ecosystem; 4] = [Ecosystem::PyPi, Ecosystem::Npm, Ecosystem::Crates, Ecosystem::RubyGems];
+    const ALL: [Ecosystem; 5] = [
+        Ecosystem::PyPi,
+        Ecosystem::Npm,
+        Ecosystem::Crates,
+        Ecosystem::RubyGems,
+        Ecosystem::Go,
+    ];
 
     /// Its name in `data/popular-packages.csv`.
     fn key(self) -> &'static str {
@@ -30,6 +39,7 @@ impl Ecosystem {
             Ecosystem::Npm => "npm",
             Ecosystem::Crates => "crates",
             Ecosystem::RubyGems => "rubygems",
+            Ecosystem::Go => "go",
         }
     }
 }
@@ -46,8 +56,8 @@ pub(crate) const POPULAR_CSV: &str = include_str!("../../data/popular-packages.c
 /// names established packages depend on (`crates-dependency` rows): never called a
 /// typosquat, never compared with.
 struct Popular {
-    popular: [HashSet<String>; 4],
-    established: [HashSet<String>; 4],
+    popular: [HashSet<String>; 5],
+    established: [HashSet<String>; 5],
 }
 
 impl Popular {
@@ -102,12 +112,13 @@ fn normalize(ecosystem: Ecosystem, name: &str) -> String {
             }
             out
         }
-        Ecosystem::Npm => lower,
+        Ecosystem::Npm | Ecosystem::Go => lower,
     }
 }
 
 /// The popular package `name` imitates, if it is one typo away from one (a letter added,
-/// dropped, changed or two swapped) and not popular itself. Names under five letters are
+/// dropped, changed or two swapped, or letters that read alike: `rn` for `m`) and not
+/// popular itself. Names under five letters are
 /// not judged: too many real packages are one letter apart.
 pub fn lookalike(ecosystem: Ecosystem, name: &str) -> Option<&'static str> {
     let popular = POPULAR.of(ecosystem);
@@ -124,7 +135,7 @@ pub fn lookalike(ecosystem: Ecosystem, name: &str) -> Option<&'static str> {
     popular
         .iter()
         .filter(|p| p.len() >= 5 && p.len().abs_diff(name.len()) <= 1)
-        .find(|p| one_typo(&name, p))
+        .find(|p| one_typo(&name, p) || fold_confusables(&name) == fold_confusables(p))
         .map(String::as_str)
 }
 
@@ -287,6 +298,7 @@ pub fn installed_by(program: &str, args: &[&str]) -> Option<(Ecosystem, Vec<Stri
         ("npx" | "bunx", [first, ..]) => (Ecosystem::Npm, std::slice::from_ref(first)),
         ("cargo", ["add" | "install", rest @ ..]) => (Ecosystem::Crates, rest),
         ("gem", ["install", rest @ ..]) | ("bundle", ["add", rest @ ..]) => (Ecosystem::RubyGems, rest),
+        ("go", ["get" | "install", rest @ ..]) => (Ecosystem::Go, rest),
         _ => return None,
     };
     let names = names.iter().filter_map(|n| package_name(ecosystem, n)).collect();
@@ -321,8 +333,28 @@ fn package_name(ecosystem: Ecosystem, arg: &str) -> Option<String> {
         }
         // `cargo add serde@1`, `gem install rails:7.1` (refused above), `rails -v 7`.
         Ecosystem::Crates | Ecosystem::RubyGems => arg.split('@').next().unwrap_or(""),
+        Ecosystem::Go => return go_module_root(arg),
     };
     (!name.is_empty() && name.chars().all(|c| c.is_ascii_alphanumeric() || "-_.".contains(c))).then(|| name.to_owned())
+}
+
+/// The root path of a Go module or package path (`github.com/o/r/v2/sub@v2.1.0` →
+/// `github.com/o/r`): its first three segments, as Debian's homepages give them; `None`
+/// for paths that are no module (`./cmd/...`, `std`).
+fn go_module_root(arg: &str) -> Option<String> {
+    let path = arg
+        .split('@')
+        .next()
+        .unwrap_or("")
+        .trim_end_matches("/...")
+        .to_ascii_lowercase();
+    let segments: Vec<&str> = path.split('/').collect();
+    (segments.len() >= 3
+        && segments[0].contains('.')
+        && segments
+            .iter()
+            .all(|s| !s.is_empty() && s.chars().all(|c| c.is_ascii_alphanumeric() || "-_.~".contains(c))))
+    .then(|| segments[..3].join("/"))
 }
 
 /// Dependencies declared in a manifest: `requirements*.txt`, `package*.json`,
@@ -405,6 +437,31 @@ pub fn declared_in(path: &str, text: &str) -> Vec<(usize, Ecosystem, String)> {
                 {
                     out.push((i, Ecosystem::PyPi, name));
                 }
+            }
+        }
+    } else if file == "go.mod" {
+        // `require x v1` and the lines of a `require ( … )` block.
+        let mut in_block = false;
+        for (i, line) in text.lines().enumerate() {
+            let t = line.split("//").next().unwrap_or("").trim();
+            let entry = if in_block {
+                if t.starts_with(')') {
+                    in_block = false;
+                    continue;
+                }
+                t
+            } else if let Some(rest) = t.strip_prefix("require") {
+                let rest = rest.trim();
+                if rest.starts_with('(') {
+                    in_block = true;
+                    continue;
+                }
+                rest
+            } else {
+                continue;
+            };
+            if let Some(root) = entry.split_whitespace().next().and_then(go_module_root) {
+                out.push((i, Ecosystem::Go, root));
             }
         }
     } else if file == "cargo.toml" {
@@ -635,5 +692,31 @@ mod tests {
         // A crate that Debian-packaged crates depend on is established, not a lookalike
         // (`dotenvy`, one letter from `dotenv`).
         assert_eq!(lookalike(Ecosystem::Crates, "dotenvy"), None);
+        // Go modules, by their root path.
+        assert_eq!(
+            lookalike(Ecosystem::Go, "github.com/grpc-ecosystern/go-grpc-middleware"),
+            Some("github.com/grpc-ecosystem/go-grpc-middleware")
+        );
+        assert_eq!(
+            lookalike(Ecosystem::Go, "github.com/grpc-ecosystem/go-grpc-middleware"),
+            None
+        );
+        assert_eq!(
+            installed_by("go", &["get", "github.com/spf13/cobra/v2/doc@v1.8.0"]),
+            Some((Ecosystem::Go, vec!["github.com/spf13/cobra".to_owned()]))
+        );
+        let gomod = "module example.com/app\n\ngo 1.22\n\nrequire github.com/spf13/cobra v1.8.0\n\nrequire (\n\tgithub.com/grpc-ecosystern/go-grpc-middleware/v2 v2.1.0 // indirect\n\tgolang.org/x/net v0.20.0\n)\n\nreplace github.com/a/b => ../b\n";
+        let names: Vec<String> = declared_in("templates/go.mod", gomod)
+            .into_iter()
+            .map(|(_, _, n)| n)
+            .collect();
+        assert_eq!(
+            names,
+            [
+                "github.com/spf13/cobra",
+                "github.com/grpc-ecosystern/go-grpc-middleware",
+                "golang.org/x/net"
+            ]
+        );
     }
 }
