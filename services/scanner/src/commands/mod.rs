@@ -325,6 +325,13 @@ pub struct FileJudgments {
     pub named_installers: Vec<usize>,
 }
 
+/// A package-index setting or option ending right where an address starts
+/// (`registry=`, `--index-url `, `index-url = "`, `GOPROXY=`, Bundler's `source "`).
+static INDEX_SETTING: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(r#"(?i)(?:registry|registry[-_]?url|npmregistryserver|index[-_]url|--index|-i|goproxy|source|repository)["']?\s*[=:]?\s*["']?$"#)
+        .expect("valid index setting pattern")
+});
+
 /// The host of an address (`https://registry.npmjs-org.example/` → its host).
 static URL_HOST: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(r"(?i)\b(?:https?|git\+https?)://(?:[^/\s@'\x22<>]*@)?([a-z0-9][a-z0-9.-]*[a-z0-9])")
@@ -397,11 +404,12 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
         if !line.contains("://") {
             continue;
         }
-        let lower = line.to_ascii_lowercase();
-        let as_index = ["registry", "index", "source", "proxy", "mirror", "repositor", "channel"]
-            .iter()
-            .any(|w| lower.contains(w));
-        for host in URL_HOST.captures_iter(line).filter_map(|c| c.get(1)) {
+        for caps in URL_HOST.captures_iter(line) {
+            let (Some(url), Some(host)) = (caps.get(0), caps.get(1)) else {
+                continue;
+            };
+            // Given as an index: the setting or option right before the address.
+            let as_index = INDEX_SETTING.is_match(&line[..url.start()]);
             if let Some(official) = packages::index_lookalike(host.as_str(), as_index)
                 && let Some(found) = weigh(
                     programs::index_lookalike(index, host.as_str(), official),

@@ -132,16 +132,20 @@ pub fn lookalike(ecosystem: Ecosystem, name: &str) -> Option<&'static str> {
     if name.len() < 5 || elsewhere || POPULAR.established(ecosystem, &name) {
         return None;
     }
+    // A Go module beside a popular one of the same owner (`tidwall/sjson` beside
+    // `tidwall/gjson`) is that publisher's own.
+    let owner = |path: &str| path.rsplit_once('/').map(|(owner, _)| owner.to_owned());
+    let same_publisher = |p: &str| ecosystem == Ecosystem::Go && owner(p) == owner(&name);
     popular
         .iter()
-        .filter(|p| p.len() >= 5 && p.len().abs_diff(name.len()) <= 1)
+        .filter(|p| p.len() >= 5 && p.len().abs_diff(name.len()) <= 1 && !same_publisher(p))
         .find(|p| one_typo(&name, p) || fold_confusables(&name) == fold_confusables(p))
         .map(String::as_str)
 }
 
 /// The registrable domains of the package indexes and image registries agents install
 /// from (and their projects' own sites): an address is judged against these.
-const PACKAGE_HOSTS: [&str; 36] = [
+const PACKAGE_HOSTS: [&str; 37] = [
     "npmjs.org",
     "npmjs.com",
     "yarnpkg.com",
@@ -178,6 +182,7 @@ const PACKAGE_HOSTS: [&str; 36] = [
     "anaconda.org",
     "anaconda.com",
     "microsoft.com",
+    "pypa.io",
 ];
 
 /// The package index or registry `host` imitates, if it imitates one, while it is none of
@@ -196,10 +201,17 @@ pub fn index_lookalike(host: &str, as_index: bool) -> Option<&'static str> {
     if PACKAGE_HOSTS.contains(&registrable.as_str()) {
         return None;
     }
-    // The host with its dashes read as dots: a domain spelled inside it.
+    // The host with its dashes read as dots: a domain spelled inside it. Short names
+    // (`go.dev`, `gcr.io`, `k8s.io`) are words of many hosts (`go-dev.corp.example`).
     let dotted = format!(".{}.", host.replace('-', "."));
     PACKAGE_HOSTS
         .iter()
+        .filter(|official| {
+            official
+                .split('.')
+                .next()
+                .is_some_and(|label| label.len() >= 5 || label == "pypi")
+        })
         .find(|official| dotted.contains(&format!(".{official}.")))
         .or_else(|| {
             let folded = fold_confusables(&registrable);
@@ -662,6 +674,8 @@ mod tests {
             "artifactory.corp.example",
             "npm-mirror.corp.example",
             "pypi.internal",
+            "go-dev.corp.example.com",
+            "pip.pypa.io",
             "10.0.0.5",
             "localhost",
         ] {
@@ -700,6 +714,11 @@ mod tests {
         assert_eq!(
             lookalike(Ecosystem::Go, "github.com/grpc-ecosystem/go-grpc-middleware"),
             None
+        );
+        assert_eq!(
+            lookalike(Ecosystem::Go, "github.com/tidwall/sjson"),
+            None,
+            "the same owner's module"
         );
         assert_eq!(
             installed_by("go", &["get", "github.com/spf13/cobra/v2/doc@v1.8.0"]),

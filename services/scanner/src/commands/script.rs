@@ -130,7 +130,14 @@ static EXEC: LazyLock<Regex> = LazyLock::new(|| {
 /// Lua's ways of running text as code (`load(out)`, `loadstring(s)`, `dofile(p)`); read
 /// only in languages without a reader of their own, where a method named `load` is none.
 static LUA_EXEC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:^|[^\w.:])(?:loadstring|load|dofile)\s*\(").expect("valid Lua exec pattern"));
+    LazyLock::new(|| Regex::new(r"(?:^|[^\w.:>])(?:loadstring|load|dofile)\s*\(").expect("valid Lua exec pattern"));
+
+/// A script's own function named like Lua's loaders (`local function load(text)`): its
+/// calls are the script's, not Lua's.
+static LOADER_DEFINED: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?m)^\s*(?:local\s+)?function\s+(?:loadstring|load|dofile)\s*\(|(?:local\s+)?(?:loadstring|load|dofile)\s*=\s*function")
+        .expect("valid loader definition pattern")
+});
 
 /// An assignment of the Function constructor (or a sibling's: async, generator) to a name.
 static CODE_MAKER: LazyLock<Regex> = LazyLock::new(|| {
@@ -194,7 +201,7 @@ static HANDLE_SEND: LazyLock<Regex> = LazyLock::new(|| {
 /// Calls that hand a string to a shell.
 static SHELL_CALL: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)os\.system|os\.popen|subprocess\.|commands\.getoutput|child_process|execSync|execa|(?-u:\b)exec\s*\(|(?-u:\b)spawn(?:Sync)?\s*\(|(?-u:\b)system\s*\(|%x[\(\{\[]|IO\.popen|Open3\.|shell_exec|passthru|proc_open|Start-Process|Deno\.Command|Bun\.spawn|\$\s*`"#,
+        r#"(?i)os\.system|os\.popen|subprocess\.|commands\.getoutput|child_process|execSync|execa|(?-u:\b)exec\s*\(|(?-u:\b)spawn(?:Sync)?\s*\(|(?-u:\b)system\s*\(|%x[\(\{\[]|IO\.popen|Open3\.|shell_exec|passthru|proc_open|Start-Process|Deno\.Command|Bun\.spawn|\$\s*`|os\.execute|io\.popen"#,
     )
     .expect("valid shell call pattern")
 });
@@ -495,9 +502,38 @@ fn only_an_argument(statement: &str, tainted: &BTreeMap<String, Taint>) -> bool 
         return false;
     }
     let program = list.split(',').next().unwrap_or("");
-    !tainted
-        .iter()
-        .any(|(name, t)| t.remote.is_some() && mentions(program, name))
+    // An interpreter or a shell given the value runs it (`["bash", "-c", payload]`).
+    let runs_code = literals(program).first().is_some_and(|p| {
+        let name = programs::program_name(p);
+        matches!(
+            name.as_str(),
+            "sh" | "bash"
+                | "zsh"
+                | "dash"
+                | "ksh"
+                | "fish"
+                | "cmd"
+                | "cmd.exe"
+                | "pwsh"
+                | "powershell"
+                | "powershell.exe"
+                | "node"
+                | "deno"
+                | "bun"
+                | "perl"
+                | "ruby"
+                | "php"
+                | "lua"
+                | "osascript"
+                | "env"
+                | "sudo"
+                | "xargs"
+        ) || name.starts_with("python")
+    });
+    !runs_code
+        && !tainted
+            .iter()
+            .any(|(name, t)| t.remote.is_some() && mentions(program, name))
 }
 
 /// Runs a shell command a script builds, with the script's names it interpolates
@@ -663,6 +699,8 @@ fn follow_given(
     // Names holding the Function constructor (`const AsyncFn =
     // Object.getPrototypeOf(async function () {}).constructor`): calling one compiles text.
     let mut code_makers: Vec<String> = Vec::new();
+    // Lua's `load`/`dofile` run text, unless the script defines its own of that name.
+    let lua_loaders = language == Language::Other && !LOADER_DEFINED.is_match(text);
     // Commands already run that way: each distinct one once.
     let mut called_by_name: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (index, statement) in statements(text) {
@@ -769,6 +807,13 @@ fn follow_given(
                 taint.join(t);
             }
         }
+        // A file a shell command of this script wrote (`os.execute("curl … -o /tmp/x.lua")`)
+        // holds what that command put there.
+        for s in strings.iter().filter(|s| file_name(s) && !written.contains_key(*s)) {
+            if let Some(content) = m.files.get(&targets::normalize_path(s)) {
+                taint.join(&content.taint);
+            }
+        }
         if !functions.is_empty() {
             functions::call(m, language, &functions, &statement, &tainted, line);
         }
@@ -777,7 +822,7 @@ fn follow_given(
                 first_mention(&statement, n).is_some_and(|at| statement[at + n.len()..].trim_start().starts_with('('))
             })
         };
-        let runs_code = EXEC.is_match(&statement) || language == Language::Other && LUA_EXEC.is_match(&statement);
+        let runs_code = EXEC.is_match(&statement) || lua_loaders && LUA_EXEC.is_match(&statement);
         if taint.remote.is_some() && (runs_code || makes_code()) {
             let origin = taint.remote.clone().unwrap_or_else(|| Origin {
                 line,
@@ -1110,6 +1155,7 @@ pub(crate) fn warm_up() {
         &DEFANGED,
         &CODE_MAKER,
         &LUA_EXEC,
+        &LOADER_DEFINED,
         &BARE_URL,
         &FUNCTION,
         &APPEND,

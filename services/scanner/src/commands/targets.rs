@@ -299,7 +299,7 @@ pub fn lists_everything(name: &str, args: &[&str]) -> Option<String> {
         .collect();
     // Merged branches, branches holding a commit, a pattern, a selector, a filtered
     // JSONPath: a chosen set.
-    let narrowed = args.iter().any(|a| a.contains("?("))
+    let narrowed = args.iter().any(|a| a.contains("?(") || a.contains("[?"))
         || args.iter().any(|a| {
             [
                 "-l",
@@ -311,11 +311,18 @@ pub fn lists_everything(name: &str, args: &[&str]) -> Option<String> {
                 "--no-contains",
                 "--points-at",
                 "--list",
+                "--filter",
             ]
             .iter()
             .any(|o| a == o || a.starts_with(&format!("{o}=")))
         });
-    if narrowed {
+    // A filter that picks the backups or production (`Buckets[?contains(Name, `backup`)]`)
+    // narrows nothing worth keeping.
+    let precious = args.iter().any(|a| {
+        let lower = a.to_ascii_lowercase();
+        ["backup", "snapshot", "prod"].iter().any(|w| lower.contains(w))
+    });
+    if narrowed && !precious {
         return None;
     }
     match name {

@@ -14,8 +14,9 @@ use crate::Severity;
 use crate::commands::flow::{Origin, Taint};
 use crate::commands::shell::Machine;
 
-/// Longest function body followed, in bytes: a helper, not a whole program.
+/// Longest function body followed, in bytes and in lines: a helper, not a whole program.
 const MAX_BODY: usize = 64 * 1024;
+const MAX_BODY_LINES: usize = 2_000;
 
 /// A function of a script: its name, parameters (without sigils) and body.
 pub(super) struct Function {
@@ -26,14 +27,13 @@ pub(super) struct Function {
 
 /// The functions a script in `language` defines (none for languages without a reader).
 pub(super) fn of(language: Language, text: &str) -> Vec<Function> {
-    let mut out = match language {
+    // Each reader stops after `MAX_TAINTED` functions.
+    match language {
         Language::Python => python(text),
         Language::Ruby => ruby(text),
         Language::JavaScript | Language::Perl | Language::PowerShell => braced(language, text),
         Language::Shell | Language::Sql | Language::Other => Vec::new(),
-    };
-    out.truncate(MAX_TAINTED);
-    out
+    }
 }
 
 /// The top-level and nested `def`s of a Python text, each with the lines indented below it.
@@ -51,6 +51,7 @@ fn python(text: &str) -> Vec<Function> {
         let body: Vec<&str> = lines[i + 1..]
             .iter()
             .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+            .take(MAX_BODY_LINES)
             .copied()
             .collect();
         let cut = body
@@ -65,6 +66,9 @@ fn python(text: &str) -> Vec<Function> {
             parameters: parameter_list(&caps[3]),
             body: body.join("\n"),
         });
+        if out.len() >= MAX_TAINTED {
+            break;
+        }
     }
     out
 }
@@ -82,12 +86,17 @@ fn ruby(text: &str) -> Vec<Function> {
         let Some(caps) = DEF.captures(line) else {
             continue;
         };
-        let indent = &caps[1];
+        // An endless (`def x = …`) or one-line (`def x; …; end`) method has no body below.
+        let rest = &line[caps.get(0).map_or(line.len(), |m| m.end())..];
+        if rest.trim_start().starts_with('=') || line.contains(';') {
+            continue;
+        }
+        // The body is the lines indented deeper than the `def`, up to its `end`.
+        let indent = caps[1].len();
         let body: Vec<&str> = lines[i + 1..]
             .iter()
-            .take_while(|l| {
-                !(l.starts_with(indent) && l[indent.len()..].trim_end() == "end" && !l[indent.len()..].starts_with(' '))
-            })
+            .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+            .take(MAX_BODY_LINES)
             .copied()
             .collect();
         let parameters = caps.get(3).or_else(|| caps.get(4)).map_or("", |p| p.as_str());
@@ -96,6 +105,9 @@ fn ruby(text: &str) -> Vec<Function> {
             parameters: parameter_list(parameters),
             body: body.join("\n"),
         });
+        if out.len() >= MAX_TAINTED {
+            break;
+        }
     }
     out
 }
@@ -124,7 +136,9 @@ fn braced(language: Language, text: &str) -> Vec<Function> {
         _ => &*POWERSHELL,
     };
     let mut out = Vec::new();
-    for caps in header.captures_iter(text) {
+    // Each header costs a scan of its block (up to `MAX_BODY`): headers whose block never
+    // closes count too, so a file of thousands of them is read a bounded number of times.
+    for caps in header.captures_iter(text).take(2 * MAX_TAINTED) {
         // The alternatives capture (name, parameters) in groups (1, 2), (3, 4), …
         let Some(first) = (1..caps.len()).step_by(2).find(|&i| caps.get(i).is_some()) else {
             continue;
@@ -138,7 +152,7 @@ fn braced(language: Language, text: &str) -> Vec<Function> {
         let body = if expression_arrow {
             rest.lines().next().unwrap_or("").to_owned()
         } else {
-            let Some(body) = block_after(rest) else {
+            let Some(body) = block_after(rest, language) else {
                 continue;
             };
             body.to_owned()
@@ -156,13 +170,16 @@ fn braced(language: Language, text: &str) -> Vec<Function> {
             parameters,
             body,
         });
+        if out.len() >= MAX_TAINTED {
+            break;
+        }
     }
     out
 }
 
 /// The text inside the first `{ … }` block of `rest` (which must open before any other
 /// statement starts), braces inside quotes not counted.
-fn block_after(rest: &str) -> Option<&str> {
+fn block_after(rest: &str, language: Language) -> Option<&str> {
     let open = rest.find('{')?;
     if rest[..open].contains(';') || rest[..open].lines().count() > 3 {
         return None;
@@ -170,10 +187,27 @@ fn block_after(rest: &str) -> Option<&str> {
     let mut depth = 0usize;
     let mut quote: Option<char> = None;
     let mut escaped = false;
+    // A comment's apostrophe (`// it's fine`, `# don't`) opens no quote.
+    let mut comment = false;
+    let hash_comments = matches!(language, Language::Perl | Language::PowerShell);
+    let mut previous = '\0';
     for (i, c) in rest[open..].char_indices() {
         if i > MAX_BODY {
             return None;
         }
+        if comment {
+            comment = c != '\n';
+            previous = c;
+            continue;
+        }
+        if quote.is_none()
+            && (hash_comments && c == '#' && previous != '$' || !hash_comments && c == '/' && previous == '/')
+        {
+            comment = true;
+            previous = c;
+            continue;
+        }
+        previous = c;
         match (quote, c) {
             (Some(_), _) if escaped => escaped = false,
             (Some(_), '\\') => escaped = true,
@@ -465,8 +499,9 @@ pub(super) fn call(
             }
         }
         let function = call.function;
-        let key = format!("{language:?} call {}({})", function.name, call.written);
-        if given.is_empty() || key.len() > 4096 || !m.may_probe() || !m.first_call(&key) {
+        // Each distinct call once; a long argument list is told apart by its hash.
+        let key = format!("{language:?} call {}({:016x})", function.name, hash_of(&call.written));
+        if given.is_empty() || !m.may_probe() || !m.first_call(&key) {
             continue;
         }
         let mut probe = m.probe();
@@ -480,6 +515,13 @@ pub(super) fn call(
             m.judge(judgment);
         }
     }
+}
+
+fn hash_of(text: &str) -> u64 {
+    use std::hash::{Hash as _, Hasher as _};
+    let mut hasher = std::collections::hash_map::DefaultHasher::new();
+    text.hash(&mut hasher);
+    hasher.finish()
 }
 
 /// A call's arguments, split at the commas outside brackets and quotes (keyword arguments
