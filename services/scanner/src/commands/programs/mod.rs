@@ -544,31 +544,35 @@ fn scheduling(name: &str, args: &[&str], stdin: &Value) -> bool {
 
 /// A package one typo away from a popular one.
 pub fn typosquat(line: usize, package: &str, popular: &str) -> Judgment {
-    Judgment {
+    supply_chain(
         line,
-        rule: "flow.typosquat",
-        category: "supply-chain",
-        severity: Severity::High,
-        message: format!(
+        format!(
             "installs `{package}`, one typo away from the popular package `{popular}`: a typosquat runs its own code at install time"
         ),
-        hint: "install the package by its exact, well-known name, pinned to a version",
-        urls: Vec::new(),
-        tool: None,
-    }
+        "install the package by its exact, well-known name, pinned to a version",
+    )
 }
 
 /// An address imitating a package index or image registry.
 pub fn index_lookalike(line: usize, host: &str, official: &str) -> Judgment {
+    supply_chain(
+        line,
+        format!(
+            "points at `{host}`, a look-alike of the package index `{official}`: whatever is installed from it is the imitator's"
+        ),
+        "install from the index's real address (or the team's own mirror, named as such)",
+    )
+}
+
+/// A `flow.typosquat` judgment: what is installed is not what its name suggests.
+fn supply_chain(line: usize, message: String, hint: &'static str) -> Judgment {
     Judgment {
         line,
         rule: "flow.typosquat",
         category: "supply-chain",
         severity: Severity::High,
-        message: format!(
-            "points at `{host}`, a look-alike of the package index `{official}`: whatever is installed from it is the imitator's"
-        ),
-        hint: "install from the index's real address (or the team's own mirror, named as such)",
+        message,
+        hint,
         urls: Vec::new(),
         tool: None,
     }

@@ -47,13 +47,7 @@ fn python(text: &str) -> Vec<Function> {
         let Some(caps) = DEF.captures(line) else {
             continue;
         };
-        let indent = caps[1].len();
-        let body: Vec<&str> = lines[i + 1..]
-            .iter()
-            .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
-            .take(MAX_BODY_LINES)
-            .copied()
-            .collect();
+        let body = indented_below(&lines[i + 1..], caps[1].len());
         let cut = body
             .iter()
             .filter(|l| !l.trim().is_empty())
@@ -71,6 +65,17 @@ fn python(text: &str) -> Vec<Function> {
         }
     }
     out
+}
+
+/// The lines of `after` indented deeper than `indent` (blank ones included), up to the
+/// first that is not: a `def`'s body.
+fn indented_below<'t>(after: &[&'t str], indent: usize) -> Vec<&'t str> {
+    after
+        .iter()
+        .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
+        .take(MAX_BODY_LINES)
+        .copied()
+        .collect()
 }
 
 /// Ruby's `def name(a, b)` / `def name a, b` with the lines up to its `end` at the same
@@ -92,13 +97,7 @@ fn ruby(text: &str) -> Vec<Function> {
             continue;
         }
         // The body is the lines indented deeper than the `def`, up to its `end`.
-        let indent = caps[1].len();
-        let body: Vec<&str> = lines[i + 1..]
-            .iter()
-            .take_while(|l| l.trim().is_empty() || l.len() - l.trim_start().len() > indent)
-            .take(MAX_BODY_LINES)
-            .copied()
-            .collect();
+        let body = indented_below(&lines[i + 1..], caps[1].len());
         let parameters = caps.get(3).or_else(|| caps.get(4)).map_or("", |p| p.as_str());
         out.push(Function {
             name: caps[2].to_owned(),
