@@ -370,6 +370,20 @@ async fn bad_requests_get_clear_errors_and_change_nothing() {
             "bad_request",
             "query string is not valid",
         ),
+        // A misspelt filter is refused with the parameters the endpoint takes, not
+        // ignored (it would list everything).
+        (
+            "/v1/patches?state=pending_review".into(),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "unknown query parameter 'state': this endpoint takes author, author_contains, cursor, limit, review_requested, skill, skill_contains, sort, status, verdict",
+        ),
+        (
+            "/v1/index?sinse=3".into(),
+            StatusCode::BAD_REQUEST,
+            "bad_request",
+            "unknown query parameter 'sinse'",
+        ),
         (
             "/v1/index?since=999999".into(),
             StatusCode::GONE,

@@ -75,10 +75,51 @@ impl From<PathRejection> for ApiError {
     }
 }
 
-/// `Query` whose rejections (a malformed query string) answer in the API's JSON shape.
-#[derive(axum::extract::FromRequestParts)]
-#[from_request(via(axum::extract::Query), rejection(ApiError))]
+/// `Query` whose rejections (a malformed query string, a parameter the endpoint does not
+/// take) answer in the API's JSON shape. An unknown parameter is refused, not ignored: a
+/// misspelt filter (`?state=` for `?status=`) would otherwise answer with everything.
 pub struct ApiQuery<T>(pub T);
+
+impl<T, S> axum::extract::FromRequestParts<S> for ApiQuery<T>
+where
+    T: serde::de::DeserializeOwned + schemars::JsonSchema + Send,
+    S: Send + Sync,
+{
+    type Rejection = ApiError;
+
+    async fn from_request_parts(parts: &mut axum::http::request::Parts, state: &S) -> Result<Self, ApiError> {
+        if let Some(query) = parts.uri.query() {
+            let known = known_parameters::<T>();
+            let given: Vec<(String, String)> = serde_urlencoded::from_str(query)
+                .map_err(|e| ApiError::bad_request(format!("the query string is not valid: {e}")))?;
+            if let Some((unknown, _)) = given.iter().find(|(key, _)| !known.iter().any(|k| k == key)) {
+                let takes = if known.is_empty() {
+                    "this endpoint takes no query parameters".to_owned()
+                } else {
+                    format!("this endpoint takes {}", known.join(", "))
+                };
+                return Err(ApiError::bad_request(format!(
+                    "unknown query parameter '{unknown}': {takes}"
+                )));
+            }
+        }
+        let axum::extract::Query(value) = axum::extract::Query::<T>::from_request_parts(parts, state).await?;
+        Ok(ApiQuery(value))
+    }
+}
+
+/// The query parameters `T` accepts: the properties of its JSON Schema (flattened parts
+/// included), the same list the OpenAPI document publishes.
+fn known_parameters<T: schemars::JsonSchema>() -> Vec<String> {
+    let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
+    let mut names: Vec<String> = schema
+        .get("properties")
+        .and_then(|p| p.as_object())
+        .map(|p| p.keys().cloned().collect())
+        .unwrap_or_default();
+    names.sort();
+    names
+}
 
 impl From<QueryRejection> for ApiError {
     fn from(rejection: QueryRejection) -> Self {
