@@ -23,29 +23,22 @@ header line stays.
 from __future__ import annotations
 
 import datetime
-import glob
+import importlib.util
+import pathlib
 import re
 import subprocess
 import sys
 
+# The apt index reader of the crates-and-gems script: one parser of `apt-cache dumpavail`
+# and one reading of the index's date.
+_spec = importlib.util.spec_from_file_location("popular_debian", pathlib.Path(__file__).with_name("popular-debian.py"))
+popular_debian = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(popular_debian)
+records = popular_debian.records
+index_date = popular_debian.index_date
+
 CODE_HOSTS = ("github.com", "gitlab.com", "bitbucket.org", "codeberg.org", "git.sr.ht")
 HEADER = "# Plus Go modules packaged by Debian"
-
-
-def records(dump: str):
-    record: dict[str, str] = {}
-    for line in dump.splitlines():
-        if not line:
-            if record:
-                yield record
-            record = {}
-            continue
-        if line[0] in " \t":
-            continue
-        key, _, value = line.partition(":")
-        record[key] = value.strip()
-    if record:
-        yield record
 
 
 def module_root(homepage: str) -> str | None:
@@ -55,18 +48,6 @@ def module_root(homepage: str) -> str | None:
     host, owner, repo = (g.lower() for g in match.groups())
     repo = repo.removesuffix(".git")
     return f"{host}/{owner}/{repo}"
-
-
-def index_date() -> str:
-    # The release's own index (not its -security or -updates suites, which hold few Go
-    # packages and a newer date).
-    lists = sorted(p for p in glob.glob("/var/lib/apt/lists/*_InRelease") if "-security" not in p and "-updates" not in p)
-    for path in lists:
-        with open(path, encoding="utf-8", errors="replace") as f:
-            for line in f:
-                if line.startswith("Date:"):
-                    return line.partition(":")[2].strip()
-    return "unknown"
 
 
 def main() -> None:
@@ -84,7 +65,7 @@ def main() -> None:
     kept = [l for l in lines if not l.startswith("go,") and not l.startswith(HEADER)]
     header_end = max(i for i, l in enumerate(kept) if l.startswith("#")) + 1
     note = (
-        f"{HEADER} (Debian oldstable index of {index_date()}; deploy/dev/popular-go.py, "
+        f"{HEADER} ({index_date()}; deploy/dev/popular-go.py, "
         f"{datetime.date.today().isoformat()}): {len(modules)} module paths read from the packages' homepages (skills = 0)."
     )
     out = kept[:header_end] + [note] + kept[header_end:] + [f"go,{m},0" for m in modules]

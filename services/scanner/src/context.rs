@@ -408,7 +408,7 @@ pub fn negating_lead_in(line: &str) -> bool {
     .iter()
     .find_map(|opener| last.strip_prefix(opener))
     .unwrap_or(last);
-    let body = last.to_owned();
+    let body = last;
     const PROHIBITIONS: [&str; 9] = [
         "not",
         "never",

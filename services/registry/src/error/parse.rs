@@ -109,8 +109,16 @@ where
 }
 
 /// The query parameters `T` accepts: the properties of its JSON Schema (flattened parts
-/// included), the same list the OpenAPI document publishes.
-fn known_parameters<T: schemars::JsonSchema>() -> Vec<String> {
+/// included), the same list the OpenAPI document publishes. Worked out once per query
+/// type, not per request.
+fn known_parameters<T: schemars::JsonSchema>() -> std::sync::Arc<[String]> {
+    type Known = std::collections::HashMap<String, std::sync::Arc<[String]>>;
+    static KNOWN: std::sync::LazyLock<std::sync::Mutex<Known>> = std::sync::LazyLock::new(Default::default);
+    let id = T::schema_id();
+    let mut known = KNOWN.lock().unwrap_or_else(std::sync::PoisonError::into_inner);
+    if let Some(names) = known.get(id.as_ref()) {
+        return names.clone();
+    }
     let schema = schemars::SchemaGenerator::default().into_root_schema_for::<T>();
     let mut names: Vec<String> = schema
         .get("properties")
@@ -118,6 +126,8 @@ fn known_parameters<T: schemars::JsonSchema>() -> Vec<String> {
         .map(|p| p.keys().cloned().collect())
         .unwrap_or_default();
     names.sort();
+    let names: std::sync::Arc<[String]> = names.into();
+    known.insert(id.into_owned(), names.clone());
     names
 }
 

@@ -400,7 +400,9 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
     }
     // An address imitating a package index: whatever is installed from it is the
     // imitator's.
-    for (index, line) in text.lines().enumerate() {
+    // (Most files hold no address: one search skips them.)
+    let addresses = if text.contains("://") { text } else { "" };
+    for (index, line) in addresses.lines().enumerate() {
         if !line.contains("://") {
             continue;
         }

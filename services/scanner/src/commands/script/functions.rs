@@ -333,8 +333,17 @@ fn calls<'a>(language: Language, functions: &'a [Function], statement: &'a str) 
         })
     };
     let mut out = Vec::new();
+    // PowerShell's names are matched in any case: the statement is lowered once.
+    let ignore_case = language == Language::PowerShell;
+    let lowered;
+    let haystack = if ignore_case {
+        lowered = statement.to_ascii_lowercase();
+        lowered.as_str()
+    } else {
+        statement
+    };
     for function in functions {
-        for list in parenthesised_calls(statement, &function.name, language == Language::PowerShell) {
+        for list in parenthesised_calls(statement, haystack, &function.name, ignore_case) {
             out.push(Call {
                 function,
                 written: list.to_owned(),
@@ -376,20 +385,16 @@ fn calls<'a>(language: Language, functions: &'a [Function], statement: &'a str) 
 }
 
 /// The argument lists of `name( … )` calls in `statement` (not a method of another
-/// object: `x.name(`), brackets inside them balanced and quotes respected.
-fn parenthesised_calls<'a>(statement: &'a str, name: &str, ignore_case: bool) -> Vec<&'a str> {
+/// object: `x.name(`), brackets inside them balanced and quotes respected. `haystack` is
+/// `statement`, ASCII-lowered when names are matched in any case.
+fn parenthesised_calls<'a>(statement: &'a str, haystack: &str, name: &str, ignore_case: bool) -> Vec<&'a str> {
     let mut out = Vec::new();
-    let haystack = if ignore_case {
-        statement.to_ascii_lowercase()
-    } else {
-        statement.to_owned()
-    };
     let needle = if ignore_case {
-        name.to_ascii_lowercase()
+        std::borrow::Cow::Owned(name.to_ascii_lowercase())
     } else {
-        name.to_owned()
+        std::borrow::Cow::Borrowed(name)
     };
-    for (at, _) in haystack.match_indices(&needle) {
+    for (at, _) in haystack.match_indices(needle.as_ref()) {
         let before = statement[..at].chars().next_back();
         if before.is_some_and(|c| c.is_alphanumeric() || matches!(c, '_' | '.' | '$' | '>' | ':' | '-')) {
             continue;
