@@ -1,0 +1,7 @@
+package main
+
+import "example.com/mytool/cmd"
+
+func main() {
+	cmd.Execute()
+}
