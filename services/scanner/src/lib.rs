@@ -8,6 +8,7 @@
 
 #![forbid(unsafe_code)]
 
+mod ascii_words;
 pub mod commands;
 pub mod content;
 pub mod context;

@@ -255,8 +255,11 @@ fn never() -> Regex {
     Regex::new(r"[^\s\S]").expect("valid never-matching pattern")
 }
 
+/// Compiles a rule's pattern with ASCII word boundaries and ASCII word classes: rules
+/// mean the words of shell and English, and Unicode's `\w` made compiling them most of a
+/// cold start ([`crate::ascii_words`]).
 fn compile(id: &str, pattern: &str) -> Result<Regex, RuleError> {
-    regex::RegexBuilder::new(&ascii_word_boundaries(pattern))
+    regex::RegexBuilder::new(&crate::ascii_words::ascii_words(&ascii_word_boundaries(pattern)))
         .size_limit(PATTERN_SIZE_LIMIT)
         .build()
         .map_err(|e| RuleError::Pattern {

@@ -14,9 +14,9 @@ use crate::ScanFile;
 /// offensive training, and the defensive work that quotes attacks to recognise them
 /// (incident response, threat hunting, detection, security reviews and audits).
 static SECURITY_TRAINING: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
+    Regex::new(&crate::ascii_words::ascii_words(
         r"(?i)(?-u:\b)(?:pen(?:etration)?[\s-]?test\w*|red[\s-]?team\w*|offensive\s+security|security\s+(?:training|testing|review|audit\w*)|ctf|capture\s+the\s+flag|exploit(?:s|ation)|exploit\s+development|bug\s+bounty|malware\s+analysis|incident[\s-]response|threat[\s-]hunt\w*|dfir|forensics?|blue[\s-]team\w*|detection\s+engineering|detect\w*\s+(?:\w+\s+){0,2}(?:reverse\s+shells?|exfiltration|malware|intrusions?|attacks?|threats?|persistence|prompt\s+injections?)|hunt\w*\s+for\s+(?:\w+\s+){0,2}(?:exfiltration|malware|persistence|intrusions?|attackers?|threats?)|(?:review|audit|vet)\w*\s+(?:[\w-]+\s+){0,3}skills|skills?[\s-]+(?:audit|review|scan|security|guard|check)\w*|security[\s-](?:check|scan)\w*|(?:skill|agent)[\s-]?guard|audit\w*\s+(?:\w+\s+){0,4}(?:dependencies|packages)\s+for|(?:spot|recogni[sz]e|identify|detect)\w*\s+(?:[\w-]+\s+){0,3}(?:tricks?|scams?|phishing|malicious|typosquat\w*|lookalikes?|attacks?|prompt[\s-]injection\w*|supply[\s-]chain\s+attacks?)|security\s+awareness|phishing\s+(?:awareness|training|simulation)|supply[\s-]chain\s+attacks?|(?:injected|malicious|suspicious)\s+(?:instructions?|prompts?|commands?|payloads?)|(?:sigma|yara|siem|edr|detection)\s+(?:detection\s+)?rules?|(?:explain|teach|recogni[sz]e|spot|flag|detect|find|review)\w*\s+(?:[\w-]+\s+){0,3}(?:dangerous|risky|malicious|suspicious|insecure|sketchy)\s+(?:[\w-]+\s+){0,2}(?:patterns?|commands?|code|snippets?|practices|settings|constructs?)|prompt[\s-]injection\s+(?:risks?|awareness|examples?|samples?|attacks?)|planted\s+(?:instructions?|prompts?)|security\s+(?:education|awareness|lessons?|courses?|workshops?))(?-u:\b)",
-    )
+    ))
     .expect("valid security-training pattern")
 });
 
