@@ -714,10 +714,13 @@ pub fn gitconfig_commands(text: &str) -> Vec<Snippet> {
     out
 }
 
-/// Whether `path` (lowercase) is a Makefile (`Makefile`, `GNUmakefile`, `release.mk`).
+/// Whether `path` (lowercase) is a Makefile (`Makefile`, `GNUmakefile`, `release.mk`,
+/// `build.make`), or one kept under a suffix for another use (`Makefile.release`,
+/// `Makefile.tmpl`, `Makefile.in`): what `make -f` runs is read the same.
 pub fn is_makefile(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
-    matches!(file, "makefile" | "gnumakefile") || file.ends_with(".mk")
+    let stem = file.split_once('.').map_or(file, |(stem, _)| stem);
+    matches!(stem, "makefile" | "gnumakefile") || file.ends_with(".mk") || file.ends_with(".make")
 }
 
 /// Column headings of a table whose cells are commands (a schedule's `command`, a task

@@ -16,6 +16,7 @@ mod flow;
 pub(crate) mod packages;
 mod programs;
 mod script;
+mod settings;
 mod shell;
 mod targets;
 
@@ -108,6 +109,17 @@ impl Shipped {
             }?;
             Some(format!("{path} (listed in {})", list.file))
         })
+    }
+
+    /// Whether one of the bundle's scripts names the file at `path` (by its file name):
+    /// it reads, copies or installs that file.
+    pub(crate) fn named_by_a_script(&self, path: &str) -> bool {
+        let name = path.rsplit('/').next().unwrap_or(path);
+        !name.is_empty()
+            && self
+                .scripts
+                .iter()
+                .any(|script| script.path != path && script.text.contains(name))
     }
 
     /// The script the skill ships at `path` (as a command names it: `./scripts/x.sh`,
@@ -396,6 +408,15 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
             && let Some(found) = weigh(programs::typosquat(line, &package, popular), &Place::File, around)
         {
             out.push(found);
+        }
+    }
+    // Safeguards a configuration file turns off, judged where they are written down.
+    if settings::is_settings_file(path) {
+        let applied = around.shipped.named_by_a_script(path);
+        for judgment in settings::weakened_in(path, text, applied) {
+            if let Some(found) = weigh(judgment, &Place::File, around) {
+                out.push(found);
+            }
         }
     }
     // An address imitating a package index: whatever is installed from it is the

@@ -414,6 +414,41 @@ fn statements(text: &str) -> Vec<(usize, String)> {
     out
 }
 
+/// The names a block of several lines assigns a download or a secret to, line by line
+/// (`my $body = LWP::Simple::get($u)`, `token = os.environ["GH_TOKEN"]`): the calls the
+/// block makes with them hand those on. A one-line statement has none (its own taint is
+/// read whole).
+fn block_assignments(statement: &str, line: usize) -> BTreeMap<String, Taint> {
+    let mut out = BTreeMap::new();
+    if !statement.trim_end().contains('\n') {
+        return out;
+    }
+    for body_line in statement.lines().skip(1).take(MAX_TAINTED) {
+        let Some(name) = ASSIGN
+            .captures(body_line)
+            .and_then(|caps| caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)))
+        else {
+            continue;
+        };
+        let mut taint = Taint::default();
+        if FETCH.is_match(body_line) && !only_defanged(body_line) {
+            taint.remote = Some(Origin {
+                line,
+                what: "a download".to_owned(),
+            });
+        } else if let Some(found) = SECRET_EXPR.find(body_line) {
+            taint.secret = Some(Origin {
+                line,
+                what: found.as_str().trim().to_owned(),
+            });
+        }
+        if !taint.is_clean() {
+            out.insert(name.as_str().to_owned(), taint);
+        }
+    }
+    out
+}
+
 fn literals(statement: &str) -> Vec<String> {
     STRING
         .captures_iter(statement)
@@ -823,7 +858,18 @@ fn follow_given(
             }
         }
         if !functions.is_empty() {
-            functions::call(m, language, &functions, &statement, &tainted, line);
+            // A block read as one statement (a loop's or a function's body) assigns names
+            // before it hands them on (`my $body = get($u) or next; return load($body);`).
+            let local = block_assignments(&statement, line);
+            if local.is_empty() {
+                functions::call(m, language, &functions, &statement, &tainted, line);
+            } else {
+                let mut known = tainted.clone();
+                for (name, taint) in local {
+                    known.entry(name).or_default().join(&taint);
+                }
+                functions::call(m, language, &functions, &statement, &known, line);
+            }
         }
         let makes_code = || {
             code_makers.iter().any(|n| {

@@ -399,6 +399,56 @@ impl Machine {
         }
     }
 
+    /// Follows a call of one of the script's functions: its arguments bound as `$1`, `$2`,
+    /// … and `$@` (restored afterwards), `stdin` as what it reads. What the body does with
+    /// arguments it was handed is reported at the call; with input alone, where it does it.
+    fn follow_function(
+        &mut self,
+        body: &ast::CompoundCommand,
+        words: &[Value],
+        stdin: Option<Value>,
+        line: usize,
+    ) -> Value {
+        self.depth += 1;
+        let params: Vec<String> = (1..words.len())
+            .map(|i| i.to_string())
+            .chain(["@".to_owned()])
+            .collect();
+        let saved: Vec<(String, Option<Value>)> =
+            params.iter().map(|p| (p.clone(), self.vars.get(p).cloned())).collect();
+        let mut all = Value::default();
+        for (i, word) in words[1..].iter().enumerate() {
+            self.vars.insert((i + 1).to_string(), word.clone());
+            if i > 0 {
+                all.push_text(" ");
+            }
+            all.push(word);
+        }
+        self.vars.insert("@".to_owned(), all);
+        let with_input = stdin.is_some();
+        if let Some(stdin) = stdin {
+            self.enclosing_stdin.push(stdin);
+        }
+        let saved_fixed = if with_input {
+            self.fixed
+        } else {
+            self.fixed.replace(line)
+        };
+        let out = self.compound(body);
+        self.fixed = saved_fixed;
+        if with_input {
+            self.enclosing_stdin.pop();
+        }
+        for (name, value) in saved {
+            match value {
+                Some(v) => self.vars.insert(name, v),
+                None => self.vars.remove(&name),
+            };
+        }
+        self.depth -= 1;
+        out
+    }
+
     fn simple(&mut self, simple: &ast::SimpleCommand, stdin: Option<Value>) -> Value {
         self.commands += 1;
         if self.commands > MAX_COMMANDS {
@@ -476,59 +526,28 @@ impl Machine {
         let stdin = self.input_redirects(&redirects, stdin, line);
         let stdin = stdin.or_else(|| self.enclosing_stdin.last().cloned());
         if let Some(body) = words.first().and_then(|w| self.functions.get(&w.text)).cloned()
-            && stdin
+            && self.depth < MAX_DEPTH
+        {
+            // A function given input (`done < .env` around its call, `x | f`) is followed
+            // with it; one called with an address or a tracked value (`fetch_and_apply
+            // https://…`) is followed with the arguments as `$1`, `$2`, … Either way the
+            // arguments are bound: a loop over a file's lines hands each line on as one.
+            let given_stdin = stdin
                 .as_ref()
-                .is_some_and(|s| !s.taint.is_clean() || !s.text.is_empty())
-            && self.depth < MAX_DEPTH
-        {
-            self.depth += 1;
-            self.enclosing_stdin.push(stdin.unwrap_or_default());
-            let out = self.compound(&body);
-            self.enclosing_stdin.pop();
-            self.depth -= 1;
-            return self.output_redirects(&redirects, out, line);
-        }
-        // A function called with an address or a tracked value (`fetch_and_apply
-        // https://…`): its body is followed again with the arguments as `$1`, `$2`, ….
-        if let Some(body) = words.first().and_then(|w| self.functions.get(&w.text)).cloned()
-            && words[1..].iter().any(|w| w.text.contains("://") || !w.taint.is_clean())
-            && self.depth < MAX_DEPTH
-            // Each call once, with arguments of a sane size: a function that calls itself
-            // with its arguments repeated must not grow them without bound.
-            && words.iter().map(|w| w.text.len() + 1).sum::<usize>() <= MAX_CALL_ARGUMENTS
-            && self
-                .followed_calls
-                .borrow_mut()
-                .insert(words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "))
-        {
-            self.depth += 1;
-            let params: Vec<String> = (1..words.len())
-                .map(|i| i.to_string())
-                .chain(["@".to_owned()])
-                .collect();
-            let saved: Vec<(String, Option<Value>)> =
-                params.iter().map(|p| (p.clone(), self.vars.get(p).cloned())).collect();
-            let mut all = Value::default();
-            for (i, word) in words[1..].iter().enumerate() {
-                self.vars.insert((i + 1).to_string(), word.clone());
-                if i > 0 {
-                    all.push_text(" ");
-                }
-                all.push(word);
+                .is_some_and(|s| !s.taint.is_clean() || !s.text.is_empty());
+            let given_arguments = !given_stdin
+                && words[1..].iter().any(|w| w.text.contains("://") || !w.taint.is_clean())
+                // Each call once, with arguments of a sane size: a function that calls
+                // itself with its arguments repeated must not grow them without bound.
+                && words.iter().map(|w| w.text.len() + 1).sum::<usize>() <= MAX_CALL_ARGUMENTS
+                && self
+                    .followed_calls
+                    .borrow_mut()
+                    .insert(words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "));
+            if given_stdin || given_arguments {
+                let out = self.follow_function(&body, &words, given_stdin.then(|| stdin.unwrap_or_default()), line);
+                return self.output_redirects(&redirects, out, line);
             }
-            self.vars.insert("@".to_owned(), all);
-            // What the body does with these arguments is reported at the call.
-            let saved_fixed = self.fixed.replace(line);
-            let out = self.compound(&body);
-            self.fixed = saved_fixed;
-            for (name, value) in saved {
-                match value {
-                    Some(v) => self.vars.insert(name, v),
-                    None => self.vars.remove(&name),
-                };
-            }
-            self.depth -= 1;
-            return self.output_redirects(&redirects, out, line);
         }
         // One of the skill's scripts run with an address, a tracked value, a secret's path
         // or one of its data lists (`python3 scripts/diag.py attach ~/.pypirc`): its text
