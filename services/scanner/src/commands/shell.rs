@@ -28,6 +28,11 @@ const MAX_PROGRAM: usize = 1024 * 1024;
 pub(crate) const MAX_SCRIPT_TEXT: usize = 256 * 1024;
 /// The deepest bracket nesting handed to the parser (real commands nest a few levels).
 const MAX_NESTING: usize = 48;
+/// The most lines one construct is read across when a file does not parse whole.
+const MAX_BLOCK_LINES: usize = 200;
+/// How many times its own size of text a file that does not parse whole may be parsed
+/// again in runs of lines.
+const PARSE_BUDGET_FACTOR: usize = 8;
 /// Marks where an unquoted `$IFS` split a word.
 const IFS_MARK: char = '\u{1}';
 
@@ -130,7 +135,8 @@ impl Machine {
         if let Some(program) = parse(text) {
             return self.program(&program);
         }
-        let mut out = Value::default();
+        // Logical lines: continuations joined, each with the line it starts on.
+        let mut logical: Vec<(usize, String)> = Vec::new();
         let mut piece = String::new();
         let mut start = 0;
         for (index, line) in text.split('\n').enumerate() {
@@ -142,13 +148,55 @@ impl Machine {
                 piece.pop();
                 continue;
             }
-            let shifted = self.offset + start;
+            logical.push((start, std::mem::take(&mut piece)));
+        }
+        if !piece.is_empty() {
+            logical.push((start, piece));
+        }
+        // From each line, the shortest run of lines that parses (a function, a loop, a
+        // here-document spans several): one construct the parser does not know (zsh's
+        // `&!`, a `}` without `;`) costs its own lines, not every block of the file.
+        let mut out = Value::default();
+        let mut next = 0;
+        // Text given to the parser here, at most a few times the text's own size: a file
+        // of lines that each open a construct never closed must not cost a parse of every
+        // run of lines.
+        let mut budget = text.len().saturating_mul(PARSE_BUDGET_FACTOR).max(64 * 1024);
+        while next < logical.len() {
+            let (first, _) = logical[next];
+            let mut joined = String::new();
+            let mut parsed = None;
+            for (taken, (_, line)) in logical[next..].iter().take(MAX_BLOCK_LINES).enumerate() {
+                if taken > 0 {
+                    joined.push('\n');
+                }
+                joined.push_str(line);
+                if taken > 0 {
+                    if budget < joined.len() {
+                        break;
+                    }
+                    budget -= joined.len();
+                }
+                match parse_or_say_why(&joined) {
+                    Ok(program) => {
+                        parsed = Some((program, taken + 1));
+                        break;
+                    }
+                    // Only an open construct is worth the next line.
+                    Err(Unparsed::Incomplete) => {}
+                    Err(Unparsed::Invalid) => break,
+                }
+            }
+            let shifted = self.offset + first;
             let saved = std::mem::replace(&mut self.offset, shifted);
-            if let Some(program) = parse(&piece) {
-                out.push(&self.program(&program));
+            match parsed {
+                Some((program, lines)) => {
+                    out.push(&self.program(&program));
+                    next += lines;
+                }
+                None => next += 1,
             }
             self.offset = saved;
-            piece.clear();
         }
         out
     }
@@ -960,18 +1008,47 @@ fn unplaceholder(text: &str) -> std::borrow::Cow<'_, str> {
 
 /// Parses shell text; `None` when it is not valid shell.
 fn parse(text: &str) -> Option<ast::Program> {
+    parse_or_say_why(text).ok()
+}
+
+/// Why shell text did not parse.
+enum Unparsed {
+    /// It stops inside a construct more lines could close: an open brace, loop, command
+    /// substitution or here-document. (An open quote is no such construct: in a block of
+    /// prose or pseudo-code it is an apostrophe, and joining the lines after it into one
+    /// string would hide their commands.)
+    Incomplete,
+    /// It is not shell as the parser knows it.
+    Invalid,
+}
+
+/// Parses shell text, or says whether more lines could make it parse.
+fn parse_or_say_why(text: &str) -> Result<ast::Program, Unparsed> {
+    use brush_parser::{ParseError, TokenizerError as T};
     // The parser and the walker recurse once per level of nesting: deep nesting would
     // overflow the stack, which no `catch_unwind` catches.
     if nesting(text) > MAX_NESTING {
-        return None;
+        return Err(Unparsed::Invalid);
     }
     let options = brush_parser::ParserOptions::default();
     let mut parser = brush_parser::Parser::new(text.as_bytes(), &options);
     // The parser is third-party code fed hostile text: a panic in it must not take the
     // scan down with it.
-    std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program()))
-        .ok()?
-        .ok()
+    match std::panic::catch_unwind(std::panic::AssertUnwindSafe(|| parser.parse_program())) {
+        Ok(Ok(program)) => Ok(program),
+        Ok(Err(
+            ParseError::ParsingAtEndOfInput
+            | ParseError::Tokenizing {
+                inner:
+                    T::UnterminatedCommandSubstitution
+                    | T::UnterminatedExpansion
+                    | T::MissingHereTagForDocumentBody
+                    | T::MissingHereTag(_),
+                ..
+            },
+        )) => Err(Unparsed::Incomplete),
+        _ => Err(Unparsed::Invalid),
+    }
 }
 
 /// Decodes the escapes of `$'…'` and `printf`/`echo -e` formats (`\x63`, `\143`, `\n`).
