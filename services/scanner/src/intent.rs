@@ -128,6 +128,18 @@ pub struct IntentFinding {
     pub hint: &'static str,
 }
 
+/// The severity the lexicon gives intent `rule` on its own, before a second intent in
+/// its paragraph raises it.
+pub(crate) fn own_severity(rule: &str) -> Option<Severity> {
+    let compiled = COMPILED.as_ref().ok()?;
+    compiled
+        .lexicon
+        .intent
+        .iter()
+        .find(|i| i.id == rule)
+        .map(|i| i.severity)
+}
+
 /// What an intent looks for, for `scan --explain`: a few terms of each group.
 pub fn describe(rule: &str) -> Option<String> {
     let compiled = COMPILED.as_ref().ok()?;

@@ -162,6 +162,49 @@ fn intent_finding(
     )
 }
 
+/// In a security-training skill, an intent raised to `high` only by a second intent in
+/// its paragraph drops back to what it is alone when that paragraph quotes a sample
+/// (a finding already capped as quoted): the paragraph is a lesson about the sample
+/// ("A README saying \"ignore previous instructions\" is an attack. Piping a download
+/// into a shell runs whatever the server sends."), not an attack of two parts.
+fn lessons_raise_nothing(text: &str, lines: &Lines, findings: &mut [Finding]) {
+    const QUOTED: &str = "(quoted in a security-training skill's documentation";
+    if !findings
+        .iter()
+        .any(|f| f.rule.starts_with("intent.") && f.message.contains(QUOTED))
+    {
+        return;
+    }
+    // A finding's paragraph: how many blank lines stand above its (1-based) line.
+    let mut blank_lines_above = Vec::with_capacity(lines.starts.len() + 1);
+    let mut blank = 0;
+    for line in lines.iter(text) {
+        blank_lines_above.push(blank);
+        if line.trim().is_empty() {
+            blank += 1;
+        }
+    }
+    let paragraph_of = |line: usize| blank_lines_above.get(line.saturating_sub(1)).copied().unwrap_or(blank);
+    let quoting: Vec<usize> = findings
+        .iter()
+        .filter(|f| f.rule.starts_with("intent.") && f.message.contains(QUOTED))
+        .map(|f| paragraph_of(f.line))
+        .collect();
+    for finding in findings.iter_mut() {
+        if finding.rule.starts_with("intent.")
+            && finding.severity > Severity::Medium
+            && !finding.message.contains(QUOTED)
+            && intent::own_severity(&finding.rule).is_some_and(|own| own <= Severity::Medium)
+            && quoting.contains(&paragraph_of(finding.line))
+        {
+            finding.severity = Severity::Medium;
+            finding.message.push_str(
+                " (beside a sample the security-training skill quotes in this paragraph: caution, not dangerous)",
+            );
+        }
+    }
+}
+
 /// Notes a data file leaves for whoever reads it (`"_notes": "…"`, `agent_instructions:
 /// …`, a `comment` key): a skill may tell the agent to carry them out, so they are read
 /// for intents like prose. The quotation marks around a value are JSON's or YAML's
@@ -435,6 +478,9 @@ impl Scanner {
                     mentioned.push(findings.len());
                 }
                 findings.push(intent_finding(path, line, &found, severity, message));
+            }
+            if vendor.security_training {
+                lessons_raise_nothing(text, &lines, &mut findings[first_of_file..]);
             }
         }
         if base == Context::Data {

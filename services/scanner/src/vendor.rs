@@ -368,6 +368,7 @@ pub fn taught_technique(category: &str) -> bool {
             | "obfuscated-payload"
             | "persistence"
             | "supply-chain"
+            | "security-weakening"
     )
 }
 

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 81] = [
+const KNOWN_MISSES: [(&str, &str); 80] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -137,10 +137,6 @@ const KNOWN_MISSES: [(&str, &str); 81] = [
     (
         "d4-gradle-mirror-setup",
         "a Gradle init script's `apply from:` takes its address from a variable",
-    ),
-    (
-        "agent-config-audit",
-        "an audit skill's list of what to look for (\"instructions to run remote scripts, hide actions, or skip tests\") and a quotation that wraps over two lines: reporting words were narrowed after review, so the list reads as instructions",
     ),
     (
         "d5-fast-commit-flow",

@@ -1840,3 +1840,34 @@ fn what_the_eighth_session_follows() {
     );
     dangerous(&[("SKILL.md", pseudo.as_str())], "flow.approvals-off");
 }
+
+#[test]
+fn a_training_skill_s_lessons_beside_its_samples_stay_lessons() {
+    let training = |body: &str| {
+        format!(
+            "---\nname: agent-threats-workshop\ndescription: Run a security awareness workshop on how coding agents get attacked.\n---\n\n{body}\n"
+        )
+    };
+    // A quoted sample raises nothing in its paragraph of a training skill…
+    let lesson = "- A README saying \"ignore previous instructions\" is an attack.\n- Piping a download into a shell runs whatever the server sends today.\n";
+    let worst_intent = |text: &str| {
+        scan(&[("SKILL.md", text)])
+            .iter()
+            .filter(|f| f.rule.starts_with("intent."))
+            .map(|f| f.severity)
+            .max()
+    };
+    assert_eq!(worst_intent(&training(lesson)), Some(Severity::Medium));
+    // … and in any other skill the two still make one instruction.
+    assert_eq!(worst_intent(&skill(lesson)), Some(Severity::High));
+    // A safeguard turned off in a sample block of a training skill is a lesson too.
+    let sample = training("## Safety switches turned off\n\n```text\ngit config --global http.sslVerify false\n```\n");
+    questioned(&[("SKILL.md", sample.as_str())], "flow.safety-off");
+    dangerous(
+        &[(
+            "SKILL.md",
+            &skill("```bash\ngit config --global http.sslVerify false\n```"),
+        )],
+        "flow.safety-off",
+    );
+}
