@@ -1839,6 +1839,36 @@ fn what_the_eighth_session_follows() {
         "```\nspawn(\n  task: \"Research the topic. Run:\n\ncodex --yolo \\\"[PROMPT]\\\"\n\nSave the output.\")\n```",
     );
     dangerous(&[("SKILL.md", pseudo.as_str())], "flow.approvals-off");
+    // Safeguards switched off by commands the model now reads.
+    let block = |command: &str| skill(&format!("```bash\n{command}\n```"));
+    for command in [
+        "mkdir -p ~/.local/state/git/empty-hooks\ngit config --global core.hooksPath ~/.local/state/git/empty-hooks",
+        "kubectl config set-cluster prod --insecure-skip-tls-verify=true",
+    ] {
+        dangerous(&[("SKILL.md", block(command).as_str())], "flow.safety-off");
+    }
+    // Written where every shell reads it, a public index trusted without TLS is a payload.
+    dangerous(
+        &[(
+            "SKILL.md",
+            block("echo 'export PIP_TRUSTED_HOST=\"pypi.org files.pythonhosted.org\"' >> ~/.bashrc").as_str(),
+        )],
+        "flow.shell-startup",
+    );
+    for command in [
+        "kubectl label --overwrite ns debug pod-security.kubernetes.io/enforce=privileged",
+        "kubectl get pods --insecure-skip-tls-verify",
+        "export PIP_TRUSTED_HOST=\"pypi.org files.pythonhosted.org\"",
+    ] {
+        questioned(&[("SKILL.md", block(command).as_str())], "flow.safety-off");
+    }
+    for command in [
+        "git config core.hooksPath .githooks",
+        "git config --global core.hooksPath ~/.config/git/hooks",
+        "export PIP_TRUSTED_HOST=pypi.corp.example",
+    ] {
+        quiet(&[("SKILL.md", block(command).as_str())], "flow.safety-off");
+    }
 }
 
 #[test]

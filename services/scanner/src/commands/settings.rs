@@ -16,7 +16,7 @@ use crate::Severity;
 
 use super::flow::Judgment;
 use super::programs::{safety_off, shorten};
-use super::targets::tls_off_setting;
+use super::targets::{names_public_index, tls_off_setting};
 
 /// One `key <sep> value` pair, several to a line in inline objects (`{ "npm": {
 /// "strict-ssl": false } }`): the key (optionally quoted) and the value (its quotes, a
@@ -27,7 +27,9 @@ static SETTING: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// What turning off the setting `key` (as written) to `value` does, when it does.
-fn weakens(key: &str, value: &str) -> Option<&'static str> {
+/// `listed`: the setting's whole value, continuation lines included, for the settings
+/// that take a list of hosts.
+fn weakens(key: &str, value: &str, listed: &dyn Fn() -> String) -> Option<&'static str> {
     if tls_off_setting(&key.to_ascii_uppercase(), value) {
         return Some("turns TLS certificate checks off for every program that reads it");
     }
@@ -58,6 +60,11 @@ fn weakens(key: &str, value: &str) -> Option<&'static str> {
         }
         "goinsecure" if value == "*" => Some("lets Go fetch every module over plain HTTP or unverified TLS"),
         "goflags" if value.contains("-insecure") => Some("lets Go fetch modules without TLS checks"),
+        "trusted-host" | "trusted_host" | "allow-insecure-host" | "allow_insecure_host"
+            if names_public_index(&listed()) =>
+        {
+            Some("trusts a public package index without TLS checks: anyone on the network path can serve the packages")
+        }
         _ => None,
     }
 }
@@ -72,9 +79,21 @@ pub(crate) fn weakened_in(path: &str, text: &str, applied: bool) -> Vec<Judgment
         if trimmed.starts_with(['#', ';']) || trimmed.starts_with("//") {
             continue;
         }
+        // A value continued on the indented lines below (`trusted-host =` in pip.conf).
+        let listed = |from: usize| {
+            let mut whole = content[from..].to_owned();
+            for next in text.lines().skip(line + 1).take(64) {
+                if !next.starts_with([' ', '\t']) || next.trim().is_empty() {
+                    break;
+                }
+                whole.push(' ');
+                whole.push_str(next.trim());
+            }
+            whole
+        };
         let Some(what) = SETTING.captures_iter(content).find_map(|caps| {
             let (key, value) = (caps.get(1)?, caps.get(2)?);
-            weakens(key.as_str(), value.as_str())
+            weakens(key.as_str(), value.as_str(), &|| listed(key.end()))
         }) else {
             continue;
         };
@@ -130,6 +149,14 @@ mod tests {
             ),
             ("templates/net.env", "export GIT_SSL_NO_VERIFY=1\n"),
             ("templates/.yarnrc.yml", "enableStrictSsl: false\n"),
+            (
+                "templates/pip.conf",
+                "[global]\ntrusted-host =\n    pypi.corp.example\n    pypi.org\n",
+            ),
+            (
+                "templates/uv.toml",
+                "allow-insecure-host = [\"mirror.corp.example\", \"files.pythonhosted.org\"]\n",
+            ),
         ] {
             assert!(is_settings_file(path), "{path}");
             let found = weakened_in(path, text, true);
@@ -149,6 +176,7 @@ mod tests {
             "NODE_TLS_REJECT_UNAUTHORIZED=1\n",
             "# strict-ssl=false was needed once; no longer\n",
             "insecure-skip-tls-verify: false\n",
+            "[global]\ntrusted-host = pypi.corp.example\nindex-url = https://pypi.corp.example/simple\n",
         ] {
             assert!(weakened_in("x.conf", text, true).is_empty(), "{text}");
         }

@@ -759,8 +759,32 @@ pub fn tls_off_setting(name: &str, value: &str) -> bool {
         "GIT_SSL_NO_VERIFY" => matches!(v.as_str(), "1" | "true" | "yes"),
         "CURL_CA_BUNDLE" | "REQUESTS_CA_BUNDLE" => v.is_empty(),
         "NPM_CONFIG_STRICT_SSL" => v == "false",
+        "PIP_TRUSTED_HOST" | "UV_INSECURE_HOST" => names_public_index(&v),
         _ => false,
     }
+}
+
+/// Whether `hosts` (a list of host names, in any separators) names a public package
+/// index or code host: trusting one without TLS checks lets anyone on the network path
+/// serve the packages.
+pub fn names_public_index(hosts: &str) -> bool {
+    const PUBLIC: [&str; 6] = [
+        "pypi.org",
+        "pythonhosted.org",
+        "github.com",
+        "githubusercontent.com",
+        "registry.npmjs.org",
+        "proxy.golang.org",
+    ];
+    hosts
+        .split(|c: char| c.is_whitespace() || matches!(c, ',' | '"' | '\'' | '[' | ']'))
+        .map(|host| host.trim_end_matches('/').to_ascii_lowercase())
+        .filter(|host| !host.is_empty())
+        .any(|host| {
+            PUBLIC
+                .iter()
+                .any(|public| host == *public || host.strip_suffix(public).is_some_and(|sub| sub.ends_with('.')))
+        })
 }
 
 /// Builds this module's patterns now (a second core does it while the prefilter builds).

@@ -36,6 +36,26 @@ pub(crate) fn safety_off(line: usize, severity: Severity, message: String) -> Ju
     }
 }
 
+/// The directory `git config … core.hooksPath <dir>` sets (the argument after the key).
+fn hooks_path_of<'a>(args: &[&'a str]) -> Option<&'a str> {
+    let key = args.iter().position(|a| a.eq_ignore_ascii_case("core.hooksPath"))?;
+    args.get(key + 1).copied().filter(|dir| !dir.starts_with('-'))
+}
+
+/// Whether a hooks directory holds no hooks: `/dev/null`, `/var/empty`, or a directory
+/// named for being empty or off (`…/empty-hooks`, `…/no-hooks`, `…/hooks-disabled`).
+fn holds_no_hooks(dir: &str) -> bool {
+    let dir = dir.trim_matches(|c| c == '"' || c == '\'').to_ascii_lowercase();
+    let last = dir.trim_end_matches('/').rsplit('/').next().unwrap_or(&dir);
+    dir.contains("/dev/null")
+        || dir.contains("/var/empty")
+        || [
+            "empty", "null", "none", "nohooks", "no-hooks", "no_hooks", "disabled", "noop",
+        ]
+        .iter()
+        .any(|word| last.contains(word))
+}
+
 /// Whether `ssh` arguments open a reverse tunnel to this machine's SSH server: `-R
 /// 0:localhost:22`, a flag cluster ending in `R` (`-NfR 2222:localhost:22`), or `-o
 /// RemoteForward=…`.
@@ -130,8 +150,8 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
         // Hooks pointed at nothing: every pre-commit check (secret scanners, linters) is off.
         "git"
             if lower.contains("core.hookspath")
-                && (lower.contains("/dev/null") || lower.contains("/var/empty"))
-                && args.first() == Some(&"config") =>
+                && args.first() == Some(&"config")
+                && hooks_path_of(args).is_some_and(holds_no_hooks) =>
         {
             Some((
                 if global { Severity::High } else { Severity::Medium },
@@ -167,6 +187,40 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
         )),
         "conda" if lower.contains("ssl_verify") && lower.contains("false") => {
             Some((Severity::High, "turns TLS certificate checks off for conda"))
+        }
+        // The cluster's certificate no longer checked, written into the kubeconfig: every
+        // later kubectl talks to whoever answers at that address.
+        "kubectl"
+            if args.iter().any(|a| {
+                let a = a.to_ascii_lowercase();
+                a == "--insecure-skip-tls-verify" || a == "--insecure-skip-tls-verify=true"
+            }) =>
+        {
+            Some(if args.first() == Some(&"config") {
+                (
+                    Severity::High,
+                    "turns TLS certificate checks off for the cluster in the kubeconfig: every later kubectl trusts whoever answers",
+                )
+            } else {
+                (
+                    Severity::Medium,
+                    "talks to the cluster without checking its TLS certificate",
+                )
+            })
+        }
+        // Pod Security admission set to `privileged`: any pod in the namespace may run
+        // with host access.
+        "kubectl"
+            if args.first() == Some(&"label")
+                && args.iter().any(|a| {
+                    let a = a.to_ascii_lowercase();
+                    a.starts_with("pod-security.kubernetes.io/enforce=") && a.ends_with("=privileged")
+                }) =>
+        {
+            Some((
+                Severity::Medium,
+                "lifts Pod Security admission from the namespace: any pod in it may run privileged, with host access",
+            ))
         }
         "kubectl" if lower.contains("clusterrolebinding") && lower.contains("cluster-admin") => {
             let broad = lower.contains(":default")
