@@ -210,7 +210,10 @@ fn lessons_raise_nothing(text: &str, lines: &Lines, findings: &mut [Finding]) {
 /// for intents like prose. The quotation marks around a value are JSON's or YAML's
 /// syntax, not a quotation, and are read as spaces.
 fn notes_to_the_agent(path: &str, text: &str, lines: &Lines, findings: &mut Vec<Finding>) {
-    let notes: Vec<bool> = lines.iter(text).map(|line| NOTE_KEY.is_match(line)).collect();
+    let notes: Vec<bool> = match table_delimiter(path) {
+        Some(delimiter) => note_cells(text, lines.starts.len(), delimiter),
+        None => lines.iter(text).map(|line| NOTE_KEY.is_match(line)).collect(),
+    };
     if !notes.contains(&true) {
         return;
     }
@@ -230,6 +233,57 @@ fn notes_to_the_agent(path: &str, text: &str, lines: &Lines, findings: &mut Vec<
             found.message.to_owned(),
         ));
     }
+}
+
+/// The delimiter of a table file (`.csv`, `.tsv`), if `path` is one.
+fn table_delimiter(path: &str) -> Option<u8> {
+    let lower = path.to_ascii_lowercase();
+    if lower.ends_with(".csv") {
+        Some(b',')
+    } else if lower.ends_with(".tsv") {
+        Some(b'\t')
+    } else {
+        None
+    }
+}
+
+/// The lines of a table whose note column (headed like a note key: `note`, `comment`,
+/// `instructions`, …) holds text: a skill that tells the agent to follow a table's notes
+/// hands it those cells as instructions.
+fn note_cells(text: &str, line_count: usize, delimiter: u8) -> Vec<bool> {
+    let mut notes = vec![false; line_count];
+    let mut reader = csv::ReaderBuilder::new()
+        .delimiter(delimiter)
+        .flexible(true)
+        .from_reader(text.as_bytes());
+    let Ok(headers) = reader.headers() else {
+        return notes;
+    };
+    let columns: Vec<usize> = headers
+        .iter()
+        .enumerate()
+        .filter(|(_, heading)| NOTE_KEY.is_match(&format!("{}:", heading.trim())))
+        .map(|(i, _)| i)
+        .collect();
+    if columns.is_empty() {
+        return notes;
+    }
+    for record in reader.records().take(100_000) {
+        let Ok(record) = record else {
+            break;
+        };
+        let Some(line) = record.position().and_then(|p| usize::try_from(p.line()).ok()) else {
+            continue;
+        };
+        if columns
+            .iter()
+            .any(|&c| record.get(c).is_some_and(|cell| !cell.trim().is_empty()))
+            && let Some(note) = notes.get_mut(line.saturating_sub(1))
+        {
+            *note = true;
+        }
+    }
+    notes
 }
 
 /// A data-file line whose key names a note for a reader (`"_notes":`, `agent_instructions:`,
