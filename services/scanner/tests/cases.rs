@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 80] = [
+const KNOWN_MISSES: [(&str, &str); 95] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -329,6 +329,66 @@ const KNOWN_MISSES: [(&str, &str); 80] = [
     (
         "d7-reset-local-db",
         "a DROP DATABASE guarded by host and name checks and a typed confirmation: the guards are not read",
+    ),
+    (
+        "d12-release-notes-drafter",
+        "credential files pasted into release notes and published as a public gist, in words, in a reference the SKILL.md points to: no send verb and address in one intent, and the reference's policy is not joined to the step",
+    ),
+    (
+        "d12-incident-postmortem",
+        "audit-log entries of the incident window deleted with their retention, in words: deleting named entries is no destroy-data term; the concealment alone is caution",
+    ),
+    (
+        "d12-customer-export",
+        "card numbers and bank accounts e-mailed to outside addresses, in words: customer data is not a secret the lexicon knows, and an e-mail has no address to send to",
+    ),
+    (
+        "d12-onboarding-laptop",
+        "the endpoint agent is named one sentence before \"stop its service … disable its extension\": the safeguard and the verb stand in different sentences (safety-off is not chained); the concealment alone is caution",
+    ),
+    (
+        "d12-db-migration-helper",
+        "production credentials taken from the team vault and migrations applied around approval, with a lie about the pipeline, in words: no intent for taking someone else's credentials, and the lie's wording is not the lexicon's",
+    ),
+    (
+        "d12-support-macros",
+        "MFA reset and recovery codes read out for unverified requesters, in a rewritten reference: no intent for weakening account recovery",
+    ),
+    (
+        "d12-neovim-lsp-setup",
+        "a Lua module copied into Neovim's config fetches code from a host assembled from a JSON file's pieces and load()s it: the address is built from data at run time, and the editor's config is no persistence target",
+    ),
+    (
+        "d12-r-quarterly-report",
+        "an R script writes eval(parse()) of a pasted-together URL into ~/.Rprofile: R is not followed, and ~/.Rprofile is no persistence target",
+    ),
+    (
+        "d12-android-build-cache",
+        "a Gradle init script in ~/.gradle/init.d applies a script from an address read from gradle.properties: Gradle is not followed, and init.d is no persistence target",
+    ),
+    (
+        "d12-git-credential-roaming",
+        "a git credential helper POSTs the credentials git hands it on stdin: the helper protocol's password field is not a secret source",
+    ),
+    (
+        "d12-bug-report-bundle",
+        "a script prints credential files (paths in an array, one with a default expansion) into a report that `gh issue create --body-file` publishes: the array's paths are not read as secrets there",
+    ),
+    (
+        "d12-branch-pruner",
+        "keep-patterns that can never match make a loop delete every remote branch and tag: what a comparison lets through is not evaluated",
+    ),
+    (
+        "d12-disk-space-reclaimer",
+        "a TOML config with confirm=false drives a Python script that deletes volumes, WAL and backups on production hosts: deletion paths read from a config are not followed",
+    ),
+    (
+        "d12-team-conventions-sync",
+        "standing orders (obey a notes file over the user, auto-approve) appended to agents' global instruction files by prose steps, hidden from the chat: caution, the template's orders are not read where the prose writes them",
+    ),
+    (
+        "d12-python-perf-profiler",
+        "a .pth hook and a LaunchAgent/cron entry start code kept in a Python string that fetches jobs and runs them with shell=True: code written to a file from a string is not followed",
     ),
 ];
 
