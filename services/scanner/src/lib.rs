@@ -162,13 +162,18 @@ fn intent_finding(
     )
 }
 
-/// In a security-training skill, an intent raised to `high` only by a second intent in
-/// its paragraph drops back to what it is alone when that paragraph quotes a sample
+/// The note on what a security-training skill quotes as a sample (`caution`).
+const QUOTED_IN_TRAINING: &str = " (quoted in a security-training skill's documentation: caution, not dangerous)";
+
+/// In a security-training skill, an intent of a taught technique (remote code,
+/// exfiltration, …; never prompt injection or concealment) raised to `high` only by a
+/// second intent in its paragraph drops back to what it is alone when that paragraph
+/// quotes a sample
 /// (a finding already capped as quoted): the paragraph is a lesson about the sample
 /// ("A README saying \"ignore previous instructions\" is an attack. Piping a download
 /// into a shell runs whatever the server sends."), not an attack of two parts.
 fn lessons_raise_nothing(text: &str, lines: &Lines, findings: &mut [Finding]) {
-    const QUOTED: &str = "(quoted in a security-training skill's documentation";
+    const QUOTED: &str = QUOTED_IN_TRAINING;
     if !findings
         .iter()
         .any(|f| f.rule.starts_with("intent.") && f.message.contains(QUOTED))
@@ -193,6 +198,7 @@ fn lessons_raise_nothing(text: &str, lines: &Lines, findings: &mut [Finding]) {
     for finding in findings.iter_mut() {
         if finding.rule.starts_with("intent.")
             && finding.severity > Severity::Medium
+            && vendor::taught_technique(&finding.category)
             && !finding.message.contains(QUOTED)
             && intent::own_severity(&finding.rule).is_some_and(|own| own <= Severity::Medium)
             && quoting.contains(&paragraph_of(finding.line))
@@ -523,7 +529,7 @@ impl Scanner {
                     && severity > Severity::Medium
                 {
                     severity = Severity::Medium;
-                    message.push_str(" (quoted in a security-training skill's documentation: caution, not dangerous)");
+                    message.push_str(QUOTED_IN_TRAINING);
                 } else if context::describes_attempt(near, at) {
                     continue;
                 }
@@ -702,7 +708,7 @@ impl Scanner {
                     message = format!("{message} (with line {})", locate(partner).line);
                 }
                 if lesson {
-                    message.push_str(" (quoted in a security-training skill's documentation: caution, not dangerous)");
+                    message.push_str(QUOTED_IN_TRAINING);
                 }
                 out.push(locate(index).finding(
                     line,

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 95] = [
+const KNOWN_MISSES: [(&str, &str); 96] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -329,6 +329,10 @@ const KNOWN_MISSES: [(&str, &str); 95] = [
     (
         "d7-reset-local-db",
         "a DROP DATABASE guarded by host and name checks and a typed confirmation: the guards are not read",
+    ),
+    (
+        "agent-config-audit",
+        "an audit skill's list of what to look for (\"instructions to run remote scripts, hide actions, or skip tests\") and a quotation that wraps over two lines: injection and concealment intents are never softened beside a training skill's samples, and reporting words were narrowed after review, so the list reads as instructions",
     ),
     (
         "d12-release-notes-drafter",

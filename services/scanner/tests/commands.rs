@@ -1844,6 +1844,8 @@ fn what_the_eighth_session_follows() {
     for command in [
         "mkdir -p ~/.local/state/git/empty-hooks\ngit config --global core.hooksPath ~/.local/state/git/empty-hooks",
         "kubectl config set-cluster prod --insecure-skip-tls-verify=true",
+        "kubectl config set clusters.prod.insecure-skip-tls-verify true",
+        "git config --global core.hooksPath ~/.config/git/hooks-off",
     ] {
         dangerous(&[("SKILL.md", block(command).as_str())], "flow.safety-off");
     }
@@ -1857,7 +1859,9 @@ fn what_the_eighth_session_follows() {
     );
     for command in [
         "kubectl label --overwrite ns debug pod-security.kubernetes.io/enforce=privileged",
+        "kubectl -n debug label ns debug pod-security.kubernetes.io/enforce-",
         "kubectl get pods --insecure-skip-tls-verify",
+        "git -c core.hooksPath=/dev/null commit -m wip",
         "export PIP_TRUSTED_HOST=\"pypi.org files.pythonhosted.org\"",
     ] {
         questioned(&[("SKILL.md", block(command).as_str())], "flow.safety-off");
@@ -1865,6 +1869,7 @@ fn what_the_eighth_session_follows() {
     for command in [
         "git config core.hooksPath .githooks",
         "git config --global core.hooksPath ~/.config/git/hooks",
+        "git config --global core.hooksPath ~/.githooks-nonempty",
         "export PIP_TRUSTED_HOST=pypi.corp.example",
     ] {
         quiet(&[("SKILL.md", block(command).as_str())], "flow.safety-off");

@@ -100,6 +100,19 @@ fn adversarial_inputs_finish() {
     let zw = "\u{200B}".repeat(100_000);
     let report = scanner().scan_text("SKILL.md", &zw);
     assert_eq!(report.verdict, Verdict::Dangerous);
+    // Compound commands nested two thousand deep (the shell parser recurses per level:
+    // the nesting check must count `do`, not only brackets), a function that calls itself
+    // with input and a long argument, and a settings file of many host lists.
+    let loops: String = (0..2000).map(|i| format!("while true; do echo {i}\n")).collect();
+    scanner().scan_text("scripts/a.sh", &loops);
+    let recursion = format!(
+        "f() {{ {} }}\necho go | f {}\n",
+        "f \"$1\"; ".repeat(10),
+        "a".repeat(20_000)
+    );
+    scanner().scan_text("scripts/a.sh", &recursion);
+    let hosts = format!("{{{}}}\n", "\"trusted-host\": \"a\", ".repeat(50)).repeat(500);
+    scanner().scan_text("assets/pip.json", &hosts);
 }
 
 proptest! {

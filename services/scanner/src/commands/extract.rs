@@ -719,8 +719,18 @@ pub fn gitconfig_commands(text: &str) -> Vec<Snippet> {
 /// `Makefile.tmpl`, `Makefile.in`): what `make -f` runs is read the same.
 pub fn is_makefile(path: &str) -> bool {
     let file = path.rsplit('/').next().unwrap_or(path);
-    let stem = file.split_once('.').map_or(file, |(stem, _)| stem);
-    matches!(stem, "makefile" | "gnumakefile") || file.ends_with(".mk") || file.ends_with(".make")
+    // A document about a Makefile (`Makefile.md`) is a document.
+    let kept_as_makefile = |suffix: &str| {
+        !matches!(
+            suffix,
+            "md" | "markdown" | "txt" | "rst" | "adoc" | "html" | "htm" | "pdf" | "json" | "yaml" | "yml"
+        )
+    };
+    let named = match file.split_once('.') {
+        Some((stem, suffix)) => matches!(stem, "makefile" | "gnumakefile") && kept_as_makefile(suffix),
+        None => matches!(file, "makefile" | "gnumakefile"),
+    };
+    named || file.ends_with(".mk") || file.ends_with(".make")
 }
 
 /// Column headings of a table whose cells are commands (a schedule's `command`, a task

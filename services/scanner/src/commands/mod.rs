@@ -111,15 +111,26 @@ impl Shipped {
         })
     }
 
-    /// Whether one of the bundle's scripts names the file at `path` (by its file name):
-    /// it reads, copies or installs that file.
+    /// Whether one of the bundle's scripts writes the path of the file at `path` — its
+    /// folder and name (`assets/profiles.json`, `templates/pip.conf`), or its name alone
+    /// for a file at the skill's root — a sign, not proof, that the script reads, copies or
+    /// installs it: a script's own `open("config.yaml")` does not name
+    /// `references/config.yaml`.
     pub(crate) fn named_by_a_script(&self, path: &str) -> bool {
-        let name = path.rsplit('/').next().unwrap_or(path);
+        let normalized = targets::normalize_path(path);
+        let mut parts = within_skill(&normalized).rsplit('/');
+        let (Some(name), folder) = (parts.next(), parts.next()) else {
+            return false;
+        };
+        let needle = match folder {
+            Some(folder) => format!("{folder}/{name}"),
+            None => name.to_owned(),
+        };
         !name.is_empty()
             && self
                 .scripts
                 .iter()
-                .any(|script| script.path != path && script.text.contains(name))
+                .any(|script| script.path != path && script.text.contains(&needle))
     }
 
     /// The script the skill ships at `path` (as a command names it: `./scripts/x.sh`,

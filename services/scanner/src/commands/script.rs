@@ -416,31 +416,36 @@ fn statements(text: &str) -> Vec<(usize, String)> {
 
 /// The names a block of several lines assigns a download or a secret to, line by line
 /// (`my $body = LWP::Simple::get($u)`, `token = os.environ["GH_TOKEN"]`): the calls the
-/// block makes with them hand those on. A one-line statement has none (its own taint is
-/// read whole).
-fn block_assignments(statement: &str, line: usize) -> BTreeMap<String, Taint> {
+/// block makes with them hand those on. A name used before its assignment (a loop's
+/// earlier lines) is not one of them; a one-line statement has none (its own taint is
+/// read whole). `line_of(k)`: the file line of the statement's line `k`.
+fn block_assignments(statement: &str, line_of: &dyn Fn(usize) -> usize) -> BTreeMap<String, Taint> {
     let mut out = BTreeMap::new();
     if !statement.trim_end().contains('\n') {
         return out;
     }
-    for body_line in statement.lines().skip(1).take(MAX_TAINTED) {
+    let mut offset = 0;
+    for (k, body_line) in statement.split_inclusive('\n').enumerate().take(MAX_TAINTED) {
+        let here = offset;
+        offset += body_line.len();
+        if k == 0 {
+            continue;
+        }
         let Some(name) = ASSIGN
             .captures(body_line)
             .and_then(|caps| caps.get(1).or_else(|| caps.get(2)).or_else(|| caps.get(3)))
         else {
             continue;
         };
+        if first_mention(statement, name.as_str()).is_some_and(|at| at < here) {
+            continue;
+        }
+        let origin = |what: String| Some(Origin { line: line_of(k), what });
         let mut taint = Taint::default();
         if FETCH.is_match(body_line) && !only_defanged(body_line) {
-            taint.remote = Some(Origin {
-                line,
-                what: "a download".to_owned(),
-            });
+            taint.remote = origin("a download".to_owned());
         } else if let Some(found) = SECRET_EXPR.find(body_line) {
-            taint.secret = Some(Origin {
-                line,
-                what: found.as_str().trim().to_owned(),
-            });
+            taint.secret = origin(found.as_str().trim().to_owned());
         }
         if !taint.is_clean() {
             out.insert(name.as_str().to_owned(), taint);
@@ -860,7 +865,7 @@ fn follow_given(
         if !functions.is_empty() {
             // A block read as one statement (a loop's or a function's body) assigns names
             // before it hands them on (`my $body = get($u) or next; return load($body);`).
-            let local = block_assignments(&statement, line);
+            let local = block_assignments(&statement, &|k| at(index + k));
             if local.is_empty() {
                 functions::call(m, language, &functions, &statement, &tainted, line);
             } else {

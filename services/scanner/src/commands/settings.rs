@@ -18,6 +18,13 @@ use super::flow::Judgment;
 use super::programs::{safety_off, shorten};
 use super::targets::{names_public_index, tls_off_setting};
 
+/// Lines of a settings file read (a larger file is data, not settings).
+const MAX_LINES: usize = 10_000;
+/// Bytes of one line read as a value.
+const MAX_VALUE_BYTES: usize = 4096;
+/// Continuation lines read for one value (`trusted-host =` and the hosts below it).
+const MAX_CONTINUATION_LINES: usize = 64;
+
 /// One `key <sep> value` pair, several to a line in inline objects (`{ "npm": {
 /// "strict-ssl": false } }`): the key (optionally quoted) and the value (its quotes, a
 /// trailing comma, brace or comment left out).
@@ -30,11 +37,13 @@ static SETTING: LazyLock<Regex> = LazyLock::new(|| {
 /// `listed`: the setting's whole value, continuation lines included, for the settings
 /// that take a list of hosts.
 fn weakens(key: &str, value: &str, listed: &dyn Fn() -> String) -> Option<&'static str> {
-    if tls_off_setting(&key.to_ascii_uppercase(), value) {
-        return Some("turns TLS certificate checks off for every program that reads it");
-    }
     let lower = key.to_ascii_lowercase();
     let name = lower.rsplit('.').next().unwrap_or(&lower);
+    // An empty value in a file is a placeholder or an unset (`REQUESTS_CA_BUNDLE=` in an
+    // `.env.example`), not a bundle emptied on purpose.
+    if !value.is_empty() && tls_off_setting(&name.to_ascii_uppercase(), value) {
+        return Some("turns TLS certificate checks off for every program that reads it");
+    }
     let value = value.to_ascii_lowercase();
     let off = matches!(value.as_str(), "false" | "0" | "no" | "off");
     match name {
@@ -60,6 +69,7 @@ fn weakens(key: &str, value: &str, listed: &dyn Fn() -> String) -> Option<&'stat
         }
         "goinsecure" if value == "*" => Some("lets Go fetch every module over plain HTTP or unverified TLS"),
         "goflags" if value.contains("-insecure") => Some("lets Go fetch modules without TLS checks"),
+        "check_certificate" | "check-certificate" if off => Some("turns TLS certificate checks off for wget"),
         "trusted-host" | "trusted_host" | "allow-insecure-host" | "allow_insecure_host"
             if names_public_index(&listed()) =>
         {
@@ -74,15 +84,17 @@ fn weakens(key: &str, value: &str, listed: &dyn Fn() -> String) -> Option<&'stat
 /// take effect (`high`); a file nothing applies is for a reviewer to read (`medium`).
 pub(crate) fn weakened_in(path: &str, text: &str, applied: bool) -> Vec<Judgment> {
     let mut out = Vec::new();
-    for (line, content) in text.lines().enumerate().take(10_000) {
+    let lines: Vec<&str> = text.lines().take(MAX_LINES).collect();
+    for (line, content) in lines.iter().enumerate() {
         let trimmed = content.trim_start();
         if trimmed.starts_with(['#', ';']) || trimmed.starts_with("//") {
             continue;
         }
         // A value continued on the indented lines below (`trusted-host =` in pip.conf).
         let listed = |from: usize| {
-            let mut whole = content[from..].to_owned();
-            for next in text.lines().skip(line + 1).take(64) {
+            let rest = &content[from..];
+            let mut whole = rest[..rest.floor_char_boundary(MAX_VALUE_BYTES)].to_owned();
+            for next in lines.iter().skip(line + 1).take(MAX_CONTINUATION_LINES) {
                 if !next.starts_with([' ', '\t']) || next.trim().is_empty() {
                     break;
                 }
@@ -124,7 +136,17 @@ pub(crate) fn is_settings_file(path: &str) -> bool {
         "json" | "yaml" | "yml" | "toml" | "ini" | "cfg" | "conf" | "env" | "properties" | "npmrc" | "yarnrc"
     ) || matches!(
         file,
-        ".npmrc" | "npmrc" | ".yarnrc" | ".yarnrc.yml" | ".env" | "kubeconfig" | "config"
+        ".npmrc"
+            | "npmrc"
+            | ".yarnrc"
+            | ".yarnrc.yml"
+            | ".env"
+            | "kubeconfig"
+            | "config"
+            | ".condarc"
+            | "condarc"
+            | ".wgetrc"
+            | "wgetrc"
     ) || file.starts_with(".env.")
 }
 

@@ -158,9 +158,9 @@ impl Machine {
         // `&!`, a `}` without `;`) costs its own lines, not every block of the file.
         let mut out = Value::default();
         let mut next = 0;
-        // Text given to the parser here, at most a few times the text's own size: a file
-        // of lines that each open a construct never closed must not cost a parse of every
-        // run of lines.
+        // Text given to the parser here: at most eight times the text's own size (64 KiB
+        // for a short one), so a file of lines that each open a construct never closed
+        // does not cost a parse of every run of lines.
         let mut budget = text.len().saturating_mul(PARSE_BUDGET_FACTOR).max(64 * 1024);
         while next < logical.len() {
             let (first, _) = logical[next];
@@ -593,7 +593,14 @@ impl Machine {
                     .borrow_mut()
                     .insert(words.iter().map(|w| w.text.as_str()).collect::<Vec<_>>().join(" "));
             if given_stdin || given_arguments {
-                let out = self.follow_function(&body, &words, given_stdin.then(|| stdin.unwrap_or_default()), line);
+                // Arguments too long to copy through every call are not bound (a function
+                // that calls itself with them must not grow the work without bound).
+                let bound = if words.iter().map(|w| w.text.len() + 1).sum::<usize>() <= MAX_CALL_ARGUMENTS {
+                    &words[..]
+                } else {
+                    &words[..1]
+                };
+                let out = self.follow_function(&body, bound, given_stdin.then(|| stdin.unwrap_or_default()), line);
                 return self.output_redirects(&redirects, out, line);
             }
         }
@@ -976,16 +983,30 @@ fn worth_following(text: &str) -> bool {
     })
 }
 
-/// How deeply brackets nest in `text` (`(`, `{`, `[`), at most.
+/// How deeply brackets (`(`, `{`, `[`) and shell's compound commands (`do … done`,
+/// `then … fi`, `case … esac`) nest in `text`, at most: the parser recurses once per
+/// level of either.
 fn nesting(text: &str) -> usize {
     let (mut depth, mut max) = (0usize, 0usize);
-    for b in text.bytes() {
-        match b {
-            b'(' | b'{' | b'[' => {
-                depth += 1;
-                max = max.max(depth);
-            }
-            b')' | b'}' | b']' => depth = depth.saturating_sub(1),
+    let mut open = |depth: &mut usize| {
+        *depth += 1;
+        max = max.max(*depth);
+    };
+    let mut word = String::new();
+    for c in text.chars().chain(std::iter::once(' ')) {
+        if c.is_ascii_alphabetic() {
+            word.push(c);
+            continue;
+        }
+        match word.as_str() {
+            "do" | "then" | "case" => open(&mut depth),
+            "done" | "fi" | "esac" => depth = depth.saturating_sub(1),
+            _ => {}
+        }
+        word.clear();
+        match c {
+            '(' | '{' | '[' => open(&mut depth),
+            ')' | '}' | ']' => depth = depth.saturating_sub(1),
             _ => {}
         }
     }

@@ -778,7 +778,12 @@ pub fn names_public_index(hosts: &str) -> bool {
     ];
     hosts
         .split(|c: char| c.is_whitespace() || matches!(c, ',' | '"' | '\'' | '[' | ']'))
-        .map(|host| host.trim_end_matches('/').to_ascii_lowercase())
+        .map(|host| {
+            // `pypi.org:443`, `https://pypi.org/simple`: the host alone.
+            let host = host.split_once("://").map_or(host, |(_, rest)| rest);
+            let host = host.split(['/', ':']).next().unwrap_or(host);
+            host.to_ascii_lowercase()
+        })
         .filter(|host| !host.is_empty())
         .any(|host| {
             PUBLIC

@@ -36,24 +36,62 @@ pub(crate) fn safety_off(line: usize, severity: Severity, message: String) -> Ju
     }
 }
 
-/// The directory `git config … core.hooksPath <dir>` sets (the argument after the key).
+/// The directory `git config … core.hooksPath <dir>` or `git -c core.hooksPath=<dir> …`
+/// sets.
 fn hooks_path_of<'a>(args: &[&'a str]) -> Option<&'a str> {
+    // One command's setting: `git -c core.hooksPath=/dev/null commit`.
+    if let Some(dir) = args.iter().find_map(|a| {
+        a.split_once('=')
+            .filter(|(key, _)| key.eq_ignore_ascii_case("core.hooksPath"))
+            .map(|(_, dir)| dir)
+    }) {
+        return Some(dir);
+    }
+    // `git config [--global] core.hooksPath <dir>`.
+    if args.first() != Some(&"config") {
+        return None;
+    }
     let key = args.iter().position(|a| a.eq_ignore_ascii_case("core.hooksPath"))?;
     args.get(key + 1).copied().filter(|dir| !dir.starts_with('-'))
 }
 
 /// Whether a hooks directory holds no hooks: `/dev/null`, `/var/empty`, or a directory
-/// named for being empty or off (`…/empty-hooks`, `…/no-hooks`, `…/hooks-disabled`).
+/// whose name says it is empty or off (`…/empty-hooks`, `…/no-hooks`, `…/hooks-off`), word
+/// by word (`…/githooks-nonempty` is not).
 fn holds_no_hooks(dir: &str) -> bool {
     let dir = dir.trim_matches(|c| c == '"' || c == '\'').to_ascii_lowercase();
     let last = dir.trim_end_matches('/').rsplit('/').next().unwrap_or(&dir);
+    let words: Vec<&str> = last
+        .split(|c: char| !c.is_ascii_alphanumeric())
+        .filter(|w| !w.is_empty())
+        .collect();
     dir.contains("/dev/null")
         || dir.contains("/var/empty")
-        || [
-            "empty", "null", "none", "nohooks", "no-hooks", "no_hooks", "disabled", "noop",
-        ]
-        .iter()
-        .any(|word| last.contains(word))
+        || words.iter().any(|w| {
+            matches!(
+                *w,
+                "empty" | "null" | "none" | "nohooks" | "nohook" | "disabled" | "noop" | "off"
+            )
+        })
+        || words
+            .windows(2)
+            .any(|pair| pair[0] == "no" && pair[1].starts_with("hook"))
+}
+
+/// Whether kubectl arguments turn the cluster's certificate check off: the flag
+/// (`--insecure-skip-tls-verify`, `=true`, `=1`), or the kubeconfig key set to true
+/// (`kubectl config set clusters.prod.insecure-skip-tls-verify true`).
+fn skips_tls_verify(args: &[&str]) -> bool {
+    args.iter().enumerate().any(|(i, a)| {
+        let a = a.to_ascii_lowercase();
+        matches!(
+            a.as_str(),
+            "--insecure-skip-tls-verify" | "--insecure-skip-tls-verify=true" | "--insecure-skip-tls-verify=1"
+        ) || a.ends_with(".insecure-skip-tls-verify")
+            && args
+                .get(i + 1)
+                .is_some_and(|v| matches!(v.to_ascii_lowercase().as_str(), "true" | "1"))
+    })
 }
 
 /// Whether `ssh` arguments open a reverse tunnel to this machine's SSH server: `-R
@@ -148,16 +186,10 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
             ))
         }
         // Hooks pointed at nothing: every pre-commit check (secret scanners, linters) is off.
-        "git"
-            if lower.contains("core.hookspath")
-                && args.first() == Some(&"config")
-                && hooks_path_of(args).is_some_and(holds_no_hooks) =>
-        {
-            Some((
-                if global { Severity::High } else { Severity::Medium },
-                "points git's hooks at nothing: every pre-commit check, secret scanners included, stops running",
-            ))
-        }
+        "git" if lower.contains("core.hookspath") && hooks_path_of(args).is_some_and(holds_no_hooks) => Some((
+            if global { Severity::High } else { Severity::Medium },
+            "points git's hooks at nothing: every pre-commit check, secret scanners included, stops running",
+        )),
         // Git refuses to run a repository's own config for a directory another user owns;
         // `*` turns that check off for every directory on the machine.
         "git"
@@ -190,31 +222,24 @@ pub(crate) fn check_safety(m: &mut Machine, name: &str, args: &[&str], whole: &s
         }
         // The cluster's certificate no longer checked, written into the kubeconfig: every
         // later kubectl talks to whoever answers at that address.
+        "kubectl" if skips_tls_verify(args) => Some(if args.contains(&"config") {
+            (
+                Severity::High,
+                "turns TLS certificate checks off for the cluster in the kubeconfig: every later kubectl trusts whoever answers",
+            )
+        } else {
+            (
+                Severity::Medium,
+                "talks to the cluster without checking its TLS certificate",
+            )
+        }),
+        // Pod Security admission set to `privileged`, or its enforcement label removed: any
+        // pod in the namespace may run with host access.
         "kubectl"
-            if args.iter().any(|a| {
-                let a = a.to_ascii_lowercase();
-                a == "--insecure-skip-tls-verify" || a == "--insecure-skip-tls-verify=true"
-            }) =>
-        {
-            Some(if args.first() == Some(&"config") {
-                (
-                    Severity::High,
-                    "turns TLS certificate checks off for the cluster in the kubeconfig: every later kubectl trusts whoever answers",
-                )
-            } else {
-                (
-                    Severity::Medium,
-                    "talks to the cluster without checking its TLS certificate",
-                )
-            })
-        }
-        // Pod Security admission set to `privileged`: any pod in the namespace may run
-        // with host access.
-        "kubectl"
-            if args.first() == Some(&"label")
+            if args.contains(&"label")
                 && args.iter().any(|a| {
                     let a = a.to_ascii_lowercase();
-                    a.starts_with("pod-security.kubernetes.io/enforce=") && a.ends_with("=privileged")
+                    a == "pod-security.kubernetes.io/enforce=privileged" || a == "pod-security.kubernetes.io/enforce-"
                 }) =>
         {
             Some((
