@@ -14,6 +14,12 @@ use cairn_registry::{AppState, serve, telemetry};
 use cairn_store::Actor;
 use clap::{Parser, Subcommand};
 
+/// mimalloc instead of the system allocator: compiling the scanner's patterns is mostly
+/// small allocations, and with it a one-skill `scan` from a cold start runs about 16 % fewer
+/// instructions (docs/BENCHMARKS.md, cold start).
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Cairn team skill registry.
 #[derive(Debug, Parser)]
 #[command(name = "cairn-registry", version, about)]

@@ -27,6 +27,11 @@ use std::time::{Duration, Instant};
 
 use cairn_scanner::{Report, ScanFile, Scanner, Verdict};
 
+/// The allocator the `cairn-registry` and `cairn` binaries use, so throughput here is
+/// theirs.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 /// Sources held out from tuning: labeled fixture sources (`source` in `labels.jsonl`) and
 /// curated skill sources (`skills/<source>`). Everything else is development data.
 const HELD_OUT_SOURCES: [&str; 6] = [

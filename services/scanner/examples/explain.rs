@@ -12,6 +12,11 @@ use std::path::{Path, PathBuf};
 
 use cairn_scanner::{ScanFile, Scanner};
 
+/// The allocator the `cairn-registry` and `cairn` binaries use, so this example's cold
+/// start measures what theirs is.
+#[global_allocator]
+static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
+
 fn collect(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
