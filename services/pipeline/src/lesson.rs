@@ -7,9 +7,14 @@
 //! markup, link targets, case and punctuation dropped, Unicode folded (NFKC), common
 //! English function words left out and plural/verb endings trimmed; runs of Chinese,
 //! Japanese or Korean script, written without spaces, count as overlapping two-character
-//! pieces. Their likeness is the Jaccard coefficient of the two sets. The measure and its
-//! threshold were chosen on one half of a hand-written bank of lessons, each worded three
-//! ways, and checked on the other half (docs/BENCHMARKS.md, "Duplicate lessons").
+//! pieces. Their likeness is a weighted Jaccard coefficient of the two sets: a feature
+//! weighs less the more blocks of the skill's own text use it ([`Vocabulary`]), because
+//! two lessons for a deploy skill that both say `make deploy` share the skill's subject,
+//! not a lesson (with plain Jaccard a third of real distinct lessons were marked as
+//! repeats of the skill's text). The measure and its threshold were chosen on one half of
+//! a hand-written bank of lessons, each worded three ways, and of a bank of lessons
+//! written for real skills, and checked on the other halves (docs/BENCHMARKS.md,
+//! "Duplicate lessons").
 //!
 //! A duplicate mark is advice for a reviewer; it never closes anything by itself.
 
@@ -36,19 +41,24 @@ pub struct Measure {
     pub code_tokens: bool,
     /// Divide the overlap by the smaller set (containment) instead of the union (Jaccard).
     pub containment: bool,
+    /// How much a feature the skill's own text uses loses weight: it weighs
+    /// `(1 + blocks using it)^-skill_weighting` (0: every feature weighs 1).
+    pub skill_weighting: f64,
     /// Likeness at or above which two lessons are likely the same.
     pub threshold: f64,
 }
 
 impl Measure {
-    /// The measure in use: word sets, stemmed, without function words, Jaccard.
+    /// The measure in use: word sets and technical tokens, stemmed, without function
+    /// words, Jaccard weighted by the skill's own text.
     pub const CHOSEN: Measure = Measure {
         stem: true,
         stopwords: true,
         word_pairs: false,
         code_tokens: true,
         containment: false,
-        threshold: 0.16,
+        skill_weighting: 1.5,
+        threshold: 0.14,
     };
 }
 
@@ -150,37 +160,70 @@ fn code_tokens(text: &str, out: &mut BTreeSet<String>) {
     }
 }
 
-/// How alike two feature sets are, 0–1 (0 when either is empty).
-pub fn likeness(a: &BTreeSet<String>, b: &BTreeSet<String>, measure: &Measure) -> f64 {
+/// The features of one skill's text and how many of its blocks use each: what lessons
+/// for that skill have in common because of its subject.
+#[derive(Clone, Debug, Default)]
+pub struct Vocabulary {
+    blocks_using: std::collections::HashMap<String, u32>,
+}
+
+impl Vocabulary {
+    /// The vocabulary of the given texts (a skill's files), block by block.
+    pub fn of<'t>(texts: impl IntoIterator<Item = &'t str>, measure: &Measure) -> Vocabulary {
+        let mut blocks_using = std::collections::HashMap::new();
+        for text in texts {
+            for block in blocks(text) {
+                for feature in features(&block.text, measure) {
+                    *blocks_using.entry(feature).or_insert(0) += 1;
+                }
+            }
+        }
+        Vocabulary { blocks_using }
+    }
+
+    /// The weight of `feature` under `measure`.
+    pub fn weight(&self, feature: &str, measure: &Measure) -> f64 {
+        if measure.skill_weighting == 0.0 {
+            return 1.0;
+        }
+        let used = self.blocks_using.get(feature).copied().unwrap_or(0);
+        (1.0 + f64::from(used)).powf(-measure.skill_weighting)
+    }
+}
+
+/// How alike two feature sets are, 0–1 (0 when either is empty), each feature weighed by
+/// `vocabulary` (see [`Measure::skill_weighting`]).
+pub fn likeness(a: &BTreeSet<String>, b: &BTreeSet<String>, measure: &Measure, vocabulary: &Vocabulary) -> f64 {
     if a.is_empty() || b.is_empty() {
         return 0.0;
     }
-    let shared = a.intersection(b).count() as f64;
+    let sum = |set: &mut dyn Iterator<Item = &String>| -> f64 { set.map(|f| vocabulary.weight(f, measure)).sum() };
+    let shared = sum(&mut a.intersection(b));
     let whole = if measure.containment {
-        a.len().min(b.len()) as f64
+        sum(&mut a.iter()).min(sum(&mut b.iter()))
     } else {
-        (a.len() + b.len()) as f64 - shared
+        sum(&mut a.union(b))
     };
-    shared / whole
+    if whole > 0.0 { shared / whole } else { 0.0 }
 }
 
-/// How alike two lessons are under the chosen measure.
+/// How alike two lessons are under the chosen measure, with no skill text to weigh by.
 pub fn similarity(a: &str, b: &str) -> f64 {
     let m = Measure::CHOSEN;
-    likeness(&features(a, &m), &features(b, &m), &m)
+    likeness(&features(a, &m), &features(b, &m), &m, &Vocabulary::default())
 }
 
 /// Lessons with fewer features than this are too short to call duplicates.
 pub const MIN_FEATURES: usize = 4;
 
-/// Whether two lessons are likely the same lesson.
-pub fn likely_same(a: &str, b: &str) -> Option<f64> {
+/// Whether two lessons for a skill whose text has `vocabulary` are likely the same lesson.
+pub fn likely_same(a: &str, b: &str, vocabulary: &Vocabulary) -> Option<f64> {
     let m = Measure::CHOSEN;
     let (fa, fb) = (features(a, &m), features(b, &m));
     if fa.len() < MIN_FEATURES || fb.len() < MIN_FEATURES {
         return None;
     }
-    let s = likeness(&fa, &fb, &m);
+    let s = likeness(&fa, &fb, &m, vocabulary);
     (s >= m.threshold).then_some(s)
 }
 
@@ -373,9 +416,36 @@ mod tests {
         let b =
             "Downloading models filled `/root`: export HF_HOME to the big data disk first so the cache lands there.";
         let c = "Pass `--gradient-checkpointing` when the model does not fit in GPU memory.";
-        assert!(likely_same(a, b).is_some(), "{}", similarity(a, b));
-        assert!(likely_same(a, c).is_none(), "{}", similarity(a, c));
-        assert!(likely_same("ok", "ok").is_none(), "too short to tell");
+        let none = Vocabulary::default();
+        assert!(likely_same(a, b, &none).is_some(), "{}", similarity(a, b));
+        assert!(likely_same(a, c, &none).is_none(), "{}", similarity(a, c));
+        assert!(likely_same("ok", "ok", &none).is_none(), "too short to tell");
+    }
+
+    /// Seen in a user flow: distinct lessons for a deploy skill were marked as repeats of
+    /// its lines because they all name `make deploy`; what the skill's text says at every
+    /// turn is its subject, not a lesson.
+    #[test]
+    fn the_skill_subject_alone_does_not_make_lessons_alike() {
+        let skill = "# Deploy notes\n\n## Steps\n1. Run the test suite with `make test`.\n                     2. Run `make deploy ENV=staging` and watch the logs.\n3. Promote with `make promote`.\n\n                     ## Pitfalls\n- The staging database is reset every night at 02:00 UTC.\n                     - `make deploy` needs the VPN.\n- `make deploy` fails on a dirty tree.\n";
+        let m = Measure::CHOSEN;
+        let vocabulary = Vocabulary::of([skill], &m);
+        let migrations = "`make deploy` silently skips migrations unless `MIGRATE=1` is set; pass it when the release has a schema change.";
+        let vpn_line = "`make deploy` needs the VPN.";
+        let plain = likeness(
+            &features(migrations, &m),
+            &features(vpn_line, &m),
+            &m,
+            &Vocabulary::default(),
+        );
+        assert!(plain >= m.threshold, "plain word overlap alone marks it: {plain}");
+        assert!(likely_same(migrations, vpn_line, &vocabulary).is_none());
+        // The same lesson in other words still is one, the skill's subject notwithstanding.
+        let again = "Deploys that change the schema need `MIGRATE=1`: without it `make deploy` quietly leaves the migrations unapplied.";
+        assert!(likely_same(migrations, again, &vocabulary).is_some());
+        // Weights: a feature of every block weighs least, one the skill never uses weighs 1.
+        assert!(vocabulary.weight("`make deploy`", &m) < vocabulary.weight("migrat", &m));
+        assert_eq!(vocabulary.weight("never-used-here", &m), 1.0);
     }
 
     #[test]

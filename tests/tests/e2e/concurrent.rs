@@ -382,6 +382,42 @@ async fn a_reviewer_resolves_a_conflict_and_the_resolution_supersedes_it() {
     assert_eq!(team.skill_md().await, resolved_text);
 }
 
+/// Seen trying it as a team would: four agents add lessons to a deploy skill; with plain
+/// word overlap three distinct ones were marked as repeats of the skill's own lines,
+/// because they all name `make deploy` or `make promote`, and the one real rewording was
+/// marked against a line instead of the lesson it repeats.
+#[tokio::test]
+async fn lessons_that_share_only_the_skill_subject_are_not_marked_and_a_rewording_is() {
+    let app = TestApp::spawn().await.unwrap();
+    let body = "## Steps\n\n1. Run the test suite with `make test`.\n2. Run `make deploy ENV=staging` and watch the logs.\n\
+                3. Promote with `make promote`.\n\n## Pitfalls\n\n- The staging database is reset every night at 02:00 UTC.\n\
+                - `make deploy` needs the VPN.\n";
+    app.import_skill("ops/deploy-notes", "deploy-notes", body, &[]).await;
+    let lessons = [
+        "- `make deploy` silently skips migrations unless `MIGRATE=1` is set; pass it when the release has a schema change.",
+        "- Staging logs lag about two minutes behind in Grafana; tail them with `kubectl logs -f` instead of waiting.",
+        "- `make promote` refuses to run while a staging deploy is still rolling out; wait for the rollout to finish first.",
+        "- Deploys that change the schema need `MIGRATE=1`: without it `make deploy` quietly leaves the migrations unapplied.",
+    ];
+    let mut patches = Vec::new();
+    for (n, lesson) in lessons.iter().enumerate() {
+        let (_, token) = app.user_with_token(&format!("agent{n}"), Role::Member).await.unwrap();
+        let edited = format!("{body}{lesson}\n");
+        let submit = json!({
+            "skill": "deploy-notes", "base_revision": 1, "summary": "a pitfall", "rationale": "hit it",
+            "agent": {"name": format!("agent-{n}"), "model": "m", "session": "s"},
+            "ops": [{"op": "edit", "content": skill_md("deploy-notes", "deploy-notes does things", &edited)}],
+        });
+        let (status, p) = send(app.post_as(&token, "/v1/patches").json(&submit)).await;
+        assert_eq!(status, StatusCode::CREATED, "{p}");
+        patches.push(p);
+    }
+    for p in &patches[..3] {
+        assert_eq!(p["duplicate"], Value::Null, "a distinct lesson: {p}");
+    }
+    assert_eq!(patches[3]["duplicate"]["patch"], patches[0]["id"], "{}", patches[3]);
+}
+
 #[tokio::test]
 async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
     let team = team(3).await;
@@ -411,7 +447,7 @@ async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
         let p = team.patch(id).await;
         assert_eq!(p["status"], "pending_review", "a mark never closes anything by itself");
         assert!(p["duplicate"]["patch"].is_string(), "{p}");
-        assert!(p["duplicate"]["similarity"].as_f64().unwrap() >= 0.16);
+        assert!(p["duplicate"]["similarity"].as_f64().unwrap() >= 0.14);
         assert_eq!(p["duplicate_group"], ids[0].as_str());
     }
     let (_, listed) = send(team.app.get("/v1/patches?status=open")).await;

@@ -31,10 +31,21 @@ pub(super) async fn find(
     if mine.len() < lesson::MIN_FEATURES {
         return Ok(None);
     }
+    // The skill's own text as it stands (the latest revision, or the base of a new
+    // skill's first patch): what every lesson for it shares because of its subject.
+    let vocabulary = lesson::Vocabulary::of(
+        latest
+            .map(|(_, bundle)| bundle)
+            .or(base)
+            .into_iter()
+            .flat_map(|bundle| bundle.files())
+            .filter_map(|(_, file)| std::str::from_utf8(&file.bytes).ok()),
+        &measure,
+    );
     let alike = |text: &str| {
         let theirs = lesson::features(text, &measure);
         (theirs.len() >= lesson::MIN_FEATURES)
-            .then(|| lesson::likeness(&mine, &theirs, &measure))
+            .then(|| lesson::likeness(&mine, &theirs, &measure, &vocabulary))
             .filter(|s| *s >= measure.threshold)
     };
     let mut best: Option<DuplicateMark> = None;
