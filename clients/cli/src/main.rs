@@ -12,8 +12,8 @@ use cairn::remote::{Registry, WhoAmI};
 use clap::{Args, Parser, Subcommand};
 
 /// mimalloc instead of the system allocator: compiling the scanner's patterns is mostly
-/// small allocations, and with it the local scan `push` runs from a cold start runs about 16 % fewer
-/// instructions (docs/BENCHMARKS.md, cold start).
+/// small allocations, and with it the local scan `push` makes from a cold start takes
+/// about 16 % fewer instructions (docs/BENCHMARKS.md, cold start).
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 

@@ -427,7 +427,10 @@ mod tests {
     /// turn is its subject, not a lesson.
     #[test]
     fn the_skill_subject_alone_does_not_make_lessons_alike() {
-        let skill = "# Deploy notes\n\n## Steps\n1. Run the test suite with `make test`.\n                     2. Run `make deploy ENV=staging` and watch the logs.\n3. Promote with `make promote`.\n\n                     ## Pitfalls\n- The staging database is reset every night at 02:00 UTC.\n                     - `make deploy` needs the VPN.\n- `make deploy` fails on a dirty tree.\n";
+        let skill = "# Deploy notes\n\n## Steps\n1. Run the test suite with `make test`.\n\
+                     2. Run `make deploy ENV=staging` and watch the logs.\n3. Promote with `make promote`.\n\n\
+                     ## Pitfalls\n- The staging database is reset every night at 02:00 UTC.\n\
+                     - `make deploy` needs the VPN.\n- `make deploy` fails on a dirty tree.\n";
         let m = Measure::CHOSEN;
         let vocabulary = Vocabulary::of([skill], &m);
         let migrations = "`make deploy` silently skips migrations unless `MIGRATE=1` is set; pass it when the release has a schema change.";
