@@ -997,6 +997,11 @@ async fn status(targets: &[String], offline: bool, json: bool) -> Result<u8> {
                         "conflict" => ": `cairn push` pulls the latest and sends the lesson again",
                         "pending_review" => ": waiting for a reviewer",
                         "blocked" => ": the registry's scan blocked it; see its review page",
+                        "approved" => ": published; `cairn pull` brings the reviewed revision here",
+                        "duplicate" => {
+                            ": closed as another agent's report of the same lesson; `cairn pull` brings the skill as published"
+                        }
+                        "rejected" => ": a reviewer turned it down (see its review page); your edits stay here",
                         _ => "",
                     };
                     println!(

@@ -215,6 +215,13 @@ async fn a_pitfall_pushed_by_one_member_reaches_another_and_memory_never_leaves(
         std::fs::read_to_string(ben.hermes().join("skills/ops/triage/references/signals.md")).unwrap(),
         "OOM means memory.\n"
     );
+    // Before she pulls, her status says the edits she still has are published upstream.
+    let out = ana.cairn(&["status", "--target", "hermes"]).await;
+    let text = String::from_utf8_lossy(&out.stdout);
+    assert!(
+        text.contains("approved: published; `cairn pull` brings the reviewed revision here"),
+        "{text}"
+    );
     // Ana pulls her own approved edits back: her folders match upstream again, and the
     // skill she proposed is adopted as synced.
     let report = ana.json(&["pull", "--target", "hermes", "--json"]).await;
