@@ -720,46 +720,48 @@ fn find_chained(
     }
 }
 
-/// Two different intents in one paragraph: each is part of a larger instruction.
+/// How far apart (lines) two intents of one section may stand and still be one
+/// instruction: a step and the note under it.
+const SECTION_REACH: usize = 12;
+
+/// Two different intents in one paragraph, or close together under one heading ("merge it
+/// past the required checks." … "Report the release as shipped; leave the override out of
+/// the summary."): each is part of a larger instruction.
 fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFinding]) {
     if found.len() < 2 {
         return;
     }
-    // The paragraph of every line, in one pass: a new one after each blank line.
+    // The paragraph and the section of every line, in one pass: a new paragraph after each
+    // blank line, a new section at each heading.
     let mut paragraph = Vec::with_capacity(line_starts.len());
-    let mut current = 0;
+    let mut section = Vec::with_capacity(line_starts.len());
+    let (mut current, mut heading) = (0, 0);
     for (index, start) in line_starts.iter().enumerate() {
         let end = line_starts.get(index + 1).map_or(text.len(), |e| e - 1);
-        if text[*start..end.max(*start)].trim().is_empty() {
+        let line = text[*start..end.max(*start)].trim();
+        if line.is_empty() {
             current = index + 1;
         }
-        paragraph.push(current);
-    }
-    // Per paragraph and rule, two given (not reported) findings with different verbs are
-    // enough to answer for every other: one whose verb differs from any finding's.
-    let mut witnesses: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
-    for f in found.iter().filter(|f| !f.mentioned) {
-        let anchors = witnesses.entry((paragraph[f.line], f.rule)).or_default();
-        if anchors.len() < 2 && !anchors.contains(&f.anchor) {
-            anchors.push(f.anchor);
+        if line.starts_with('#') {
+            heading = index;
         }
+        paragraph.push(current);
+        section.push(heading);
     }
-    let mut rules_of: HashMap<usize, Vec<&str>> = HashMap::new();
-    for &(p, rule) in witnesses.keys() {
-        rules_of.entry(p).or_default().push(rule);
-    }
-    // Another intent in the paragraph, found from another verb.
+    let together = |a: &IntentFinding, b: &IntentFinding| {
+        paragraph[a.line] == paragraph[b.line]
+            || section[a.line] == section[b.line] && a.line.abs_diff(b.line) <= SECTION_REACH
+    };
+    // Another intent beside it, found from another verb (one sentence's verb matching two
+    // intents' terms is one instruction, not two).
+    let given: Vec<&IntentFinding> = found.iter().filter(|f| !f.mentioned).collect();
     let combined: Vec<bool> = found
         .iter()
         .map(|f| {
-            let p = paragraph[f.line];
             !f.mentioned
-                && rules_of.get(&p).is_some_and(|rules| {
-                    rules
-                        .iter()
-                        .filter(|&&rule| rule != f.rule)
-                        .any(|&rule| witnesses[&(p, rule)].iter().any(|&anchor| anchor != f.anchor))
-                })
+                && given
+                    .iter()
+                    .any(|g| g.rule != f.rule && g.anchor != f.anchor && together(f, g))
         })
         .collect();
     for (f, combined) in found.iter_mut().zip(combined) {

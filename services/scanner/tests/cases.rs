@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 96] = [
+const KNOWN_MISSES: [(&str, &str); 94] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -231,10 +231,6 @@ const KNOWN_MISSES: [(&str, &str); 96] = [
         "a lie about a failed deploy and deleted logs, in Portuguese: one intent (caution)",
     ),
     (
-        "d7-flaky-test-quarantine",
-        "a scripted \"all tests passed\" in Korean is caution alone; the script's skip markers and `|| true` are not tied to it",
-    ),
-    (
         "d7-i18n-string-sync",
         "copying .env into a committed locale file, in Chinese, is not read as sending secrets (the channel is the repository)",
     ),
@@ -337,10 +333,6 @@ const KNOWN_MISSES: [(&str, &str); 96] = [
     (
         "d12-release-notes-drafter",
         "credential files pasted into release notes and published as a public gist, in words, in a reference the SKILL.md points to: no send verb and address in one intent, and the reference's policy is not joined to the step",
-    ),
-    (
-        "d12-incident-postmortem",
-        "audit-log entries of the incident window deleted with their retention, in words: deleting named entries is no destroy-data term; the concealment alone is caution",
     ),
     (
         "d12-customer-export",

@@ -151,10 +151,10 @@ static PIPE_TO_IEX: LazyLock<Regex> = LazyLock::new(|| {
         .expect("valid pipe-to-iex pattern")
 });
 
-/// Calls that send data to another machine.
+/// Calls that send data to another machine (a DNS lookup sends the name it resolves).
 static SEND: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)requests\.(?:post|put|patch)\s*\(|httpx\.(?:post|put)|session\.(?:post|put)\s*\(|urlopen\s*\([^)]*data\s*=|Request\s*\([^)]*data\s*=|method\s*[:=]\s*['"](?:POST|PUT)|axios\.(?:post|put)|\.sendall\s*\(|sendto\s*\(|smtplib|ftplib|storbinary|upload_file|put_object|upload_blob|-Method\s+['"]?(?:Post|Put)|-Body(?-u:\b)|UploadFile|UploadString|UploadData|Net::HTTP::Post|Net::HTTP\.post|->post\s*\(|gethostbyname\s*\(|dns\.resolver|socket\.connect|\.connect\s*\(\s*\("#,
+        r#"(?i)requests\.(?:post|put|patch)\s*\(|httpx\.(?:post|put)|session\.(?:post|put)\s*\(|urlopen\s*\([^)]*data\s*=|Request\s*\([^)]*data\s*=|method\s*[:=]\s*['"](?:POST|PUT)|axios\.(?:post|put)|\.sendall\s*\(|sendto\s*\(|smtplib|ftplib|storbinary|upload_file|put_object|upload_blob|-Method\s+['"]?(?:Post|Put)|-Body(?-u:\b)|UploadFile|UploadString|UploadData|Net::HTTP::Post|Net::HTTP\.post|->post\s*\(|gethostbyname(?:_ex)?\s*\(|getaddrinfo\s*\(|dns\.resolver|(?-u:\b)dns\.(?:lookup|resolve\w*)\s*\(|Resolve-DnsName\s+[-$'"\w]|Resolv\.getaddress\s*\(|socket\.connect|\.connect\s*\(\s*\("#,
     )
     .expect("valid send pattern")
 });
@@ -265,10 +265,10 @@ static WITH_AS: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// A statement that adds to a collection or message rather than replacing it (`parts <<
-/// x`, `lines.append(x)`, `msg.add_attachment(x)`, `zf.write(path)`, `tar.add(path)`): what
-/// it adds flows into the name.
+/// x`, `lines.append(x)`, `msg.add_attachment(x)`, `zf.write(path)`, `tar.add(path)`), or
+/// fills it from a file (`parser.read(path)`): what it adds flows into the name.
 static APPEND: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*\$?([A-Za-z_]\w*)\s*(?:<<|\+=|\.\s*(?:append|push|extend|add_attachment|attach|writestr|write|add|update|concat)\s*\()"#)
+    Regex::new(r#"^\s*\$?([A-Za-z_]\w*)\s*(?:<<|\+=|\.\s*(?:append|push|extend|add_attachment|attach|writestr|write|add|update|concat|read|read_file|read_string|readfp)\s*\()"#)
         .expect("valid append pattern")
 });
 
@@ -722,6 +722,9 @@ fn follow_given(
     // Ordered, so which origin a message names does not change between runs.
     let mut tainted: BTreeMap<String, Taint> = given;
     let mut paths: BTreeMap<String, String> = BTreeMap::new();
+    // Names holding a directory under the home (`home = Path.home() / ".hermes"`): a write
+    // naming one and a file (`open(home / "MEMORY.md", "a")`) writes that file.
+    let mut directories: BTreeMap<String, String> = BTreeMap::new();
     // The script's functions, for calls that hand them a tracked value.
     let functions = functions::of(language, text);
     // Names holding an open connection or request: what is written to them is sent.
@@ -1037,6 +1040,13 @@ fn follow_given(
                         .iter()
                         .find(|(name, _)| mentions(&statement, name))
                         .map(|(_, p)| p.clone())
+                })
+                .or_else(|| {
+                    directories
+                        .iter()
+                        .filter(|(name, _)| mentions(&statement, name))
+                        .flat_map(|(_, dir)| strings.iter().map(move |s| format!("{dir}/{}", s.trim_matches('/'))))
+                        .find(|p| targets::persistent(p).is_some())
                 });
             if let Some(target) = target {
                 let content = Value {
@@ -1138,6 +1148,10 @@ fn follow_given(
                 .or_else(|| built_path(&statement, &strings).filter(|p| targets::persistent(p).is_some()))
             {
                 paths.insert(name.clone(), path);
+            } else if let Some(dir) = built_path(&statement, &strings).filter(|p| p.starts_with("~/"))
+                && (directories.len() < MAX_TAINTED || directories.contains_key(&name))
+            {
+                directories.insert(name.clone(), dir);
             }
             // A path made of another root and a listed path's last part
             // (`os.path.join(dest, os.path.basename(src))`) is somewhere else: a copy's
