@@ -1940,3 +1940,18 @@ fn secrets_sent_in_dns_names_read_through_a_parser_and_memory_written_under_a_ho
         "flow.agent-instructions",
     );
 }
+
+#[test]
+fn codex_started_without_approvals_or_sandbox() {
+    for command in [
+        "codex --ask-for-approval never \"migrate the schema\"",
+        "codex -a never exec \"migrate\"",
+        "codex exec -s danger-full-access \"migrate\"",
+        "gemini --approval-mode yolo -p \"migrate\"",
+    ] {
+        let text = skill(&format!("```bash\n{command}\n```"));
+        dangerous(&[("SKILL.md", text.as_str())], "flow.approvals-off");
+    }
+    let asked = skill("```bash\ncodex --ask-for-approval on-request \"migrate\"\n```");
+    quiet(&[("SKILL.md", asked.as_str())], "flow.approvals-off");
+}

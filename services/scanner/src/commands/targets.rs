@@ -655,7 +655,9 @@ pub static APPROVALS_OFF: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
         r#"(?ix)
         dangerously[-_]skip[-_]permissions | dangerously[-_]bypass[-_]approvals | bypasspermissions |
-        approval_policy\s*=\s*["']?never | sandbox_mode\s*=\s*["']?danger-full-access |
+        "?approval_policy"?\s*[:=]\s*["']?never | "?sandbox_mode"?\s*[:=]\s*["']?danger-full-access |
+        (?:--ask-for-approval|\s-a)[\s=]+["']?never\b | (?:--sandbox|\s-s)[\s=]+["']?danger-full-access |
+        --approval-mode[\s=]+["']?yolo\b | --yes-always\b |
         --yolo\b | "?auto_?approve"?\s*[:=]\s*(?:true|\[\s*"\*") | chat\.tools\.autoapprove"?\s*:\s*true |
         approvals?\s*[:=]\s*["']?(?:off|never|false|none) | "allow"\s*:\s*\[\s*"(?:bash\(\*\)|\*)"
         "#,
