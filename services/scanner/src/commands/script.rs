@@ -65,7 +65,7 @@ impl Language {
             "rb" => Language::Ruby,
             "pl" | "pm" => Language::Perl,
             "ps1" | "psm1" => Language::PowerShell,
-            "lua" | "php" => Language::Other,
+            "lua" | "php" | "gradle" | "groovy" | "kts" => Language::Other,
             "" => match first_line.strip_prefix("#!") {
                 Some(shebang) => {
                     let interpreter = shebang.split_whitespace().last().unwrap_or("");
@@ -114,7 +114,7 @@ const MAX_TAINTED: usize = 256;
 /// Calls that download.
 static FETCH: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)urlopen\s*\(|urllib\.request|urllib2|requests\.(?:get|request)\s*\(|httpx\.(?:get|stream)|aiohttp|(?-u:\b)fetch\s*\(|axios(?:\.get)?\s*\(|(?-u:\b)https?\.get\s*\(|(?-u:\b)got\s*\(|Net::HTTP|open-uri|URI\.open|LWP::Simple|LWP::UserAgent|HTTP::Tiny|(?-u:\b)get(?:store)?\s*\(\s*['"]https?://|Invoke-WebRequest|Invoke-RestMethod|(?-u:\b)iwr(?-u:\b)|(?-u:\b)irm(?-u:\b)|DownloadString|DownloadData|DownloadFile|Net\.WebClient|curl_exec|file_get_contents\s*\(\s*['"]https?:|http\.client|HTTPSConnection|wget\.download"#,
+        r#"(?i)urlopen\s*\(|urllib\.request|urllib2|requests\.(?:get|request)\s*\(|httpx\.(?:get|stream)|aiohttp|(?-u:\b)fetch\s*\(|axios(?:\.get)?\s*\(|(?-u:\b)https?\.get\s*\(|(?-u:\b)got\s*\(|Net::HTTP|open-uri|URI\.open|LWP::Simple|LWP::UserAgent|HTTP::Tiny|(?-u:\b)get(?:store)?\s*\(\s*['"]https?://|Invoke-WebRequest|Invoke-RestMethod|(?-u:\b)iwr(?-u:\b)|(?-u:\b)irm(?-u:\b)|DownloadString|DownloadData|DownloadFile|Net\.WebClient|curl_exec|file_get_contents\s*\(\s*['"]https?:|http\.client|HTTPSConnection|wget\.download|new\s+URL\s*\([^)]*\)\s*\.(?:text|getText|openStream)|\.toURL\s*\(\s*\)\s*\.(?:text|getText)"#,
     )
     .expect("valid fetch pattern")
 });
@@ -122,7 +122,7 @@ static FETCH: LazyLock<Regex> = LazyLock::new(|| {
 /// Calls that run program text.
 static EXEC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|[^\w.])(?:exec|eval|execfile)\s*\(|new\s+Function\s*\(|vm\.run|runInThisContext|runInNewContext|instance_eval|class_eval|(?-u:\b)eval\s+[$\w]|Invoke-Expression|(?-u:\b)iex(?-u:\b)|\.InvokeScript|\[ScriptBlock\]::Create|__import__\s*\(|pickle\.loads|marshal\.loads|runpy\.|exec\s+compile"#,
+        r#"(?i)(?:^|[^\w.])(?:exec|eval|execfile)\s*\(|new\s+Function\s*\(|vm\.run|runInThisContext|runInNewContext|instance_eval|class_eval|(?-u:\b)eval\s+[$\w]|Invoke-Expression|(?-u:\b)iex(?-u:\b)|\.InvokeScript|\[ScriptBlock\]::Create|__import__\s*\(|pickle\.loads|marshal\.loads|runpy\.|exec\s+compile|GroovyShell\s*\([^)]*\)\s*\.evaluate|(?-u:\b)Eval\.me\s*\("#,
     )
     .expect("valid exec pattern")
 });

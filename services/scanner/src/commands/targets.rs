@@ -640,6 +640,24 @@ pub fn persistent(path: &str) -> Option<Persistent> {
     {
         return Some(Persistent::Scheduled);
     }
+    // Code an interpreter or an editor runs each time it starts: a `.pth` file or
+    // `sitecustomize.py` in site-packages, R's and Ruby's profiles, Gradle's init scripts,
+    // Vim's, Neovim's and Emacs's start-up files and plugin folders.
+    let site_packages = in_dir("site-packages/") || in_dir("dist-packages/");
+    if site_packages && (file.ends_with(".pth") || file == "sitecustomize.py" || file == "usercustomize.py")
+        || matches!(
+            file,
+            ".rprofile" | "rprofile.site" | ".irbrc" | ".pythonrc" | ".pythonrc.py" | ".vimrc" | ".emacs"
+        )
+        || in_dir(".gradle/init.d/")
+        || p.ends_with(".gradle/init.gradle")
+        || p.ends_with(".gradle/init.gradle.kts")
+        || in_dir(".config/nvim/")
+        || in_dir(".vim/plugin/")
+        || in_dir(".emacs.d/")
+    {
+        return Some(Persistent::Scheduled);
+    }
     // `~/.ssh/rc` runs on every SSH login to this machine.
     if file == "rc" && in_dir(".ssh/") {
         return Some(Persistent::ShellStartup);
