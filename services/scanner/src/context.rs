@@ -434,9 +434,78 @@ pub fn negating_lead_in(line: &str) -> bool {
     prohibits && !words.iter().any(|w| DOUBLE.iter().any(|d| w.starts_with(d)))
 }
 
+/// Whether a Markdown heading names what its section lists as not to do ("## Never run
+/// these", "### Don't", "## Forbidden commands", "## Red flags"): a short heading that
+/// starts with a prohibition, not one that negates waiting or forgetting ("## Don't wait
+/// for CI").
+pub fn negating_heading(line: &str) -> bool {
+    let Some(title) = line.trim_start().strip_prefix('#') else {
+        return false;
+    };
+    let title = plain_label(title.trim_start_matches('#'));
+    const OPENINGS: [&str; 16] = [
+        "never",
+        "don't",
+        "do not",
+        "avoid",
+        "forbidden",
+        "prohibited",
+        "not allowed",
+        "what not to do",
+        "things to avoid",
+        "anti-pattern",
+        "red flags",
+        "warning signs",
+        "bad practices",
+        "nunca",
+        "jamais",
+        "niemals",
+    ];
+    const DOUBLE: [&str; 14] = [
+        "skip", "forget", "omit", "miss", "ignore", "hesitate", "wait", "stop", "ask", "mind", "optional", "delay",
+        "bother", "worry",
+    ];
+    let words: Vec<&str> = title.split_whitespace().collect();
+    // The words right after the opening say what is prohibited ("Never skip …"); a
+    // condition further on ("Never, without the user asking") does not reinstate it.
+    let opening = OPENINGS
+        .iter()
+        .find(|o| title.starts_with(*o) && title[o.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric()));
+    opening.is_some_and(|o| {
+        words.len() <= 10
+            && !title[o.len()..]
+                .split_whitespace()
+                .take(3)
+                .any(|w| DOUBLE.iter().any(|d| w.starts_with(d)))
+    })
+}
+
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    #[test]
+    fn headings_that_list_what_not_to_do() {
+        for heading in [
+            "## Never run these (refuse and explain)",
+            "## Never, without the user explicitly asking in this conversation",
+            "### Don't",
+            "## **Red flags**",
+            "## Forbidden commands",
+        ] {
+            assert!(negating_heading(heading), "{heading}");
+        }
+        for heading in [
+            "## Don't wait for CI",
+            "## Never skip these steps",
+            "## Nevertheless",
+            "## Deploy",
+            "Never run these",
+            "## Avoid the slow path: push straight to main and keep the release moving for the team",
+        ] {
+            assert!(!negating_heading(heading), "{heading}");
+        }
+    }
 
     #[test]
     fn fences_open_and_close() {

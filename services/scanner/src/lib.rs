@@ -533,8 +533,20 @@ impl Scanner {
                 } else if context::describes_attempt(near, at) {
                     continue;
                 }
+                // An item of a list introduced as what not to do, a row's cell in a column
+                // headed so, or a line in a section headed so ("## Never run these") is a
+                // warning, or at most worth a reviewer's look: it joins no larger
+                // instruction either.
+                let not_to_do = under_negated_lead_in(text, &lines, found.line)
+                    || under_negating_heading(text, &lines, &contexts, found.line)
+                    || table_header(text, &lines, found.line)
+                        .is_some_and(|header| context::in_not_to_do_column(header, line, found.at));
+                if not_to_do && severity > Severity::Medium {
+                    severity = Severity::Medium;
+                    message.push_str(LISTED_NOT_TO_DO);
+                }
                 // Quoted or reported, it is mentioned: it joins no larger instruction.
-                if quoted || reported {
+                if quoted || reported || not_to_do {
                     mentioned.push(findings.len());
                 }
                 findings.push(intent_finding(path, line, &found, severity, message));
@@ -953,7 +965,11 @@ fn prose_negated(text: &str, lines: &Lines, contexts: &[Context], index: usize, 
 /// The header row of the Markdown table line `index` is a body row of (`| ❌ Don't | Why |`
 /// above `|---|---|`), if it is one.
 fn table_header<'t>(text: &'t str, lines: &Lines, index: usize) -> Option<&'t str> {
-    let row = |i: usize| Some(lines.line(text, i).1).filter(|l| l.trim_start().starts_with('|'));
+    let row = |i: usize| {
+        (i < lines.starts.len())
+            .then(|| lines.line(text, i).1)
+            .filter(|l| l.trim_start().starts_with('|'))
+    };
     row(index)?;
     let mut first = index;
     while first > 0 && index - first < MAX_LIST_ITEMS && row(first - 1).is_some() {
@@ -1050,6 +1066,22 @@ fn under_negated_lead_in(text: &str, lines: &Lines, index: usize) -> bool {
 
 /// How far above a list item its lead-in line is looked for.
 const MAX_LIST_ITEMS: usize = 40;
+
+/// How far above a line its section's heading is looked for.
+const MAX_SECTION_LINES: usize = 60;
+
+/// What an intent's message says when its place lowered it.
+const LISTED_NOT_TO_DO: &str = " (listed as what not to do: caution, not dangerous)";
+
+/// Whether line `index` stands in a section whose heading names what not to do ("## Never
+/// run these"), up to [`MAX_SECTION_LINES`] below it.
+fn under_negating_heading(text: &str, lines: &Lines, contexts: &[Context], index: usize) -> bool {
+    (index.saturating_sub(MAX_SECTION_LINES)..index)
+        .rev()
+        .map(|i| (i, lines.line(text, i).1))
+        .find(|(i, line)| contexts.get(*i) == Some(&Context::Prose) && line.trim_start().starts_with('#'))
+        .is_some_and(|(_, heading)| context::negating_heading(heading))
+}
 
 /// The line in `found` (sorted line indices) closest to `index`, if one is at most
 /// `within` lines away.
