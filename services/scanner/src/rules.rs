@@ -286,10 +286,30 @@ pub fn example_secret(secret: &str, line: &str) -> bool {
         "your_",
         "redacted",
     ];
-    MARKS.iter().any(|m| lower.contains(m))
-        || longest_ascending_run(&lower) >= FAKE_RUN
+    let marked = |text: &str| MARKS.iter().any(|m| text.contains(m)) || longest_ascending_run(text) >= FAKE_RUN;
+    marked(&lower)
+        || jwt_claims(secret).is_some_and(|claims| {
+            let claims = claims.to_ascii_lowercase();
+            marked(&claims) || claims.contains("john doe") || claims.contains("jane doe")
+        })
         || line.contains("pragma: allowlist secret")
         || line.contains("gitleaks:allow")
+}
+
+/// The claims of a JSON Web Token, decoded (its middle part): documentation's tokens say
+/// who they are for in them (`{"sub": "1234567890", "name": "John Doe"}`, jwt.io's own
+/// sample), where a real token names a real subject.
+fn jwt_claims(secret: &str) -> Option<String> {
+    use base64::Engine as _;
+    let mut parts = secret.split('.');
+    let (header, claims) = (parts.next()?, parts.next()?);
+    if !header.starts_with("ey") || !claims.starts_with("ey") {
+        return None;
+    }
+    let bytes = base64::engine::general_purpose::URL_SAFE_NO_PAD
+        .decode(claims.trim_end_matches('='))
+        .ok()?;
+    String::from_utf8(bytes).ok()
 }
 
 /// Whether `path` is a test fixture: under a fixtures or test-data directory, or a file
@@ -388,6 +408,15 @@ mod tests {
     fn keys_typed_by_hand_for_documentation_are_examples() {
         assert!(example_secret("ghp_1234567890abcdefghijklmnopqrstuvwxyz12", ""));
         assert!(example_secret("AKIAIOSFODNN7EXAMPLE", ""));
+        // jwt.io's sample token, and one for an example subject; a token for a real one.
+        assert!(example_secret(
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiIxMjM0NTY3ODkwIiwibmFtZSI6IkpvaG4gRG9lIiwiaWF0IjoxNTE2MjM5MDIyfQ.SflKxwRJSMeKKF2QT4fwpMeJf36POk6yJV_adQssw5c",
+            ""
+        ));
+        assert!(!example_secret(
+            "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c3JfOGYzYTIiLCJvcmciOiJhY21lLXByb2QiLCJpYXQiOjE3MzI1MDAwMDB9.q1Wm3xZr8P0vTnYk2Lc9HdE4sFbJ7aRgU6oNiX5yKe0",
+            ""
+        ));
         assert!(test_fixture("tests/fixtures/test_rsa_key.pem"));
         assert!(test_fixture("pkg/testdata/token.txt"));
         assert!(test_fixture("tests/fake_token.txt"));
