@@ -428,6 +428,14 @@ pub fn negating_lead_in(line: &str) -> bool {
         "bother", "worry",
     ];
     let words: Vec<&str> = body.split_whitespace().collect();
+    // A prohibition that lasts until a condition is met ("Do not open the pull request
+    // until you have:") introduces what to do first.
+    if [" until ", " before ", " unless ", " without first "]
+        .iter()
+        .any(|w| body.contains(w))
+    {
+        return false;
+    }
     let prohibits = PROHIBITIONS
         .iter()
         .any(|p| body.ends_with(p) || body.starts_with(p) && body[p.len()..].starts_with([' ', ',']) || body == *p);
@@ -435,19 +443,17 @@ pub fn negating_lead_in(line: &str) -> bool {
 }
 
 /// Whether a Markdown heading names what its section lists as not to do ("## Never run
-/// these", "### Don't", "## Forbidden commands", "## Red flags"): a short heading that
-/// starts with a prohibition, not one that negates waiting or forgetting ("## Don't wait
-/// for CI").
+/// these", "### Don't", "## Forbidden commands", "## Red flags"). A prohibition that is a
+/// verb ("never", "don't") must stand alone or go on with a word that names the list
+/// ("run these", "do", "without the user asking"): "## Never get blocked by CI" or "##
+/// Don't wait for CI" head instructions, not a list of what not to do.
 pub fn negating_heading(line: &str) -> bool {
     let Some(title) = line.trim_start().strip_prefix('#') else {
         return false;
     };
     let title = plain_label(title.trim_start_matches('#'));
-    const OPENINGS: [&str; 16] = [
-        "never",
-        "don't",
-        "do not",
-        "avoid",
+    /// Labels of a list of what not to do, whatever follows them.
+    const LABELS: [&str; 9] = [
         "forbidden",
         "prohibited",
         "not allowed",
@@ -457,26 +463,27 @@ pub fn negating_heading(line: &str) -> bool {
         "red flags",
         "warning signs",
         "bad practices",
-        "nunca",
-        "jamais",
-        "niemals",
     ];
-    const DOUBLE: [&str; 14] = [
-        "skip", "forget", "omit", "miss", "ignore", "hesitate", "wait", "stop", "ask", "mind", "optional", "delay",
-        "bother", "worry",
+    /// Prohibitions that are verbs, and the words that may follow one in such a heading.
+    const VERBS: [&str; 7] = ["never", "don't", "do not", "avoid", "nunca", "jamais", "niemals"];
+    const NAMING: [&str; 10] = [
+        "run", "do", "use", "execute", "type", "these", "this", "without", "unless", "ever",
     ];
-    let words: Vec<&str> = title.split_whitespace().collect();
-    // The words right after the opening say what is prohibited ("Never skip …"); a
-    // condition further on ("Never, without the user asking") does not reinstate it.
-    let opening = OPENINGS
-        .iter()
-        .find(|o| title.starts_with(*o) && title[o.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric()));
-    opening.is_some_and(|o| {
-        words.len() <= 10
-            && !title[o.len()..]
-                .split_whitespace()
-                .take(3)
-                .any(|w| DOUBLE.iter().any(|d| w.starts_with(d)))
+    let starts =
+        |o: &&str| title.starts_with(*o) && title[o.len()..].chars().next().is_none_or(|c| !c.is_alphanumeric());
+    if title.split_whitespace().count() > 10 {
+        return false;
+    }
+    if LABELS.iter().any(&starts) {
+        return true;
+    }
+    VERBS.iter().find(|o| starts(o)).is_some_and(|o| {
+        let rest = title[o.len()..].trim_start();
+        let next = rest
+            .split(|c: char| !c.is_alphanumeric() && c != '\'')
+            .next()
+            .unwrap_or("");
+        rest.is_empty() || rest.starts_with([',', ':', '(']) || NAMING.contains(&next)
     })
 }
 
@@ -497,6 +504,8 @@ mod tests {
         }
         for heading in [
             "## Don't wait for CI",
+            "## Never get blocked by CI",
+            "## Avoid the slow path",
             "## Never skip these steps",
             "## Nevertheless",
             "## Deploy",

@@ -452,6 +452,7 @@ pub(crate) fn find_in(
                     line,
                     at: verb - line_starts[line],
                     mentioned: quoted,
+                    listed: false,
                     anchor: verb,
                     rule: RULE,
                     category: "exfiltration",
@@ -565,21 +566,25 @@ fn instructs(haystack: &str, at: usize) -> bool {
     let third_person = word.len() > 4 && word.ends_with('s') && !word.ends_with("ss");
     // "the forwarder", "uploaded", "committing": an English verb's other forms are no
     // instruction (the lexicon's terms are stems, for the languages that inflect them).
-    let inflected = ENGLISH_VERBS
-        .iter()
-        .any(|v| word.len() > v.len() && word.starts_with(v));
+    let inflected = ENGLISH_VERBS.iter().any(|v| {
+        word.strip_prefix(v)
+            .is_some_and(|ending| ["s", "es", "d", "ed", "ing", "er", "ers", "ted", "ting", "ter"].contains(&ending))
+    });
     let mut words_before = haystack[..at].split_whitespace().rev();
     let before = words_before.next().unwrap_or("");
     // "You will paste it": a modal after "you" still instructs. "A script written to copy
     // it", "designed to upload them": what something was made for, not an instruction.
-    let before_to = if before == "to" {
-        words_before.clone().next()
-    } else {
-        None
-    };
+    // "You are required to paste it" instructs: a participle after a form of "be" is
+    // asked of the reader.
+    let mut rest = words_before.clone();
+    let before_to = if before == "to" { rest.next() } else { None };
+    let subject = rest.next().unwrap_or("");
     let made_for = before_to.is_some_and(|w| {
         (w.len() > 4 && w.ends_with("ed") && w != "need") || ["written", "built", "made", "meant"].contains(&w)
-    });
+    }) && ![
+        "are", "is", "be", "were", "was", "am", "been", "you're", "you", "we're", "they're",
+    ]
+    .contains(&subject);
     let describing = made_for || DESCRIBING.contains(&before) && words_before.next() != Some("you");
     // "If a prompt asks you to send your key elsewhere, refuse": an attempt described;
     // "As the checklist asks you to, paste …": a comma ends the report.

@@ -112,6 +112,9 @@ pub struct IntentFinding {
     /// handover, quoted too). Such a finding raises no other to `high`, nor is raised. (An
     /// intent's quoted phrase may be the very words the agent is told to say: it counts.)
     pub mentioned: bool,
+    /// Listed as what not to do (an item under "## Never run these", a "Don't" column):
+    /// a warning, or at most worth a look; it joins no larger instruction.
+    pub listed: bool,
     /// Byte offset in the text of the term of the intent's first group (its verb): two
     /// intents found from one verb ("disable approval prompts" is both a check skipped
     /// and a safeguard off) are one instruction, not two.
@@ -391,7 +394,7 @@ pub fn find_in_standing_instructions(text: &str) -> Vec<IntentFinding> {
     let Ok(compiled) = COMPILED.as_ref() else {
         return Vec::new();
     };
-    find_in(compiled, text, &search_text(text), &|_| true, true).0
+    find_in(compiled, text, &search_text(text), &|_| true, true, &|_, _| false).0
 }
 
 /// The text the lexicon is searched in: lowercased, wrapped lines joined. Some character
@@ -409,12 +412,23 @@ pub(crate) fn find_all(
     include: &dyn Fn(usize) -> bool,
     prose: Option<&dyn Fn(usize) -> bool>,
 ) -> (Vec<IntentFinding>, Vec<IntentFinding>) {
+    find_all_listed(text, include, prose, &|_, _| false)
+}
+
+/// [`find_all`], with the places (`listed(line, at)`) that list what not to do: intents
+/// found there are marked `listed` before intents combine, so they raise no neighbour.
+pub(crate) fn find_all_listed(
+    text: &str,
+    include: &dyn Fn(usize) -> bool,
+    prose: Option<&dyn Fn(usize) -> bool>,
+    listed: &dyn Fn(usize, usize) -> bool,
+) -> (Vec<IntentFinding>, Vec<IntentFinding>) {
     let Ok(compiled) = COMPILED.as_ref() else {
         return (Vec::new(), Vec::new());
     };
     let haystack = search_text(text);
     let haystack = haystack.as_str();
-    let (found, handover_hits) = find_in(compiled, text, haystack, include, false);
+    let (found, handover_hits) = find_in(compiled, text, haystack, include, false, listed);
     let handovers = match prose {
         Some(prose) if !handover_hits.is_empty() => crate::handover::find_in(text, haystack, handover_hits, prose),
         _ => Vec::new(),
@@ -430,6 +444,7 @@ fn find_in(
     haystack: &str,
     include: &dyn Fn(usize) -> bool,
     standing: bool,
+    listed: &dyn Fn(usize, usize) -> bool,
 ) -> (Vec<IntentFinding>, Vec<(usize, crate::handover::Class)>) {
     let line_starts: Vec<usize> = std::iter::once(0)
         .chain(text.match_indices('\n').map(|(i, _)| i + 1))
@@ -597,6 +612,7 @@ fn find_in(
                 line,
                 at: first - line_start,
                 mentioned: reported,
+                listed: false,
                 anchor,
                 rule: &intent.id,
                 category: &intent.category,
@@ -608,6 +624,9 @@ fn find_in(
         i = j;
     }
     find_chained(compiled, text, haystack, &hits, &sentences, &line_starts, &mut found);
+    for f in &mut found {
+        f.listed = listed(f.line, f.at);
+    }
     escalate_combined(text, &line_starts, &mut found);
     (found, handover_hits)
 }
@@ -709,6 +728,7 @@ fn find_chained(
                 line,
                 at: anchor - line_starts[line],
                 mentioned: false,
+                listed: false,
                 anchor,
                 rule: &intent.id,
                 category: &intent.category,
@@ -726,7 +746,8 @@ const SECTION_REACH: usize = 12;
 
 /// Two different intents in one paragraph, or close together under one heading ("merge it
 /// past the required checks." … "Report the release as shipped; leave the override out of
-/// the summary."): each is part of a larger instruction.
+/// the summary."): each is part of a larger instruction. Findings mentioned or listed as
+/// what not to do raise nothing and are not raised.
 fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFinding]) {
     if found.len() < 2 {
         return;
@@ -748,20 +769,42 @@ fn escalate_combined(text: &str, line_starts: &[usize], found: &mut [IntentFindi
         paragraph.push(current);
         section.push(heading);
     }
-    let together = |a: &IntentFinding, b: &IntentFinding| {
-        paragraph[a.line] == paragraph[b.line]
-            || section[a.line] == section[b.line] && a.line.abs_diff(b.line) <= SECTION_REACH
-    };
-    // Another intent beside it, found from another verb (one sentence's verb matching two
-    // intents' terms is one instruction, not two).
-    let given: Vec<&IntentFinding> = found.iter().filter(|f| !f.mentioned).collect();
+    // Witnesses: per paragraph, and per line, at most two findings (different verbs) of
+    // each rule are enough to answer for every other finding: one whose verb differs.
+    let given = |f: &&IntentFinding| !f.mentioned && !f.listed;
+    let mut by_paragraph: HashMap<(usize, &str), Vec<usize>> = HashMap::new();
+    let mut by_line: std::collections::BTreeMap<usize, HashMap<&str, Vec<usize>>> = std::collections::BTreeMap::new();
+    for f in found.iter().filter(given) {
+        for anchors in [
+            by_paragraph.entry((paragraph[f.line], f.rule)).or_default(),
+            by_line.entry(f.line).or_default().entry(f.rule).or_default(),
+        ] {
+            if anchors.len() < 2 && !anchors.contains(&f.anchor) {
+                anchors.push(f.anchor);
+            }
+        }
+    }
+    let mut rules_of: HashMap<usize, Vec<&str>> = HashMap::new();
+    for &(p, rule) in by_paragraph.keys() {
+        rules_of.entry(p).or_default().push(rule);
+    }
+    let other =
+        |f: &IntentFinding, rule: &str, anchors: &[usize]| rule != f.rule && anchors.iter().any(|&a| a != f.anchor);
     let combined: Vec<bool> = found
         .iter()
         .map(|f| {
-            !f.mentioned
-                && given
-                    .iter()
-                    .any(|g| g.rule != f.rule && g.anchor != f.anchor && together(f, g))
+            if f.mentioned || f.listed {
+                return false;
+            }
+            let p = paragraph[f.line];
+            let in_paragraph = rules_of
+                .get(&p)
+                .is_some_and(|rules| rules.iter().any(|&rule| other(f, rule, &by_paragraph[&(p, rule)])));
+            in_paragraph
+                || by_line
+                    .range(f.line.saturating_sub(SECTION_REACH)..=f.line + SECTION_REACH)
+                    .filter(|(line, _)| section[**line] == section[f.line])
+                    .any(|(_, rules)| rules.iter().any(|(rule, anchors)| other(f, rule, anchors)))
         })
         .collect();
     for (f, combined) in found.iter_mut().zip(combined) {

@@ -497,7 +497,17 @@ impl Scanner {
             let prose_line = |index: usize| contexts.get(index) == Some(&Context::Prose);
             // A handover in a list introduced as what not to do ("Don't:"), or in a table
             // column headed so, is a warning.
-            let (intents, handovers) = intent::find_all(text, &|_| true, Some(&prose_line));
+            // An item of a list introduced as what not to do, a row's cell in a column
+            // headed so, or an item or row of a section headed so ("## Never run these")
+            // is a warning, or at most worth a reviewer's look, and joins no larger
+            // instruction.
+            let listed = |index: usize, at: usize| {
+                under_negated_lead_in(text, &lines, index)
+                    || under_negating_heading(text, &lines, &contexts, index)
+                    || table_header(text, &lines, index)
+                        .is_some_and(|header| context::in_not_to_do_column(header, lines.line(text, index).1, at))
+            };
+            let (intents, handovers) = intent::find_all_listed(text, &|_| true, Some(&prose_line), &listed);
             let handovers = handovers
                 .into_iter()
                 .filter(|found| !prose_negated(text, &lines, &contexts, found.line, found.at));
@@ -533,14 +543,7 @@ impl Scanner {
                 } else if context::describes_attempt(near, at) {
                     continue;
                 }
-                // An item of a list introduced as what not to do, a row's cell in a column
-                // headed so, or a line in a section headed so ("## Never run these") is a
-                // warning, or at most worth a reviewer's look: it joins no larger
-                // instruction either.
-                let not_to_do = under_negated_lead_in(text, &lines, found.line)
-                    || under_negating_heading(text, &lines, &contexts, found.line)
-                    || table_header(text, &lines, found.line)
-                        .is_some_and(|header| context::in_not_to_do_column(header, line, found.at));
+                let not_to_do = found.listed;
                 if not_to_do && severity > Severity::Medium {
                     severity = Severity::Medium;
                     message.push_str(LISTED_NOT_TO_DO);
@@ -1082,9 +1085,15 @@ const MAX_SECTION_LINES: usize = 60;
 /// What an intent's message says when its place lowered it.
 const LISTED_NOT_TO_DO: &str = " (listed as what not to do: caution, not dangerous)";
 
-/// Whether line `index` stands in a section whose heading names what not to do ("## Never
-/// run these"), up to [`MAX_SECTION_LINES`] below it.
+/// Whether line `index` is an item of a list or a row of a table in a section whose
+/// heading names what not to do ("## Never run these"), up to [`MAX_SECTION_LINES`] below
+/// it. A paragraph there is read as any paragraph: the heading lists, it does not negate
+/// sentences.
 fn under_negating_heading(text: &str, lines: &Lines, contexts: &[Context], index: usize) -> bool {
+    let (_, line) = lines.line(text, index);
+    if !context::is_list_item(line) && !line.trim_start().starts_with('|') {
+        return false;
+    }
     (index.saturating_sub(MAX_SECTION_LINES)..index)
         .rev()
         .map(|i| (i, lines.line(text, i).1))

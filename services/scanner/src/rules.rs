@@ -288,12 +288,27 @@ pub fn example_secret(secret: &str, line: &str) -> bool {
     ];
     let marked = |text: &str| MARKS.iter().any(|m| text.contains(m)) || longest_ascending_run(text) >= FAKE_RUN;
     marked(&lower)
-        || jwt_claims(secret).is_some_and(|claims| {
-            let claims = claims.to_ascii_lowercase();
-            marked(&claims) || claims.contains("john doe") || claims.contains("jane doe")
-        })
+        || jwt_claims(secret).is_some_and(|claims| example_subject(&claims))
         || line.contains("pragma: allowlist secret")
         || line.contains("gitleaks:allow")
+}
+
+/// Whether a token's claims name an example subject: jwt.io's own sample (`"sub":
+/// "1234567890"`) or a subject, name or e-mail that says it is an example. Only those
+/// claims are read: a real token's audience may be all zeros (Microsoft Graph's), and a
+/// real user may be called Jane Doe.
+fn example_subject(claims: &str) -> bool {
+    let Ok(serde_json::Value::Object(claims)) = serde_json::from_str::<serde_json::Value>(claims) else {
+        return false;
+    };
+    const MARKS: [&str; 5] = ["example", "fake", "dummy", "placeholder", "your_"];
+    ["sub", "name", "email", "preferred_username"]
+        .iter()
+        .filter_map(|k| claims.get(*k).and_then(serde_json::Value::as_str))
+        .any(|v| {
+            let v = v.to_ascii_lowercase();
+            v == "1234567890" || MARKS.iter().any(|m| v.contains(m))
+        })
 }
 
 /// The claims of a JSON Web Token, decoded (its middle part): documentation's tokens say
@@ -415,6 +430,11 @@ mod tests {
         ));
         assert!(!example_secret(
             "eyJhbGciOiJIUzI1NiIsInR5cCI6IkpXVCJ9.eyJzdWIiOiJ1c3JfOGYzYTIiLCJvcmciOiJhY21lLXByb2QiLCJpYXQiOjE3MzI1MDAwMDB9.q1Wm3xZr8P0vTnYk2Lc9HdE4sFbJ7aRgU6oNiX5yKe0",
+            ""
+        ));
+        // An audience of zeros (Microsoft Graph's) and a user called Jane Doe are real.
+        assert!(!example_secret(
+            "eyJhbGciOiJSUzI1NiIsInR5cCI6IkpXVCJ9.eyJhdWQiOiIwMDAwMDAwMy0wMDAwLTAwMDAtYzAwMC0wMDAwMDAwMDAwMDAiLCJuYW1lIjoiSmFuZSBEb2UiLCJzdWIiOiJrOXFYMnpQIn0.q1Wm3xZr8P0vTnYk2Lc9HdE4sFbJ7aRgU6oNiX5yKe0",
             ""
         ));
         assert!(test_fixture("tests/fixtures/test_rsa_key.pem"));

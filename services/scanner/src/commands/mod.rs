@@ -631,10 +631,16 @@ pub fn describe(rule: &str) -> Option<&'static str> {
 /// `https://cdn[.]bad.example`): a command written so is an indicator quoted as evidence,
 /// since no client can fetch from it.
 pub(crate) fn defanged_only(text: &str) -> bool {
-    static LIVE_URL: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(r#"(?i)(?-u:\b)https?://[^\s'"`)>|]+"#).expect("valid URL pattern")
+    // Every address of the text: with a scheme (live or defanged), or a bare host with a
+    // path (`evil.example/i.sh`, `cdn[.]bad.example/x`).
+    static ADDRESS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+        regex::Regex::new(
+            r#"(?i)(?-u:\b)(?:h(?:tt|xx)ps?(?:://|\[://\]))[^\s'"`)>|]+|(?-u:\b)[a-z0-9-]+(?:(?:\.|\[\.\]|\(\.\))[a-z0-9-]+)+/[^\s'"`)>|]*"#,
+        )
+        .expect("valid address pattern")
     });
-    script::defanged(text) && LIVE_URL.find_iter(text).all(|url| script::defanged(url.as_str()))
+    let mut addresses = ADDRESS.find_iter(text).peekable();
+    addresses.peek().is_some() && addresses.all(|a| script::defanged(a.as_str()))
 }
 
 pub(crate) fn warm_up() {

@@ -127,10 +127,12 @@ static EXEC: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid exec pattern")
 });
 
-/// Lua's ways of running text as code (`load(out)`, `loadstring(s)`, `dofile(p)`); read
-/// only in languages without a reader of their own, where a method named `load` is none.
-static LUA_EXEC: LazyLock<Regex> =
-    LazyLock::new(|| Regex::new(r"(?:^|[^\w.:>])(?:loadstring|load|dofile)\s*\(").expect("valid Lua exec pattern"));
+/// Lua's ways of running text as code (`load(out)`, `loadstring(s)`, `dofile(p)`), and
+/// Groovy's (`evaluate(text)` in a Gradle script); read only in languages without a reader
+/// of their own, where a method named `load` is none.
+static LUA_EXEC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^\w.:>])(?:loadstring|load|dofile|evaluate)\s*\(").expect("valid Lua exec pattern")
+});
 
 /// A script's own function named like Lua's loaders (`local function load(text)`): its
 /// calls are the script's, not Lua's.
@@ -249,15 +251,29 @@ static DEFANGED: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(r"(?i)(?-u:\b)hxxps?(?:://|\[://\])|\w\[\.\]\w|\w\(\.\)\w|\[:\]//").expect("valid defanged pattern")
 });
 
-/// Whether `address` is defanged (`hxxps://…`, `example[.]com`): no client can fetch it.
+/// Whether `address` is defanged where it matters — its scheme (`hxxps://…`) or its host
+/// (`cdn[.]bad.example`, `https://cdn(.)bad.example/x`): no client can fetch it. A
+/// defanged text in its path or query (`https://evil.example/i.sh?ref=hxxp://docs`) leaves
+/// it live.
 pub(crate) fn defanged(address: &str) -> bool {
-    DEFANGED.is_match(address)
+    let a = address.trim_matches(|c| matches!(c, '"' | '\'' | '`' | '(' | ')' | '<' | '>'));
+    let lower = a.to_ascii_lowercase();
+    if lower.starts_with("hxxp") {
+        return true;
+    }
+    let rest = ["://", "[://]"]
+        .iter()
+        .find_map(|sep| lower.split_once(sep).map(|(_, r)| r))
+        .unwrap_or(&lower);
+    // The host ends at the first `/`, `?` or `#` (a `[.]` holds no slash).
+    let host = rest.split(['/', '?', '#']).next().unwrap_or(rest);
+    ["[.]", "(.)", "[:]", "[dot]"].iter().any(|d| host.contains(d))
 }
 
 /// Whether a statement's only addresses are defanged indicators (`hxxp://…`, `…[.]…`):
 /// one real address beside them is still fetched.
 fn only_defanged(statement: &str) -> bool {
-    DEFANGED.is_match(statement) && !BARE_URL.find_iter(statement).any(|u| !DEFANGED.is_match(u.as_str()))
+    DEFANGED.is_match(statement) && BARE_URL.find_iter(statement).all(|u| defanged(u.as_str()))
 }
 
 /// An address written without quotes.
