@@ -170,12 +170,21 @@ pub struct Vocabulary {
 impl Vocabulary {
     /// The vocabulary of the given texts (a skill's files), block by block.
     pub fn of<'t>(texts: impl IntoIterator<Item = &'t str>, measure: &Measure) -> Vocabulary {
+        let per_block: Vec<BTreeSet<String>> = texts
+            .into_iter()
+            .flat_map(blocks)
+            .map(|block| features(&block.text, measure))
+            .collect();
+        Vocabulary::of_blocks(&per_block)
+    }
+
+    /// The vocabulary of blocks whose features are already known (a caller that also
+    /// compares a lesson with each block computes them once).
+    pub fn of_blocks<'f>(per_block: impl IntoIterator<Item = &'f BTreeSet<String>>) -> Vocabulary {
         let mut blocks_using = std::collections::HashMap::new();
-        for text in texts {
-            for block in blocks(text) {
-                for feature in features(&block.text, measure) {
-                    *blocks_using.entry(feature).or_insert(0) += 1;
-                }
+        for features in per_block {
+            for feature in features {
+                *blocks_using.entry(feature.clone()).or_insert(0) += 1;
             }
         }
         Vocabulary { blocks_using }

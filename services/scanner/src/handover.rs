@@ -224,6 +224,9 @@ fn object_end(haystack: &str, verb: usize, sentence_end: usize, own: &[(usize, C
     end
 }
 
+/// Punctuation that ends a clause: an object next to its verb stands before one.
+const CLAUSE_BREAKS: [char; 6] = [',', ';', ':', '，', '；', '。'];
+
 /// Negations of a statement ("the list doesn't include it"), besides the lexicon's.
 const NOT: [&str; 10] = [
     "doesn't", "does not", "didn't", "did not", "won't", "will not", "cannot", "can't", "isn't", "is not",
@@ -371,39 +374,44 @@ pub(crate) fn find_in(
                             .any(|&(before, c)| matches!(c, Class::Secret | Class::InUse) && before < at.min(verb))
                 }
             };
-            let object = |&(verb, object_first): &(usize, bool)| {
-                let found = if object_first {
-                    own.iter().rev().find(|&&(at, class)| {
+            // Where the verb's object ends when it names the secret: for a verb whose object
+            // comes first, at the verb; otherwise at `object_end`.
+            let object = |&(verb, object_first): &(usize, bool)| -> Option<usize> {
+                if object_first {
+                    let found = own.iter().rev().find(|&&(at, class)| {
                         object_class(class)
                             && at < verb
                             && verb - at <= OBJECT_REACH
-                            && !haystack[at..verb].contains([',', ';', ':', '，', '；', '。'])
-                    })
-                } else {
-                    // The term right after the verb, in any language; or one in the object
-                    // phrase as English words end it.
-                    let end = object_end(haystack, verb, hand.end, own);
-                    own.iter()
-                        .find(|&&(at, class)| {
-                            object_class(class)
-                                && at > verb
-                                && at - verb <= OBJECT_REACH
-                                && !haystack[verb..at].contains([',', ';', ':', '，', '；', '。'])
-                        })
+                            && !haystack[at..verb].contains(CLAUSE_BREAKS)
+                    });
+                    return found
                         .filter(|&&(at, class)| names_secret(at, class, verb))
-                        .or_else(|| {
-                            own.iter()
-                                .filter(|&&(at, class)| object_class(class) && at > verb && at < end)
-                                .find(|&&(at, class)| names_secret(at, class, verb))
-                        })
+                        .map(|_| verb);
+                }
+                // The term right after the verb, in any language; or one in the object
+                // phrase as English words end it.
+                let end = object_end(haystack, verb, hand.end, own);
+                let next_to_verb = own
+                    .iter()
+                    .find(|&&(at, class)| {
+                        object_class(class)
+                            && at > verb
+                            && at - verb <= OBJECT_REACH
+                            && !haystack[verb..at].contains(CLAUSE_BREAKS)
+                    })
+                    .is_some_and(|&(at, class)| names_secret(at, class, verb));
+                let in_phrase = || {
+                    own.iter().any(|&(at, class)| {
+                        object_class(class) && at > verb && at < end && names_secret(at, class, verb)
+                    })
                 };
-                found.is_some_and(|&(at, class)| names_secret(at, class, verb))
+                (next_to_verb || in_phrase()).then_some(end)
             };
-            let Some(&(verb, object_first)) = hand
+            let Some((verb, handed_from)) = hand
                 .verbs
                 .iter()
                 .flatten()
-                .find(|v| object(v) && instructs(haystack, v.0))
+                .find_map(|v| object(v).filter(|_| instructs(haystack, v.0)).map(|end| (v.0, end)))
             else {
                 continue;
             };
@@ -428,11 +436,6 @@ pub(crate) fn find_in(
             // leaked — unless it is where the secret is taken from ("paste the token from
             // your password manager into the ticket"). Named in the object, it is one more
             // thing handed out ("paste the service's .env file and the password into …").
-            let handed_from = if object_first {
-                verb
-            } else {
-                object_end(haystack, verb, hand.end, own)
-            };
             let stored = own
                 .iter()
                 .any(|&(at, class)| class == Class::Safe && at >= handed_from && !haystack[verb..at].contains("from "));

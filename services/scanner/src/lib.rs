@@ -495,17 +495,12 @@ impl Scanner {
             // Prose and code blocks alike: a block of Markdown the skill has the agent
             // write into its memory is read as instructions later.
             let prose_line = |index: usize| contexts.get(index) == Some(&Context::Prose);
-            // A handover in a list introduced as what not to do ("Don't:"), or in a table
-            // column headed so, is a warning.
-            // An item of a list introduced as what not to do, a row's cell in a column
-            // headed so, or an item or row of a section headed so ("## Never run these")
-            // is a warning, or at most worth a reviewer's look, and joins no larger
-            // instruction.
+            // An intent listed as what not to do — an item of a list introduced so, a cell
+            // of a column headed so, or an item or row of a section headed so ("## Never
+            // run these") — is a warning, or at most worth a reviewer's look, and joins no
+            // larger instruction. A handover negated in any way is a warning.
             let listed = |index: usize, at: usize| {
-                under_negated_lead_in(text, &lines, index)
-                    || under_negating_heading(text, &lines, &contexts, index)
-                    || table_header(text, &lines, index)
-                        .is_some_and(|header| context::in_not_to_do_column(header, lines.line(text, index).1, at))
+                in_not_to_do_list(text, &lines, index, at) || under_negating_heading(text, &lines, &contexts, index)
             };
             let (intents, handovers) = intent::find_all_listed(text, &|_| true, Some(&prose_line), &listed);
             let handovers = handovers
@@ -543,13 +538,12 @@ impl Scanner {
                 } else if context::describes_attempt(near, at) {
                     continue;
                 }
-                let not_to_do = found.listed;
-                if not_to_do && severity > Severity::Medium {
+                if found.listed && severity > Severity::Medium {
                     severity = Severity::Medium;
                     message.push_str(LISTED_NOT_TO_DO);
                 }
                 // Quoted or reported, it is mentioned: it joins no larger instruction.
-                if quoted || reported || not_to_do {
+                if quoted || reported || found.listed {
                     mentioned.push(findings.len());
                 }
                 findings.push(intent_finding(path, line, &found, severity, message));
@@ -969,9 +963,16 @@ fn prose_negated(text: &str, lines: &Lines, contexts: &[Context], index: usize, 
     let (_, line) = lines.line(text, index);
     context::negated(line, at)
         || context::negated_after(line, at)
-        || under_negated_lead_in(text, lines, index)
-        || table_header(text, lines, index).is_some_and(|header| context::in_not_to_do_column(header, line, at))
+        || in_not_to_do_list(text, lines, index, at)
         || negated_across_lines(text, lines, contexts, index, at)
+}
+
+/// Whether the prose at byte `at` of line `index` is an item of a list introduced as what
+/// not to do ("Never:"), or in a table column headed so ("❌ Don't").
+fn in_not_to_do_list(text: &str, lines: &Lines, index: usize, at: usize) -> bool {
+    under_negated_lead_in(text, lines, index)
+        || table_header(text, lines, index)
+            .is_some_and(|header| context::in_not_to_do_column(header, lines.line(text, index).1, at))
 }
 
 /// The header row of the Markdown table line `index` is a body row of (`| ❌ Don't | Why |`

@@ -286,8 +286,8 @@ pub fn example_secret(secret: &str, line: &str) -> bool {
         "your_",
         "redacted",
     ];
-    let marked = |text: &str| MARKS.iter().any(|m| text.contains(m)) || longest_ascending_run(text) >= FAKE_RUN;
-    marked(&lower)
+    MARKS.iter().any(|m| lower.contains(m))
+        || longest_ascending_run(&lower) >= FAKE_RUN
         || jwt_claims(secret).is_some_and(|claims| example_subject(&claims))
         || line.contains("pragma: allowlist secret")
         || line.contains("gitleaks:allow")

@@ -16,6 +16,8 @@ mod flow;
 pub(crate) mod packages;
 mod programs;
 mod script;
+
+pub(crate) use script::defanged_only;
 mod settings;
 mod shell;
 mod targets;
@@ -627,22 +629,6 @@ pub fn describe(rule: &str) -> Option<&'static str> {
 
 /// Builds the command model's tables now (a second core does it while the prefilter
 /// builds, so a process's first scan does not wait for both in turn).
-/// Whether `text` names its addresses only defanged (`hxxps://…`, `cdn[.]bad.example`,
-/// `https://cdn[.]bad.example`): a command written so is an indicator quoted as evidence,
-/// since no client can fetch from it.
-pub(crate) fn defanged_only(text: &str) -> bool {
-    // Every address of the text: with a scheme (live or defanged), or a bare host with a
-    // path (`evil.example/i.sh`, `cdn[.]bad.example/x`).
-    static ADDRESS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r#"(?i)(?-u:\b)(?:h(?:tt|xx)ps?(?:://|\[://\]))[^\s'"`)>|]+|(?-u:\b)[a-z0-9-]+(?:(?:\.|\[\.\]|\(\.\))[a-z0-9-]+)+/[^\s'"`)>|]*"#,
-        )
-        .expect("valid address pattern")
-    });
-    let mut addresses = ADDRESS.find_iter(text).peekable();
-    addresses.peek().is_some() && addresses.all(|a| script::defanged(a.as_str()))
-}
-
 pub(crate) fn warm_up() {
     script::warm_up();
     targets::warm_up();

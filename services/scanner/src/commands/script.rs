@@ -130,8 +130,8 @@ static EXEC: LazyLock<Regex> = LazyLock::new(|| {
 /// Lua's ways of running text as code (`load(out)`, `loadstring(s)`, `dofile(p)`), and
 /// Groovy's (`evaluate(text)` in a Gradle script); read only in languages without a reader
 /// of their own, where a method named `load` is none.
-static LUA_EXEC: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r"(?:^|[^\w.:>])(?:loadstring|load|dofile|evaluate)\s*\(").expect("valid Lua exec pattern")
+static LOADER_EXEC: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r"(?:^|[^\w.:>])(?:loadstring|load|dofile|evaluate)\s*\(").expect("valid loader pattern")
 });
 
 /// A script's own function named like Lua's loaders (`local function load(text)`): its
@@ -274,6 +274,24 @@ pub(crate) fn defanged(address: &str) -> bool {
 /// one real address beside them is still fetched.
 fn only_defanged(statement: &str) -> bool {
     DEFANGED.is_match(statement) && BARE_URL.find_iter(statement).all(|u| defanged(u.as_str()))
+}
+
+/// Every address of a text, for [`defanged_only`]: with a scheme (live or defanged), or a
+/// bare host with a path (`evil.example/i.sh`, `cdn[.]bad.example/x`).
+static ANY_ADDRESS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r#"(?i)(?-u:\b)(?:h(?:tt|xx)ps?(?:://|\[://\]))[^\s'"`)>|]+|(?-u:\b)[a-z0-9-]+(?:(?:\.|\[\.\]|\(\.\))[a-z0-9-]+)+/[^\s'"`)>|]*"#,
+    )
+    .expect("valid address pattern")
+});
+
+/// Whether `text` names its addresses only defanged (`hxxps://…`, `cdn[.]bad.example`,
+/// `https://cdn[.]bad.example`): a command written so is an indicator quoted as evidence,
+/// since no client can fetch from it. Unlike [`only_defanged`] (a script's statement,
+/// whose live addresses are the URLs it fetches), a bare host with a path counts as live.
+pub(crate) fn defanged_only(text: &str) -> bool {
+    let mut addresses = ANY_ADDRESS.find_iter(text).peekable();
+    addresses.peek().is_some() && addresses.all(|a| defanged(a.as_str()))
 }
 
 /// An address written without quotes.
@@ -771,8 +789,9 @@ fn follow_given(
     // Names holding the Function constructor (`const AsyncFn =
     // Object.getPrototypeOf(async function () {}).constructor`): calling one compiles text.
     let mut code_makers: Vec<String> = Vec::new();
-    // Lua's `load`/`dofile` run text, unless the script defines its own of that name.
-    let lua_loaders = language == Language::Other && !LOADER_DEFINED.is_match(text);
+    // Lua's `load`/`dofile` and Groovy's `evaluate` run text, unless the script defines
+    // its own of that name.
+    let loaders = language == Language::Other && !LOADER_DEFINED.is_match(text);
     // Commands already run that way: each distinct one once.
     let mut called_by_name: std::collections::HashSet<String> = std::collections::HashSet::new();
     for (index, statement) in statements(text) {
@@ -905,7 +924,7 @@ fn follow_given(
                 first_mention(&statement, n).is_some_and(|at| statement[at + n.len()..].trim_start().starts_with('('))
             })
         };
-        let runs_code = EXEC.is_match(&statement) || lua_loaders && LUA_EXEC.is_match(&statement);
+        let runs_code = EXEC.is_match(&statement) || loaders && LOADER_EXEC.is_match(&statement);
         if taint.remote.is_some() && (runs_code || makes_code()) {
             let origin = taint.remote.clone().unwrap_or_else(|| Origin {
                 line,
@@ -1248,7 +1267,7 @@ pub(crate) fn warm_up() {
         &MAIL,
         &DEFANGED,
         &CODE_MAKER,
-        &LUA_EXEC,
+        &LOADER_EXEC,
         &LOADER_DEFINED,
         &BARE_URL,
         &FUNCTION,

@@ -2,8 +2,11 @@
 //! skill, or text already in its latest revision (`cairn_pipeline::lesson`). A mark is
 //! advice shown to reviewers; it never closes anything by itself.
 
+use std::collections::BTreeSet;
+
 use cairn_pipeline::lesson::{self, Measure};
 use cairn_skill::Bundle;
+use cairn_skill::path::RelPath;
 use cairn_store::DuplicateMark;
 
 use super::PatchError;
@@ -32,20 +35,25 @@ pub(super) async fn find(
         return Ok(None);
     }
     // The skill's own text as it stands (the latest revision, or the base of a new
-    // skill's first patch): what every lesson for it shares because of its subject.
-    let vocabulary = lesson::Vocabulary::of(
-        latest
-            .map(|(_, bundle)| bundle)
-            .or(base)
-            .into_iter()
-            .flat_map(|bundle| bundle.files())
-            .filter_map(|(_, file)| std::str::from_utf8(&file.bytes).ok()),
-        &measure,
-    );
-    let alike = |text: &str| {
-        let theirs = lesson::features(text, &measure);
+    // skill's first patch), block by block with each block's features: what every lesson
+    // for it shares because of its subject, and, in the latest revision, text the lesson
+    // may repeat.
+    let skill_blocks: Vec<(&RelPath, lesson::Block, BTreeSet<String>)> = latest
+        .map(|(_, bundle)| bundle)
+        .or(base)
+        .into_iter()
+        .flat_map(|bundle| bundle.files())
+        .filter_map(|(path, file)| Some((path, std::str::from_utf8(&file.bytes).ok()?)))
+        .flat_map(|(path, text)| lesson::blocks(text).into_iter().map(move |block| (path, block)))
+        .map(|(path, block)| {
+            let features = lesson::features(&block.text, &measure);
+            (path, block, features)
+        })
+        .collect();
+    let vocabulary = lesson::Vocabulary::of_blocks(skill_blocks.iter().map(|(_, _, features)| features));
+    let alike = |theirs: &BTreeSet<String>| {
         (theirs.len() >= lesson::MIN_FEATURES)
-            .then(|| lesson::likeness(&mine, &theirs, &measure, &vocabulary))
+            .then(|| lesson::likeness(&mine, theirs, &measure, &vocabulary))
             .filter(|s| *s >= measure.threshold)
     };
     let mut best: Option<DuplicateMark> = None;
@@ -58,7 +66,7 @@ pub(super) async fn find(
         if Some(open.id) == carries_on {
             continue;
         }
-        if let Some(similarity) = alike(&open.lesson) {
+        if let Some(similarity) = alike(&lesson::features(&open.lesson, &measure)) {
             consider(DuplicateMark {
                 patch: Some(open.id),
                 revision: None,
@@ -69,38 +77,34 @@ pub(super) async fn find(
             });
         }
     }
-    if let Some((revision, latest)) = latest {
-        for (path, file) in latest.files() {
-            let Ok(text) = std::str::from_utf8(&file.bytes) else {
-                continue;
+    // The blocks are the latest revision's when there is one.
+    if let Some((revision, _)) = latest {
+        fn text_of<'b>(bundle: Option<&'b Bundle>, path: &RelPath) -> &'b str {
+            bundle
+                .and_then(|b| b.get(path))
+                .and_then(|f| std::str::from_utf8(&f.bytes).ok())
+                .unwrap_or("")
+        }
+        for (path, block, theirs) in &skill_blocks {
+            // Text the patch itself rewrote is not text it repeats: compare only with
+            // blocks the candidate keeps as they are (or, in conflict, blocks added
+            // since the patch's base).
+            let kept = match candidate {
+                Some(_) => text_of(candidate, path).contains(&block.text),
+                None => !text_of(base, path).contains(&block.text),
             };
-            fn text_of<'b>(bundle: Option<&'b Bundle>, path: &cairn_skill::path::RelPath) -> &'b str {
-                bundle
-                    .and_then(|b| b.get(path))
-                    .and_then(|f| std::str::from_utf8(&f.bytes).ok())
-                    .unwrap_or("")
+            if !kept {
+                continue;
             }
-            for block in lesson::blocks(text) {
-                // Text the patch itself rewrote is not text it repeats: compare only with
-                // blocks the candidate keeps as they are (or, in conflict, blocks added
-                // since the patch's base).
-                let kept = match candidate {
-                    Some(_) => text_of(candidate, path).contains(&block.text),
-                    None => !text_of(base, path).contains(&block.text),
-                };
-                if !kept {
-                    continue;
-                }
-                if let Some(similarity) = alike(&block.text) {
-                    consider(DuplicateMark {
-                        patch: None,
-                        revision: Some(revision),
-                        file: Some(path.as_str().to_owned()),
-                        line: Some(block.line),
-                        excerpt: excerpt(&block.text),
-                        similarity,
-                    });
-                }
+            if let Some(similarity) = alike(theirs) {
+                consider(DuplicateMark {
+                    patch: None,
+                    revision: Some(revision),
+                    file: Some(path.as_str().to_owned()),
+                    line: Some(block.line),
+                    excerpt: excerpt(&block.text),
+                    similarity,
+                });
             }
         }
     }
