@@ -454,6 +454,34 @@ const LIST_SELECT: &str = "SELECT p.id, p.skill_name, p.base_revision, p.status,
      LEFT JOIN users r ON r.id = p.resolved_by LEFT JOIN users q ON q.id = p.changes_requested_by";
 
 impl Store {
+    /// Marks open patch `id`, stored without a mark, as a likely duplicate: a patch
+    /// submitted at the same moment as the one it repeats could not see it before both
+    /// were stored, and is marked when it finds it afterwards (joining its group). False
+    /// when `id` was marked or decided meanwhile.
+    #[instrument(skip_all, fields(patch = %id))]
+    pub async fn mark_duplicate(&self, org_id: i64, id: Uuid, mark: &DuplicateMark) -> Result<bool, StoreError> {
+        let mut tx = self.pool.begin().await?;
+        let group = match mark.patch {
+            Some(of) => join_duplicate_group(&mut tx, org_id, of).await?,
+            None => None,
+        };
+        let marked = sqlx::query(
+            "UPDATE patches SET duplicate = $3, duplicate_group = coalesce(duplicate_group, $4) \
+             WHERE org_id = $1 AND id = $2 AND duplicate IS NULL AND status = ANY($5)",
+        )
+        .bind(org_id)
+        .bind(id)
+        .bind(Json(mark))
+        .bind(group)
+        .bind(&OPEN_PATCH_STATUSES[..])
+        .execute(&mut *tx)
+        .await?
+        .rows_affected()
+            == 1;
+        tx.commit().await?;
+        Ok(marked)
+    }
+
     /// Stores a patch and its audit row.
     #[instrument(skip_all, fields(patch = %patch.id))]
     pub async fn insert_patch(&self, patch: &NewPatch<'_>, actor: &Actor) -> Result<(), StoreError> {

@@ -418,6 +418,70 @@ async fn lessons_that_share_only_the_skill_subject_are_not_marked_and_a_rewordin
     assert_eq!(patches[3]["duplicate"]["patch"], patches[0]["id"], "{}", patches[3]);
 }
 
+/// Seen in a user flow: four agents pushed at once and the one that repeated another's
+/// lesson was not marked, because neither submission could see the other before both
+/// were stored. Each rewording, submitted at the same moment as the lesson it repeats, is
+/// marked and grouped with it once both are stored; a distinct lesson stays unmarked.
+#[tokio::test]
+async fn rewordings_submitted_at_the_same_moment_are_still_marked() {
+    let app = TestApp::spawn().await.unwrap();
+    let body = "## Steps\n\n1. Run the test suite with `make test`.\n2. Run `make deploy ENV=staging` and watch the logs.\n\
+                3. Promote with `make promote`.\n\n## Pitfalls\n\n- The staging database is reset every night at 02:00 UTC.\n\
+                - `make deploy` needs the VPN.\n";
+    app.import_skill("ops/deploy-notes", "deploy-notes", body, &[]).await;
+    let lessons = [
+        "- `make deploy` silently skips migrations unless `MIGRATE=1` is set; pass it when the release has a schema change.",
+        "- Deploys that change the schema need `MIGRATE=1`: without it `make deploy` quietly leaves the migrations unapplied.",
+        "- Staging logs lag about two minutes behind in Grafana; tail them with `kubectl logs -f` instead of waiting.",
+    ];
+    for round in 0..3 {
+        let mut tokens = Vec::new();
+        for n in 0..lessons.len() {
+            let (_, token) = app
+                .user_with_token(&format!("agent{round}x{n}"), Role::Member)
+                .await
+                .unwrap();
+            tokens.push(token);
+        }
+        let submits = lessons.iter().zip(&tokens).enumerate().map(|(n, (lesson, token))| {
+            let edited = format!("{body}{lesson}\n");
+            let submit = json!({
+                "skill": "deploy-notes", "base_revision": 1, "summary": "a pitfall", "rationale": "hit it",
+                "agent": {"name": format!("agent-{n}"), "model": "m", "session": "s"},
+                "ops": [{"op": "edit", "content": skill_md("deploy-notes", "deploy-notes does things", &edited)}],
+            });
+            send(app.post_as(token, "/v1/patches").json(&submit))
+        });
+        let answers = futures::future::join_all(submits).await;
+        let mut ids = Vec::new();
+        for (status, p) in &answers {
+            assert_eq!(*status, StatusCode::CREATED, "{p}");
+            ids.push(p["id"].as_str().unwrap().to_owned());
+        }
+        let mut read = Vec::new();
+        for id in &ids {
+            read.push(app.get_json(&format!("/v1/patches/{id}")).await);
+        }
+        let (migrations, again, logs) = (&read[0], &read[1], &read[2]);
+        assert!(
+            migrations["duplicate"]["patch"] == again["id"] || again["duplicate"]["patch"] == migrations["id"],
+            "round {round}: {migrations} / {again}"
+        );
+        assert!(migrations["duplicate_group"].is_string(), "{migrations}");
+        assert_eq!(migrations["duplicate_group"], again["duplicate_group"]);
+        assert_eq!(logs["duplicate"], Value::Null, "a distinct lesson: {logs}");
+        // Clear the queue for the next round: every lesson again races the same ones.
+        for id in &ids {
+            let (status, p) = send(
+                app.post(&format!("/v1/patches/{id}/reject"))
+                    .json(&json!({"comment": "next round"})),
+            )
+            .await;
+            assert_eq!(status, StatusCode::OK, "{p}");
+        }
+    }
+}
+
 #[tokio::test]
 async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
     let team = team(3).await;

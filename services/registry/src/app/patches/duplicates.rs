@@ -16,14 +16,15 @@ use crate::Services;
 const EXCERPT_CHARS: usize = 160;
 
 /// The closest likely duplicate of `lesson` (a patch of `skill` based on `base`, whose
-/// candidate is `candidate` when it merged), if any is alike enough. `carries_on` is the
-/// patch this one supersedes: it repeats that lesson by design and is never its duplicate.
+/// candidate is `candidate` when it merged), if any is alike enough. `excluded` are the
+/// patch itself and the one it supersedes (which it repeats by design): never its
+/// duplicates.
 #[allow(clippy::too_many_arguments)]
 pub(super) async fn find(
     services: &Services,
     org_id: i64,
     skill: &str,
-    carries_on: Option<uuid::Uuid>,
+    excluded: &[uuid::Uuid],
     lesson: &str,
     latest: Option<(i32, &Bundle)>,
     base: Option<&Bundle>,
@@ -63,7 +64,7 @@ pub(super) async fn find(
         }
     };
     for open in services.store.open_lessons(org_id, skill).await? {
-        if Some(open.id) == carries_on {
+        if excluded.contains(&open.id) {
             continue;
         }
         if let Some(similarity) = alike(&lesson::features(&open.lesson, &measure)) {

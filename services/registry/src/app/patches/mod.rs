@@ -345,11 +345,12 @@ async fn submit_as(
         // A patch never duplicates itself.
         Destination::Round { id, .. } => (id, Some(id)),
     };
+    let excluded: Vec<Uuid> = carried_on.into_iter().collect();
     let duplicate = duplicates::find(
         services,
         org_id,
         name.as_str(),
-        carried_on,
+        &excluded,
         &processed.lesson,
         latest.as_ref().map(|(r, b)| (*r, b)),
         base.as_ref(),
@@ -411,6 +412,32 @@ async fn submit_as(
                     )),
                     other => not_found(other),
                 })?;
+        }
+    }
+    // Submitted at the same moment as the patch it repeats, neither saw the other: once
+    // stored, a new patch without a mark looks again, and the later of the two finds the
+    // earlier. Best effort: the patch is stored either way.
+    if duplicate.is_none() && matches!(destination, Destination::NewPatch { .. }) {
+        let excluded: Vec<Uuid> = excluded.iter().copied().chain([id]).collect();
+        let found = duplicates::find(
+            services,
+            org_id,
+            name.as_str(),
+            &excluded,
+            &processed.lesson,
+            latest.as_ref().map(|(r, b)| (*r, b)),
+            base.as_ref(),
+            processed.candidate.as_ref(),
+        )
+        .await;
+        match found {
+            Ok(Some(mark)) => {
+                if let Err(error) = services.store.mark_duplicate(org_id, id, &mark).await {
+                    tracing::warn!(%error, patch = %id, "could not mark a duplicate found after storing");
+                }
+            }
+            Ok(None) => {}
+            Err(error) => tracing::warn!(%error, patch = %id, "could not look for duplicates after storing"),
         }
     }
     services.metrics.stage("record", started.elapsed());
