@@ -697,6 +697,43 @@ async fn a_batch_decides_in_order_and_reports_each_patch() {
     assert_eq!(answer.results[0].patch.as_ref().unwrap().status, "rejected");
     assert_eq!(answer.results[1].patch.as_ref().unwrap().status, "rejected");
 
+    // Two reports of one lesson approved in one batch with their duplicates closed: the
+    // second was closed by the first, and the batch says so instead of an error.
+    let mut group = Vec::new();
+    for (n, wording) in [
+        "- Set `HF_HOME` to the data disk before downloading models, or the cache fills the root partition.\n",
+        "- The model cache fills the root partition unless `HF_HOME` points at the data disk before downloading.\n",
+    ]
+    .into_iter()
+    .enumerate()
+    {
+        let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{wording}"));
+        let (status, p) = team.submit(&team.members[n], edit(&body, &format!("agent-{n}"))).await;
+        assert_eq!(status, StatusCode::CREATED, "{p}");
+        group.push(id_of(&p));
+    }
+    assert_eq!(team.patch(&group[1]).await["duplicate"]["patch"], group[0].as_str());
+    let (status, body) = team
+        .post(
+            &team.reviewer,
+            "/v1/patches/review",
+            json!({"action": "approve", "ids": group, "close_duplicates": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{body}");
+    assert_eq!(body["results"][0]["patch"]["status"], "approved", "{body}");
+    assert_eq!(body["results"][1]["patch"]["status"], "duplicate", "{body}");
+    assert_eq!(body["results"][1]["patch"]["duplicate_of"], group[0].as_str(), "{body}");
+    // Approving a patch some other action closed is still refused.
+    let (_, again) = team
+        .post(
+            &team.reviewer,
+            "/v1/patches/review",
+            json!({"action": "approve", "ids": [group[1]]}),
+        )
+        .await;
+    assert_eq!(again["results"][0]["error"]["code"], "conflict", "{again}");
+
     // Malformed batches are refused before anything is decided.
     let fresh = id_of(
         &team
@@ -954,4 +991,42 @@ async fn the_review_web_groups_duplicates_decides_batches_and_resolves_conflicts
     assert!(shown.body.contains("Resolved and approved"), "{}", shown.body);
     assert_eq!(team.skill_md().await, resolved);
     assert_eq!(team.patch(&clash).await["status"], "superseded");
+
+    // Two reports of one lesson approved together from the queue, duplicates closed: the
+    // summary says one was approved and the other closed with it, not that one failed.
+    let mut pair = Vec::new();
+    for (n, line) in [
+        "- `make deploy` silently skips migrations unless `MIGRATE=1` is set; pass it when the release has a schema change.\n",
+        "- Deploys that change the schema need `MIGRATE=1`: without it `make deploy` quietly leaves the migrations unapplied.\n",
+    ]
+    .iter()
+    .enumerate()
+    {
+        let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{line}"));
+        pair.push(id_of(&team.submit(&team.members[n], edit(&body, "hermes")).await.1));
+    }
+    assert_eq!(team.patch(&pair[1]).await["duplicate"]["patch"], pair[0].as_str());
+    web.get("/admin/queue").await.unwrap();
+    let page = web
+        .post(
+            "/admin/queue/batch",
+            &[
+                ("ids", &pair[0]),
+                ("ids", &pair[1]),
+                ("action", "approve"),
+                ("close_duplicates", "1"),
+                ("shown", &pair[1]),
+            ],
+        )
+        .await
+        .unwrap();
+    let shown = web.get(page.location.as_deref().unwrap()).await.unwrap();
+    assert!(
+        shown
+            .body
+            .contains("1 of 2 patches approved, 1 closed as a duplicate of one approved with it."),
+        "{}",
+        shown.body
+    );
+    assert_eq!(team.patch(&pair[1]).await["duplicate_of"], pair[0].as_str());
 }

@@ -542,6 +542,9 @@ pub async fn review_batch(
         BatchAction::Approve { comment: None, .. } => {}
     }
     let mut out = Vec::with_capacity(ids.len());
+    // Approvals of this batch so far: a later item they closed as their duplicate is
+    // reported as closed, which is what the reviewer asked for, not as an error.
+    let mut approved = std::collections::HashSet::new();
     for id in ids {
         let result = match action {
             BatchAction::Approve {
@@ -558,7 +561,14 @@ pub async fn review_batch(
                     },
                     round: None,
                 };
-                approve(services, caller, actor, *id, how).await
+                match approve(services, caller, actor, *id, how).await {
+                    Ok(record) => {
+                        approved.insert(*id);
+                        Ok(record)
+                    }
+                    Err(PatchError::State(why)) => closed_by_this_batch(services, caller, *id, &approved, why).await,
+                    Err(e) => Err(e),
+                }
             }
             BatchAction::Reject { comment } => reject(services, caller, actor, *id, comment).await,
         };
@@ -570,4 +580,22 @@ pub async fn review_batch(
         }
     }
     Ok(out)
+}
+
+/// A batch item that could not be approved because an earlier approval of the same batch
+/// closed it as its duplicate: its closed record; any other refusal stays the error.
+async fn closed_by_this_batch(
+    services: &Services,
+    caller: &Principal,
+    id: Uuid,
+    approved: &std::collections::HashSet<Uuid>,
+    why: String,
+) -> Result<PatchRecord, PatchError> {
+    let refused = PatchError::State(why);
+    match services.store.patch(caller.org_id, id).await {
+        Ok(record) if record.status == "duplicate" && record.duplicate_of.is_some_and(|of| approved.contains(&of)) => {
+            Ok(record)
+        }
+        _ => Err(refused),
+    }
 }

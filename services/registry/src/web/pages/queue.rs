@@ -484,9 +484,12 @@ pub async fn batch(
     };
     let total = outcomes.len();
     let mut done = 0;
+    let mut closed = 0;
     let mut failed = Vec::new();
     for outcome in outcomes {
         match outcome.result {
+            // Closed by an approval earlier in the batch, as the reviewer asked.
+            Ok(record) if record.status == "duplicate" => closed += 1,
             Ok(_) => done += 1,
             Err(e) => failed.push(format!(
                 "{}: {}",
@@ -500,7 +503,11 @@ pub async fn batch(
     } else {
         "rejected"
     };
-    let summary = format!("{done} of {total} patches {verb}.");
+    let summary = match closed {
+        0 => format!("{done} of {total} patches {verb}."),
+        1 => format!("{done} of {total} patches {verb}, 1 closed as a duplicate of one approved with it."),
+        n => format!("{done} of {total} patches {verb}, {n} closed as duplicates of ones approved with them."),
+    };
     if failed.is_empty() {
         Ok(crate::web::done(&state, back, &summary))
     } else {
