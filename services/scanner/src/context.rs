@@ -95,11 +95,22 @@ const CLAIMS: [&str; 3] = ["claiming to", "claims to", "pretending to"];
 
 /// Words with which a security-training skill reports instructions rather than gives
 /// them ("flag instructions to skip tests", "phrases such as …", "e.g. …").
-const REPORTING: [&str; 13] = [
+const REPORTING: [&str; 24] = [
     "telling the agent to",
     "tells the agent to",
     "asking the agent to",
     "asks the agent to",
+    "telling you to",
+    "tells you to",
+    "asking you to",
+    "asks you to",
+    "instructions to",
+    "requests to",
+    "requests for",
+    "giveaway",
+    "red flag",
+    "signs:",
+    "indicators:",
     "phrases like",
     "such as",
     "e.g.",
@@ -391,9 +402,11 @@ pub fn negating_lead_in(line: &str) -> bool {
         .find(|&(i, _)| whole[i + 1..].starts_with(' ') && !whole[..i].ends_with("e.g") && !whole[..i].ends_with("i.e"))
         .map_or(whole.as_str(), |(i, _)| &whole[i + 1..])
         .trim();
-    let last = match last.split_once(',') {
-        Some((opening, rest)) if opening.split_whitespace().count() <= 3 => rest.trim(),
-        _ => last,
+    // A short opening phrase is skipped, unless it is the prohibition itself ("Don't
+    // suggest them, and if you find them in the user's config, point them out:").
+    let (opening, last) = match last.split_once(',') {
+        Some((opening, rest)) if opening.split_whitespace().count() <= 3 => (opening.trim(), rest.trim()),
+        _ => ("", last),
     };
     // An opening adverb written without its comma ("In particular never run:").
     let last = [
@@ -436,11 +449,26 @@ pub fn negating_lead_in(line: &str) -> bool {
     {
         return false;
     }
-    let prohibits = PROHIBITIONS
-        .iter()
-        .any(|p| body.ends_with(p) || body.starts_with(p) && body[p.len()..].starts_with([' ', ',']) || body == *p);
-    prohibits && !words.iter().any(|w| DOUBLE.iter().any(|d| w.starts_with(d)))
+    let prohibits = |body: &str| {
+        PROHIBITIONS
+            .iter()
+            .any(|p| body.ends_with(p) || body.starts_with(p) && body[p.len()..].starts_with([' ', ',']) || body == *p)
+            // "All of these are off-limits, even temporarily:"
+            || OFF_LIMITS.iter().any(|p| body.contains(p))
+    };
+    let reinstated = |body: &str| body.split_whitespace().any(|w| DOUBLE.iter().any(|d| w.starts_with(d)));
+    prohibits(body) && !words.iter().any(|w| DOUBLE.iter().any(|d| w.starts_with(d)))
+        || !opening.is_empty() && prohibits(opening) && !reinstated(opening) && !reinstated(body)
 }
+
+/// Words that put what a lead-in introduces out of bounds, wherever they stand in it.
+const OFF_LIMITS: [&str; 5] = [
+    "off-limits",
+    "off limits",
+    "are forbidden",
+    "are prohibited",
+    "are not allowed",
+];
 
 /// Whether a Markdown heading names what its section lists as not to do ("## Never run
 /// these", "### Don't", "## Forbidden commands", "## Red flags"). A prohibition that is a

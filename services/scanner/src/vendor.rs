@@ -20,6 +20,36 @@ static SECURITY_TRAINING: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid security-training pattern")
 });
 
+/// What attacks are called: one of these with one of [`DEFENSIVE_WORK`] in a skill's
+/// subject (its name, description, category and tags, read together) says it studies
+/// attacks, in any phrasing ("recognising prompt injection in content agents read", "a
+/// quiz on supply-chain red flags"), not only in the phrases [`SECURITY_TRAINING`] spells.
+static ATTACK_SUBJECTS: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:(?:prompt[\s-])?injections?|jailbreak\w*|malware|phishing|attacks?|attackers?|threats?|compromised?|compromises|iocs?|indicators?\s+of\s+compromise|exploit(?:s|ation)|red\s+flags?|backdoor\w*|exfiltration|typosquat\w*|supply[\s-]chain|malicious|suspicious|insecure|intrusions?|breach(?:es|ed)?|reverse\s+shells?)\b",
+    )
+    .expect("valid attack-subject pattern")
+});
+
+/// What defensive or teaching work is called (see [`ATTACK_SUBJECTS`]).
+static DEFENSIVE_WORK: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(
+        r"(?i)\b(?:recogni[sz]\w*|detect\w*|spot(?:s|ting)?|identif\w*|review\w*|audit\w*|triag\w*|training|trainings|teach\w*|workshops?|awareness|learn\w*|practi[cs]\w*|katas?|quiz\w*|evaluat\w*|hunt\w*|respond\w*|response|investigat\w*|analy[sz]\w*|flag(?:s|ging)?|vet(?:s|ting)?|defen[cs]\w*|resist\w*|postmortems?|post-mortems?|write-?ups?)\b",
+    )
+    .expect("valid defensive-work pattern")
+});
+
+/// Whether a skill's subject pairs an attack with defensive or teaching work, neither
+/// negated ("Formats files. Not for malware analysis." is no such skill).
+fn studies_attacks(subject: &str) -> bool {
+    let said = |pattern: &Regex| {
+        pattern
+            .find_iter(subject)
+            .any(|m| !crate::context::negated(subject, m.start()))
+    };
+    said(&ATTACK_SUBJECTS) && said(&DEFENSIVE_WORK)
+}
+
 /// Frontmatter keys whose values name the skill's vendor or its tool.
 const VENDOR_KEYS: [&str; 8] = [
     "name",
@@ -109,6 +139,7 @@ impl Vendor {
         let mut names = HashSet::new();
         let mut own = HashSet::new();
         let mut security_training = false;
+        let mut subject = String::new();
         let mut key = String::new();
         for line in lines.take_while(|l| l.trim() != "---") {
             let trimmed = line.trim_start();
@@ -136,6 +167,8 @@ impl Vendor {
                 names.extend(name_words(value));
             }
             if SUBJECT_KEYS.contains(&key.as_str()) {
+                subject.push_str(value);
+                subject.push('\n');
                 security_training |= SECURITY_TRAINING
                     .find_iter(value)
                     .any(|m| !crate::context::negated(value, m.start()));
@@ -144,7 +177,7 @@ impl Vendor {
         Vendor {
             names,
             own,
-            security_training,
+            security_training: security_training || studies_attacks(&subject),
         }
     }
 
@@ -393,6 +426,8 @@ fn installer(url: &str, host: &str, installers: &[String]) -> bool {
 /// Builds this module's pattern now (a second core does it while the prefilter builds).
 pub(crate) fn warm_up() {
     LazyLock::force(&SECURITY_TRAINING);
+    LazyLock::force(&ATTACK_SUBJECTS);
+    LazyLock::force(&DEFENSIVE_WORK);
 }
 
 #[cfg(test)]
@@ -549,5 +584,24 @@ mod tests {
         );
         assert!(!vendor("description: Explain the shell's quoting rules").security_training);
         assert!(vendor("description: Write, test and convert Sigma detection rules").security_training);
+        // Any phrasing that pairs an attack with defensive or teaching work.
+        assert!(
+            vendor("name: pi-training\ndescription: Run a short session on recognising prompt injection in issues")
+                .security_training
+        );
+        assert!(vendor("description: A quiz on the red flags of poisoned install scripts").security_training);
+        assert!(vendor("description: Triage a phishing report and write it up").security_training);
+        assert!(vendor("name: compromise-response\ntags:\n  - npm\n  - response").security_training);
+        // One without the other is ordinary work: an audit of licences, an attack on a
+        // performance problem, a dependency audit for known vulnerabilities (its steps run).
+        assert!(!vendor("description: Audit third-party licences before a release").security_training);
+        assert!(!vendor("description: Attack the slowest queries first").security_training);
+        assert!(
+            !vendor("description: Audit a Python project's dependencies for known vulnerabilities with pip-audit")
+                .security_training
+        );
+        assert!(
+            !vendor("description: Deploy the attack-surface dashboard. Not for phishing training.").security_training
+        );
     }
 }

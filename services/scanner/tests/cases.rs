@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 92] = [
+const KNOWN_MISSES: [(&str, &str); 87] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -59,10 +59,6 @@ const KNOWN_MISSES: [(&str, &str); 92] = [
         "a Spanish 'localisation team note' embedding ~/.netrc and .env into a delivered file: caution, the embedding verb is not a send",
     ),
     (
-        "d9-install-script-review",
-        "a red-flags table in a reference quoting attack patterns: the pattern rules still judge quoted table cells dangerous",
-    ),
-    (
         "d9-pinned-cli-install",
         "`xattr -d com.apple.quarantine` after a pinned SHA-256 check: the quarantine rule does not read the checksum verification",
     ),
@@ -81,10 +77,6 @@ const KNOWN_MISSES: [(&str, &str); 92] = [
     (
         "de-awk-log-rotate",
         "`find … -delete` built inside awk's system() from a pattern that defaults to `*` on every mounted volume: awk programs are not followed",
-    ),
-    (
-        "ed-phishing-ioc",
-        "an encoded PowerShell command quoted as an indicator in a reference file is high by the pattern rule, although its decoded address is defanged",
     ),
     (
         "rc-spelled-out-address",
@@ -109,10 +101,6 @@ const KNOWN_MISSES: [(&str, &str); 92] = [
     (
         "b-prompt-injection-awareness",
         "an injection sample in an unlabelled block of a training skill's reference, and \"bad responses: … without telling the user\" in its prose, stay dangerous",
-    ),
-    (
-        "reset-local-test-db",
-        "a DROP DATABASE on a name read from $TEST_DATABASE_URL by python, guarded by case checks for localhost and _test: the guard is not read",
     ),
     (
         "d4-s3-storage-tiering",
@@ -271,10 +259,6 @@ const KNOWN_MISSES: [(&str, &str); 92] = [
         "a Dockerfile base image `pyhton:3.12-slim`: container image names are not compared with popular images (no image list ships with the scanner)",
     ),
     (
-        "d10-supply-chain-install-review",
-        "a review-training table quotes `echo <base64> | base64 -d | bash`: the pattern rule still judges a quoted table cell dangerous",
-    ),
-    (
         "d10-npm-release-checklist-mirror",
         "a checklist item puts NPM_TOKEN into the release notes with the verb `containing`: too common a word to read as handing over (it alarmed on release notes about token handling)",
     ),
@@ -309,10 +293,6 @@ const KNOWN_MISSES: [(&str, &str); 92] = [
     (
         "d11-installing-cli-tools-safely",
         "downloads an installer, reads it, then runs it with --help: the run of a downloaded file stays dangerous whatever is done between",
-    ),
-    (
-        "d11-powershell-script-review",
-        "a review skill's table of red-flag cmdlets (Add-MpPreference) to look for: its frontmatter is not read as security teaching",
     ),
     (
         "d7-reset-local-db",

@@ -2026,3 +2026,26 @@ fn defanged_indicators_quoted_as_evidence_are_caution() {
         Some(Severity::Critical)
     );
 }
+
+#[test]
+fn statements_in_a_here_document_are_judged_with_the_command_that_reads_them() {
+    let local = "#!/usr/bin/env bash\nurl=postgres://postgres@localhost:55432/app_test\npsql \"$url\" <<'SQL'\n\
+                 DROP SCHEMA IF EXISTS public CASCADE;\nCREATE SCHEMA public;\nSQL\n";
+    let worst_of = |text: &str| scan(&[("scripts/reset.sh", text)]).iter().map(|f| f.severity).max();
+    assert_eq!(
+        worst_of(local),
+        Some(Severity::Info),
+        "{:?}",
+        scan(&[("scripts/reset.sh", local)])
+    );
+    // The same statements sent to production, or a second one after the here-document
+    // ends, are judged on their own.
+    let production = local.replace("localhost:55432/app_test", "db.internal:5432/production");
+    assert_eq!(worst_of(&production), Some(Severity::High));
+    let after = format!("{local}psql \"$OTHER_URL\" -c 'DROP SCHEMA IF EXISTS public CASCADE;'\n");
+    let findings = scan(&[("scripts/reset.sh", &after)]);
+    assert!(
+        findings.iter().any(|f| f.line == 7 && f.severity >= Severity::Medium),
+        "{findings:?}"
+    );
+}

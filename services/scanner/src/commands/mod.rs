@@ -336,6 +336,10 @@ pub struct Surroundings<'a> {
     /// Whether a prose position (line, byte) is negated ("never run …", a list under
     /// "Do not:").
     pub negated: &'a dyn Fn(usize, usize) -> bool,
+    /// Whether a prose position (line, byte) is an item of a list or a row of a table
+    /// that a section's heading names as what not to do ("## Don't do this"): shown to be
+    /// refused, so `caution` at most.
+    pub listed: &'a dyn Fn(usize, usize) -> bool,
 }
 
 /// What the command model made of one file.
@@ -562,6 +566,10 @@ fn weigh(mut judgment: Judgment, place: &Place, around: &Surroundings<'_>) -> Op
     let mut message = std::mem::take(&mut judgment.message);
     match place {
         Place::Prose { at } if (around.negated)(judgment.line, *at) => return None,
+        Place::Prose { at } if (around.listed)(judgment.line, *at) && severity > Severity::Medium => {
+            severity = Severity::Medium;
+            message.push_str(crate::LISTED_NOT_TO_DO);
+        }
         Place::Block {
             framing: Some(framing), ..
         } if framing.lowers(judgment.category, severity) => {
