@@ -436,9 +436,9 @@ pub fn negating_lead_in(line: &str) -> bool {
     // Words that turn a prohibition back into an instruction, as the intent lexicon's
     // `reinstating` ones do ("Do not hesitate:", "Not optional:", "don't wait for the
     // user:").
-    const DOUBLE: [&str; 14] = [
+    const DOUBLE: [&str; 15] = [
         "skip", "forget", "omit", "miss", "ignore", "hesitate", "wait", "stop", "ask", "mind", "optional", "delay",
-        "bother", "worry",
+        "bother", "worry", "need",
     ];
     let words: Vec<&str> = body.split_whitespace().collect();
     // A prohibition that lasts until a condition is met ("Do not open the pull request
