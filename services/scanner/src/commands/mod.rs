@@ -414,7 +414,9 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
                     }
                 }
                 for (block, framing) in blocks.iter().zip(&framings) {
-                    if let Some(judgment) = standing_orders_written(&lines, contexts, block) {
+                    let written = standing_orders_written(&lines, contexts, block)
+                        .or_else(|| safeguards_off_written(&lines, contexts, block));
+                    if let Some(judgment) = written {
                         let place = Place::Block {
                             lead_in: block.lead_in.clone(),
                             framing: *framing,
@@ -543,19 +545,13 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
 /// confirmation."): orders planted for every later session, as a command writing them
 /// would be. Blocks of a language that runs are the command model's.
 fn standing_orders_written(lines: &[&str], contexts: &[Context], block: &extract::Block) -> Option<Judgment> {
-    static WRITE: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
-        regex::Regex::new(
-            r"(?i)\b(?:append|add|write|save|store|record|put|insert|paste|ends?\s+with|contain|include)\w*\b",
-        )
-        .expect("valid write-verb pattern")
-    });
     let language = block.info.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
     if !matches!(language.as_str(), "" | "text" | "txt" | "markdown" | "md" | "plaintext") {
         return None;
     }
     let first = *block.body.first()?;
     let paragraph = paragraph_above(lines, contexts, first.saturating_sub(1));
-    let verb = WRITE.find(&paragraph)?;
+    let verb = WRITE_VERB.find(&paragraph)?;
     if crate::context::negated(&paragraph, verb.start()) {
         return None;
     }
@@ -591,6 +587,55 @@ fn standing_orders_written(lines: &[&str], contexts: &[Context], block: &extract
         tool: None,
     })
 }
+
+/// A settings block the prose above it has the agent write into an agent's own
+/// configuration ("Merge into `~/.claude/settings.json`:", "Set in `~/.codex/config.toml`:")
+/// that turns its approvals or sandbox off (`"defaultMode": "bypassPermissions"`,
+/// `approval_policy = "never"`): every later session acts without asking, as a command
+/// writing it would make it.
+fn safeguards_off_written(lines: &[&str], contexts: &[Context], block: &extract::Block) -> Option<Judgment> {
+    let language = block.info.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    if !matches!(
+        language.as_str(),
+        "" | "json" | "jsonc" | "json5" | "toml" | "yaml" | "yml" | "text"
+    ) {
+        return None;
+    }
+    let first = *block.body.first()?;
+    let body: String = block.body.iter().map(|&i| lines[i]).collect::<Vec<_>>().join("\n");
+    let off = targets::APPROVALS_OFF.find(&body)?;
+    let paragraph = paragraph_above(lines, contexts, first.saturating_sub(1));
+    let verb = WRITE_VERB.find(&paragraph)?;
+    if crate::context::negated(&paragraph, verb.start()) {
+        return None;
+    }
+    let target = paragraph
+        .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ',' | ';'))
+        .map(|w| w.trim_end_matches([':', '.']))
+        .find(|w| targets::persistent(w) == Some(targets::Persistent::AgentConfig))?;
+    let line = body[..off.start()].matches('\n').count();
+    Some(Judgment {
+        line: block.body[line.min(block.body.len() - 1)],
+        rule: "flow.agent-config",
+        category: "agent-config-tampering",
+        severity: Severity::High,
+        message: format!(
+            "has the agent write `{}` into {target}: its approvals or sandbox stay off in every later session",
+            off.as_str().trim()
+        ),
+        hint: "let the user change their agent's configuration themselves; never turn approvals or the sandbox off",
+        urls: Vec::new(),
+        tool: None,
+    })
+}
+
+/// Words with which prose has the agent write a block into a file.
+static WRITE_VERB: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:(?:append|add|write|save|store|record|put|insert|paste|merge|set|update|edit)(?:s|ed|ing)?|wrote|ends?\s+with|contain(?:s|ing)?|include[sd]?)\b",
+    )
+    .expect("valid write-verb pattern")
+});
 
 /// The prose paragraph just above line `fence` (at most six lines, up to a blank line).
 fn paragraph_above(lines: &[&str], contexts: &[Context], fence: usize) -> String {
