@@ -25,17 +25,17 @@ static SECURITY_TRAINING: LazyLock<Regex> = LazyLock::new(|| {
 /// attacks, in any phrasing ("recognising prompt injection in content agents read", "a
 /// quiz on supply-chain red flags"), not only in the phrases [`SECURITY_TRAINING`] spells.
 static ATTACK_SUBJECTS: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:(?:prompt[\s-])?injections?|jailbreak\w*|malware|phishing|attacks?|attackers?|threats?|compromised?|compromises|iocs?|indicators?\s+of\s+compromise|exploit(?:s|ation)|red\s+flags?|backdoor\w*|exfiltration|typosquat\w*|supply[\s-]chain|malicious|suspicious|insecure|intrusions?|breach(?:es|ed)?|reverse\s+shells?)\b",
-    )
+    Regex::new(&crate::ascii_words::ascii_words(
+        r"(?i)(?-u:\b)(?:(?:prompt[\s-])?injections?|jailbreak\w*|malware|phishing|attacks?|attackers?|threats?|compromised?|compromises|iocs?|indicators?\s+of\s+compromise|exploit(?:s|ation)|red\s+flags?|backdoor\w*|exfiltration|typosquat\w*|supply[\s-]chain|malicious|suspicious|insecure|intrusions?|breach(?:es|ed)?|reverse\s+shells?)(?-u:\b)",
+    ))
     .expect("valid attack-subject pattern")
 });
 
 /// What defensive or teaching work is called (see [`ATTACK_SUBJECTS`]).
 static DEFENSIVE_WORK: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(
-        r"(?i)\b(?:recogni[sz]\w*|detect\w*|spot(?:s|ting)?|identif\w*|review\w*|audit\w*|triag\w*|training|trainings|teach\w*|workshops?|awareness|learn\w*|practi[cs]\w*|katas?|quiz\w*|evaluat\w*|hunt\w*|respond\w*|response|investigat\w*|analy[sz]\w*|flag(?:s|ging)?|vet(?:s|ting)?|defen[cs]\w*|resist\w*|postmortems?|post-mortems?|write-?ups?)\b",
-    )
+    Regex::new(&crate::ascii_words::ascii_words(
+        r"(?i)(?-u:\b)(?:recogni[sz]\w*|detect\w*|spot(?:s|ting)?|identif\w*|review\w*|audit\w*|triag\w*|training|trainings|teach\w*|workshops?|awareness|learn\w*|practi[cs]\w*|katas?|quiz\w*|evaluat\w*|hunt\w*|respond\w*|response|investigat\w*|analy[sz]\w*|flag(?:s|ging)?|vet(?:s|ting)?|defen[cs]\w*|resist\w*|postmortems?|post-mortems?|write-?ups?)(?-u:\b)",
+    ))
     .expect("valid defensive-work pattern")
 });
 
