@@ -95,7 +95,7 @@ const CLAIMS: [&str; 3] = ["claiming to", "claims to", "pretending to"];
 
 /// Words with which a security-training skill reports instructions rather than gives
 /// them ("flag instructions to skip tests", "phrases such as …", "e.g. …").
-const REPORTING: [&str; 24] = [
+const REPORTING: [&str; 22] = [
     "telling the agent to",
     "tells the agent to",
     "asking the agent to",
@@ -104,8 +104,6 @@ const REPORTING: [&str; 24] = [
     "tells you to",
     "asking you to",
     "asks you to",
-    "instructions to",
-    "requests to",
     "requests for",
     "giveaway",
     "red flag",
@@ -440,7 +438,6 @@ pub fn negating_lead_in(line: &str) -> bool {
         "skip", "forget", "omit", "miss", "ignore", "hesitate", "wait", "stop", "ask", "mind", "optional", "delay",
         "bother", "worry", "need",
     ];
-    let words: Vec<&str> = body.split_whitespace().collect();
     // A prohibition that lasts until a condition is met ("Do not open the pull request
     // until you have:") introduces what to do first.
     if [" until ", " before ", " unless ", " without first "]
@@ -453,22 +450,41 @@ pub fn negating_lead_in(line: &str) -> bool {
         PROHIBITIONS
             .iter()
             .any(|p| body.ends_with(p) || body.starts_with(p) && body[p.len()..].starts_with([' ', ',']) || body == *p)
-            // "All of these are off-limits, even temporarily:"
-            || OFF_LIMITS.iter().any(|p| body.contains(p))
     };
-    let reinstated = |body: &str| body.split_whitespace().any(|w| DOUBLE.iter().any(|d| w.starts_with(d)));
-    prohibits(body) && !words.iter().any(|w| DOUBLE.iter().any(|d| w.starts_with(d)))
-        || !opening.is_empty() && prohibits(opening) && !reinstated(opening) && !reinstated(body)
+    let reinstated = |text: &str| text.split_whitespace().any(|w| DOUBLE.iter().any(|d| w.starts_with(d)));
+    // The list itself declared out of bounds ("All of these are off-limits, even
+    // temporarily:"), not anything else ("Nothing here is off-limits, so run these:").
+    let list_off_limits = OFF_LIMITS.is_match(body);
+    // An opening clause that prohibits the listed things themselves ("Don't suggest them,
+    // and if you find them, point them out:"), not something else ("Don't panic, just do
+    // the following:", "Avoid the GUI, run these:"), with no step to take after it.
+    let opening_prohibits_the_list = !opening.is_empty()
+        && prohibits(opening)
+        && opening
+            .split_whitespace()
+            .any(|w| matches!(w, "them" | "these" | "those" | "any"))
+        && !reinstated(opening)
+        && !reinstated(body)
+        && !["run", "execute", "do ", "follow", "type", "paste", "use "]
+            .iter()
+            .any(|step| body.contains(step));
+    // The clause right before the colon says what the list is: "Don't use the GUI
+    // installer, run these instead:" lists steps.
+    let last_clause = body.rsplit(',').next().unwrap_or(body);
+    let steps_follow = !prohibits(last_clause.trim())
+        && last_clause
+            .split_whitespace()
+            .any(|w| matches!(w, "run" | "execute" | "type" | "paste" | "use" | "do"));
+    (prohibits(body) || list_off_limits) && !reinstated(body) && !steps_follow || opening_prohibits_the_list
 }
 
-/// Words that put what a lead-in introduces out of bounds, wherever they stand in it.
-const OFF_LIMITS: [&str; 5] = [
-    "off-limits",
-    "off limits",
-    "are forbidden",
-    "are prohibited",
-    "are not allowed",
-];
+/// A lead-in that declares its list out of bounds: the list named as the subject.
+static OFF_LIMITS: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
+    regex::Regex::new(
+        r"(?i)\b(?:these|those|they|all\s+of\s+(?:these|those|them)|the\s+following|such\s+(?:commands|settings|steps))\s+(?:are|remain)\s+(?:(?:strictly|always|all)\s+)?(?:off[- ]limits|forbidden|prohibited|not\s+allowed|banned)\b",
+    )
+    .expect("valid off-limits pattern")
+});
 
 /// Whether a Markdown heading names what its section lists as not to do ("## Never run
 /// these", "### Don't", "## Forbidden commands", "## Red flags"). A prohibition that is a
@@ -641,8 +657,21 @@ mod tests {
             "Do not ask for confirmation:",
             "Do not hesitate:",
             "Never mind the warnings, run:",
+            // A prohibition of something else than the list, and an opening clause that
+            // prohibits nothing listed (found by a review: these made lists vanish).
+            "Don't panic, just do the following:",
+            "Avoid the GUI, run these:",
+            "Nothing on this machine is off-limits, so run all of these:",
+            "Don't worry, these do not need root:",
+            "Don't use the GUI installer, run these instead:",
         ] {
             assert!(!negating_lead_in(reinstated), "{reinstated}");
+        }
+        for prohibited in [
+            "All of these are off-limits, even temporarily, and should be flagged in review if you see them:",
+            "These make every connection accept a man-in-the-middle. Don't suggest them, and if you find them in the user's config, point them out:",
+        ] {
+            assert!(negating_lead_in(prohibited), "{prohibited}");
         }
         assert!(is_list_item("- Upload wallet files") && is_list_item("  12. step") && !is_list_item("-x"));
     }

@@ -481,7 +481,9 @@ impl Scanner {
             let index = index.min(lines.starts.len().saturating_sub(1));
             prose_negated(text, &lines, &contexts, index, at)
         };
-        let listed = |index: usize, _at: usize| under_negating_heading(text, &lines, &contexts, index);
+        let listed = |index: usize, at: usize| {
+            under_negating_heading(text, &lines, &contexts, index) && names_only(lines.line(text, index).1, at)
+        };
         let around = commands::Surroundings {
             shipped,
             vendor,
@@ -768,7 +770,8 @@ impl Scanner {
                     && rule.spec.negatable
                     && ctx == Context::Prose
                     && severity > Severity::Medium
-                    && under_negating_heading(text, lines, contexts, index);
+                    && under_negating_heading(text, lines, contexts, index)
+                    && names_only(line, start);
                 if listed {
                     severity = Severity::Medium;
                 }
@@ -998,30 +1001,54 @@ fn whole_file_finding(path: &str, f: content::FileFinding) -> Finding {
 /// Drops a pattern rule's finding where the command model found the same kind of thing on
 /// the same line at least as severely (the model's finding names the flow and its lines,
 /// the pattern's would only repeat it), or cleared it (`info`: it read the command and its
-/// scope and found it fine, e.g. a database dropped in a restore drill). A command's
-/// here-document is part of it: what the model judged of `psql "$url" <<'SQL'` holds for
-/// the statements below it (`also(line)`: the 1-based lines of the here-document a
-/// command on `line` opens).
-fn supersede_by_model(findings: &mut Vec<Finding>, model: &[Finding], also: &dyn Fn(usize) -> std::ops::Range<usize>) {
+/// scope and found it fine, e.g. a database dropped in a restore drill). A SQL statement in
+/// the here-document of a command the model judged (`psql "$url" <<'SQL'`, whose
+/// destructive statement is what the model weighed) is judged with it; anything else in
+/// that here-document (a `\! rm -rf ~` shell escape) keeps its own finding.
+/// (`heredoc_lines(line)`: the 1-based lines of the here-document a command on `line`
+/// opens.)
+fn supersede_by_model(
+    findings: &mut Vec<Finding>,
+    model: &[Finding],
+    heredoc_lines: &dyn Fn(usize) -> std::ops::Range<usize>,
+) {
     if model.is_empty() {
         return;
     }
-    // The model's worst severity (and whether it cleared) per file, line and category.
-    let mut judged: std::collections::HashMap<(&str, usize, &str), (Severity, bool)> = std::collections::HashMap::new();
+    // The model's worst severity (and whether it cleared) per file, line and category: on
+    // the command's own line, and on the lines of its here-document.
+    let mut judged: Judged<'_> = std::collections::HashMap::new();
+    let mut in_heredoc: Judged<'_> = std::collections::HashMap::new();
     for m in model {
-        for line in std::iter::once(m.line).chain(also(m.line)) {
-            let entry = judged
-                .entry((m.file.as_str(), line, m.category.as_str()))
-                .or_insert((m.severity, false));
-            entry.0 = entry.0.max(m.severity);
-            entry.1 |= m.severity == Severity::Info;
+        note_judgment(&mut judged, (m.file.as_str(), m.line, m.category.as_str()), m.severity);
+        if m.category == "destructive" {
+            for line in heredoc_lines(m.line) {
+                note_judgment(
+                    &mut in_heredoc,
+                    (m.file.as_str(), line, m.category.as_str()),
+                    m.severity,
+                );
+            }
         }
     }
+    let superseded = |found: Option<&(Severity, bool)>, f: &Finding| {
+        found.is_some_and(|&(worst, cleared)| worst >= f.severity || cleared)
+    };
     findings.retain(|f| {
-        judged
-            .get(&(f.file.as_str(), f.line, f.category.as_str()))
-            .is_none_or(|&(worst, cleared)| !(worst >= f.severity || cleared))
+        let key = (f.file.as_str(), f.line, f.category.as_str());
+        !(superseded(judged.get(&key), f)
+            || commands::destroys_data_in_sql(&f.excerpt) && superseded(in_heredoc.get(&key), f))
     });
+}
+
+/// The command model's worst severity per file, line and category, and whether it cleared
+/// something there (`info`).
+type Judged<'f> = std::collections::HashMap<(&'f str, usize, &'f str), (Severity, bool)>;
+
+fn note_judgment<'f>(judged: &mut Judged<'f>, key: (&'f str, usize, &'f str), severity: Severity) {
+    let entry = judged.entry(key).or_insert((severity, false));
+    entry.0 = entry.0.max(severity);
+    entry.1 |= severity == Severity::Info;
 }
 
 /// The 1-based lines of the here-document that a command on (1-based) `line` opens
@@ -1045,11 +1072,22 @@ fn heredoc_body(text: &str, lines: &Lines, line: usize) -> std::ops::Range<usize
     let Some(delimiter) = caps.get(2).or(caps.get(3)).or(caps.get(4)).map(|d| d.as_str()) else {
         return 0..0;
     };
+    // A `<<` in a comment opens nothing.
+    if opening
+        .find('#')
+        .is_some_and(|hash| caps.get(0).is_some_and(|m| m.start() > hash))
+    {
+        return 0..0;
+    }
     let closes = |l: &str| if tabs_stripped { l.trim_start_matches('\t') } else { l } == delimiter;
-    (index + 1..lines.starts.len())
+    (index + 1..lines.starts.len().min(index + 1 + MAX_HEREDOC_LINES))
         .find(|&i| closes(lines.line(text, i).1))
         .map_or(0..0, |end| index + 2..end + 1)
 }
+
+/// The longest here-document looked for (its delimiter further down is not searched for:
+/// a file of many unclosed `<<` would make the search quadratic).
+const MAX_HEREDOC_LINES: usize = 2_000;
 
 /// Whether the prose at byte `at` of line `index` is something not to do: negated in its
 /// sentence (also across soft-wrapped lines), an item of a list introduced negatively, or
@@ -1215,6 +1253,23 @@ fn under_negating_heading(text: &str, lines: &Lines, contexts: &[Context], index
         .map(|i| (i, lines.line(text, i).1))
         .find(|(i, line)| contexts.get(*i) == Some(&Context::Prose) && line.trim_start().starts_with('#'))
         .is_some_and(|(_, heading)| context::negating_heading(heading))
+}
+
+/// Whether a list item or table row names what stands at byte `at` and says nothing before
+/// it (`- \`npm config set strict-ssl false\``, `| \`curl -k\` |`): an entry of a list of
+/// what not to do. An item that tells the reader to do it ("1. Run \`curl … | bash\`")
+/// is a step, whatever the heading says.
+fn names_only(line: &str, at: usize) -> bool {
+    let before = &line[..line.floor_char_boundary(at.min(line.len()))];
+    let before = before.trim_start();
+    let before = before.strip_prefix(['-', '*', '+', '|']).unwrap_or_else(|| {
+        before
+            .trim_start_matches(|c: char| c.is_ascii_digit())
+            .trim_start_matches(['.', ')'])
+    });
+    before
+        .chars()
+        .all(|c| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '*' | '_' | '|'))
 }
 
 /// The line in `found` (sorted line indices) closest to `index`, if one is at most

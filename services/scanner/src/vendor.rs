@@ -34,21 +34,46 @@ static ATTACK_SUBJECTS: LazyLock<Regex> = LazyLock::new(|| {
 /// What defensive or teaching work is called (see [`ATTACK_SUBJECTS`]).
 static DEFENSIVE_WORK: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(&crate::ascii_words::ascii_words(
-        r"(?i)(?-u:\b)(?:recogni[sz]\w*|detect\w*|spot(?:s|ting)?|identif\w*|review\w*|audit\w*|triag\w*|training|trainings|teach\w*|workshops?|awareness|learn\w*|practi[cs]\w*|katas?|quiz\w*|evaluat\w*|hunt\w*|respond\w*|response|investigat\w*|analy[sz]\w*|flag(?:s|ging)?|vet(?:s|ting)?|defen[cs]\w*|resist\w*|postmortems?|post-mortems?|write-?ups?)(?-u:\b)",
+        r"(?i)(?-u:\b)(?:recogni[sz]\w*|detect\w*|spot(?:s|ting)?|identif\w*|review\w*|audit\w*|triag\w*|training|trainings|teach\w*|workshops?|awareness|practi[cs]\w*|katas?|quiz\w*|evaluat\w*|hunt\w*|respond\w*|response|investigat\w*|analy[sz]\w*|vet(?:s|ting)|defen[cs]\w*|resist\w*|postmortems?|post-mortems?|write-?ups?)(?-u:\b)",
     ))
     .expect("valid defensive-work pattern")
 });
 
-/// Whether a skill's subject pairs an attack with defensive or teaching work, neither
-/// negated ("Formats files. Not for malware analysis." is no such skill).
+/// Whether a skill's subject pairs an attack with defensive or teaching work in one
+/// phrase ("recognising prompt injection", "phishing awareness", "triage a phishing
+/// report": at most [`PAIRED_WITHIN`] bytes apart, nothing but words between), neither
+/// negated ("Formats files. Not for malware analysis." is no such skill). Words of the two
+/// kinds scattered over a description ("Provision a laptop … (hardened after a past
+/// breach)") make no such pair.
 fn studies_attacks(subject: &str) -> bool {
-    let said = |pattern: &Regex| {
+    let found = |pattern: &Regex| -> Vec<(usize, usize)> {
         pattern
             .find_iter(subject)
-            .any(|m| !crate::context::negated(subject, m.start()))
+            .filter(|m| !crate::context::negated(subject, m.start()))
+            .map(|m| (m.start(), m.end()))
+            .collect()
     };
-    said(&ATTACK_SUBJECTS) && said(&DEFENSIVE_WORK)
+    let attacks = found(&ATTACK_SUBJECTS);
+    if attacks.is_empty() {
+        return false;
+    }
+    let work = found(&DEFENSIVE_WORK);
+    attacks.iter().any(|&(a_start, a_end)| {
+        work.iter().any(|&(w_start, w_end)| {
+            let between = if w_end <= a_start {
+                &subject[w_end..a_start]
+            } else if a_end <= w_start {
+                &subject[a_end..w_start]
+            } else {
+                ""
+            };
+            between.len() <= PAIRED_WITHIN && !between.contains(['.', ';', ':', '(', ')', '\n'])
+        })
+    })
 }
+
+/// How far apart (bytes) the attack and the work of one phrase may stand.
+const PAIRED_WITHIN: usize = 24;
 
 /// Frontmatter keys whose values name the skill's vendor or its tool.
 const VENDOR_KEYS: [&str; 8] = [
@@ -603,5 +628,12 @@ mod tests {
         assert!(
             !vendor("description: Deploy the attack-surface dashboard. Not for phishing training.").security_training
         );
+        // The two kinds of word must make one phrase, not stand apart (found by a review).
+        assert!(
+            !vendor("description: Provision a developer laptop the team's way (learned from a past breach).")
+                .security_training
+        );
+        assert!(!vendor("description: Keeps the repository tidy and flags suspicious commits.").security_training);
+        assert!(!vendor("description: Review the release notes. Rotate keys after any compromise.").security_training);
     }
 }

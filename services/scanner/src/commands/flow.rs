@@ -28,10 +28,6 @@ pub struct Taint {
     /// at most by exclusions (`grep -v kube-system`): what a deletion fed this deletes
     /// everything but the exceptions.
     pub every: Option<Origin>,
-    /// Whether the downloaded content was checked against a checksum or a signature
-    /// before anything ran it (`sha256sum -c`, `gpg --verify`, `cosign verify-blob`): the
-    /// pinned release the gate asks for, a reviewer's question rather than an alarm.
-    pub verified: bool,
 }
 
 impl Taint {
@@ -39,10 +35,6 @@ impl Taint {
     pub fn join(&mut self, other: &Taint) {
         if self.remote.is_none() {
             self.remote.clone_from(&other.remote);
-            self.verified = other.verified;
-        } else if other.remote.is_some() {
-            // Two downloads: verified only if both were.
-            self.verified &= other.verified;
         }
         for url in &other.urls {
             if !self.urls.contains(url) {

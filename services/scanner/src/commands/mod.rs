@@ -545,29 +545,21 @@ pub fn judge_file(path: &str, text: &str, contexts: &[Context], around: &Surroun
 /// confirmation."): orders planted for every later session, as a command writing them
 /// would be. Blocks of a language that runs are the command model's.
 fn standing_orders_written(lines: &[&str], contexts: &[Context], block: &extract::Block) -> Option<Judgment> {
-    let language = block.info.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-    if !matches!(language.as_str(), "" | "text" | "txt" | "markdown" | "md" | "plaintext") {
-        return None;
-    }
-    let first = *block.body.first()?;
-    let paragraph = paragraph_above(lines, contexts, first.saturating_sub(1));
-    let verb = WRITE_VERB.find(&paragraph)?;
-    if crate::context::negated(&paragraph, verb.start()) {
-        return None;
-    }
-    let target = paragraph
-        .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ',' | ';'))
-        .map(|w| w.trim_end_matches([':', '.']))
-        .find(|w| {
-            // Prose names the agent's memory files by their names alone ("make sure `USER.md`
-            // ends with"); what they are is read from the orders written into them.
-            w.contains('.')
-                && (targets::persistent(w) == Some(targets::Persistent::AgentInstructions)
-                    || ["soul.md", "user.md", "memory.md"]
-                        .iter()
-                        .any(|m| w.rsplit('/').next().is_some_and(|f| f.eq_ignore_ascii_case(m))))
-        })?;
-    let body: String = block.body.iter().map(|&i| lines[i]).collect::<Vec<_>>().join("\n");
+    let memory = |w: &str| {
+        // Prose names the agent's memory files by their names alone ("make sure `USER.md`
+        // ends with"); what they are is read from the orders written into them.
+        targets::persistent(w) == Some(targets::Persistent::AgentInstructions)
+            || ["soul.md", "user.md", "memory.md"]
+                .iter()
+                .any(|m| w.rsplit('/').next().is_some_and(|f| f.eq_ignore_ascii_case(m)))
+    };
+    let (target, body) = written_into(
+        lines,
+        contexts,
+        block,
+        &["", "text", "txt", "markdown", "md", "plaintext"],
+        &memory,
+    )?;
     let orders = crate::intent::find_in_standing_instructions(&body);
     let worst = orders
         .iter()
@@ -594,25 +586,12 @@ fn standing_orders_written(lines: &[&str], contexts: &[Context], block: &extract
 /// `approval_policy = "never"`): every later session acts without asking, as a command
 /// writing it would make it.
 fn safeguards_off_written(lines: &[&str], contexts: &[Context], block: &extract::Block) -> Option<Judgment> {
-    let language = block.info.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
-    if !matches!(
-        language.as_str(),
-        "" | "json" | "jsonc" | "json5" | "toml" | "yaml" | "yml" | "text"
-    ) {
-        return None;
-    }
-    let first = *block.body.first()?;
-    let body: String = block.body.iter().map(|&i| lines[i]).collect::<Vec<_>>().join("\n");
+    let config = |w: &str| targets::persistent(w) == Some(targets::Persistent::AgentConfig);
+    let languages = [
+        "", "json", "jsonc", "json5", "toml", "yaml", "yml", "ini", "conf", "cfg", "text",
+    ];
+    let (target, body) = written_into(lines, contexts, block, &languages, &config)?;
     let off = targets::APPROVALS_OFF.find(&body)?;
-    let paragraph = paragraph_above(lines, contexts, first.saturating_sub(1));
-    let verb = WRITE_VERB.find(&paragraph)?;
-    if crate::context::negated(&paragraph, verb.start()) {
-        return None;
-    }
-    let target = paragraph
-        .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ',' | ';'))
-        .map(|w| w.trim_end_matches([':', '.']))
-        .find(|w| targets::persistent(w) == Some(targets::Persistent::AgentConfig))?;
     let line = body[..off.start()].matches('\n').count();
     Some(Judgment {
         line: block.body[line.min(block.body.len() - 1)],
@@ -629,6 +608,38 @@ fn safeguards_off_written(lines: &[&str], contexts: &[Context], block: &extract:
     })
 }
 
+/// The file a block is written into and the block's text, when the block is in one of
+/// `languages` (its info string's first word) or in none that runs, and the paragraph introducing it has the
+/// agent write it (a write verb not negated: "Do not edit the other lines. Append the
+/// following to …" writes) into a file `is_target` accepts, named in the paragraph.
+fn written_into(
+    lines: &[&str],
+    contexts: &[Context],
+    block: &extract::Block,
+    languages: &[&str],
+    is_target: &dyn Fn(&str) -> bool,
+) -> Option<(String, String)> {
+    // Blocks of a language that runs are the command model's.
+    let language = block.info.split_whitespace().next().unwrap_or("").to_ascii_lowercase();
+    if !languages.contains(&language.as_str()) && Language::of_fence(&block.info).is_some() {
+        return None;
+    }
+    let first = *block.body.first()?;
+    let paragraph = paragraph_above(lines, contexts, first.saturating_sub(1));
+    if !WRITE_VERB
+        .find_iter(&paragraph)
+        .any(|verb| !crate::context::negated(&paragraph, verb.start()))
+    {
+        return None;
+    }
+    let target = paragraph
+        .split(|c: char| c.is_whitespace() || matches!(c, '`' | '"' | '\'' | '(' | ')' | ',' | ';'))
+        .map(|w| w.trim_end_matches([':', '.']))
+        .find(|w| w.contains('.') && is_target(w))?;
+    let body = block.body.iter().map(|&i| lines[i]).collect::<Vec<_>>().join("\n");
+    Some((target.to_owned(), body))
+}
+
 /// Words with which prose has the agent write a block into a file.
 static WRITE_VERB: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(|| {
     regex::Regex::new(
@@ -636,6 +647,13 @@ static WRITE_VERB: std::sync::LazyLock<regex::Regex> = std::sync::LazyLock::new(
     )
     .expect("valid write-verb pattern")
 });
+
+/// Whether `text` holds a SQL statement (or store command) that destroys data wholesale
+/// (`DROP SCHEMA … CASCADE`, `FLUSHALL`): what the model weighs in a here-document fed to
+/// a database client.
+pub(crate) fn destroys_data_in_sql(text: &str) -> bool {
+    programs::destructive_sql(text).is_some()
+}
 
 /// The prose paragraph just above line `fence` (at most six lines, up to a blank line).
 fn paragraph_above(lines: &[&str], contexts: &[Context], fence: usize) -> String {

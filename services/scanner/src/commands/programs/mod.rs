@@ -133,7 +133,6 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
         remote_code(m, line, &program.taint, "is run as a program", true);
     }
     check_agent_flags(m, &name, &whole, line);
-    mark_verified(m, &name, &texts, &stdin, line);
     if let Some((ecosystem, packages)) = packages::installed_by(&name, &texts) {
         for package in packages {
             if let Some(popular) = packages::lookalike(ecosystem, &package) {
@@ -686,53 +685,4 @@ fn runner_address(name: &str, texts: &[&str]) -> Option<String> {
         }
     }
     None
-}
-
-/// Marks the downloads a command checks against a checksum or signature as verified:
-/// `sha256sum -c sums.txt` (or a sum piped in), `shasum -a 256 -c`, `gpg --verify sig file`,
-/// `cosign verify-blob … file`, `minisign -V … -m file`. Printing a sum (`sha256sum file`)
-/// checks nothing.
-fn mark_verified(m: &mut Machine, name: &str, texts: &[&str], stdin: &Value, line: usize) {
-    let has = |w: &str| texts.contains(&w);
-    let operands = || texts.iter().copied().filter(|t| !t.starts_with('-'));
-    let checked: Vec<String> = match name {
-        "sha256sum" | "sha512sum" | "sha384sum" | "shasum" | "b2sum" if has("-c") || has("--check") => {
-            // The listing names the files: the sums file's text, or what was piped in.
-            let mut listing = stdin.text.clone();
-            for sums in operands() {
-                listing.push('\n');
-                listing.push_str(&m.read_file(sums, line).text);
-                // A sums file downloaded beside the release names it (`install.sh.sha256`).
-                for suffix in [".sha256sum", ".sha256", ".sha512sum", ".sha512", ".sum", ".sums"] {
-                    if let Some(file) = sums.strip_suffix(suffix) {
-                        listing.push('\n');
-                        listing.push_str(file);
-                    }
-                }
-            }
-            listing
-                .split_whitespace()
-                .map(|w| w.trim_start_matches('*').to_owned())
-                .collect()
-        }
-        "gpg" | "gpg2" if has("--verify") => operands().map(str::to_owned).collect(),
-        "cosign" if has("verify-blob") => operands().filter(|t| *t != "verify-blob").map(str::to_owned).collect(),
-        "minisign" if has("-V") => texts
-            .windows(2)
-            .filter(|w| w[0] == "-m")
-            .map(|w| w[1].to_owned())
-            .collect(),
-        _ => return,
-    };
-    let checked: Vec<String> = checked.iter().map(|p| targets::normalize_path(p)).collect();
-    let base = |p: &str| p.rsplit('/').next().unwrap_or(p).to_owned();
-    for (path, value) in m.files.iter_mut() {
-        if value.taint.remote.is_some()
-            && checked
-                .iter()
-                .any(|c| *c == *path || (!c.contains('/') && *c == base(path)))
-        {
-            value.taint.verified = true;
-        }
-    }
 }

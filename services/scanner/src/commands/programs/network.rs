@@ -136,23 +136,11 @@ pub(crate) fn remote_code(m: &mut Machine, line: usize, taint: &Taint, how: &str
     // `curl … | bash`, `curl https://<mirror>/x | sh`: a pattern named, not an address
     // (`info`: the model read it and clears a pattern rule's alarm on the line).
     let placeholder = !taint.urls.is_empty() && taint.urls.iter().all(|u| placeholder_address(u));
-    let (severity, message) = if placeholder {
-        (Severity::Info, message)
-    } else if taint.verified {
-        (
-            Severity::Medium,
-            format!(
-                "{message}, after it was checked against a checksum or signature (confirm where the checksum or key comes from)"
-            ),
-        )
-    } else {
-        (Severity::Critical, message)
-    };
     m.judge(Judgment {
         line,
         rule: "flow.remote-code",
         category: "remote-code-execution",
-        severity,
+        severity: if placeholder { Severity::Info } else { Severity::Critical },
         message,
         hint: "pin what the agent installs (a package with a version, a checksum-verified release) instead of running a download",
         urls: if installer { taint.urls.clone() } else { Vec::new() },

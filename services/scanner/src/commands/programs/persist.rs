@@ -83,10 +83,9 @@ pub(crate) fn runnable_part(text: &str) -> String {
 /// Whether a write to an agent-instructions file is a project's own conventions rather
 /// than planted orders: a file of the project (a relative path, not the user's home or an
 /// agent's global memory), text the model can read in full (no variable, no download; a
-/// file made where the model cannot see, copied or linked in, is unread text and stays
-/// `high` — relaxing that let a fresh held-out case through), no payload, and no
-/// instruction of the intent lexicon (ignore instructions, hide from the user, push
-/// around review, skip checks, …).
+/// file made where the model cannot see, copied or linked in, is unread text: planted
+/// orders arrive that way), no payload, and no instruction of the intent lexicon (ignore
+/// instructions, hide from the user, push around review, skip checks, …).
 fn plain_project_instructions(target: &str, content: &Value, payload: Option<&str>) -> bool {
     let t = target.trim_matches(|c| c == '"' || c == '\'');
     let in_project = !(t.starts_with('~') || t.starts_with('/') || t.starts_with('$') || t.contains(".."));
