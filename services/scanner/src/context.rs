@@ -465,17 +465,19 @@ pub fn negating_lead_in(line: &str) -> bool {
             .any(|w| matches!(w, "them" | "these" | "those" | "any"))
         && !reinstated(opening)
         && !reinstated(body)
-        && !["run", "execute", "do ", "follow", "type", "paste", "use "]
-            .iter()
-            .any(|step| body.contains(step));
+        && !names_a_step(body);
     // The clause right before the colon says what the list is: "Don't use the GUI
     // installer, run these instead:" lists steps.
     let last_clause = body.rsplit(',').next().unwrap_or(body);
-    let steps_follow = !prohibits(last_clause.trim())
-        && last_clause
-            .split_whitespace()
-            .any(|w| matches!(w, "run" | "execute" | "type" | "paste" | "use" | "do"));
+    let steps_follow = !prohibits(last_clause.trim()) && names_a_step(last_clause);
     (prohibits(body) || list_off_limits) && !reinstated(body) && !steps_follow || opening_prohibits_the_list
+}
+
+/// Whether `text` holds a verb that has the reader carry out what is listed ("run these",
+/// "just do the following").
+fn names_a_step(text: &str) -> bool {
+    text.split(|c: char| !c.is_alphanumeric())
+        .any(|w| matches!(w, "run" | "execute" | "do" | "follow" | "type" | "paste" | "use"))
 }
 
 /// A lead-in that declares its list out of bounds: the list named as the subject.

@@ -856,7 +856,7 @@ pub(crate) fn sentence_starts(text: &str) -> Vec<usize> {
 
 /// Whether a line beginning `rest` starts a Markdown block item: `- x`, `* x`, `+ x`,
 /// `1. x`, `1) x`, a heading or a table row (a quote's lines continue one another).
-fn starts_block_item(rest: &str) -> bool {
+pub(crate) fn starts_block_item(rest: &str) -> bool {
     let t = rest.trim_start_matches([' ', '\t']);
     let digits = t.bytes().take_while(u8::is_ascii_digit).count();
     let marker = |after: &str| after.starts_with([' ', '\t']);

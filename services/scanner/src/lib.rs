@@ -219,32 +219,7 @@ fn lessons_raise_nothing(text: &str, lines: &Lines, findings: &mut [Finding]) {
 fn sample_continued(text: &str, lines: &Lines, index: usize, at: usize) -> bool {
     /// The most lines of one paragraph looked through, above and below.
     const REACH: usize = 6;
-    let starts_paragraph = |line: &str| {
-        let line = line.trim_start();
-        line.starts_with('#') || line.starts_with("```") || line.starts_with("- ") || line.starts_with("* ")
-    };
-    let mut first = index;
-    while first > 0 && index - first < REACH {
-        let above = lines.line(text, first - 1).1;
-        if above.trim().is_empty() || above.trim_start().starts_with("```") {
-            break;
-        }
-        first -= 1;
-        if starts_paragraph(above) {
-            break;
-        }
-    }
-    if starts_paragraph(lines.line(text, index).1) {
-        first = index;
-    }
-    let mut last = index;
-    while last + 1 < lines.starts.len() && last - index < REACH {
-        let below = lines.line(text, last + 1).1;
-        if below.trim().is_empty() || starts_paragraph(below) {
-            break;
-        }
-        last += 1;
-    }
+    let (first, last) = wrapped_lines(text, lines, index, REACH);
     if first == last {
         return false;
     }
@@ -254,6 +229,24 @@ fn sample_continued(text: &str, lines: &Lines, index: usize, at: usize) -> bool 
     let at = lines.starts[index] - start + at;
     let line_before = lines.starts[index.saturating_sub(1).max(first)] - start;
     context::quoted(&paragraph, at) || context::reports_instruction(&paragraph[line_before..at])
+}
+
+/// The first and last line of the lines around line `index` that continue one another
+/// (at most `reach` away): a blank line, a code fence, or a line opening a list item,
+/// heading or table row starts a new block.
+fn wrapped_lines(text: &str, lines: &Lines, index: usize, reach: usize) -> (usize, usize) {
+    let line = |i: usize| lines.line(text, i).1;
+    let opens_block = |i: usize| intent::starts_block_item(line(i)) || line(i).trim_start().starts_with("```");
+    let ends_block = |i: usize| line(i).trim().is_empty() || line(i).trim_start().starts_with("```");
+    let mut first = index;
+    while first > 0 && index - first < reach && !opens_block(first) && !ends_block(first - 1) {
+        first -= 1;
+    }
+    let mut last = index;
+    while last + 1 < lines.starts.len() && last - index < reach && !ends_block(last + 1) && !opens_block(last + 1) {
+        last += 1;
+    }
+    (first, last)
 }
 
 /// Notes a data file leaves for whoever reads it (`"_notes": "…"`, `agent_instructions:
@@ -481,7 +474,7 @@ impl Scanner {
             let index = index.min(lines.starts.len().saturating_sub(1));
             prose_negated(text, &lines, &contexts, index, at)
         };
-        let listed = |index: usize, at: usize| {
+        let listed_command = |index: usize, at: usize| {
             under_negating_heading(text, &lines, &contexts, index) && names_only(lines.line(text, index).1, at)
         };
         let around = commands::Surroundings {
@@ -489,7 +482,7 @@ impl Scanner {
             vendor,
             installers: &self.rules.installer_hosts,
             negated: &negated,
-            listed: &listed,
+            listed: &listed_command,
         };
         let judged = commands::judge_file(path, text, &contexts, &around);
         // A technique shown in a block framed as not to do, or quoted as an attack by a
@@ -1037,7 +1030,7 @@ fn supersede_by_model(
     findings.retain(|f| {
         let key = (f.file.as_str(), f.line, f.category.as_str());
         !(superseded(judged.get(&key), f)
-            || commands::destroys_data_in_sql(&f.excerpt) && superseded(in_heredoc.get(&key), f))
+            || superseded(in_heredoc.get(&key), f) && commands::destroys_data_in_sql(&f.excerpt))
     });
 }
 
@@ -1216,14 +1209,7 @@ fn under_negated_lead_in(text: &str, lines: &Lines, index: usize) -> bool {
 fn lead_in_paragraph(text: &str, lines: &Lines, last: usize) -> String {
     /// The most lines above the last one a lead-in is read from.
     const MAX_WRAPPED: usize = 4;
-    let mut first = last;
-    while first > 0 && last - first < MAX_WRAPPED {
-        let above = lines.line(text, first - 1).1.trim_start();
-        if above.is_empty() || above.starts_with('#') || above.starts_with('|') || context::is_list_item(above) {
-            break;
-        }
-        first -= 1;
-    }
+    let (first, _) = wrapped_lines(text, lines, last, MAX_WRAPPED);
     (first..=last)
         .map(|i| lines.line(text, i).1.trim())
         .collect::<Vec<_>>()

@@ -16,11 +16,11 @@ mod flow;
 pub(crate) mod packages;
 mod programs;
 mod script;
-
-pub(crate) use script::defanged_only;
 mod settings;
 mod shell;
 mod targets;
+
+pub(crate) use script::defanged_only;
 
 use crate::Severity;
 use crate::context::Context;
@@ -609,9 +609,10 @@ fn safeguards_off_written(lines: &[&str], contexts: &[Context], block: &extract:
 }
 
 /// The file a block is written into and the block's text, when the block is in one of
-/// `languages` (its info string's first word) or in none that runs, and the paragraph introducing it has the
-/// agent write it (a write verb not negated: "Do not edit the other lines. Append the
-/// following to …" writes) into a file `is_target` accepts, named in the paragraph.
+/// `languages` (its info string's first word) or in none that runs, and the paragraph
+/// introducing it has the agent write it (a write verb not negated: "Do not edit the other
+/// lines. Append the following to …" writes) into a file `is_target` accepts, named in the
+/// paragraph.
 fn written_into(
     lines: &[&str],
     contexts: &[Context],

@@ -346,17 +346,21 @@ async fn submit_as(
         Destination::Round { id, .. } => (id, Some(id)),
     };
     let excluded: Vec<Uuid> = carried_on.into_iter().collect();
-    let duplicate = duplicates::find(
-        services,
-        org_id,
-        name.as_str(),
-        &excluded,
-        &processed.lesson,
-        latest.as_ref().map(|(r, b)| (*r, b)),
-        base.as_ref(),
-        processed.candidate.as_ref(),
-    )
-    .await?;
+    // The patch's lesson compared with the skill's open patches (but `excluded`) and text.
+    let find_duplicate = async |excluded: &[Uuid]| {
+        duplicates::find(
+            services,
+            org_id,
+            name.as_str(),
+            excluded,
+            &processed.lesson,
+            latest.as_ref().map(|(r, b)| (*r, b)),
+            base.as_ref(),
+            processed.candidate.as_ref(),
+        )
+        .await
+    };
+    let duplicate = find_duplicate(&excluded).await?;
     services.metrics.stage("duplicates", started.elapsed());
     let started = std::time::Instant::now();
     if let Some(candidate) = &processed.candidate {
@@ -419,18 +423,7 @@ async fn submit_as(
     // earlier. Best effort: the patch is stored either way.
     if duplicate.is_none() && matches!(destination, Destination::NewPatch { .. }) {
         let excluded: Vec<Uuid> = excluded.iter().copied().chain([id]).collect();
-        let found = duplicates::find(
-            services,
-            org_id,
-            name.as_str(),
-            &excluded,
-            &processed.lesson,
-            latest.as_ref().map(|(r, b)| (*r, b)),
-            base.as_ref(),
-            processed.candidate.as_ref(),
-        )
-        .await;
-        match found {
+        match find_duplicate(&excluded).await {
             Ok(Some(mark)) => {
                 if let Err(error) = services.store.mark_duplicate(org_id, id, &mark).await {
                     tracing::warn!(%error, patch = %id, "could not mark a duplicate found after storing");
