@@ -591,9 +591,14 @@ pub fn configuration(path: &str, text: &str, shipped: &super::Shipped) -> Vec<Sn
     // Values a CI workflow puts in its steps' environment (`env:` maps): a `run:` step
     // that says `"$RULES_SRC"` runs with them.
     let environment = yaml_env(&lines);
+    let named_commands = command_maps(&lines);
     let mut index = 0;
     while index < lines.len() {
-        let Some(caps) = KEY.captures(lines[index]) else {
+        let Some(caps) = KEY.captures(lines[index]).or_else(|| {
+            named_commands[index]
+                .then(|| COMMAND_MAP_ENTRY.captures(lines[index]))
+                .flatten()
+        }) else {
             index += 1;
             continue;
         };
@@ -657,6 +662,52 @@ pub fn configuration(path: &str, text: &str, shipped: &super::Shipped) -> Vec<Sn
         index += 1;
     }
     out
+}
+
+/// A map of named commands: npm's and composer's `"scripts"`, deno's and VS Code's
+/// `"tasks"`, a YAML `commands:`; each of its values is a command, whatever its name
+/// (`"fmt:plus": "deno run -A https://…"`).
+static COMMAND_MAP: LazyLock<Regex> = LazyLock::new(|| {
+    Regex::new(r#"^(\s*)"?(?:scripts|tasks|commands)"?\s*:\s*(\{)?\s*$"#).expect("valid command map pattern")
+});
+
+/// One entry of a map of named commands: its name and its value.
+static COMMAND_MAP_ENTRY: LazyLock<Regex> =
+    LazyLock::new(|| Regex::new(r#"^\s*"?([\w:.\-/@]+)"?\s*:\s*(.*)$"#).expect("valid command map entry pattern"));
+
+/// For each line, whether it is an entry of a map of named commands (JSON: up to the
+/// brace that closes the map; YAML: the lines indented under its key).
+fn command_maps(lines: &[&str]) -> Vec<bool> {
+    let mut inside = vec![false; lines.len()];
+    let mut at = 0;
+    while at < lines.len() {
+        let Some(caps) = COMMAND_MAP.captures(lines[at]) else {
+            at += 1;
+            continue;
+        };
+        let indent = caps.get(1).map_or(0, |m| m.len());
+        let json = caps.get(2).is_some();
+        let mut depth = 1usize;
+        at += 1;
+        while at < lines.len() {
+            let line = lines[at];
+            if json {
+                depth += line.matches('{').count();
+                depth = depth.saturating_sub(line.matches('}').count());
+                if depth == 0 {
+                    break;
+                }
+                inside[at] = depth == 1;
+            } else {
+                if !line.trim().is_empty() && line.len() - line.trim_start().len() <= indent {
+                    break;
+                }
+                inside[at] = true;
+            }
+            at += 1;
+        }
+    }
+    inside
 }
 
 /// Whether a file is a git configuration by its name (`.gitconfig`, `gitconfig.team`,

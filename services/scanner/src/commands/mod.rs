@@ -52,6 +52,70 @@ pub struct Shipped {
     /// ~/.aws` in `scripts/collect.sh`), by normalised path: a step elsewhere that sends
     /// `dist/crash.tgz` sends that secret. Worked out on the first question.
     produced: std::sync::OnceLock<std::collections::HashMap<String, String>>,
+    /// The lines of SKILL.md that run a command naming another file (`python3
+    /// scripts/apply.py templates/net.yaml`, `cp templates/.npmrc ~/.npmrc`): a step that
+    /// hands a file to a program applies it, as a script that names it does.
+    run_lines: Vec<String>,
+}
+
+/// Programs that take a file and apply, copy or run it, as a step's command starts.
+const APPLYING_PROGRAMS: [&str; 24] = [
+    "python",
+    "python3",
+    "bash",
+    "sh",
+    "zsh",
+    "node",
+    "deno",
+    "bun",
+    "ruby",
+    "pwsh",
+    "uv",
+    "npx",
+    "cp",
+    "install",
+    "ln",
+    "mv",
+    "rsync",
+    "tee",
+    "cat",
+    "source",
+    "kubectl",
+    "helm",
+    "ansible-playbook",
+    "make",
+];
+
+/// Whether a line of SKILL.md runs a program: a command, as written in a code block or an
+/// inline code span (`$ ` prompts, list markers and backticks aside), that starts with one
+/// of [`APPLYING_PROGRAMS`] or a shipped script's path.
+fn runs_a_program(line: &str) -> bool {
+    let mut rest = line.trim_start();
+    for _ in 0..3 {
+        rest = rest
+            .trim_start_matches(|c: char| c == '-' || c == '*' || c == '>' || c.is_ascii_digit() || c == '.')
+            .trim_start()
+            .trim_start_matches("$ ")
+            .trim_start();
+    }
+    // In prose, only what an inline code span holds is a command.
+    let commands: Vec<&str> = if line.contains('`') {
+        line.split('`').skip(1).step_by(2).collect()
+    } else {
+        vec![rest]
+    };
+    commands.iter().any(|command| {
+        let first = command.split_whitespace().next().unwrap_or("");
+        let program = first.trim_start_matches("sudo").rsplit('/').next().unwrap_or(first);
+        APPLYING_PROGRAMS.contains(&program)
+            || first.starts_with("scripts/")
+            || first.starts_with("./scripts/")
+            || first == "sudo"
+                && command
+                    .split_whitespace()
+                    .nth(1)
+                    .is_some_and(|p| APPLYING_PROGRAMS.contains(&p))
+    })
 }
 
 impl Shipped {
@@ -63,7 +127,17 @@ impl Shipped {
     pub fn of<'b>(files: impl IntoIterator<Item = (&'b str, &'b [u8])>) -> Shipped {
         let mut shipped = Shipped::default();
         for (path, bytes) in files {
-            if bytes.len() > Self::MAX_BYTES || path == "SKILL.md" {
+            if path == "SKILL.md" {
+                if let Ok(text) = std::str::from_utf8(bytes) {
+                    shipped.run_lines = text
+                        .lines()
+                        .filter(|line| runs_a_program(line))
+                        .map(str::to_owned)
+                        .collect();
+                }
+                continue;
+            }
+            if bytes.len() > Self::MAX_BYTES {
                 continue;
             }
             let Ok(text) = std::str::from_utf8(bytes) else {
@@ -113,10 +187,10 @@ impl Shipped {
         })
     }
 
-    /// Whether one of the bundle's scripts writes the path of the file at `path` — its
-    /// folder and name (`assets/profiles.json`, `templates/pip.conf`), or its name alone
-    /// for a file at the skill's root — a sign, not proof, that the script reads, copies or
-    /// installs it: a script's own `open("config.yaml")` does not name
+    /// Whether one of the bundle's scripts, or a command SKILL.md runs, writes the path of
+    /// the file at `path` — its folder and name (`assets/profiles.json`,
+    /// `templates/pip.conf`), or its name alone for a file at the skill's root — a sign,
+    /// not proof, that the script or the command reads, copies or installs it: a script's own `open("config.yaml")` does not name
     /// `references/config.yaml`.
     pub(crate) fn named_by_a_script(&self, path: &str) -> bool {
         let normalized = targets::normalize_path(path);
@@ -129,10 +203,11 @@ impl Shipped {
             None => name.to_owned(),
         };
         !name.is_empty()
-            && self
+            && (self
                 .scripts
                 .iter()
                 .any(|script| script.path != path && script.text.contains(&needle))
+                || self.run_lines.iter().any(|line| line.contains(&needle)))
     }
 
     /// The script the skill ships at `path` (as a command names it: `./scripts/x.sh`,

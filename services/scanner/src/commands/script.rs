@@ -119,10 +119,12 @@ static FETCH: LazyLock<Regex> = LazyLock::new(|| {
     .expect("valid fetch pattern")
 });
 
-/// Calls that run program text.
+/// Calls that run program text, and loaders that run code hidden in the data they read
+/// (Python's pickle and the libraries built on it, Ruby's Marshal, unsafe YAML, an ERB
+/// template rendered with the caller's binding).
 static EXEC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|[^\w.])(?:exec|eval|execfile)\s*\(|new\s+Function\s*\(|vm\.run|runInThisContext|runInNewContext|instance_eval|class_eval|(?-u:\b)eval\s+[$\w]|Invoke-Expression|(?-u:\b)iex(?-u:\b)|\.InvokeScript|\[ScriptBlock\]::Create|__import__\s*\(|pickle\.loads|marshal\.loads|runpy\.|exec\s+compile|GroovyShell\s*\([^)]*\)\s*\.evaluate|(?-u:\b)Eval\.me\s*\("#,
+        r#"(?i)(?:^|[^\w.])(?:exec|eval|execfile)\s*\(|new\s+Function\s*\(|vm\.run|runInThisContext|runInNewContext|instance_eval|class_eval|(?-u:\b)eval\s+[$\w]|Invoke-Expression|(?-u:\b)iex(?-u:\b)|\.InvokeScript|\[ScriptBlock\]::Create|__import__\s*\(|pickle\.loads|marshal\.loads|runpy\.|exec\s+compile|GroovyShell\s*\([^)]*\)\s*\.evaluate|(?-u:\b)Eval\.me\s*\(|(?-u:\b)(?:c?pickle|_pickle|dill|cloudpickle|joblib)\.load\s*\(|(?-u:\b)Marshal\.load|(?-u:\b)(?:yaml|YAML|Psych)\.unsafe_load|(?-u:\b)yaml\.load\s*\([^)]*Loader\s*=\s*(?:yaml\.)?(?:Unsafe)?Loader(?-u:\b)|(?-u:\b)ERB\.new\s*\(.*\)\s*\.result|\.result\s*\(\s*binding"#,
     )
     .expect("valid exec pattern")
 });
@@ -240,9 +242,12 @@ static STRING: LazyLock<Regex> = LazyLock::new(|| {
 });
 
 /// An assignment's target (`x = …`, `const x = …`, `$x = …`, `with … as x:`, a loop's
-/// variable: `for p in …:`, `for (const p of …)`).
+/// variable: `for p in …:`, `for (const p of …)`). A call's keyword argument is none:
+/// `return requests.get(url, timeout=5)` assigns nothing (it made the word `return` a
+/// download, and every later `return` ran it); an index may hold a call
+/// (`found[str(p)] = …`).
 static ASSIGN: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*[$@%]?([A-Za-z_]\w*)[^=]{0,40}?[^=!<>+\-*/%]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:|^\s*for(?:each)?\s*\(?\s*(?:const|let|var|my)?\s*\$?([A-Za-z_]\w*)\s+(?:in|of)\s"#)
+    Regex::new(r#"^\s*(?:const|let|var|my|local|our)?\s*[\[{(]?\s*[$@%]?([A-Za-z_]\w*)(?:\[[^\]\n]{0,40}|[^=(\[\n]){0,40}?[^=!<>+\-*/%(]=[^=]|(?-u:\b)as\s+([A-Za-z_]\w*)\s*:|^\s*for(?:each)?\s*\(?\s*(?:const|let|var|my)?\s*\$?([A-Za-z_]\w*)\s+(?:in|of)\s"#)
         .expect("valid assignment pattern")
 });
 

@@ -111,7 +111,7 @@ pub(crate) fn weakened_in(path: &str, text: &str, applied: bool) -> Vec<Judgment
         };
         let severity = if applied { Severity::High } else { Severity::Medium };
         let how = if applied {
-            "applied by the skill's scripts"
+            "applied by the skill's scripts or steps"
         } else {
             "in a file the skill ships"
         };

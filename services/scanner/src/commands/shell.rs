@@ -37,7 +37,7 @@ const PARSE_BUDGET_FACTOR: usize = 8;
 const IFS_MARK: char = '\u{1}';
 
 /// Separates an array's elements in its stored value (see `AssignmentValue::Array`).
-const ARRAY_MARK: char = '\u{2}';
+pub(super) const ARRAY_MARK: char = '\u{2}';
 
 /// The state of the abstract shell over one file.
 #[derive(Debug, Default)]

@@ -377,8 +377,18 @@ pub(crate) fn check_destructive(
             let force = args
                 .iter()
                 .any(|a| matches!(*a, "--force" | "-f") || (a.starts_with('+') && a.len() > 1));
+            // Every branch or tag at once: `--all`, `--mirror`, a wildcard refspec
+            // (`+refs/heads/*:refs/heads/*`), or `--prune`, which deletes each remote
+            // branch the local repository lacks.
             let everything = has("--all")
                 || has("--mirror")
+                || has("--prune")
+                || args.iter().any(|a| {
+                    a.starts_with("refs/heads/*")
+                        || a.starts_with("+refs/heads/*")
+                        || a.starts_with("refs/tags/*")
+                        || a.starts_with("+refs/tags/*")
+                })
                 || has("--delete") && args.iter().any(|a| matches!(*a, "main" | "master"));
             let main = args.iter().any(|a| {
                 matches!(
@@ -388,10 +398,12 @@ pub(crate) fn check_destructive(
                     || a.ends_with(":master")
             });
             (force && (main || everything)).then(|| {
-                (
-                    Severity::High,
-                    "force-pushes over a shared branch, rewriting everyone's history".to_owned(),
-                )
+                let what = if main {
+                    "force-pushes over a shared branch, rewriting everyone's history"
+                } else {
+                    "force-pushes over every branch of the remote (deleting those it lacks with --prune), rewriting everyone's history"
+                };
+                (Severity::High, what.to_owned())
             })
         }
         // Uncommitted (and, with `-x`, ignored) work thrown away in every repository a

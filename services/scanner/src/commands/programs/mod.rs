@@ -298,6 +298,33 @@ pub fn invoke(m: &mut Machine, call: Call) -> Value {
             }
             Value::default()
         }
+        "mapfile" | "readarray" => {
+            // `mapfile -t keys < <(ls ~/.ssh/id_*)`: each line of the input becomes an
+            // element of the array (the last operand; `-d`, `-n`, `-O`, `-s`, `-u`, `-C`
+            // and `-c` take a value).
+            let mut operands = Vec::new();
+            let mut skip_value = false;
+            for text in &texts {
+                if skip_value {
+                    skip_value = false;
+                } else if let Some(option) = text.strip_prefix('-') {
+                    skip_value = matches!(option, "d" | "n" | "O" | "s" | "u" | "C" | "c");
+                } else {
+                    operands.push(*text);
+                }
+            }
+            let array = operands.last().copied().unwrap_or("MAPFILE");
+            let elements = Value {
+                text: stdin
+                    .text
+                    .lines()
+                    .collect::<Vec<_>>()
+                    .join(&super::shell::ARRAY_MARK.to_string()),
+                taint: stdin.taint,
+            };
+            assign(m, array, elements, false, false, line);
+            Value::default()
+        }
         "export" | "declare" | "typeset" | "local" | "readonly" => {
             for arg in &args {
                 if let Some((n, v)) = arg.text.split_once('=') {
