@@ -411,6 +411,27 @@ fn main() {
             rate(&other, t) * 100.0,
         );
     }
+    // Closing with an approval: how often pairs of wordings of one lesson, and of
+    // different lessons of one topic, reach each threshold from the marking one up (the
+    // closing threshold is chosen on the tuning half, where different lessons stop
+    // reaching it).
+    let chosen = Measure::CHOSEN;
+    let (same_tuning, topic_tuning, _) = pair_scores(&tuning, &chosen);
+    let (same_held, topic_held, _) = pair_scores(&held, &chosen);
+    println!(
+        "\n| threshold | tuning pairs: same lesson ≥ t | same topic ≥ t | held-out pairs: same lesson ≥ t | same topic ≥ t |"
+    );
+    println!("|---:|---:|---:|---:|---:|");
+    for step in (14..=40).step_by(2) {
+        let t = f64::from(step) / 100.0;
+        println!(
+            "| {t:.2} | {:.1} % | {:.2} % | {:.1} % | {:.2} % |",
+            rate(&same_tuning, t) * 100.0,
+            rate(&topic_tuning, t) * 100.0,
+            rate(&same_held, t) * 100.0,
+            rate(&topic_held, t) * 100.0
+        );
+    }
     let Some(skill_path) = args.get(3) else {
         return;
     };

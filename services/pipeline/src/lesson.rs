@@ -213,7 +213,12 @@ pub fn likeness(a: &BTreeSet<String>, b: &BTreeSet<String>, measure: &Measure, v
     } else {
         sum(&mut a.union(b))
     };
-    if whole > 0.0 { shared / whole } else { 0.0 }
+    // An empty sum of floats is -0.0: nothing shared is 0, shown as such.
+    if shared > 0.0 && whole > 0.0 {
+        shared / whole
+    } else {
+        0.0
+    }
 }
 
 /// How alike two lessons are under the chosen measure, with no skill text to weigh by.
@@ -410,6 +415,15 @@ mod tests {
                 "uv"
             ]
         );
+    }
+
+    #[test]
+    fn lessons_sharing_nothing_are_exactly_zero_alike() {
+        let s = similarity(
+            "Rotate the grafana admin password through vault quarterly.",
+            "Kibana service tokens expire monthly; renew them with curator.",
+        );
+        assert!(s == 0.0 && s.is_sign_positive(), "{s}");
     }
 
     #[test]

@@ -482,6 +482,104 @@ async fn rewordings_submitted_at_the_same_moment_are_still_marked() {
     }
 }
 
+/// A group grows by likeness to any member, and likeness does not carry over: a report
+/// that joined through another member's lesson may teach something else, and approving the
+/// first with its duplicates must not close it (the lessons benchmark lost distinct lessons
+/// this way).
+#[tokio::test]
+async fn a_report_that_joined_the_group_through_another_stays_open_when_the_first_is_approved() {
+    use cairn_e2e::web::WebSession;
+    let team = team(3).await;
+    let chain = [
+        "- Rotate the grafana admin password through vault before the quarterly audit window closes.\n",
+        "- Rotate the grafana admin password through vault; kibana service tokens also expire every month.\n",
+        "- Kibana service tokens expire every month: renew them with the elasticsearch curator cron job.\n",
+    ];
+    let mut ids = Vec::new();
+    for (n, line) in chain.iter().enumerate() {
+        let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{line}"));
+        let (status, p) = team.submit(&team.members[n], edit(&body, &format!("agent-{n}"))).await;
+        assert_eq!(status, StatusCode::CREATED, "{p}");
+        ids.push(id_of(&p));
+    }
+    let (first, second, third) = (
+        team.patch(&ids[0]).await,
+        team.patch(&ids[1]).await,
+        team.patch(&ids[2]).await,
+    );
+    assert_eq!(second["duplicate"]["patch"], ids[0].as_str(), "{second}");
+    assert_eq!(third["duplicate"]["patch"], ids[1].as_str(), "{third}");
+    assert_eq!(first["duplicate_group"], second["duplicate_group"]);
+    assert_eq!(
+        first["duplicate_group"], third["duplicate_group"],
+        "it joined through the second"
+    );
+
+    // The first one's page says which reports repeat it and which only joined through another.
+    let mut web = WebSession::login(&team.app.base_url, &team.reviewer).await.unwrap();
+    let page = web.get(&format!("/admin/patches/{}", ids[0])).await.unwrap();
+    assert!(page.body.contains("3 agents reported this"), "{}", page.body);
+    assert!(page.body.contains("repeats this lesson (similarity"), "{}", page.body);
+    assert!(
+        page.body
+            .contains("joined through another report (similarity to this one 0.00): stays open when this is approved"),
+        "{}",
+        page.body
+    );
+    assert!(
+        page.body
+            .contains("Also close the 1 other report that repeats this lesson")
+    );
+    assert!(
+        page.body.contains(&format!("name=\"shown\" value=\"{}\"", ids[1])),
+        "{}",
+        page.body
+    );
+
+    // Over the API, close_duplicates closes only the report that repeats the approved lesson.
+    let (status, approved) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/approve", ids[0]),
+            json!({"close_duplicates": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{approved}");
+    let (second, third) = (team.patch(&ids[1]).await, team.patch(&ids[2]).await);
+    assert_eq!(
+        (second["status"].as_str(), second["duplicate_of"].as_str()),
+        (Some("duplicate"), Some(ids[0].as_str())),
+        "{second}"
+    );
+    assert_eq!(
+        third["status"], "pending_review",
+        "a distinct lesson is not lost: {third}"
+    );
+    let (_, v) = send(team.app.get("/v1/skills/demo/versions/2")).await;
+    let reporters: Vec<&str> = v["contributors"]
+        .as_array()
+        .unwrap()
+        .iter()
+        .map(|c| c["author"].as_str().unwrap())
+        .collect();
+    assert_eq!(reporters, ["member0", "member1"], "{v}");
+    // Its own lesson lands with its own approval.
+    let (status, landed) = team
+        .post(
+            &team.reviewer,
+            &format!("/v1/patches/{}/approve", ids[2]),
+            json!({"close_duplicates": true}),
+        )
+        .await;
+    assert_eq!(status, StatusCode::OK, "{landed}");
+    let text = team.skill_md().await;
+    assert!(
+        text.contains("quarterly audit window") && text.contains("elasticsearch curator"),
+        "{text}"
+    );
+    assert_eq!(team.app.assert_publications_restate().await.unwrap(), 3);
+}
+
 #[tokio::test]
 async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
     let team = team(3).await;
@@ -885,7 +983,10 @@ async fn the_review_web_groups_duplicates_decides_batches_and_resolves_conflicts
     // The group's page offers to close the other report with the approval.
     let page = web.get(&format!("/admin/patches/{}", dups[0])).await.unwrap();
     assert!(page.body.contains("2 agents reported this"), "{}", page.body);
-    assert!(page.body.contains("Also close the 1 other report of this lesson"));
+    assert!(
+        page.body
+            .contains("Also close the 1 other report that repeats this lesson")
+    );
     assert!(
         page.body.contains("The skill moved to r2"),
         "the skill moved since it was checked"

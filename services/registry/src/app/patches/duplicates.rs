@@ -39,18 +39,7 @@ pub(super) async fn find(
     // skill's first patch), block by block with each block's features: what every lesson
     // for it shares because of its subject, and, in the latest revision, text the lesson
     // may repeat.
-    let skill_blocks: Vec<(&RelPath, lesson::Block, BTreeSet<String>)> = latest
-        .map(|(_, bundle)| bundle)
-        .or(base)
-        .into_iter()
-        .flat_map(|bundle| bundle.files())
-        .filter_map(|(path, file)| Some((path, std::str::from_utf8(&file.bytes).ok()?)))
-        .flat_map(|(path, text)| lesson::blocks(text).into_iter().map(move |block| (path, block)))
-        .map(|(path, block)| {
-            let features = lesson::features(&block.text, &measure);
-            (path, block, features)
-        })
-        .collect();
+    let skill_blocks = blocks_of(latest.map(|(_, bundle)| bundle).or(base), &measure);
     let vocabulary = lesson::Vocabulary::of_blocks(skill_blocks.iter().map(|(_, _, features)| features));
     let alike = |theirs: &BTreeSet<String>| {
         (theirs.len() >= lesson::MIN_FEATURES)
@@ -110,6 +99,91 @@ pub(super) async fn find(
         }
     }
     Ok(best)
+}
+
+/// The blocks of a skill's files, each with its features: what every lesson for the
+/// skill shares because of its subject (the [`lesson::Vocabulary`]), and text a lesson may
+/// repeat.
+fn blocks_of<'b>(bundle: Option<&'b Bundle>, measure: &Measure) -> Vec<(&'b RelPath, lesson::Block, BTreeSet<String>)> {
+    bundle
+        .into_iter()
+        .flat_map(|bundle| bundle.files())
+        .filter_map(|(path, file)| Some((path, std::str::from_utf8(&file.bytes).ok()?)))
+        .flat_map(|(path, text)| lesson::blocks(text).into_iter().map(move |block| (path, block)))
+        .map(|(path, block)| {
+            let features = lesson::features(&block.text, measure);
+            (path, block, features)
+        })
+        .collect()
+}
+
+/// How another open patch of a duplicate group stands to the lesson of the patch being
+/// approved.
+#[derive(Clone, Copy, Debug, PartialEq)]
+pub struct GroupRepeat {
+    /// The other patch.
+    pub id: uuid::Uuid,
+    /// How alike its lesson is to this one's, measured now (`None`: too short to measure).
+    pub similarity: Option<f64>,
+    /// Whether it repeats this lesson: marked as its duplicate, or alike enough to it.
+    /// Only these are closed with the approval.
+    pub repeats: bool,
+}
+
+/// The other open patches of `patch`'s duplicate group (oldest first), each with whether it
+/// repeats `patch`'s own lesson. A group grows by likeness to any of its members, and
+/// likeness does not carry over: a patch that joined through another member may teach
+/// something else, and approving `patch` with its duplicates must not close that lesson.
+/// `latest` is the skill's latest revision (the vocabulary the likeness is weighed by).
+pub(super) async fn group_repeats(
+    services: &Services,
+    org_id: i64,
+    patch: &cairn_store::PatchRecord,
+    latest: Option<&Bundle>,
+) -> Result<Vec<GroupRepeat>, PatchError> {
+    let Some(group) = patch.duplicate_group else {
+        return Ok(Vec::new());
+    };
+    let members = services.store.duplicate_group(org_id, group).await?;
+    if members.iter().all(|m| m.id == patch.id) {
+        return Ok(Vec::new());
+    }
+    let lessons: std::collections::HashMap<uuid::Uuid, String> = services
+        .store
+        .open_lessons(org_id, &patch.skill_name)
+        .await?
+        .into_iter()
+        .filter(|open| open.group == Some(group))
+        .map(|open| (open.id, open.lesson))
+        .collect();
+    let measure = Measure::CHOSEN;
+    let blocks = blocks_of(latest, &measure);
+    let vocabulary = lesson::Vocabulary::of_blocks(blocks.iter().map(|(_, _, features)| features));
+    let mine = lessons.get(&patch.id).map(|text| lesson::features(text, &measure));
+    Ok(members
+        .iter()
+        .filter(|member| member.id != patch.id)
+        .map(|member| {
+            let theirs = lessons.get(&member.id).map(|text| lesson::features(text, &measure));
+            let similarity = match (&mine, &theirs) {
+                (Some(mine), Some(theirs))
+                    if mine.len() >= lesson::MIN_FEATURES && theirs.len() >= lesson::MIN_FEATURES =>
+                {
+                    Some(lesson::likeness(mine, theirs, &measure, &vocabulary))
+                }
+                _ => None,
+            };
+            let marked_as_its_duplicate = member.duplicate.as_ref().and_then(|mark| mark.patch) == Some(patch.id);
+            let its_duplicate_marked = patch.duplicate.as_ref().and_then(|mark| mark.patch) == Some(member.id);
+            GroupRepeat {
+                id: member.id,
+                similarity,
+                repeats: marked_as_its_duplicate
+                    || its_duplicate_marked
+                    || similarity.is_some_and(|s| s >= measure.threshold),
+            }
+        })
+        .collect())
 }
 
 fn excerpt(text: &str) -> String {

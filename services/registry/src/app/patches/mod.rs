@@ -28,6 +28,7 @@ use uuid::Uuid;
 
 pub use cairn_store::CloseDuplicates;
 pub use direct::{Published, publish_direct};
+pub use duplicates::GroupRepeat;
 pub use resolve::{Resolution, resolve};
 pub use review::{Approve, BatchAction, BatchOutcome, approve, close_duplicate, reject, review_batch, withdraw};
 pub use scan_cache::ScanCache;
@@ -813,6 +814,22 @@ pub async fn duplicate_group(
     group: Uuid,
 ) -> Result<Vec<PatchRecord>, PatchError> {
     Ok(services.store.duplicate_group(caller.org_id, group).await?)
+}
+
+/// The other open patches of `patch`'s duplicate group, each with how alike its lesson is
+/// to `patch`'s and whether it repeats it: what approving `patch` with its duplicates
+/// closes (only those that repeat it).
+pub async fn group_repeats(
+    services: &Services,
+    caller: &Principal,
+    patch: &PatchRecord,
+) -> Result<Vec<GroupRepeat>, PatchError> {
+    if patch.duplicate_group.is_none() {
+        return Ok(Vec::new());
+    }
+    let name = SkillName::parse(&patch.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
+    let latest = load_revision(services, caller.org_id, &name, RevisionSelector::Latest).await?;
+    duplicates::group_repeats(services, caller.org_id, patch, latest.as_ref().map(|(_, b)| b)).await
 }
 
 /// How many open patches each duplicate group holds.

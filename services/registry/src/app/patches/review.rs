@@ -26,8 +26,10 @@ pub struct Approve<'a> {
     /// The reviewer's comment.
     pub comment: Option<&'a str>,
     /// Which other open patches of its duplicate group to close as `duplicate` with it
-    /// (all, or those the reviewer was shown); the version then names every one of their
-    /// authors and agents among its contributors.
+    /// (all, or those the reviewer was shown), of those that repeat its lesson (marked as
+    /// its duplicate, or alike enough to it: a patch that joined the group through another
+    /// member stays open); the version then names every one of their authors and agents
+    /// among its contributors.
     pub close_duplicates: CloseDuplicates<'a>,
     /// The round the reviewer read (`None`: whichever is current): approving a round the
     /// reviewer has not seen is refused.
@@ -56,13 +58,31 @@ pub async fn approve(
             record.round
         )));
     }
+    // Of the group, only the patches that repeat this lesson close with it.
+    let repeating: Vec<Uuid> = match (how.close_duplicates, record.duplicate_group) {
+        (CloseDuplicates::None, _) | (_, None) => Vec::new(),
+        (wanted, Some(_)) => {
+            let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
+            let latest = load_revision(services, caller.org_id, &name, RevisionSelector::Latest).await?;
+            super::duplicates::group_repeats(services, caller.org_id, &record, latest.as_ref().map(|(_, b)| b))
+                .await?
+                .into_iter()
+                .filter(|member| member.repeats)
+                .map(|member| member.id)
+                .filter(|id| match wanted {
+                    CloseDuplicates::These(shown) => shown.contains(id),
+                    _ => true,
+                })
+                .collect()
+        }
+    };
     publish(
         services,
         caller.org_id,
         id,
         Some(caller.user_id),
         how.comment,
-        how.close_duplicates,
+        CloseDuplicates::These(&repeating),
         actor,
     )
     .await

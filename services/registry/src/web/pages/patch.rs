@@ -1,6 +1,8 @@
 //! The patch page: what changed and why, how each op matched, the rebase, the scanner's
 //! findings at their lines, and the decision forms.
 
+use std::collections::HashMap;
+
 use askama::Template;
 use axum::extract::{Path, Query, State};
 use axum::response::Response;
@@ -96,6 +98,10 @@ pub struct GroupMember {
     agent: String,
     summary: String,
     this: bool,
+    /// It repeats this patch's lesson (closed with it when approved with its duplicates).
+    repeats: bool,
+    /// How alike its lesson is to this one's ("0.31"), when measurable.
+    similarity: String,
 }
 
 /// The patch page.
@@ -130,8 +136,11 @@ struct PatchPage {
     moved: Option<String>,
     duplicate: Option<DuplicateView>,
     group: Vec<GroupMember>,
-    /// The ids of the group's other patches shown (the approve form closes only those).
+    /// The ids of the group's other patches shown as repeating this lesson (the approve
+    /// form closes only those).
     group_shown: String,
+    /// How many of them there are.
+    group_repeats: usize,
     supersedes: Option<String>,
     superseded_by: Option<String>,
     duplicate_of: Option<String>,
@@ -428,11 +437,22 @@ pub async fn page(
         },
         false => None,
     };
+    let repeats: HashMap<uuid::Uuid, patches::GroupRepeat> = patches::group_repeats(&state, &viewer.principal, &record)
+        .await?
+        .into_iter()
+        .map(|r| (r.id, r))
+        .collect();
     let group = match record.duplicate_group {
         Some(group) => patches::duplicate_group(&state, &viewer.principal, group)
             .await?
             .into_iter()
             .map(|p| GroupMember {
+                repeats: repeats.get(&p.id).is_some_and(|r| r.repeats),
+                similarity: repeats
+                    .get(&p.id)
+                    .and_then(|r| r.similarity)
+                    .map(|s| format!("{s:.2}"))
+                    .unwrap_or_default(),
                 href: format!("/admin/patches/{}", p.id),
                 author: p.author.clone(),
                 agent: p
@@ -644,10 +664,11 @@ pub async fn page(
         duplicate: duplicate_view(&record),
         group_shown: group
             .iter()
-            .filter(|m| !m.this)
+            .filter(|m| !m.this && m.repeats)
             .map(|m| m.href.trim_start_matches("/admin/patches/").to_owned())
             .collect::<Vec<_>>()
             .join(","),
+        group_repeats: group.iter().filter(|m| m.repeats).count(),
         group,
         supersedes: record.supersedes.map(|id| id.to_string()),
         superseded_by: record.superseded_by.map(|id| id.to_string()),
