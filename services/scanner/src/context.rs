@@ -475,7 +475,7 @@ pub fn negating_lead_in(line: &str) -> bool {
 
 /// Whether `text` holds a verb that has the reader carry out what is listed ("run these",
 /// "just do the following").
-fn names_a_step(text: &str) -> bool {
+pub(crate) fn names_a_step(text: &str) -> bool {
     text.split(|c: char| !c.is_alphanumeric())
         .any(|w| matches!(w, "run" | "execute" | "do" | "follow" | "type" | "paste" | "use"))
 }

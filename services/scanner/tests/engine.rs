@@ -275,6 +275,22 @@ fn a_list_of_what_not_to_do_is_read_from_its_wrapped_lead_in_and_its_heading() {
     );
     let steps = format!("## Do this first\n\n{item}");
     assert_eq!(scanner().scan_text("SKILL.md", &steps).verdict, Verdict::Dangerous);
+    // Several commands to an item, after a label that names a kind of thing, and on the
+    // item's wrapped lines, are listed too; a label that is a step is not.
+    let several = "## Never run these\n\n- `rm -rf /`, `rm -rf ~`, or `rm -rf *` in a directory you haven't listed\n- Turning off security controls: `setenforce 0`, `ufw disable`,\n  `spctl --master-disable`, or `--no-verify` to skip hooks.\n";
+    let report = scanner().scan_text("SKILL.md", several);
+    assert_eq!(report.verdict, Verdict::Caution, "{:?}", report.findings);
+    for text in [
+        "## Never run these\n\n- Run these first: `setenforce 0`, `spctl --master-disable`\n",
+        "## Never run these\n\n- Then: `setenforce 0`, `spctl --master-disable`\n",
+        "## Never run these (unless you are root)\n\nTurning off security controls is fine here, so run them:\n  `spctl --master-disable`\n",
+    ] {
+        assert_eq!(
+            scanner().scan_text("SKILL.md", text).verdict,
+            Verdict::Dangerous,
+            "{text}"
+        );
+    }
     // An item that tells the reader to run it is a step under any heading, and a lead-in
     // that prohibits something else lists steps (found by a review).
     for text in [
