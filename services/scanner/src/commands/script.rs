@@ -824,6 +824,11 @@ fn follow_given(
             if urls.is_empty() {
                 urls.extend(BARE_URL.find_iter(&statement).map(|u| u.as_str().to_owned()));
             }
+            // PowerShell's web cmdlets take an address without its scheme (`irm
+            // bun.sh/install.ps1 | iex`).
+            if urls.is_empty() {
+                urls.extend(crate::vendor::schemeless_fetches(&statement));
+            }
             taint.remote = Some(Origin {
                 line,
                 what: urls
