@@ -825,6 +825,9 @@ pub fn describe(rule: &str) -> Option<&'static str> {
         }
         "flow.agent-instructions" => "command model: a write to a file agents read as standing instructions or memory",
         "flow.agent-config" => "command model: a write to an agent's configuration",
+        "flow.agent-config-read" => {
+            "command model: a write to an agent's configuration whose settings were read in full and neither turn approvals or the sandbox off nor run anything"
+        }
         "flow.approvals-off" => "command model: an agent started with approvals or its sandbox turned off",
         "flow.shell-startup" => "command model: a write to a shell start-up file, judged by what it writes",
         "flow.scheduled" => "command model: a scheduled task, service, login item or hook, judged by what it runs",
