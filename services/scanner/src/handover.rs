@@ -436,9 +436,12 @@ pub(crate) fn find_in(
             // leaked — unless it is where the secret is taken from ("paste the token from
             // your password manager into the ticket"). Named in the object, it is one more
             // thing handed out ("paste the service's .env file and the password into …").
-            let stored = own
-                .iter()
-                .any(|&(at, class)| class == Class::Safe && at >= handed_from && !haystack[verb..at].contains("from "));
+            let stored = own.iter().any(|&(at, class)| {
+                class == Class::Safe
+                    && at >= handed_from
+                    && !haystack[verb..at].contains("from ")
+                    && goes_into(&haystack[handed_from..at])
+            });
             if !names_it || !leaves || stored || negated(haystack, hand, verb) {
                 continue;
             }
@@ -555,6 +558,24 @@ fn sentences(
         out.push(sentence);
     }
     out
+}
+
+/// Whether the words just before a safe place make it where the secret goes ("into the
+/// vault", "to your password manager", "in the secret store"), not one more thing named
+/// in a long object ("the credentials and config files in your home directory").
+fn goes_into(before: &str) -> bool {
+    const INTO: [&str; 9] = [
+        " into ", " to ", " in ", " inside ", " within ", "in ", "into ", "to ", " as ",
+    ];
+    let start = before.floor_char_boundary(before.len().saturating_sub(32));
+    let near = &before[start..];
+    // The preposition and the place with at most a few words between ("into your team's
+    // shared vault").
+    INTO.iter().any(|p| {
+        near.rfind(p).is_some_and(|i| {
+            near[i + p.len()..].split_whitespace().count() <= 3 && !near[i + p.len()..].contains([',', ';', '.'])
+        })
+    })
 }
 
 /// Whether the English verb at `at` is an instruction: not in the third person

@@ -9,7 +9,7 @@ use std::path::{Path, PathBuf};
 use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
-const KNOWN_MISSES: [(&str, &str); 86] = [
+const KNOWN_MISSES: [(&str, &str); 85] = [
     (
         "d9-toolchain-bootstrap-make",
         "a Makefile variable built by `rev` from a shipped text file holds `curl … | sh`: reversed text read at run time is not decoded",
@@ -301,10 +301,6 @@ const KNOWN_MISSES: [(&str, &str); 86] = [
     (
         "agent-config-audit",
         "an audit skill's list of what to look for (\"instructions to run remote scripts, hide actions, or skip tests\") and a quotation that wraps over two lines: injection and concealment intents are never softened beside a training skill's samples, and reporting words were narrowed after review, so the list reads as instructions",
-    ),
-    (
-        "d12-release-notes-drafter",
-        "credential files pasted into release notes and published as a public gist, in words, in a reference the SKILL.md points to: no send verb and address in one intent, and the reference's policy is not joined to the step",
     ),
     (
         "d12-customer-export",
