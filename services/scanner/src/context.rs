@@ -475,7 +475,7 @@ pub fn negating_lead_in(line: &str) -> bool {
 
 /// Whether `text` holds a verb that has the reader carry out what is listed ("run these",
 /// "just do the following").
-pub(crate) fn names_a_step(text: &str) -> bool {
+fn names_a_step(text: &str) -> bool {
     text.split(|c: char| !c.is_alphanumeric())
         .any(|w| matches!(w, "run" | "execute" | "do" | "follow" | "type" | "paste" | "use"))
 }
@@ -523,19 +523,6 @@ pub fn negating_heading(line: &str) -> bool {
     if LABELS.iter().any(&starts) {
         return true;
     }
-    /// Endings that name the section as what is avoided ("## What these profiles
-    /// deliberately avoid", "## Things we never do").
-    const ENDINGS: [&str; 6] = ["avoid", "avoids", "avoided", "never do", "not to do", "don'ts"];
-    let bare = title.trim_end_matches(|c: char| !c.is_alphanumeric() && c != '\'');
-    if ENDINGS.iter().any(|e| {
-        bare.ends_with(e)
-            && bare[..bare.len() - e.len()]
-                .chars()
-                .next_back()
-                .is_none_or(|c| !c.is_alphanumeric())
-    }) {
-        return true;
-    }
     VERBS.iter().find(|o| starts(o)).is_some_and(|o| {
         let rest = title[o.len()..].trim_start();
         let next = rest
@@ -558,9 +545,6 @@ mod tests {
             "### Don't",
             "## **Red flags**",
             "## Forbidden commands",
-            "## What these profiles deliberately avoid",
-            "## Things we never do",
-            "### Pitfalls to avoid:",
         ] {
             assert!(negating_heading(heading), "{heading}");
         }

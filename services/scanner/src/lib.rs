@@ -1225,23 +1225,13 @@ const MAX_SECTION_LINES: usize = 60;
 /// What an intent's message says when its place lowered it.
 pub(crate) const LISTED_NOT_TO_DO: &str = " (listed as what not to do: caution, not dangerous)";
 
-/// Whether line `index` is an item of a list (or a line continuing one) or a row of a table in a section whose
+/// Whether line `index` is an item of a list or a row of a table in a section whose
 /// heading names what not to do ("## Never run these"), up to [`MAX_SECTION_LINES`] below
 /// it. A paragraph there is read as any paragraph: the heading lists, it does not negate
 /// sentences.
 fn under_negating_heading(text: &str, lines: &Lines, contexts: &[Context], index: usize) -> bool {
     let (_, line) = lines.line(text, index);
-    // An item's continuation lines, indented under it, belong to the item.
-    let continues_an_item = || {
-        line.starts_with([' ', '\t'])
-            && (index.saturating_sub(MAX_SECTION_LINES)..index)
-                .rev()
-                .map(|i| lines.line(text, i).1)
-                .take_while(|above| !above.trim().is_empty())
-                .find(|above| !above.starts_with([' ', '\t']) || context::is_list_item(above))
-                .is_some_and(context::is_list_item)
-    };
-    if !context::is_list_item(line) && !line.trim_start().starts_with('|') && !continues_an_item() {
+    if !context::is_list_item(line) && !line.trim_start().starts_with('|') {
         return false;
     }
     (index.saturating_sub(MAX_SECTION_LINES)..index)
@@ -1252,9 +1242,8 @@ fn under_negating_heading(text: &str, lines: &Lines, contexts: &[Context], index
 }
 
 /// Whether a list item or table row names what stands at byte `at` and says nothing before
-/// it but other commands and a label (`- \`npm config set strict-ssl false\``, `| \`curl -k\`
-/// |`, `- Disabling TLS verification: \`curl -k\`, \`git config http.sslVerify false\``): an
-/// entry of a list of what not to do. An item that tells the reader to do it ("1. Run \`curl … | bash\`")
+/// it but other commands (`- \`npm config set strict-ssl false\``, `| \`curl -k\` |`,
+/// `- \`rm -rf /\`, \`rm -rf ~\``): an entry of a list of what not to do. An item that tells the reader to do it ("1. Run \`curl … | bash\`")
 /// is a step, whatever the heading says.
 fn names_only(line: &str, at: usize) -> bool {
     let before = &line[..line.floor_char_boundary(at.min(line.len()))];
@@ -1264,28 +1253,11 @@ fn names_only(line: &str, at: usize) -> bool {
             .trim_start_matches(|c: char| c.is_ascii_digit())
             .trim_start_matches(['.', ')'])
     });
-    // Other commands of the same list may come before it ("`rm -rf /`, `rm -rf ~`"), after
-    // a label that names a kind of thing, not a step ("Disabling TLS verification:").
+    // Other commands of the same list may come before it ("`rm -rf /`, `rm -rf ~`").
     let outside_code: String = before.split('`').step_by(2).collect();
-    let named = match outside_code.split_once(':') {
-        Some((label, rest)) if names_a_kind(label) => rest,
-        Some(_) => return false,
-        None => &outside_code,
-    };
-    named
+    outside_code
         .split(|c: char| c.is_whitespace() || matches!(c, '"' | '\'' | '*' | '_' | '|' | ',' | ';' | '/'))
         .all(|word| word.is_empty() || matches!(word, "or" | "and"))
-}
-
-/// Whether a list item's label names a kind of thing ("Disabling TLS verification",
-/// "Turning off security controls") rather than a step ("Run these", "Then").
-fn names_a_kind(label: &str) -> bool {
-    let label = label.trim().trim_matches(['*', '_']);
-    label
-        .split_whitespace()
-        .next()
-        .is_some_and(|first| first.len() > 4 && first.ends_with("ing") && first.chars().all(char::is_alphabetic))
-        && !context::names_a_step(&label.to_lowercase())
 }
 
 /// The line in `found` (sorted line indices) closest to `index`, if one is at most

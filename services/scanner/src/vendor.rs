@@ -285,33 +285,7 @@ struct Address {
 /// Whether `matched` holds a URL and `trusted` accepts every one. A URL with credentials
 /// (`https://a@b`), a non-numeric port, dot segments or encoded slashes in its path, or
 /// an IP address for a host is never accepted: they hide what is really fetched.
-/// A PowerShell web cmdlet's address written without a scheme (`irm bun.sh/install.ps1`).
-static SCHEMELESS_FETCH: LazyLock<Regex> = LazyLock::new(|| {
-    Regex::new(r#"(?i)(?:^|[\s(;|"'])(?:irm|iwr|invoke-restmethod|invoke-webrequest)\s+(?:-uri\s+)?['"]?([a-z0-9][a-z0-9-]*(?:\.[a-z0-9-]+)*\.[a-z]{2,}(?:/[^\s'"`)|;]*)?)"#)
-        .expect("valid scheme-less fetch pattern")
-});
-
-/// The addresses PowerShell's web cmdlets are given without a scheme in `text`, as the
-/// HTTPS addresses they name (`irm bun.sh/install.ps1` → `https://bun.sh/install.ps1`).
-pub(crate) fn schemeless_fetches(text: &str) -> Vec<String> {
-    if !text.contains(['.']) {
-        return Vec::new();
-    }
-    SCHEMELESS_FETCH
-        .captures_iter(text)
-        .filter_map(|c| c.get(1))
-        .map(|address| format!("https://{}", address.as_str()))
-        .collect()
-}
-
 fn every_url(matched: &str, trusted: impl Fn(&Address) -> bool) -> bool {
-    let schemeless;
-    let matched = if matched.contains("://") {
-        matched
-    } else {
-        schemeless = schemeless_fetches(matched).join(" ");
-        schemeless.as_str()
-    };
     let mut urls = 0;
     for (at, _) in matched.match_indices("://") {
         let scheme_start = matched[..at]

@@ -688,6 +688,7 @@ fn command_maps(lines: &[&str]) -> Vec<bool> {
         let indent = caps.get(1).map_or(0, |m| m.len());
         let json = caps.get(2).is_some();
         let mut depth = 1usize;
+        let mut child_indent: Option<usize> = None;
         at += 1;
         while at < lines.len() {
             let line = lines[at];
@@ -699,10 +700,13 @@ fn command_maps(lines: &[&str]) -> Vec<bool> {
                 }
                 inside[at] = depth == 1;
             } else {
-                if !line.trim().is_empty() && line.len() - line.trim_start().len() <= indent {
+                let own_indent = line.len() - line.trim_start().len();
+                if !line.trim().is_empty() && own_indent <= indent {
                     break;
                 }
-                inside[at] = true;
+                // Its direct entries, not what is nested under one (`desc:`, `vars:`).
+                let entry_indent = *child_indent.get_or_insert(own_indent);
+                inside[at] = !line.trim().is_empty() && own_indent == entry_indent;
             }
             at += 1;
         }

@@ -52,14 +52,15 @@ pub struct Shipped {
     /// ~/.aws` in `scripts/collect.sh`), by normalised path: a step elsewhere that sends
     /// `dist/crash.tgz` sends that secret. Worked out on the first question.
     produced: std::sync::OnceLock<std::collections::HashMap<String, String>>,
-    /// The lines of SKILL.md that run a command naming another file (`python3
+    /// The commands of SKILL.md that run a program with another file (`python3
     /// scripts/apply.py templates/net.yaml`, `cp templates/.npmrc ~/.npmrc`): a step that
     /// hands a file to a program applies it, as a script that names it does.
     run_lines: Vec<String>,
 }
 
-/// Programs that take a file and apply, copy or run it, as a step's command starts.
-const APPLYING_PROGRAMS: [&str; 24] = [
+/// Programs that take a file and apply, copy or run it, as a step's command starts
+/// (`cat` and `tee` show or write a file, they apply nothing).
+const APPLYING_PROGRAMS: [&str; 22] = [
     "python",
     "python3",
     "bash",
@@ -77,8 +78,6 @@ const APPLYING_PROGRAMS: [&str; 24] = [
     "ln",
     "mv",
     "rsync",
-    "tee",
-    "cat",
     "source",
     "kubectl",
     "helm",
@@ -86,17 +85,22 @@ const APPLYING_PROGRAMS: [&str; 24] = [
     "make",
 ];
 
-/// Whether a line of SKILL.md runs a program: a command, as written in a code block or an
-/// inline code span (`$ ` prompts, list markers and backticks aside), that starts with one
-/// of [`APPLYING_PROGRAMS`] or a shipped script's path.
-fn runs_a_program(line: &str) -> bool {
+/// Lines of SKILL.md read for the commands it runs, and commands kept.
+const MAX_RUN_LINES: usize = 10_000;
+
+/// The commands a line of SKILL.md runs that hand files to a program: as written in a code
+/// block or an inline code span (`$ ` prompts and list markers aside), those that start
+/// with one of [`APPLYING_PROGRAMS`] or a shipped script's path.
+fn run_commands(line: &str) -> Vec<String> {
     let mut rest = line.trim_start();
+    // List markers and prompts (`- `, `1. `, `> `, `$ `), not a command's own `./`.
     for _ in 0..3 {
-        rest = rest
-            .trim_start_matches(|c: char| c == '-' || c == '*' || c == '>' || c.is_ascii_digit() || c == '.')
-            .trim_start()
-            .trim_start_matches("$ ")
-            .trim_start();
+        rest = rest.trim_start_matches(['-', '*', '>']).trim_start();
+        let digits = rest.trim_start_matches(|c: char| c.is_ascii_digit());
+        if digits.len() < rest.len() && (digits.starts_with(". ") || digits.starts_with(") ")) {
+            rest = digits[1..].trim_start();
+        }
+        rest = rest.trim_start_matches("$ ").trim_start();
     }
     // In prose, only what an inline code span holds is a command.
     let commands: Vec<&str> = if line.contains('`') {
@@ -104,18 +108,20 @@ fn runs_a_program(line: &str) -> bool {
     } else {
         vec![rest]
     };
-    commands.iter().any(|command| {
-        let first = command.split_whitespace().next().unwrap_or("");
-        let program = first.trim_start_matches("sudo").rsplit('/').next().unwrap_or(first);
-        APPLYING_PROGRAMS.contains(&program)
-            || first.starts_with("scripts/")
-            || first.starts_with("./scripts/")
-            || first == "sudo"
-                && command
-                    .split_whitespace()
-                    .nth(1)
-                    .is_some_and(|p| APPLYING_PROGRAMS.contains(&p))
-    })
+    commands
+        .into_iter()
+        .filter(|command| {
+            let mut words = command.split_whitespace();
+            let first = match words.next() {
+                Some("sudo") => words.next().unwrap_or(""),
+                Some(first) => first,
+                None => "",
+            };
+            let program = first.rsplit('/').next().unwrap_or(first);
+            APPLYING_PROGRAMS.contains(&program) || first.starts_with("scripts/") || first.starts_with("./scripts/")
+        })
+        .map(str::to_owned)
+        .collect()
 }
 
 impl Shipped {
@@ -131,8 +137,9 @@ impl Shipped {
                 if let Ok(text) = std::str::from_utf8(bytes) {
                     shipped.run_lines = text
                         .lines()
-                        .filter(|line| runs_a_program(line))
-                        .map(str::to_owned)
+                        .take(MAX_RUN_LINES)
+                        .flat_map(run_commands)
+                        .take(MAX_RUN_LINES)
                         .collect();
                 }
                 continue;
@@ -207,7 +214,12 @@ impl Shipped {
                 .scripts
                 .iter()
                 .any(|script| script.path != path && script.text.contains(&needle))
-                || self.run_lines.iter().any(|line| line.contains(&needle)))
+                || self.run_lines.iter().any(|command| {
+                    command.split_whitespace().any(|word| {
+                        let word = word.trim_matches(['"', '\'']).trim_start_matches("./");
+                        word == needle || word.ends_with(&format!("/{needle}"))
+                    })
+                }))
     }
 
     /// The script the skill ships at `path` (as a command names it: `./scripts/x.sh`,
@@ -825,9 +837,6 @@ pub fn describe(rule: &str) -> Option<&'static str> {
         }
         "flow.agent-instructions" => "command model: a write to a file agents read as standing instructions or memory",
         "flow.agent-config" => "command model: a write to an agent's configuration",
-        "flow.agent-config-read" => {
-            "command model: a write to an agent's configuration whose settings were read in full and neither turn approvals or the sandbox off nor run anything"
-        }
         "flow.approvals-off" => "command model: an agent started with approvals or its sandbox turned off",
         "flow.shell-startup" => "command model: a write to a shell start-up file, judged by what it writes",
         "flow.scheduled" => "command model: a scheduled task, service, login item or hook, judged by what it runs",

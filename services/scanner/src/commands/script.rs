@@ -124,7 +124,7 @@ static FETCH: LazyLock<Regex> = LazyLock::new(|| {
 /// template rendered with the caller's binding).
 static EXEC: LazyLock<Regex> = LazyLock::new(|| {
     Regex::new(
-        r#"(?i)(?:^|[^\w.])(?:exec|eval|execfile)\s*\(|new\s+Function\s*\(|vm\.run|runInThisContext|runInNewContext|instance_eval|class_eval|(?-u:\b)eval\s+[$\w]|Invoke-Expression|(?-u:\b)iex(?-u:\b)|\.InvokeScript|\[ScriptBlock\]::Create|__import__\s*\(|pickle\.loads|marshal\.loads|runpy\.|exec\s+compile|GroovyShell\s*\([^)]*\)\s*\.evaluate|(?-u:\b)Eval\.me\s*\(|(?-u:\b)(?:c?pickle|_pickle|dill|cloudpickle|joblib)\.load\s*\(|(?-u:\b)Marshal\.load|(?-u:\b)(?:yaml|YAML|Psych)\.unsafe_load|(?-u:\b)yaml\.load\s*\([^)]*Loader\s*=\s*(?:yaml\.)?(?:Unsafe)?Loader(?-u:\b)|(?-u:\b)ERB\.new\s*\(.*\)\s*\.result|\.result\s*\(\s*binding"#,
+        r#"(?i)(?:^|[^\w.])(?:exec|eval|execfile)\s*\(|new\s+Function\s*\(|vm\.run|runInThisContext|runInNewContext|instance_eval|class_eval|(?-u:\b)eval\s+[$\w]|Invoke-Expression|(?-u:\b)iex(?-u:\b)|\.InvokeScript|\[ScriptBlock\]::Create|__import__\s*\(|pickle\.loads|marshal\.loads|runpy\.|exec\s+compile|GroovyShell\s*\([^)]*\)\s*\.evaluate|(?-u:\b)Eval\.me\s*\(|(?-u:\b)(?:c?pickle|_pickle|dill|cloudpickle|joblib)\.load\s*\(|(?-u:\b)Marshal\.load|(?-u:\b)(?:yaml|YAML|Psych)\.unsafe_load|(?-u:\b)yaml\.load\s*\([^)]*(?-i:Loader\s*=\s*yaml\.(?:Unsafe)?Loader)(?-u:\b)|(?-u:\b)ERB\.new\s*\(.*\)\s*\.result|\.result\s*\(\s*binding"#,
     )
     .expect("valid exec pattern")
 });
@@ -823,11 +823,6 @@ fn follow_given(
             // An address written without quotes (`irm https://… | iex`).
             if urls.is_empty() {
                 urls.extend(BARE_URL.find_iter(&statement).map(|u| u.as_str().to_owned()));
-            }
-            // PowerShell's web cmdlets take an address without its scheme (`irm
-            // bun.sh/install.ps1 | iex`).
-            if urls.is_empty() {
-                urls.extend(crate::vendor::schemeless_fetches(&statement));
             }
             taint.remote = Some(Origin {
                 line,

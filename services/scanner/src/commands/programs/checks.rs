@@ -374,21 +374,20 @@ pub(crate) fn check_destructive(
         }
         n if n.starts_with("mkfs") || n == "wipefs" => Some((Severity::High, "formats or wipes a disk".to_owned())),
         "git" if has("push") => {
-            let force = args
+            let force = force_flag(args) || args.iter().any(|a| a.starts_with('+') && a.len() > 1);
+            // Every branch at once: `--all`, `--mirror`, a wildcard refspec of the local
+            // branches (`+refs/heads/*:refs/heads/*`), or a forced `--prune`, which deletes
+            // each remote branch the local repository lacks; the last two only to the shared
+            // remote (`origin`, or none named): a mirror or backup remote of one's own, or a
+            // fork synced from upstream's refs, is not everyone's history.
+            let shared_remote = args
                 .iter()
-                .any(|a| matches!(*a, "--force" | "-f") || (a.starts_with('+') && a.len() > 1));
-            // Every branch or tag at once: `--all`, `--mirror`, a wildcard refspec
-            // (`+refs/heads/*:refs/heads/*`), or `--prune`, which deletes each remote
-            // branch the local repository lacks.
+                .find(|a| !a.starts_with('-') && **a != "push")
+                .is_none_or(|remote| *remote == "origin");
+            let own_branches = |a: &&str| a.trim_start_matches('+').starts_with("refs/heads/*");
             let everything = has("--all")
                 || has("--mirror")
-                || has("--prune")
-                || args.iter().any(|a| {
-                    a.starts_with("refs/heads/*")
-                        || a.starts_with("+refs/heads/*")
-                        || a.starts_with("refs/tags/*")
-                        || a.starts_with("+refs/tags/*")
-                })
+                || shared_remote && (has("--prune") && force_flag(args) || args.iter().any(own_branches))
                 || has("--delete") && args.iter().any(|a| matches!(*a, "main" | "master"));
             let main = args.iter().any(|a| {
                 matches!(
@@ -655,4 +654,17 @@ pub(crate) fn shorten(text: &str) -> String {
     } else {
         one
     }
+}
+
+/// Whether git's arguments force the push: `--force`, `-f`, or `-f` among combined short
+/// flags (`-fu`).
+fn force_flag(args: &[&str]) -> bool {
+    args.iter().any(|a| {
+        *a == "--force"
+            || a.starts_with('-')
+                && !a.starts_with("--")
+                && a.len() > 1
+                && a[1..].chars().all(|c| c.is_ascii_alphabetic())
+                && a.contains('f')
+    })
 }

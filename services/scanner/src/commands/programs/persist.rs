@@ -180,21 +180,6 @@ pub(crate) fn persist(m: &mut Machine, target: &str, kind: Persistent, content: 
             )
         }
     };
-    // Settings the model read in full that neither turn approvals or the sandbox off nor
-    // run anything: the write is the reviewer's question (above), not an alarm, whatever a
-    // pattern matching the path alone says.
-    if kind == Persistent::AgentConfig && payload.is_none() && plain_settings(content) {
-        m.judge(Judgment {
-            line,
-            rule: "flow.agent-config-read",
-            category,
-            severity: Severity::Info,
-            message: format!("the settings it writes to {target} were read in full: none turns approvals or the sandbox off or runs a program"),
-            hint,
-            urls: Vec::new(),
-            tool: None,
-        });
-    }
     let message = match payload {
         Some(p) => format!("{what}; it writes {p}"),
         None => what,
@@ -209,46 +194,6 @@ pub(crate) fn persist(m: &mut Machine, target: &str, kind: Persistent, content: 
         urls: content.taint.urls.clone(),
         tool: None,
     });
-}
-
-/// Whether text written to an agent's configuration is plain settings the model can read
-/// in full: lines of keys and values (TOML, JSON, YAML), no variable or download, and no key that runs a program, adds a server or a
-/// hook, or widens what the agent may do (`command`, `args`, `hooks`, `mcp…`, `notify`,
-/// `allow`, `trust`, `env`, …).
-fn plain_settings(content: &Value) -> bool {
-    const RUNS_OR_WIDENS: [&str; 14] = [
-        "command",
-        "args",
-        "hook",
-        "mcp",
-        "notify",
-        "exec",
-        "script",
-        "task",
-        "allow",
-        "trust",
-        "env",
-        "path",
-        "server",
-        "permission",
-    ];
-    let text = content.text.to_ascii_lowercase();
-    !text.trim().is_empty()
-        && !text.contains('$')
-        && content.taint.is_clean()
-        && !targets::APPROVALS_OFF.is_match(&content.text)
-        && !RUNS_OR_WIDENS.iter().any(|key| text.contains(key))
-        // Settings, not text made by a pipeline: each line a comment, a table or a key.
-        && text.lines().any(|line| line.contains(['=', ':']))
-        && text.lines().all(|line| {
-            let t = line.trim();
-            t.is_empty()
-                || t.starts_with(['#', '[', '{', '}', ']'])
-                || t.split_once(['=', ':']).is_some_and(|(key, _)| {
-                    let key = key.trim().trim_matches(['"', '\'']);
-                    !key.is_empty() && key.chars().all(|c| c.is_ascii_alphanumeric() || "_.-".contains(c))
-                })
-        })
 }
 
 /// Whether text written to a start-up file starts a process that outlives the line:
