@@ -57,6 +57,30 @@ impl Team {
         (first, clash)
     }
 
+    /// Member `n` of the first ones each adds one pitfall after the last one of r1 (its
+    /// agent `agent-n`): the patches' ids, in order.
+    async fn add_pitfalls(&self, lines: &[&str]) -> Vec<String> {
+        let mut ids = Vec::new();
+        for (n, line) in lines.iter().enumerate() {
+            let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{line}"));
+            let (status, p) = self.submit(&self.members[n], edit(&body, &format!("agent-{n}"))).await;
+            assert_eq!(status, StatusCode::CREATED, "{p}");
+            ids.push(id_of(&p));
+        }
+        ids
+    }
+
+    /// The authors a version of `demo` names among its contributors, in order.
+    async fn contributors(&self, revision: i32) -> Vec<String> {
+        let (_, v) = send(self.app.get(&format!("/v1/skills/demo/versions/{revision}"))).await;
+        v["contributors"]
+            .as_array()
+            .unwrap_or_else(|| panic!("{v}"))
+            .iter()
+            .map(|c| c["author"].as_str().unwrap().to_owned())
+            .collect()
+    }
+
     /// The reviewer approves patch `id` (the step most of these tests repeat).
     async fn approve(&self, id: &str) -> (StatusCode, Value) {
         self.post(&self.reviewer, &format!("/v1/patches/{id}/approve"), json!({}))
@@ -495,13 +519,7 @@ async fn a_report_that_joined_the_group_through_another_stays_open_when_the_firs
         "- Rotate the grafana admin password through vault; kibana service tokens also expire every month.\n",
         "- Kibana service tokens expire every month: renew them with the elasticsearch curator cron job.\n",
     ];
-    let mut ids = Vec::new();
-    for (n, line) in chain.iter().enumerate() {
-        let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{line}"));
-        let (status, p) = team.submit(&team.members[n], edit(&body, &format!("agent-{n}"))).await;
-        assert_eq!(status, StatusCode::CREATED, "{p}");
-        ids.push(id_of(&p));
-    }
+    let ids = team.add_pitfalls(&chain).await;
     let (first, second, third) = (
         team.patch(&ids[0]).await,
         team.patch(&ids[1]).await,
@@ -555,14 +573,7 @@ async fn a_report_that_joined_the_group_through_another_stays_open_when_the_firs
         third["status"], "pending_review",
         "a distinct lesson is not lost: {third}"
     );
-    let (_, v) = send(team.app.get("/v1/skills/demo/versions/2")).await;
-    let reporters: Vec<&str> = v["contributors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["author"].as_str().unwrap())
-        .collect();
-    assert_eq!(reporters, ["member0", "member1"], "{v}");
+    assert_eq!(team.contributors(2).await, ["member0", "member1"]);
     // Its own lesson lands with its own approval.
     let (status, landed) = team
         .post(
@@ -588,13 +599,7 @@ async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
         "- Downloading models filled `/root`: export HF_HOME to the big data disk first so the cache lands there.\n",
         "- The model cache fills the root partition unless `HF_HOME` points at the data disk before downloading.\n",
     ];
-    let mut ids = Vec::new();
-    for (n, wording) in wordings.iter().enumerate() {
-        let body = BODY.replace("- Logs go to stderr.\n", &format!("- Logs go to stderr.\n{wording}"));
-        let (status, p) = team.submit(&team.members[n], edit(&body, &format!("agent-{n}"))).await;
-        assert_eq!(status, StatusCode::CREATED, "{p}");
-        ids.push(id_of(&p));
-    }
+    let ids = team.add_pitfalls(&wordings).await;
     let distinct = BODY.replace(
         "- Logs go to stderr.\n",
         "- Logs go to stderr.\n- Pass `--gradient-checkpointing` when the model does not fit in GPU memory.\n",
@@ -673,14 +678,7 @@ async fn duplicates_are_marked_grouped_and_closed_with_one_approval() {
         "pending_review",
         "distinct lessons stay open"
     );
-    let (_, v) = send(team.app.get("/v1/skills/demo/versions/2")).await;
-    let reporters: Vec<&str> = v["contributors"]
-        .as_array()
-        .unwrap()
-        .iter()
-        .map(|c| c["author"].as_str().unwrap())
-        .collect();
-    assert_eq!(reporters, ["member0", "member1", "member2"], "{v}");
+    assert_eq!(team.contributors(2).await, ["member0", "member1", "member2"]);
     assert_eq!(team.app.assert_publications_restate().await.unwrap(), 2);
     let (_, audit) = send(team.app.get("/v1/audit?action=patch.duplicate")).await;
     assert_eq!(audit["items"].as_array().unwrap().len(), 2);
