@@ -130,8 +130,8 @@ pub struct GroupRepeat {
     pub repeats: bool,
 }
 
-/// The other open patches of `patch`'s duplicate group (oldest first), each with whether it
-/// repeats `patch`'s own lesson. A group grows by likeness to any of its members, and
+/// The other open patches of `patch`'s duplicate group (`members`, its open patches oldest
+/// first), each with whether it repeats `patch`'s own lesson. A group grows by likeness to any of its members, and
 /// likeness does not carry over: a patch that joined through another member may teach
 /// something else, and approving `patch` with its duplicates must not close that lesson.
 /// `latest` is the skill's latest revision (the vocabulary the likeness is weighed by).
@@ -139,12 +139,12 @@ pub(super) async fn group_repeats(
     services: &Services,
     org_id: i64,
     patch: &cairn_store::PatchRecord,
+    members: &[cairn_store::PatchRecord],
     latest: Option<&Bundle>,
 ) -> Result<Vec<GroupRepeat>, PatchError> {
     let Some(group) = patch.duplicate_group else {
         return Ok(Vec::new());
     };
-    let members = services.store.duplicate_group(org_id, group).await?;
     if members.iter().all(|m| m.id == patch.id) {
         return Ok(Vec::new());
     }

@@ -816,20 +816,21 @@ pub async fn duplicate_group(
     Ok(services.store.duplicate_group(caller.org_id, group).await?)
 }
 
-/// The other open patches of `patch`'s duplicate group, each with how alike its lesson is
-/// to `patch`'s and whether it repeats it: what approving `patch` with its duplicates
-/// closes (only those that repeat it).
+/// The other open patches of `patch`'s duplicate group (`members`, as [`duplicate_group`]
+/// lists it), each with how alike its lesson is to `patch`'s and whether it repeats it:
+/// what approving `patch` with its duplicates closes (only those that repeat it).
 pub async fn group_repeats(
     services: &Services,
     caller: &Principal,
     patch: &PatchRecord,
+    members: &[PatchRecord],
 ) -> Result<Vec<GroupRepeat>, PatchError> {
     if patch.duplicate_group.is_none() {
         return Ok(Vec::new());
     }
     let name = SkillName::parse(&patch.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
     let latest = load_revision(services, caller.org_id, &name, RevisionSelector::Latest).await?;
-    duplicates::group_repeats(services, caller.org_id, patch, latest.as_ref().map(|(_, b)| b)).await
+    duplicates::group_repeats(services, caller.org_id, patch, members, latest.as_ref().map(|(_, b)| b)).await
 }
 
 /// How many open patches each duplicate group holds.

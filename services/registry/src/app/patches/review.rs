@@ -61,10 +61,9 @@ pub async fn approve(
     // Of the group, only the patches that repeat this lesson close with it.
     let repeating: Vec<Uuid> = match (how.close_duplicates, record.duplicate_group) {
         (CloseDuplicates::None, _) | (_, None) => Vec::new(),
-        (wanted, Some(_)) => {
-            let name = SkillName::parse(&record.skill_name).map_err(|e| PatchError::Invalid(e.to_string()))?;
-            let latest = load_revision(services, caller.org_id, &name, RevisionSelector::Latest).await?;
-            super::duplicates::group_repeats(services, caller.org_id, &record, latest.as_ref().map(|(_, b)| b))
+        (wanted, Some(group)) => {
+            let members = super::duplicate_group(services, caller, group).await?;
+            super::group_repeats(services, caller, &record, &members)
                 .await?
                 .into_iter()
                 .filter(|member| member.repeats)

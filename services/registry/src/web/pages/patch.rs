@@ -437,14 +437,18 @@ pub async fn page(
         },
         false => None,
     };
-    let repeats: HashMap<uuid::Uuid, patches::GroupRepeat> = patches::group_repeats(&state, &viewer.principal, &record)
-        .await?
-        .into_iter()
-        .map(|r| (r.id, r))
-        .collect();
-    let group = match record.duplicate_group {
-        Some(group) => patches::duplicate_group(&state, &viewer.principal, group)
+    let members = match record.duplicate_group {
+        Some(group) => patches::duplicate_group(&state, &viewer.principal, group).await?,
+        None => Vec::new(),
+    };
+    let repeats: HashMap<uuid::Uuid, patches::GroupRepeat> =
+        patches::group_repeats(&state, &viewer.principal, &record, &members)
             .await?
+            .into_iter()
+            .map(|r| (r.id, r))
+            .collect();
+    let group = match record.duplicate_group {
+        Some(_) => members
             .into_iter()
             .map(|p| GroupMember {
                 repeats: repeats.get(&p.id).is_some_and(|r| r.repeats),
