@@ -20,101 +20,20 @@
 
 #![allow(missing_docs)]
 
-use std::collections::{BTreeMap, HashMap};
+use std::collections::BTreeMap;
 use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use cairn_scanner::{Report, ScanFile, Scanner, Verdict};
+use cairn_scanner::{Report, Scanner, Verdict};
+use corpus::{Bundle, as_scan, bundle, part, skill_dirs};
+
+mod corpus;
 
 /// The allocator the `cairn-registry` and `cairn` binaries use, so throughput here is
 /// theirs.
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
-
-/// Sources held out from tuning: labeled fixture sources (`source` in `labels.jsonl`) and
-/// curated skill sources (`skills/<source>`). Everything else is development data.
-const HELD_OUT_SOURCES: [&str; 6] = [
-    "skillscan-security",
-    "skill-inject",
-    "snyk-agent-scan",
-    "nvidia",
-    "anthropic",
-    "openai",
-];
-
-/// Which part of the split a source is in.
-fn part(source: &str) -> &'static str {
-    if HELD_OUT_SOURCES.contains(&source) {
-        "held-out"
-    } else {
-        "development"
-    }
-}
-
-struct Bundle {
-    set: String,
-    path: String,
-    files: Vec<(String, Vec<u8>)>,
-    /// For a patch: the bundle it changes. The patch is judged by what it introduces.
-    base: Option<Vec<(String, Vec<u8>)>>,
-}
-
-fn files_under(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut entries: Vec<PathBuf> = entries.flatten().map(|e| e.path()).collect();
-    entries.sort();
-    for path in entries {
-        if path.is_symlink() {
-            continue;
-        }
-        if path.is_dir() {
-            files_under(root, &path, out);
-        } else if let Ok(bytes) = std::fs::read(&path) {
-            let rel = path.strip_prefix(root).unwrap_or(&path).to_string_lossy().into_owned();
-            out.push((rel, bytes));
-        }
-    }
-}
-
-/// Every directory under `dir` holding a SKILL.md (nested skills are their own bundles).
-fn skill_dirs(dir: &Path, out: &mut Vec<PathBuf>) {
-    if dir.join("SKILL.md").is_file() {
-        out.push(dir.to_path_buf());
-    }
-    let Ok(entries) = std::fs::read_dir(dir) else {
-        return;
-    };
-    let mut dirs: Vec<PathBuf> = entries
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir() && !p.is_symlink())
-        .collect();
-    dirs.sort();
-    for d in dirs {
-        skill_dirs(&d, out);
-    }
-}
-
-/// A bundle's own files (not those of skills nested below it).
-fn bundle(set: &str, dir: &Path) -> Bundle {
-    let mut files = Vec::new();
-    files_under(dir, dir, &mut files);
-    files.retain(|(rel, _)| {
-        let p = Path::new(rel);
-        !p.ancestors()
-            .skip(1)
-            .any(|a| !a.as_os_str().is_empty() && dir.join(a).join("SKILL.md").is_file())
-    });
-    Bundle {
-        set: set.to_owned(),
-        path: dir.display().to_string(),
-        files,
-        base: None,
-    }
-}
 
 fn scan(scanner: &Scanner, b: &Bundle) -> Report {
     match &b.base {
@@ -210,60 +129,17 @@ fn main() {
     };
 
     // Labeled fixtures.
-    let malicious = corpus.join("malicious");
-    let labels = std::fs::read_to_string(malicious.join("labels.jsonl")).expect("malicious/labels.jsonl");
     let mut by_label: BTreeMap<String, Tally> = BTreeMap::new();
     let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();
-    let mut inject_cache: HashMap<String, serde_json::Value> = HashMap::new();
-    for line in labels.lines() {
-        let entry: serde_json::Value = serde_json::from_str(line).expect("a JSON label");
-        let path = entry["path"].as_str().unwrap_or_default();
-        let label = entry["label"].as_str().unwrap_or_default().to_owned();
-        let split = part(path.split('/').next().unwrap_or_default());
-        let b = if let Some((file, id)) = path.split_once("#id=") {
-            let items = inject_cache.entry(file.to_owned()).or_insert_with(|| {
-                serde_json::from_str(&std::fs::read_to_string(malicious.join(file)).expect("injection file"))
-                    .expect("JSON")
-            });
-            let item = items.as_array().and_then(|a| {
-                a.iter()
-                    .find(|i| i["id"].as_i64().map(|n| n.to_string()).as_deref() == Some(id))
-            });
-            let text = item.map_or(String::new(), |i| {
-                format!(
-                    "---\nname: injected\ndescription: {}\n---\n{}\n",
-                    i["instructions"]["description_injection"].as_str().unwrap_or(""),
-                    i["instructions"]["line_injection"].as_str().unwrap_or("")
-                )
-            });
-            Bundle {
-                set: "malicious".into(),
-                path: path.into(),
-                files: vec![("SKILL.md".into(), text.into_bytes())],
-                base: None,
-            }
-        } else if malicious.join(path).is_file() {
-            let bytes = std::fs::read(malicious.join(path)).unwrap_or_default();
-            Bundle {
-                set: "malicious".into(),
-                path: path.into(),
-                files: vec![("SKILL.md".into(), bytes)],
-                base: None,
-            }
-        } else {
-            let mut b = bundle("malicious", &malicious.join(path));
-            b.path = path.into();
-            b
-        };
-        let verdict = run(&b).verdict;
+    for fixture in corpus::labeled(&corpus) {
+        let (b, label) = (&fixture.bundle, &fixture.label);
+        let split = part(&fixture.source);
+        let verdict = run(b).verdict;
         by_label.entry(format!("{label} ({split})")).or_default().add(verdict);
         by_label.entry(format!("{label} (all)")).or_default().add(verdict);
         if label == "malicious" {
-            for c in entry["categories"].as_array().into_iter().flatten() {
-                by_category
-                    .entry(format!("{} ({split})", c.as_str().unwrap_or("?")))
-                    .or_default()
-                    .add(verdict);
+            for c in &fixture.categories {
+                by_category.entry(format!("{c} ({split})")).or_default().add(verdict);
             }
         }
     }
@@ -341,54 +217,15 @@ fn main() {
     );
 }
 
-fn as_scan(files: &[(String, Vec<u8>)]) -> Vec<ScanFile<'_>> {
-    files
-        .iter()
-        .map(|(p, b)| ScanFile {
-            path: p,
-            bytes: b,
-            executable: false,
-        })
-        .collect()
-}
-
-/// One entry of a case set's `cases.toml`.
-#[derive(serde::Deserialize)]
-struct Case {
-    id: String,
-    kind: String,
-    label: String,
-    category: String,
-    #[serde(default)]
-    evasive: bool,
-    expect: String,
-}
-
-#[derive(serde::Deserialize)]
-struct CaseFile {
-    case: Vec<Case>,
-}
-
 /// Scans a case set and prints its tables: per label and kind, per category, evasive.
 fn cases(dir: &Path, run: &mut dyn FnMut(&Bundle) -> Report) {
-    let text = std::fs::read_to_string(dir.join("cases.toml")).expect("cases.toml in the case set");
-    let file: CaseFile = toml::from_str(&text).expect("a valid cases.toml");
-    let name = dir.file_name().unwrap_or_default().to_string_lossy().into_owned();
+    let (name, cases) = corpus::case_set(dir);
     let mut by_kind: BTreeMap<String, Tally> = BTreeMap::new();
     let mut by_category: BTreeMap<String, Tally> = BTreeMap::new();
     let mut expected: BTreeMap<String, (usize, usize)> = BTreeMap::new();
     let mut missed = Vec::new();
-    for case in &file.case {
-        let mut b = if case.kind == "patch" {
-            let dir = dir.join("patches").join(&case.id);
-            let mut new = bundle(&format!("cases:{name}"), &dir.join("new"));
-            new.base = Some(bundle(&format!("cases:{name}"), &dir.join("base")).files);
-            new
-        } else {
-            bundle(&format!("cases:{name}"), &dir.join("skills").join(&case.id))
-        };
-        b.path = case.id.clone();
-        let verdict = run(&b).verdict;
+    for (case, b) in &cases {
+        let verdict = run(b).verdict;
         by_kind
             .entry(format!("{} {}", case.label, case.kind))
             .or_default()
@@ -420,7 +257,7 @@ fn cases(dir: &Path, run: &mut dyn FnMut(&Bundle) -> Report) {
             ));
         }
     }
-    println!("\n## Case set `{name}` ({} cases)\n", file.case.len());
+    println!("\n## Case set `{name}` ({} cases)\n", cases.len());
     println!("A patch counts by what it introduces (delta mode): `dangerous` means it is stopped.\n");
     println!("| label, kind | cases | dangerous | at least caution |\n|---|---|---|---|");
     for (k, t) in &by_kind {

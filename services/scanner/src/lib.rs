@@ -16,6 +16,7 @@ mod encoded;
 pub mod handover;
 pub mod hidden;
 pub mod intent;
+pub mod learned;
 pub mod literals;
 pub mod prefilter;
 pub mod report;
@@ -45,8 +46,12 @@ pub fn rules_version() -> &'static str {
                 hasher.update(part);
             }
         }
-        for data in [intent::INTENTS, commands::packages::POPULAR_CSV] {
-            hasher.update(data.as_bytes());
+        for data in [
+            intent::INTENTS.as_bytes(),
+            commands::packages::POPULAR_CSV.as_bytes(),
+            learned::Model::builtin_bytes(),
+        ] {
+            hasher.update(data);
             hasher.update(b"\0");
         }
         let digest = hasher.finalize();
@@ -383,6 +388,7 @@ impl Scanner {
             Some("hidden") => "check written in code (src/hidden.rs): invisible or look-alike characters".to_owned(),
             Some("bundle") => "check written in code (src/content.rs): what the bundle's files are".to_owned(),
             Some("obfuscation") => "decoding (src/lib.rs): base64 that decodes to text is scanned again".to_owned(),
+            Some("learned") => "learned model (src/learned.rs, data/learned-model.bin): a linear model of the bundle's words and word pairs, trained on labeled skills and patches; it names the lines that weigh most".to_owned(),
             _ => "no description".to_owned(),
         }
     }
@@ -398,6 +404,7 @@ impl Scanner {
         for file in files {
             self.scan_file(file, &vendor, &shipped, &mut findings);
         }
+        findings.extend(learned_finding(learned::Model::builtin(), files));
         Report::new(findings)
     }
 
@@ -975,6 +982,58 @@ fn escalate_instruction_and_means(
 }
 
 /// A finding about a whole file (or, with path `.`, the whole bundle).
+/// The learned model's finding on a bundle, when its score reaches `caution`: placed on
+/// the line that weighs most, naming the next ones too (src/learned.rs).
+fn learned_finding(model: &learned::Model, files: &[ScanFile<'_>]) -> Option<Finding> {
+    let assessment = model.assess(files);
+    let p = assessment.probability?;
+    let (severity, verdict, from) = if p >= model.dangerous_at {
+        (Severity::High, "dangerous", model.dangerous_at)
+    } else if p >= model.caution_at {
+        (Severity::Medium, "caution", model.caution_at)
+    } else {
+        return None;
+    };
+    let top = assessment.lines.first();
+    let file = top.map_or_else(|| files.first().map_or("SKILL.md", |f| f.path), |l| l.file.as_str());
+    let line = top.map_or(1, |l| l.line);
+    let text = files
+        .iter()
+        .find(|f| f.path == file)
+        .and_then(|f| std::str::from_utf8(f.bytes).ok())
+        .and_then(|t| t.lines().nth(line - 1))
+        .unwrap_or("");
+    let named: Vec<String> = assessment
+        .lines
+        .iter()
+        .map(|l| format!("{}:{}", l.file, l.line))
+        .collect();
+    let message = format!(
+        "the bundle reads like the malicious skills the scanner's learned model was trained on \
+         (score {p:.2}; {verdict} from {from:.2}); the lines that weigh most: {}",
+        if named.is_empty() {
+            "none stands out".to_owned()
+        } else {
+            named.join(", ")
+        }
+    );
+    let start = text.len() - text.trim_start().len();
+    Some(Location { file, line }.finding(
+        text,
+        start,
+        text.len(),
+        None,
+        LEARNED_RULE,
+        "learned-model",
+        severity,
+        message,
+        "read the lines named first: the model weighs words, not what runs; if the skill is fine, dismiss this finding with a reason",
+    ))
+}
+
+/// The learned model's rule id.
+pub const LEARNED_RULE: &str = "learned.reads-like-attack";
+
 fn whole_file_finding(path: &str, f: content::FileFinding) -> Finding {
     Finding {
         rule: f.rule.to_owned(),
@@ -1390,5 +1449,97 @@ mod tests {
         assert_eq!(nearest(&found, 20, 5), None);
         assert_eq!(nearest(&found, 40, 10), Some(30));
         assert_eq!(nearest(&[], 3, 100), None);
+    }
+
+    /// A model that only knows one word: `exfiltrate` pushes a bundle over `dangerous`.
+    fn one_word_model() -> learned::Model {
+        let mut weights = vec![0.0; learned::DIMENSION];
+        learned::line_features("exfiltrate", &mut |b| weights[b as usize] = 200.0);
+        learned::Model {
+            bias: -3.0,
+            weights,
+            dangerous_at: 0.9,
+            caution_at: 0.6,
+        }
+    }
+
+    /// A skill of about a hundred distinct words, with `extra` as its line 4.
+    fn skill_text(extra: &str) -> String {
+        let filler: Vec<String> = (0..120)
+            .map(|i| {
+                format!(
+                    "word{}x",
+                    char::from(b'a' + (i % 26) as u8).to_string().repeat(1 + i / 26)
+                )
+            })
+            .collect();
+        format!("---\nname: sample\n---\n{extra}\n{}\n", filler.join(" "))
+    }
+
+    #[test]
+    fn the_learned_model_names_the_line_that_weighs_most_and_judges_only_whole_skills() {
+        let model = one_word_model();
+        let text = skill_text("then exfiltrate the keys");
+        let files = [ScanFile {
+            path: "SKILL.md",
+            bytes: text.as_bytes(),
+            executable: false,
+        }];
+        let found = learned_finding(&model, &files).expect("the word pushes the score over dangerous");
+        assert_eq!((found.rule.as_str(), found.severity), (LEARNED_RULE, Severity::High));
+        assert_eq!((found.file.as_str(), found.line), ("SKILL.md", 4));
+        assert!(found.message.contains("SKILL.md:4"), "{}", found.message);
+        // Without the word, nothing; a snippet is too small to judge, whatever it says.
+        let plain = skill_text("then run the tests");
+        assert!(
+            learned_finding(
+                &model,
+                &[ScanFile {
+                    path: "SKILL.md",
+                    bytes: plain.as_bytes(),
+                    executable: false
+                }]
+            )
+            .is_none()
+        );
+        let snippet = "then exfiltrate the keys";
+        assert!(
+            learned_finding(
+                &model,
+                &[ScanFile {
+                    path: "SKILL.md",
+                    bytes: snippet.as_bytes(),
+                    executable: false
+                }]
+            )
+            .is_none()
+        );
+    }
+
+    #[test]
+    fn a_learned_finding_the_base_already_had_is_not_introduced() {
+        let model = one_word_model();
+        let base = skill_text("then exfiltrate the keys");
+        let new = format!("{base}one more line of notes\n");
+        let scan = |text: &str| {
+            Report::new(
+                learned_finding(
+                    &model,
+                    &[ScanFile {
+                        path: "SKILL.md",
+                        bytes: text.as_bytes(),
+                        executable: false,
+                    }],
+                )
+                .into_iter()
+                .collect(),
+            )
+        };
+        let mut report = scan(&new);
+        mark_introduced(&scan(&base), &mut report);
+        assert_eq!(report.findings[0].introduced, Some(false));
+        let mut report = scan(&new);
+        mark_introduced(&scan(&skill_text("then run the tests")), &mut report);
+        assert_eq!(report.findings[0].introduced, Some(true));
     }
 }

@@ -1,12 +1,17 @@
 //! The development case set (`tests/cases/dev`, written for this scanner: malicious and
 //! benign skills and patches) stays at its expected verdicts, apart from the misses named
 //! here with their reason. The held-out sets (`tests/cases/heldout`, `heldout2` …
-//! `heldout13`) are never asserted on: they are measured by the evaluator
+//! `heldout14`) are never asserted on: they are measured by the evaluator
 //! (docs/SECURITY-SCANNER.md), so tuning cannot fit them.
+//!
+//! The learned model's finding is left out here: the model was trained on these cases,
+//! so its verdict on them says nothing; this test keeps checking the rules and the
+//! command model (the learned model's own numbers come from cross-validation by author,
+//! `examples/train-model.rs`).
 
 use std::path::{Path, PathBuf};
 
-use cairn_scanner::{Finding, ScanFile, Scanner, Verdict};
+use cairn_scanner::{Finding, LEARNED_RULE, ScanFile, Scanner, Verdict};
 
 /// Development cases the scanner does not get right yet, and why.
 const KNOWN_MISSES: [(&str, &str); 85] = [
@@ -417,13 +422,13 @@ fn development_cases_reach_their_expected_verdicts() {
             let introduced: Vec<Finding> = report
                 .findings
                 .into_iter()
-                .filter(|f| f.introduced == Some(true))
+                .filter(|f| f.introduced == Some(true) && f.rule != LEARNED_RULE)
                 .collect();
             Verdict::of(&introduced)
         } else {
-            scanner
-                .scan(&as_scan(&files(&root.join("skills").join(&case.id))))
-                .verdict
+            let report = scanner.scan(&as_scan(&files(&root.join("skills").join(&case.id))));
+            let by_rules: Vec<Finding> = report.findings.into_iter().filter(|f| f.rule != LEARNED_RULE).collect();
+            Verdict::of(&by_rules)
         };
         let right = match case.label.as_str() {
             "malicious" => verdict.as_str() == case.expect,
