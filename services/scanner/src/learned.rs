@@ -262,21 +262,72 @@ impl Vector {
 /// read as `0`; Chinese, Japanese and Korean text, written without spaces, as pairs of
 /// neighbouring characters.
 pub fn line_features(line: &str, emit: &mut dyn FnMut(u32)) {
-    let mut previous: Option<u64> = None;
-    let mut word = |w: &str, previous: &mut Option<u64>| {
-        let h = fnv1a(w.as_bytes(), FNV_OFFSET);
-        emit(bucket(h));
-        if let Some(p) = *previous {
-            emit(bucket(fnv1a(w.as_bytes(), fnv1a(&[1], p))));
-        }
-        *previous = Some(h);
-    };
+    let mut words = Words { emit, previous: None };
     let mut buffer = String::new();
     for chunk in line.split_whitespace() {
         if let Some(placeholder) = placeholder(chunk) {
-            word(placeholder, &mut previous);
-            continue;
+            words.word(placeholder.as_bytes());
+        } else if chunk.is_ascii() {
+            words.ascii_chunk(chunk.as_bytes());
+        } else {
+            words.chunk(chunk, &mut buffer);
         }
+    }
+}
+
+/// Emits the buckets of words and of neighbouring pairs of words.
+struct Words<'a> {
+    emit: &'a mut dyn FnMut(u32),
+    /// The previous word's hash (a pair's is the next word hashed from it).
+    previous: Option<u64>,
+}
+
+impl Words<'_> {
+    fn word(&mut self, word: &[u8]) {
+        let hash = fnv1a(word, FNV_OFFSET);
+        let pair = self.previous.map(|p| fnv1a(word, fnv1a(&[1], p)));
+        self.emit_word(hash, pair);
+    }
+
+    fn emit_word(&mut self, hash: u64, pair: Option<u64>) {
+        (self.emit)(bucket(hash));
+        if let Some(pair) = pair {
+            (self.emit)(bucket(pair));
+        }
+        self.previous = Some(hash);
+    }
+
+    /// The words of an ASCII chunk, hashed as they are read (the common case: no
+    /// allocation, no Unicode tables). The same features as [`Words::chunk`].
+    fn ascii_chunk(&mut self, bytes: &[u8]) {
+        let mut i = 0;
+        while i < bytes.len() {
+            if !is_ascii_word(bytes[i]) {
+                i += 1;
+                continue;
+            }
+            let start = i;
+            let mut hash = FNV_OFFSET;
+            let mut pair = self.previous.map(|p| fnv1a(&[1], p));
+            while i < bytes.len() && is_ascii_word(bytes[i]) {
+                let b = if bytes[i].is_ascii_digit() {
+                    b'0'
+                } else {
+                    bytes[i].to_ascii_lowercase()
+                };
+                hash = fnv1a(&[b], hash);
+                pair = pair.map(|p| fnv1a(&[b], p));
+                i += 1;
+            }
+            if i - start >= 2 {
+                self.emit_word(hash, pair);
+            }
+        }
+    }
+
+    /// The words of a chunk with other characters: letters and digits of any script;
+    /// Chinese, Japanese and Korean runs as pairs of characters.
+    fn chunk(&mut self, chunk: &str, buffer: &mut String) {
         let mut chars = chunk.chars().peekable();
         while let Some(&c) = chars.peek() {
             if !(c.is_alphanumeric() || c == '_') {
@@ -299,17 +350,22 @@ pub fn line_features(line: &str, emit: &mut dyn FnMut(u32)) {
             if cjk {
                 let characters: Vec<char> = buffer.chars().collect();
                 if characters.len() == 1 {
-                    word(&buffer, &mut previous);
+                    self.word(buffer.as_bytes());
                 }
                 for pair in characters.windows(2) {
                     let pair: String = pair.iter().collect();
-                    word(&pair, &mut previous);
+                    self.word(pair.as_bytes());
                 }
             } else if buffer.chars().nth(1).is_some() {
-                word(&buffer, &mut previous);
+                self.word(buffer.as_bytes());
             }
         }
     }
+}
+
+/// An ASCII letter, digit or underscore.
+fn is_ascii_word(b: u8) -> bool {
+    b.is_ascii_alphanumeric() || b == b'_'
 }
 
 /// The placeholder word for a chunk that is an address, a host, an IP address or a
@@ -327,23 +383,25 @@ fn placeholder(chunk: &str) -> Option<&'static str> {
     {
         return Some("xblob");
     }
-    let labels: Vec<&str> = trimmed.split('.').collect();
-    if labels.len() == 4
-        && labels
-            .iter()
+    if !trimmed.contains('.') {
+        return None;
+    }
+    if trimmed.split('.').count() == 4
+        && trimmed
+            .split('.')
             .all(|l| !l.is_empty() && l.len() <= 3 && l.bytes().all(|b| b.is_ascii_digit()))
     {
         return Some("xip");
     }
     let host = trimmed.split(['/', ':']).next().unwrap_or(trimmed);
-    let labels: Vec<&str> = host.split('.').collect();
-    if labels.len() >= 2
+    let labels = host.split('.');
+    if host.split('.').count() >= 2
         && labels
-            .iter()
+            .clone()
             .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
         && labels
             .last()
-            .is_some_and(|tld| HOST_ENDINGS.contains(&tld.to_ascii_lowercase().as_str()))
+            .is_some_and(|tld| HOST_ENDINGS.iter().any(|e| e.eq_ignore_ascii_case(tld)))
     {
         return Some("xhost");
     }
