@@ -394,13 +394,13 @@ fn placeholder(chunk: &str) -> Option<&'static str> {
         return Some("xip");
     }
     let host = trimmed.split(['/', ':']).next().unwrap_or(trimmed);
-    let labels = host.split('.');
     if host.split('.').count() >= 2
-        && labels
-            .clone()
+        && host
+            .split('.')
             .all(|l| !l.is_empty() && l.bytes().all(|b| b.is_ascii_alphanumeric() || b == b'-'))
-        && labels
-            .last()
+        && host
+            .rsplit('.')
+            .next()
             .is_some_and(|tld| HOST_ENDINGS.iter().any(|e| e.eq_ignore_ascii_case(tld)))
     {
         return Some("xhost");
