@@ -163,14 +163,7 @@ fn main() {
         println!("| source | bundles | dangerous | at least caution |\n|---|---|---|---|");
         let mut rules: BTreeMap<String, usize> = BTreeMap::new();
         let mut total = Tally::default();
-        let mut sources: Vec<PathBuf> = std::fs::read_dir(corpus.join(set))
-            .expect("corpus set")
-            .flatten()
-            .map(|e| e.path())
-            .filter(|p| p.is_dir())
-            .collect();
-        sources.sort();
-        for source in sources {
+        for source in corpus::sources(&corpus, set) {
             let mut dirs = Vec::new();
             skill_dirs(&source, &mut dirs);
             let mut t = Tally::default();

@@ -124,14 +124,7 @@ fn main() {
             });
         }
     }
-    let mut sources: Vec<PathBuf> = std::fs::read_dir(corpus.join("skills"))
-        .expect("the corpus's skills/")
-        .flatten()
-        .map(|e| e.path())
-        .filter(|p| p.is_dir())
-        .collect();
-    sources.sort();
-    for source in sources {
+    for source in corpus::sources(&corpus, "skills") {
         let name = source.file_name().unwrap_or_default().to_string_lossy().into_owned();
         if part(&name) != "development" {
             continue;

@@ -1,5 +1,5 @@
-//! Reading the test corpus and the scanner's case sets, shared by the `evaluate` and
-//! `train-model` examples so both see exactly the same bundles.
+//! Reading the test corpus and the scanner's case sets, shared by the `evaluate`,
+//! `train-model` and `explain` examples so they all see exactly the same bundles.
 
 // Each example uses part of this module.
 #![allow(dead_code)]
@@ -38,7 +38,9 @@ pub struct Bundle {
     pub base: Option<Vec<(String, Vec<u8>)>>,
 }
 
-fn files_under(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
+/// Every file under `dir` (symbolic links not followed), in path order, as (path relative
+/// to `root`, contents).
+pub fn files_under(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
     let Ok(entries) = std::fs::read_dir(dir) else {
         return;
     };
@@ -55,6 +57,18 @@ fn files_under(root: &Path, dir: &Path, out: &mut Vec<(String, Vec<u8>)>) {
             out.push((rel, bytes));
         }
     }
+}
+
+/// The source folders of a corpus set (`skills/<source>`, `wild/<source>`), sorted.
+pub fn sources(corpus: &Path, set: &str) -> Vec<PathBuf> {
+    let mut sources: Vec<PathBuf> = std::fs::read_dir(corpus.join(set))
+        .expect("the corpus set's folder")
+        .flatten()
+        .map(|e| e.path())
+        .filter(|p| p.is_dir())
+        .collect();
+    sources.sort();
+    sources
 }
 
 /// Every directory under `dir` holding a SKILL.md (nested skills are their own bundles).
