@@ -244,6 +244,18 @@ impl Report {
 
     /// A report over `findings` (sorted, verdict computed).
     pub fn new(mut findings: Vec<Finding>) -> Report {
+        // One finding per rule and line, the most severe (then the first): grouped by rule
+        // first, so another rule's finding between two columns cannot keep both.
+        findings.sort_by(|a, b| {
+            (a.file.as_str(), a.line, a.rule.as_str(), b.severity, a.column).cmp(&(
+                b.file.as_str(),
+                b.line,
+                b.rule.as_str(),
+                a.severity,
+                b.column,
+            ))
+        });
+        findings.dedup_by(|a, b| a.file == b.file && a.line == b.line && a.rule == b.rule);
         findings.sort_by(|a, b| {
             (a.file.as_str(), a.line, a.column, a.rule.as_str()).cmp(&(
                 b.file.as_str(),
@@ -252,7 +264,6 @@ impl Report {
                 b.rule.as_str(),
             ))
         });
-        findings.dedup_by(|a, b| a.file == b.file && a.line == b.line && a.rule == b.rule);
         Report {
             verdict: Verdict::of(&findings),
             findings,
@@ -335,6 +346,38 @@ pub fn is_invisible(c: char) -> bool {
 #[cfg(test)]
 mod tests {
     use super::*;
+
+    fn finding(rule: &str, column: usize, severity: Severity) -> Finding {
+        Finding {
+            rule: rule.to_owned(),
+            category: "c".to_owned(),
+            severity,
+            file: "SKILL.md".to_owned(),
+            line: 3,
+            column,
+            excerpt: String::new(),
+            message: String::new(),
+            hint: String::new(),
+            introduced: None,
+            dismissed: None,
+        }
+    }
+
+    #[test]
+    fn a_rule_reports_a_line_once_at_its_most_severe_whatever_lies_between() {
+        let report = Report::new(vec![
+            finding("a.rule", 1, Severity::Medium),
+            finding("b.rule", 5, Severity::Low),
+            finding("a.rule", 10, Severity::High),
+        ]);
+        let kept: Vec<(&str, usize, Severity)> = report
+            .findings
+            .iter()
+            .map(|f| (f.rule.as_str(), f.column, f.severity))
+            .collect();
+        assert_eq!(kept, [("b.rule", 5, Severity::Low), ("a.rule", 10, Severity::High)]);
+        assert_eq!(report.verdict, Verdict::Dangerous);
+    }
 
     #[test]
     fn excerpts_mask_secrets_and_show_invisible_characters() {
