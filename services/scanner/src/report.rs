@@ -347,28 +347,16 @@ pub fn is_invisible(c: char) -> bool {
 mod tests {
     use super::*;
 
-    fn finding(rule: &str, column: usize, severity: Severity) -> Finding {
-        Finding {
-            rule: rule.to_owned(),
-            category: "c".to_owned(),
-            severity,
-            file: "SKILL.md".to_owned(),
-            line: 3,
-            column,
-            excerpt: String::new(),
-            message: String::new(),
-            hint: String::new(),
-            introduced: None,
-            dismissed: None,
-        }
-    }
-
     #[test]
     fn a_rule_reports_a_line_once_at_its_most_severe_whatever_lies_between() {
+        let at = |rule: &str, column: usize, severity: Severity| Finding {
+            column,
+            ..finding(rule, severity, "", 3)
+        };
         let report = Report::new(vec![
-            finding("a.rule", 1, Severity::Medium),
-            finding("b.rule", 5, Severity::Low),
-            finding("a.rule", 10, Severity::High),
+            at("a.rule", 1, Severity::Medium),
+            at("b.rule", 5, Severity::Low),
+            at("a.rule", 10, Severity::High),
         ]);
         let kept: Vec<(&str, usize, Severity)> = report
             .findings
