@@ -1,0 +1,3 @@
+module example.invalid/devtools/walletdoctor
+
+go 1.22
