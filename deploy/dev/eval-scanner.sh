@@ -24,7 +24,7 @@ echo "== Cairn evaluator ==" >&2
 cargo build --release -q -p cairn-scanner --example evaluate
 cases="$repo/services/scanner/tests/cases"
 cargo run --release -q -p cairn-scanner --example evaluate -- "$corpus" \
-    --cases "$cases/dev" --cases "$cases/heldout" --cases "$cases/heldout2" --cases "$cases/heldout3" --cases "$cases/heldout4" --cases "$cases/heldout5" --cases "$cases/heldout6" --cases "$cases/heldout7" --cases "$cases/heldout8" --cases "$cases/heldout9" --cases "$cases/heldout10" --cases "$cases/heldout11" --cases "$cases/heldout12" --cases "$cases/heldout13" --cases "$cases/heldout14" \
+    --cases "$cases/dev" --cases "$cases/heldout" --cases "$cases/heldout2" --cases "$cases/heldout3" --cases "$cases/heldout4" --cases "$cases/heldout5" --cases "$cases/heldout6" --cases "$cases/heldout7" --cases "$cases/heldout8" --cases "$cases/heldout9" --cases "$cases/heldout10" --cases "$cases/heldout11" --cases "$cases/heldout12" --cases "$cases/heldout13" --cases "$cases/heldout14" --cases "$cases/heldout15" \
     --verdicts "$work/cairn-verdicts.jsonl" > "$work/cairn.md"
 
 source "$repo/deploy/dev/hermes-wheel.sh"
@@ -37,7 +37,7 @@ python3 deploy/dev/eval-hermes-guard.py \
     --cairn-output "$work/cairn.md" --jobs "$jobs" > "$work/side-by-side.md"
 
 python3 deploy/dev/eval-cases-hermes.py --guard "$unpacked/tools/skills_guard.py" \
-    --verdicts "$work/cairn-verdicts.jsonl" --cases "$cases/dev" --cases "$cases/heldout" --cases "$cases/heldout2" --cases "$cases/heldout3" --cases "$cases/heldout4" --cases "$cases/heldout5" --cases "$cases/heldout6" --cases "$cases/heldout7" --cases "$cases/heldout8" --cases "$cases/heldout9" --cases "$cases/heldout10" --cases "$cases/heldout11" --cases "$cases/heldout12" --cases "$cases/heldout13" --cases "$cases/heldout14" \
+    --verdicts "$work/cairn-verdicts.jsonl" --cases "$cases/dev" --cases "$cases/heldout" --cases "$cases/heldout2" --cases "$cases/heldout3" --cases "$cases/heldout4" --cases "$cases/heldout5" --cases "$cases/heldout6" --cases "$cases/heldout7" --cases "$cases/heldout8" --cases "$cases/heldout9" --cases "$cases/heldout10" --cases "$cases/heldout11" --cases "$cases/heldout12" --cases "$cases/heldout13" --cases "$cases/heldout14" --cases "$cases/heldout15" \
     > "$work/cases-side-by-side.md"
 
 echo "# Cairn evaluator output"

@@ -7,7 +7,7 @@
 //!
 //! Every table is split into the **development** part (the sources rules and thresholds
 //! are tuned on) and the **held-out** part (never looked at while tuning), by source (see
-//! [`HELD_OUT_SOURCES`]); docs/SECURITY-SCANNER.md documents the split. `--cases` adds a
+//! [`corpus::HELD_OUT_SOURCES`]); docs/SECURITY-SCANNER.md documents the split. `--cases` adds a
 //! labeled case set written for the scanner (`cases.toml`: skills and patches, malicious
 //! and benign); a patch is judged by what it introduces (delta mode).
 //!

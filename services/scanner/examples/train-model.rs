@@ -13,8 +13,10 @@
 //! sources. The held-out sources are never read, and a case set not named is not either.
 //!
 //! How the thresholds are chosen: cross-validation by author first. Each case set named
-//! `heldout*` was written by one author; each is left out in turn (the other data spread
-//! over the same number of folds), and the model trained on the rest scores it. From the
+//! `heldout*` was written by one author; each is left out in turn (the other data — the
+//! development set, fixtures and curated skills, which have no single author — spread
+//! over the same number of folds, a patch's two sides always together), and the model
+//! trained on the rest scores it. From the
 //! pooled scores, `dangerous` starts at the lowest score that judges at most 1 % of the
 //! benign cases and at most 0.3 % of the curated skills dangerous; `caution` at the
 //! lowest that judges at most 5 % and 2 %. Then the model is trained on everything and
@@ -50,6 +52,8 @@ enum Kind {
 
 struct Example {
     vector: Vector,
+    /// Examples of one case (a patch's base and new side) share a group, and so a fold.
+    group: usize,
     malicious: bool,
     kind: Kind,
     fold: usize,
@@ -80,6 +84,7 @@ fn main() {
     let mut examples: Vec<Example> = Vec::new();
     let mut loose: Vec<Example> = Vec::new();
     let mut author_folds = 0;
+    let mut groups = 0;
     for dir in &case_sets {
         let (name, cases) = corpus::case_set(dir);
         let fold = name.starts_with("heldout").then(|| {
@@ -89,8 +94,10 @@ fn main() {
         let into = if fold.is_some() { &mut examples } else { &mut loose };
         for (case, b) in cases {
             let malicious = case.label == "malicious";
+            groups += 1;
             let base = b.base.as_ref().map(|base| {
                 into.push(Example {
+                    group: groups,
                     vector: vector_of(base),
                     malicious: false,
                     kind: Kind::Base,
@@ -100,6 +107,7 @@ fn main() {
                 into.len() - 1
             });
             into.push(Example {
+                group: groups,
                 vector: vector_of(&b.files),
                 malicious,
                 kind: Kind::Case,
@@ -115,7 +123,9 @@ fn main() {
     );
     for fixture in corpus::labeled(&corpus) {
         if part(&fixture.source) == "development" && fixture.label != "risky" {
+            groups += 1;
             loose.push(Example {
+                group: groups,
                 vector: vector_of(&fixture.bundle.files),
                 malicious: fixture.label == "malicious",
                 kind: Kind::Fixture,
@@ -133,7 +143,9 @@ fn main() {
         skill_dirs(&source, &mut dirs);
         for dir in dirs {
             let b: Bundle = bundle("skills", &dir);
+            groups += 1;
             loose.push(Example {
+                group: groups,
                 vector: vector_of(&b.files),
                 malicious: false,
                 kind: Kind::Curated,
@@ -143,8 +155,8 @@ fn main() {
         }
     }
     let offset = examples.len();
-    for (i, mut e) in loose.into_iter().enumerate() {
-        e.fold = i % author_folds;
+    for mut e in loose {
+        e.fold = e.group % author_folds;
         e.base = e.base.map(|b| b + offset);
         examples.push(e);
     }
@@ -177,7 +189,12 @@ fn main() {
         (50..100)
             .map(|t| t as f32 / 100.0)
             .find(|&t| pct(rate(Kind::Case, false, t)) <= case_benign && pct(rate(Kind::Curated, false, t)) <= curated)
-            .unwrap_or(0.99)
+            .unwrap_or_else(|| {
+                eprintln!(
+                    "no score up to 0.99 meets the false-alarm limits ({case_benign} %, {curated} %): using 0.99"
+                );
+                0.99
+            })
     };
     let dangerous_at = lowest(1.0, 0.3);
     let caution_at = lowest(5.0, 2.0).min(dangerous_at);
@@ -216,8 +233,24 @@ fn main() {
         {
             if e.malicious { pos.push(*s) } else { neg.push(*s) }
         }
-        let above: usize = pos.iter().map(|p| neg.iter().filter(|n| *n < p).count()).sum();
-        above as f64 / (pos.len() * neg.len()).max(1) as f64
+        // Ties count half.
+        let above: f64 = pos
+            .iter()
+            .map(|p| {
+                neg.iter()
+                    .map(|n| {
+                        if n < p {
+                            1.0
+                        } else if n == p {
+                            0.5
+                        } else {
+                            0.0
+                        }
+                    })
+                    .sum::<f64>()
+            })
+            .sum();
+        above / (pos.len() * neg.len()).max(1) as f64
     };
     println!("\nAUC over the case sets' skills: {auc:.3}");
 
@@ -246,9 +279,9 @@ fn train_model(examples: &[&Example]) -> Model {
         }
     };
     let lambda = 1.0 / (C * n);
-    // Each vector has unit length, so the loss's curvature is at most a quarter of the
-    // largest class weight.
-    let lipschitz = 0.25 * class_weight(true).max(class_weight(false)) + lambda;
+    // Each vector has unit length and the intercept's feature is 1, so the loss's
+    // curvature is at most a quarter of the largest class weight times 2.
+    let lipschitz = 0.5 * class_weight(true).max(class_weight(false)) + lambda;
     let step = 1.0 / lipschitz;
     let mut w = vec![0f64; DIMENSION + 1];
     let mut previous = w.clone();

@@ -81,6 +81,12 @@ impl Model {
             return Err(ModelError("trained for another feature space"));
         }
         let [bias, dangerous_at, caution_at, scale] = [4, 8, 12, 16].map(|i| f32::from_le_bytes(word(i)));
+        if ![bias, dangerous_at, caution_at, scale].iter().all(|v| v.is_finite()) {
+            return Err(ModelError("a header value is not a finite number"));
+        }
+        if !(0.0 < caution_at && caution_at <= dangerous_at && dangerous_at <= 1.0) {
+            return Err(ModelError("thresholds out of order (0 < caution ≤ dangerous ≤ 1)"));
+        }
         if body.len() != DIMENSION * 2 {
             return Err(ModelError("wrong number of weights"));
         }
@@ -500,6 +506,17 @@ mod tests {
                 .all(|(a, b)| (a - b).abs() <= largest / 32767.0)
         );
         assert!(Model::from_bytes(b"not a model").is_err());
+        let swapped = Model {
+            caution_at: 0.9,
+            dangerous_at: 0.5,
+            ..model.clone()
+        };
+        assert!(Model::from_bytes(&swapped.to_bytes()).is_err());
+        let nan = Model {
+            bias: f32::NAN,
+            ..model.clone()
+        };
+        assert!(Model::from_bytes(&nan.to_bytes()).is_err());
         assert!(Model::from_bytes(&model.to_bytes()[..100]).is_err());
     }
 }

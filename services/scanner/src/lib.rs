@@ -886,7 +886,20 @@ pub fn mark_introduced(before: &Report, report: &mut Report) {
         *old.entry((f.rule.as_str(), f.file.as_str(), f.excerpt.as_str()))
             .or_default() += 1;
     }
+    // The learned model scores the whole bundle: its finding is the change's when the
+    // base had none at least as severe (a patch that lifts `caution` to `dangerous`
+    // brings the danger).
+    let learned_before = before
+        .findings
+        .iter()
+        .filter(|f| f.rule == LEARNED_RULE)
+        .map(|f| f.severity)
+        .max();
     for f in &mut report.findings {
+        if f.rule == LEARNED_RULE {
+            f.introduced = Some(learned_before.is_none_or(|s| s < f.severity));
+            continue;
+        }
         let key = (f.rule.as_str(), f.file.as_str(), f.excerpt.as_str());
         let pre_existing = match old.get_mut(&key) {
             Some(n) if *n > 0 => {
@@ -981,9 +994,10 @@ fn escalate_instruction_and_means(
     }
 }
 
-/// A finding about a whole file (or, with path `.`, the whole bundle).
-/// The learned model's finding on a bundle, when its score reaches `caution`: placed on
-/// the line that weighs most, naming the next ones too (src/learned.rs).
+/// The learned model's finding on a bundle, when its score reaches `caution`. It judges
+/// the whole bundle, so it stands on the bundle's SKILL.md (its first file without one)
+/// with a fixed excerpt and message: a reviewer's dismissal keeps matching after edits
+/// that move the score or the lines that weigh most, which the hint names.
 fn learned_finding(model: &learned::Model, files: &[ScanFile<'_>]) -> Option<Finding> {
     let assessment = model.assess(files);
     let p = assessment.probability?;
@@ -994,46 +1008,47 @@ fn learned_finding(model: &learned::Model, files: &[ScanFile<'_>]) -> Option<Fin
     } else {
         return None;
     };
-    let top = assessment.lines.first();
-    let file = top.map_or_else(|| files.first().map_or("SKILL.md", |f| f.path), |l| l.file.as_str());
-    let line = top.map_or(1, |l| l.line);
-    let text = files
+    let file = files
         .iter()
-        .find(|f| f.path == file)
-        .and_then(|f| std::str::from_utf8(f.bytes).ok())
-        .and_then(|t| t.lines().nth(line - 1))
-        .unwrap_or("");
+        .map(|f| f.path)
+        .find(|path| *path == "SKILL.md")
+        .or_else(|| files.iter().map(|f| f.path).min())?;
     let named: Vec<String> = assessment
         .lines
         .iter()
         .map(|l| format!("{}:{}", l.file, l.line))
         .collect();
-    let message = format!(
-        "the bundle reads like the malicious skills the scanner's learned model was trained on \
-         (score {p:.2}; {verdict} from {from:.2}); the lines that weigh most: {}",
+    let hint = format!(
+        "score {p:.2} ({verdict} from {from:.2}); the lines that weigh most: {}. Read them first: \
+         the model weighs words, not what runs; if the skill is fine, dismiss this finding with a reason",
         if named.is_empty() {
             "none stands out".to_owned()
         } else {
             named.join(", ")
         }
     );
-    let start = text.len() - text.trim_start().len();
-    Some(Location { file, line }.finding(
-        text,
-        start,
-        text.len(),
-        None,
-        LEARNED_RULE,
-        "learned-model",
+    Some(Finding {
+        rule: LEARNED_RULE.to_owned(),
+        category: "learned-model".to_owned(),
         severity,
-        message,
-        "read the lines named first: the model weighs words, not what runs; if the skill is fine, dismiss this finding with a reason",
-    ))
+        file: file.to_owned(),
+        line: 1,
+        column: 1,
+        excerpt: LEARNED_EXCERPT.to_owned(),
+        message: "the bundle reads like the malicious skills the scanner's learned model was trained on".to_owned(),
+        hint,
+        introduced: None,
+        dismissed: None,
+    })
 }
+
+/// What the learned model's finding shows as its excerpt: it read the whole bundle.
+const LEARNED_EXCERPT: &str = "(the whole bundle, as the learned model reads it)";
 
 /// The learned model's rule id.
 pub const LEARNED_RULE: &str = "learned.reads-like-attack";
 
+/// A finding about a whole file (or, with path `.`, the whole bundle).
 fn whole_file_finding(path: &str, f: content::FileFinding) -> Finding {
     Finding {
         rule: f.rule.to_owned(),
@@ -1487,8 +1502,28 @@ mod tests {
         }];
         let found = learned_finding(&model, &files).expect("the word pushes the score over dangerous");
         assert_eq!((found.rule.as_str(), found.severity), (LEARNED_RULE, Severity::High));
-        assert_eq!((found.file.as_str(), found.line), ("SKILL.md", 4));
-        assert!(found.message.contains("SKILL.md:4"), "{}", found.message);
+        assert!(
+            found.hint.contains("the lines that weigh most: SKILL.md:4"),
+            "{}",
+            found.hint
+        );
+        // Dismissable, and the same finding after an edit elsewhere moves the score.
+        assert!(found.identifiable());
+        let edited = format!("An owner's note.\n{text}");
+        let again = learned_finding(
+            &model,
+            &[ScanFile {
+                path: "SKILL.md",
+                bytes: edited.as_bytes(),
+                executable: false,
+            }],
+        )
+        .expect("still dangerous");
+        assert_ne!(again.hint, found.hint);
+        assert_eq!(
+            (&again.file, &again.excerpt, &again.message),
+            (&found.file, &found.excerpt, &found.message)
+        );
         // Without the word, nothing; a snippet is too small to judge, whatever it says.
         let plain = skill_text("then run the tests");
         assert!(
@@ -1514,6 +1549,40 @@ mod tests {
             )
             .is_none()
         );
+    }
+
+    /// A model whose `exfiltrate` makes a bundle `caution` and whose `silently` then
+    /// makes it `dangerous`.
+    fn two_word_model() -> learned::Model {
+        let mut model = one_word_model();
+        learned::line_features("exfiltrate", &mut |b| model.weights[b as usize] = 70.0);
+        learned::line_features("silently", &mut |b| model.weights[b as usize] = 200.0);
+        model
+    }
+
+    #[test]
+    fn a_patch_that_lifts_the_learned_finding_to_dangerous_introduces_it() {
+        let model = two_word_model();
+        let scan = |text: &str| {
+            Report::new(
+                learned_finding(
+                    &model,
+                    &[ScanFile {
+                        path: "SKILL.md",
+                        bytes: text.as_bytes(),
+                        executable: false,
+                    }],
+                )
+                .into_iter()
+                .collect(),
+            )
+        };
+        let base = scan(&skill_text("then exfiltrate the keys"));
+        assert_eq!(base.findings[0].severity, Severity::Medium);
+        let mut lifted = scan(&skill_text("then silently exfiltrate the keys"));
+        assert_eq!(lifted.findings[0].severity, Severity::High);
+        mark_introduced(&base, &mut lifted);
+        assert_eq!(lifted.findings[0].introduced, Some(true));
     }
 
     #[test]
