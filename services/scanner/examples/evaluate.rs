@@ -2,21 +2,24 @@
 //!
 //! ```sh
 //! cargo run --release -p cairn-scanner --example evaluate -- ../shared/corpus \
-//!     [--verdicts out.jsonl] [--cases services/scanner/tests/cases/dev] [--cases …/heldout]
+//!     [--verdicts out.jsonl] [--cases services/scanner/tests/cases/dev] [--cases …/heldout] \
+//!     [--without-learned]
 //! ```
 //!
 //! Every table is split into the **development** part (the sources rules and thresholds
 //! are tuned on) and the **held-out** part (never looked at while tuning), by source (see
-//! [`corpus::HELD_OUT_SOURCES`]); docs/SECURITY-SCANNER.md documents the split. `--cases` adds a
-//! labeled case set written for the scanner (`cases.toml`: skills and patches, malicious
-//! and benign); a patch is judged by what it introduces (delta mode).
+//! [`corpus::HELD_OUT_SOURCES`]); docs/SECURITY-SCANNER.md documents the split. `--cases`
+//! adds a labeled case set written for the scanner (`cases.toml`: skills and patches,
+//! malicious and benign); a patch is judged by what it introduces (delta mode).
 //!
 //! Prints, as Markdown: recall on the labeled malicious fixtures (per category), the
 //! false-alarm rate on their benign fixtures and on the curated real skills (per source),
 //! alert rates and the top rules on the unlabeled `wild/` set, and throughput.
-//! `--verdicts` also writes one JSON line per bundle (`{"set", "path", "verdict",
-//! "findings"}`, the findings of medium or worse severity) so other scanners' results can
-//! be put side by side and what fires can be checked by hand.
+//! `--without-learned` leaves the learned model's finding out (the rules' own verdicts;
+//! the model's on the sets it learned from are in-sample). `--verdicts` also writes one
+//! JSON line per bundle (`{"set", "path", "verdict", "findings"}`, the findings of medium
+//! or worse severity) so other scanners' results can be put side by side and what fires
+//! can be checked by hand.
 
 #![allow(missing_docs)]
 
@@ -25,7 +28,7 @@ use std::io::Write as _;
 use std::path::{Path, PathBuf};
 use std::time::{Duration, Instant};
 
-use cairn_scanner::{Report, Scanner, Verdict};
+use cairn_scanner::{LEARNED_RULE, Report, Scanner, Verdict};
 use corpus::{Bundle, as_scan, bundle, part, skill_dirs};
 
 mod corpus;
@@ -35,20 +38,21 @@ mod corpus;
 #[global_allocator]
 static ALLOCATOR: mimalloc::MiMalloc = mimalloc::MiMalloc;
 
-fn scan(scanner: &Scanner, b: &Bundle) -> Report {
-    match &b.base {
+/// A bundle's report; a patch's holds what it introduces. `with_learned: false` leaves the
+/// learned model's finding out: the rules' own verdict, for the sets the model learned
+/// from (its verdict on them is in-sample).
+fn scan(scanner: &Scanner, b: &Bundle, with_learned: bool) -> Report {
+    let report = match &b.base {
         None => scanner.scan(&as_scan(&b.files)),
-        Some(base) => {
-            let report = scanner.scan_delta(&as_scan(base), &as_scan(&b.files));
-            Report::new(
-                report
-                    .findings
-                    .into_iter()
-                    .filter(|f| f.introduced == Some(true))
-                    .collect(),
-            )
-        }
-    }
+        Some(base) => scanner.scan_delta(&as_scan(base), &as_scan(&b.files)),
+    };
+    Report::new(
+        report
+            .findings
+            .into_iter()
+            .filter(|f| f.introduced != Some(false) && (with_learned || f.rule != LEARNED_RULE))
+            .collect(),
+    )
 }
 
 #[derive(Default)]
@@ -89,11 +93,14 @@ fn main() {
     let corpus = PathBuf::from(args.next().unwrap_or_else(|| "../shared/corpus".to_owned()));
     let mut verdicts_out = None;
     let mut case_sets = Vec::new();
+    let mut with_learned = true;
     while let Some(a) = args.next() {
         if a == "--verdicts" {
             verdicts_out = args.next().map(PathBuf::from);
         } else if a == "--cases" {
             case_sets.extend(args.next().map(PathBuf::from));
+        } else if a == "--without-learned" {
+            with_learned = false;
         }
     }
     let scanner = Scanner::builtin().expect("built-in rules compile");
@@ -102,7 +109,7 @@ fn main() {
     let mut bytes_scanned = 0usize;
     let mut run = |b: &Bundle| {
         let started = Instant::now();
-        let report = scan(scanner, b);
+        let report = scan(scanner, b, with_learned);
         // Throughput is the corpus's (the bundles Hermes is timed on too).
         if !b.set.starts_with("cases:") {
             elapsed += started.elapsed();
