@@ -20,7 +20,16 @@ pub struct FileFinding {
 
 /// Whether `bytes` look binary (a NUL in the first 8 KiB, or not UTF-8).
 pub fn is_binary(bytes: &[u8]) -> bool {
-    bytes[..bytes.len().min(8192)].contains(&0) || std::str::from_utf8(bytes).is_err()
+    text_of(bytes).is_none()
+}
+
+/// The text of a file that is not binary (see [`is_binary`]): validated once, for callers
+/// that go on to read it.
+pub fn text_of(bytes: &[u8]) -> Option<&str> {
+    if bytes[..bytes.len().min(8192)].contains(&0) {
+        return None;
+    }
+    std::str::from_utf8(bytes).ok()
 }
 
 /// Checks a file's kind and mode.

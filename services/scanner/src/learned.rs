@@ -159,7 +159,7 @@ impl Model {
     /// evidence.
     pub fn assess(&self, files: &[ScanFile<'_>]) -> Assessment {
         let texts = model_texts(files);
-        let vector = Vector::of(texts.iter().map(|(path, text)| (*path, *text)));
+        let vector = Vector::of(texts.iter().copied());
         let probability = vector.judgeable().then(|| self.probability(&vector));
         let mut lines: Vec<WeighingLine> = Vec::new();
         if probability.is_some_and(|p| p >= self.caution_at) {
@@ -208,9 +208,8 @@ pub struct WeighingLine {
 pub fn model_texts<'a>(files: &[ScanFile<'a>]) -> Vec<(&'a str, &'a str)> {
     let mut texts: Vec<(&str, &str)> = files
         .iter()
-        .filter(|f| !crate::content::is_binary(f.bytes))
         .filter_map(|f| {
-            let text = std::str::from_utf8(f.bytes).ok()?;
+            let text = crate::content::text_of(f.bytes)?;
             Some((f.path, &text[..text.floor_char_boundary(MAX_FILE_BYTES)]))
         })
         .collect();

@@ -437,10 +437,7 @@ impl Scanner {
         for f in content::check_file(file.path, file.bytes, file.executable) {
             findings.push(whole_file_finding(file.path, f));
         }
-        if content::is_binary(file.bytes) {
-            return;
-        }
-        let Ok(text) = std::str::from_utf8(file.bytes) else {
+        let Some(text) = content::text_of(file.bytes) else {
             return;
         };
         // `$` in multi-line patterns does not match before `\r`: read CRLF files as LF.
@@ -1317,8 +1314,9 @@ fn under_negating_heading(text: &str, lines: &Lines, contexts: &[Context], index
 
 /// Whether a list item or table row names what stands at byte `at` and says nothing before
 /// it but other commands (`- \`npm config set strict-ssl false\``, `| \`curl -k\` |`,
-/// `- \`rm -rf /\`, \`rm -rf ~\``): an entry of a list of what not to do. An item that tells the reader to do it ("1. Run \`curl … | bash\`")
-/// is a step, whatever the heading says.
+/// `- \`rm -rf /\`, \`rm -rf ~\``): an entry of a list of what not to do. An item that
+/// tells the reader to do it ("1. Run \`curl … | bash\`") is a step, whatever the heading
+/// says.
 fn names_only(line: &str, at: usize) -> bool {
     let before = &line[..line.floor_char_boundary(at.min(line.len()))];
     let before = before.trim_start();
@@ -1478,6 +1476,23 @@ mod tests {
         }
     }
 
+    /// The learned finding on a bundle of one `SKILL.md` holding `text`.
+    fn learned_on(model: &learned::Model, text: &str) -> Option<Finding> {
+        learned_finding(
+            model,
+            &[ScanFile {
+                path: "SKILL.md",
+                bytes: text.as_bytes(),
+                executable: false,
+            }],
+        )
+    }
+
+    /// The report of the learned finding alone on a bundle of one `SKILL.md`.
+    fn learned_report(model: &learned::Model, text: &str) -> Report {
+        Report::new(learned_on(model, text).into_iter().collect())
+    }
+
     /// A skill of about a hundred distinct words, with `extra` as its line 4.
     fn skill_text(extra: &str) -> String {
         let filler: Vec<String> = (0..120)
@@ -1495,12 +1510,7 @@ mod tests {
     fn the_learned_model_names_the_line_that_weighs_most_and_judges_only_whole_skills() {
         let model = one_word_model();
         let text = skill_text("then exfiltrate the keys");
-        let files = [ScanFile {
-            path: "SKILL.md",
-            bytes: text.as_bytes(),
-            executable: false,
-        }];
-        let found = learned_finding(&model, &files).expect("the word pushes the score over dangerous");
+        let found = learned_on(&model, &text).expect("the word pushes the score over dangerous");
         assert_eq!((found.rule.as_str(), found.severity), (LEARNED_RULE, Severity::High));
         assert!(
             found.hint.contains("the lines that weigh most: SKILL.md:4"),
@@ -1510,45 +1520,15 @@ mod tests {
         // Dismissable, and the same finding after an edit elsewhere moves the score.
         assert!(found.identifiable());
         let edited = format!("An owner's note.\n{text}");
-        let again = learned_finding(
-            &model,
-            &[ScanFile {
-                path: "SKILL.md",
-                bytes: edited.as_bytes(),
-                executable: false,
-            }],
-        )
-        .expect("still dangerous");
+        let again = learned_on(&model, &edited).expect("still dangerous");
         assert_ne!(again.hint, found.hint);
         assert_eq!(
             (&again.file, &again.excerpt, &again.message),
             (&found.file, &found.excerpt, &found.message)
         );
         // Without the word, nothing; a snippet is too small to judge, whatever it says.
-        let plain = skill_text("then run the tests");
-        assert!(
-            learned_finding(
-                &model,
-                &[ScanFile {
-                    path: "SKILL.md",
-                    bytes: plain.as_bytes(),
-                    executable: false
-                }]
-            )
-            .is_none()
-        );
-        let snippet = "then exfiltrate the keys";
-        assert!(
-            learned_finding(
-                &model,
-                &[ScanFile {
-                    path: "SKILL.md",
-                    bytes: snippet.as_bytes(),
-                    executable: false
-                }]
-            )
-            .is_none()
-        );
+        assert!(learned_on(&model, &skill_text("then run the tests")).is_none());
+        assert!(learned_on(&model, "then exfiltrate the keys").is_none());
     }
 
     /// A model whose `exfiltrate` makes a bundle `caution` and whose `silently` then
@@ -1563,20 +1543,7 @@ mod tests {
     #[test]
     fn a_patch_that_lifts_the_learned_finding_to_dangerous_introduces_it() {
         let model = two_word_model();
-        let scan = |text: &str| {
-            Report::new(
-                learned_finding(
-                    &model,
-                    &[ScanFile {
-                        path: "SKILL.md",
-                        bytes: text.as_bytes(),
-                        executable: false,
-                    }],
-                )
-                .into_iter()
-                .collect(),
-            )
-        };
+        let scan = |text: &str| learned_report(&model, text);
         let base = scan(&skill_text("then exfiltrate the keys"));
         assert_eq!(base.findings[0].severity, Severity::Medium);
         let mut lifted = scan(&skill_text("then silently exfiltrate the keys"));
@@ -1590,20 +1557,7 @@ mod tests {
         let model = one_word_model();
         let base = skill_text("then exfiltrate the keys");
         let new = format!("{base}one more line of notes\n");
-        let scan = |text: &str| {
-            Report::new(
-                learned_finding(
-                    &model,
-                    &[ScanFile {
-                        path: "SKILL.md",
-                        bytes: text.as_bytes(),
-                        executable: false,
-                    }],
-                )
-                .into_iter()
-                .collect(),
-            )
-        };
+        let scan = |text: &str| learned_report(&model, text);
         let mut report = scan(&new);
         mark_introduced(&scan(&base), &mut report);
         assert_eq!(report.findings[0].introduced, Some(false));
